@@ -1,0 +1,25 @@
+// Bundles the extension (and later the CLI) with esbuild; types are checked separately by `tsc --noEmit`.
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node18',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
+
+const builds = [
+  { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+];
+
+if (watch) {
+  for (const options of builds) await (await esbuild.context(options)).watch();
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

@@ -1,0 +1,162 @@
+// Starts real ZooKeeper servers (Debian's package, or ZOOKEEPER_HOME) for tests, benchmarks and the demo:
+// a standalone server or an ensemble on loopback, each member a java process we can stop, kill and restart.
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fourLetterWord, freePort } from './ports';
+
+export interface ZkServerOptions {
+  /** Allow createContainer/createTTL (`zookeeper.extendedTypesEnabled`). */
+  extendedTypes?: boolean;
+  /** Value of `4lw.commands.whitelist`; null leaves the line out (then only `srvr` answers). */
+  fourLetterWhitelist?: string | null;
+  /** Start the AdminServer (Jetty) on a loopback port. */
+  adminServer?: boolean;
+  tickTime?: number;
+  /** Parent folder for data dirs; defaults to a fresh temp folder. */
+  baseDir?: string;
+  clientPort?: number;
+  /** Send the server's log here instead of a file in its data dir. */
+  logToConsole?: boolean;
+}
+
+function classPath(): string {
+  const home = process.env.ZOOKEEPER_HOME;
+  if (home && fs.existsSync(path.join(home, 'lib'))) {
+    return [path.join(home, 'lib', '*'), path.join(home, 'conf')].join(':');
+  }
+  const debian = ['/usr/share/java/zookeeper.jar', '/usr/share/java/servlet-api.jar', '/usr/share/java/slf4j-simple.jar'];
+  if (!fs.existsSync(debian[0])) throw new Error('ZooKeeper not found: run scripts/zk/ensure-zookeeper.sh or set ZOOKEEPER_HOME');
+  return debian.join(':');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class ZkMember {
+  private proc?: ChildProcess;
+  constructor(
+    readonly id: number,
+    readonly dir: string,
+    readonly clientPort: number,
+    readonly adminPort: number | undefined,
+    private readonly systemProps: string[],
+    private readonly logToConsole: boolean,
+  ) {}
+
+  get running(): boolean { return !!this.proc && this.proc.exitCode === null && this.proc.signalCode === null; }
+  get address(): string { return `127.0.0.1:${this.clientPort}`; }
+
+  start(): void {
+    const log = this.logToConsole ? 'inherit' : fs.openSync(path.join(this.dir, 'server.log'), 'a');
+    this.proc = spawn('java', [
+      '-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...this.systemProps,
+      '-cp', classPath(), 'org.apache.zookeeper.server.quorum.QuorumPeerMain', path.join(this.dir, 'zoo.cfg'),
+    ], { stdio: ['ignore', log, log] });
+    if (typeof log === 'number') fs.closeSync(log);
+  }
+
+  /** Waits until the member serves clients (`srvr` reports a mode). */
+  async waitServing(timeoutMs = 30000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (!this.running) throw new Error(`ZooKeeper ${this.id} exited; see ${this.dir}/server.log`);
+      const answer = await fourLetterWord(this.clientPort, 'srvr', 1000);
+      const mode = /Mode: (\w+)/.exec(answer);
+      if (mode) return mode[1];
+      await sleep(100);
+    }
+    throw new Error(`ZooKeeper ${this.id} on ${this.clientPort} did not start; see ${this.dir}/server.log`);
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const proc = this.proc;
+    if (!proc || !this.running) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill(signal);
+    await Promise.race([exited, sleep(5000).then(() => proc.kill('SIGKILL'))]);
+    await exited;
+  }
+
+  kill(): Promise<void> { return this.stop('SIGKILL'); }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    this.start();
+    await this.waitServing();
+  }
+}
+
+export class ZkCluster {
+  constructor(readonly members: ZkMember[], readonly baseDir: string, private readonly ownsBaseDir: boolean) {}
+
+  get connectString(): string { return this.members.map((m) => m.address).join(','); }
+
+  /** The member whose client port is `port`. */
+  member(port: number): ZkMember {
+    const found = this.members.find((m) => m.clientPort === port);
+    if (!found) throw new Error(`no member on port ${port}`);
+    return found;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.stop()));
+    if (this.ownsBaseDir) fs.rmSync(this.baseDir, { recursive: true, force: true });
+  }
+}
+
+function configText(o: ZkServerOptions, dataDir: string, clientPort: number, adminPort: number | undefined): string {
+  const lines = [
+    `tickTime=${o.tickTime ?? 2000}`, `initLimit=10`, `syncLimit=5`,
+    `dataDir=${dataDir}`, `clientPort=${clientPort}`, `clientPortAddress=127.0.0.1`,
+    `maxClientCnxns=0`, `admin.enableServer=${adminPort ? 'true' : 'false'}`,
+  ];
+  if (adminPort) lines.push(`admin.serverAddress=127.0.0.1`, `admin.serverPort=${adminPort}`);
+  if (o.fourLetterWhitelist !== null) lines.push(`4lw.commands.whitelist=${o.fourLetterWhitelist ?? '*'}`);
+  return lines.join('\n') + '\n';
+}
+
+async function startCluster(size: number, o: ZkServerOptions): Promise<ZkCluster> {
+  const ownsBaseDir = !o.baseDir;
+  const baseDir = o.baseDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-zk-'));
+  const props = o.extendedTypes === false ? [] : ['-Dzookeeper.extendedTypesEnabled=true'];
+  const peers: string[] = [];
+  const specs: { dir: string; client: number; admin?: number }[] = [];
+  for (let i = 1; i <= size; i++) {
+    const dir = path.join(baseDir, `zk${i}`);
+    fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
+    const client = i === 1 && o.clientPort ? o.clientPort : await freePort();
+    const admin = o.adminServer === false ? undefined : await freePort();
+    specs.push({ dir, client, admin });
+    if (size > 1) peers.push(`server.${i}=127.0.0.1:${await freePort()}:${await freePort()}`);
+  }
+  const members = specs.map((s, index) => {
+    const id = index + 1;
+    let cfg = configText(o, path.join(s.dir, 'data'), s.client, s.admin);
+    if (size > 1) {
+      cfg += peers.join('\n') + '\n';
+      fs.writeFileSync(path.join(s.dir, 'data', 'myid'), `${id}\n`);
+    }
+    fs.writeFileSync(path.join(s.dir, 'zoo.cfg'), cfg);
+    return new ZkMember(id, s.dir, s.client, s.admin, props, o.logToConsole ?? false);
+  });
+  members.forEach((m) => m.start());
+  const cluster = new ZkCluster(members, baseDir, ownsBaseDir);
+  try {
+    await Promise.all(members.map((m) => m.waitServing(60000)));
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  return cluster;
+}
+
+/** One standalone server on a free loopback port. */
+export function startStandalone(options: ZkServerOptions = {}): Promise<ZkCluster> {
+  return startCluster(1, options);
+}
+
+/** An ensemble of `size` servers on loopback (3 for the fault tests). */
+export function startEnsemble(size = 3, options: ZkServerOptions = {}): Promise<ZkCluster> {
+  return startCluster(size, options);
+}
