@@ -1,0 +1,50 @@
+// Tells why a server cannot be used: refused, unresolvable, silent, not ZooKeeper at all, or a ZooKeeper that
+// is not serving (no quorum). It asks with `srvr`, the one four-letter word every server answers, even one whose
+// whitelist refuses the others.
+import * as net from 'node:net';
+
+export type ProbeOutcome = 'zookeeper' | 'notServing' | 'refused' | 'unresolved' | 'timedOut' | 'notZooKeeper' | 'error';
+
+export interface ProbeResult {
+  server: string;
+  outcome: ProbeOutcome;
+  /** The server's version for `zookeeper`, or the system error text. */
+  detail?: string;
+}
+
+/** Outcomes that no amount of waiting within a session timeout is likely to change. */
+export function isDefinitiveFailure(outcome: ProbeOutcome): boolean {
+  return outcome === 'refused' || outcome === 'unresolved' || outcome === 'notZooKeeper';
+}
+
+export function classifySrvrAnswer(answer: string): { outcome: ProbeOutcome; detail?: string } {
+  const version = /Zookeeper version: ([^\s,]+)/i.exec(answer);
+  if (version) return { outcome: 'zookeeper', detail: version[1] };
+  if (/not currently serving requests/i.test(answer)) return { outcome: 'notServing' };
+  if (/is not executed because it is not in the whitelist/i.test(answer)) return { outcome: 'zookeeper' };
+  return { outcome: 'notZooKeeper', detail: answer.slice(0, 80) };
+}
+
+export function probeServer(host: string, port: number, timeoutMs = 3000): Promise<ProbeResult> {
+  const server = `${host}:${port}`;
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const finish = (result: Omit<ProbeResult, 'server'>) => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      resolve({ server, ...result });
+    };
+    const socket = net.connect({ host, port });
+    socket.setTimeout(timeoutMs, () => finish(chunks.length ? classifySrvrAnswer(Buffer.concat(chunks).toString('latin1')) : { outcome: 'timedOut' }));
+    socket.on('connect', () => socket.write('srvr'));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('end', () => finish(classifySrvrAnswer(Buffer.concat(chunks).toString('latin1'))));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNREFUSED') finish({ outcome: 'refused' });
+      else if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') finish({ outcome: 'unresolved', detail: error.code });
+      else finish({ outcome: 'error', detail: error.code ?? error.message });
+    });
+  });
+}

@@ -1,0 +1,182 @@
+// Sends requests of our own through node-zookeeper-client's connection: its queue assigns xids, keeps order and
+// handles reconnects; a small frame pre-parser in front of its socket handler takes the replies to our requests
+// (any opcode, including ones the library does not know) and every watch notification, and passes the rest on.
+import type { Client } from 'node-zookeeper-client';
+import { ZkError } from '../errors';
+import { FrameReader } from './frameReader';
+import { JuteReader } from './jute';
+import { Xid } from './opcodes';
+
+type LibraryCallback = (error: unknown, reply?: Buffer) => void;
+
+interface OwnRequest {
+  header: { xid: number; type: number };
+  payload: { setChrootPath(): void };
+  zooscope: true;
+  toBuffer(): Buffer;
+}
+
+interface PendingPacket {
+  request: { header: { xid: number; type: number } | null; zooscope?: true };
+  callback?: LibraryCallback;
+}
+
+/** The parts of node-zookeeper-client's ConnectionManager this module relies on (version 1.1.3). */
+interface ConnectionManagerInternals {
+  state: number;
+  chrootPath?: string;
+  zxid: Buffer;
+  socket?: { destroy(): void; remoteAddress?: string; remotePort?: number };
+  pendingQueue: PendingPacket[];
+  queue(request: OwnRequest, callback: LibraryCallback): void;
+  onSocketData(chunk: Buffer): void;
+  onSocketClosed(hadError: boolean): void;
+  onSocketConnected(): void;
+  connect(): void;
+}
+
+const CONNECTING = 1;
+
+export interface WatchNotification {
+  type: number;
+  state: number;
+  /** Path without the chroot. */
+  path: string;
+}
+
+export class RawChannel {
+  private readonly frames = new FrameReader();
+  private readonly notificationListeners = new Set<(n: WatchNotification) => void>();
+  private readonly manager: ConnectionManagerInternals;
+
+  constructor(client: Client) {
+    this.manager = (client as unknown as { connectionManager: ConnectionManagerInternals }).connectionManager;
+    if (!this.manager || !Array.isArray(this.manager.pendingQueue) || typeof this.manager.queue !== 'function') {
+      throw new Error('node-zookeeper-client internals changed: cannot install the protocol extensions');
+    }
+    this.install();
+  }
+
+  get chroot(): string {
+    return this.manager.chrootPath ?? '';
+  }
+
+  /** host:port of the server the connection is attached to, if any. */
+  get serverAddress(): string | undefined {
+    const s = this.manager.socket;
+    return s?.remoteAddress ? `${s.remoteAddress}:${s.remotePort}` : undefined;
+  }
+
+  /** Prefixes the chroot, as the server expects. */
+  serverPath(path: string): string {
+    const chroot = this.chroot;
+    if (!chroot) return path;
+    return path === '/' ? chroot : chroot + path;
+  }
+
+  /** Strips the chroot from a path the server sent. */
+  clientPath(serverPath: string): string {
+    const chroot = this.chroot;
+    if (!chroot || !serverPath.startsWith(chroot)) return serverPath;
+    return serverPath.length === chroot.length ? '/' : serverPath.slice(chroot.length);
+  }
+
+  onNotification(listener: (n: WatchNotification) => void): () => void {
+    this.notificationListeners.add(listener);
+    return () => this.notificationListeners.delete(listener);
+  }
+
+  /**
+   * Queues one request. `body` is the serialized record after the request header. Resolves with the reply body
+   * (after the reply header); rejects with a ZkError for a server error or a lost connection. No timeout here:
+   * callers add one.
+   */
+  send(opCode: number, body: Buffer, operation: string, path?: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const request: OwnRequest = {
+        header: { xid: 0, type: opCode },
+        payload: { setChrootPath() { /* paths in `body` already carry the chroot */ } },
+        zooscope: true,
+        toBuffer() {
+          const frame = Buffer.allocUnsafe(12 + body.length);
+          frame.writeInt32BE(8 + body.length, 0);
+          frame.writeInt32BE(this.header.xid, 4);
+          frame.writeInt32BE(opCode, 8);
+          body.copy(frame, 12);
+          return frame;
+        },
+      };
+      this.manager.queue(request, (error, reply) => {
+        if (error) reject(ZkError.from(error, operation, path));
+        else resolve(reply ?? Buffer.alloc(0));
+      });
+    });
+  }
+
+  /** Stops the library from opening new sockets (it would retry a dead ensemble forever). */
+  preventReconnect(): void {
+    this.manager.connect = () => { /* closed for good */ };
+  }
+
+  destroySocket(): void {
+    this.manager.socket?.destroy();
+  }
+
+  private install(): void {
+    const manager = this.manager;
+    const passOn = manager.onSocketData.bind(manager);
+    const closed = manager.onSocketClosed.bind(manager);
+    const connected = manager.onSocketConnected.bind(manager);
+    // These are bound to each new socket in connect(), so instance properties take effect from the next socket on.
+    manager.onSocketConnected = () => {
+      this.frames.reset();
+      connected();
+    };
+    manager.onSocketClosed = (hadError: boolean) => {
+      this.frames.reset();
+      closed(hadError);
+    };
+    manager.onSocketData = (chunk: Buffer) => {
+      this.frames.push(chunk);
+      for (let frame = this.frames.next(); frame; frame = this.frames.next()) {
+        if (!this.dispatch(frame)) passOn(frame);
+      }
+    };
+  }
+
+  /** Handles a frame if it is ours; returns false to let the library handle it. */
+  private dispatch(frame: Buffer): boolean {
+    const manager = this.manager;
+    if (manager.state === CONNECTING || frame.length < 20) return false;
+    const xid = frame.readInt32BE(4);
+    if (xid === Xid.notification) {
+      this.emitNotification(frame);
+      return false; // the library's one-shot watchers need it too
+    }
+    if (xid < 0) return false;
+    const head = manager.pendingQueue[0];
+    if (!head?.request.zooscope) return false;
+    manager.pendingQueue.shift();
+    if (head.request.header?.xid !== xid) {
+      // Out of order: the connection is unusable. The library fails all pending requests and reconnects.
+      head.callback?.(new ZkError('marshallingError', 'reply', undefined));
+      manager.socket?.destroy();
+      return true;
+    }
+    const zxid = frame.readBigInt64BE(8);
+    if (zxid > 0n) manager.zxid = Buffer.from(frame.subarray(8, 16));
+    const err = frame.readInt32BE(16);
+    if (err !== 0) head.callback?.({ code: err });
+    else head.callback?.(null, frame.subarray(20));
+    return true;
+  }
+
+  private emitNotification(frame: Buffer): void {
+    if (this.notificationListeners.size === 0) return;
+    const reader = new JuteReader(frame, 20);
+    const type = reader.int();
+    const state = reader.int();
+    const path = this.clientPath(reader.string());
+    for (const listener of [...this.notificationListeners]) listener({ type, state, path });
+  }
+}

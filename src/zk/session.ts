@@ -1,0 +1,240 @@
+// One ZooKeeper session: connects with a deadline and a diagnosis, reports its state, runs every request with a
+// timeout, and keeps persistent watches alive across reconnects. Expiry is final: the owner opens a new session.
+import { EventEmitter } from 'node:events';
+import * as zookeeper from 'node-zookeeper-client';
+import { formatConnectString, isConnectStringProblem, parseConnectString, ParsedConnectString } from './connectString';
+import { ZkError } from './errors';
+import { isDefinitiveFailure, probeServer, ProbeResult } from './probe';
+import * as ops from './protocol/operations';
+import { RawChannel, WatchNotification } from './protocol/rawChannel';
+import { sessionIdHex, ZnodeStat } from './stat';
+import { withTimeout } from './timeouts';
+import { WatchRegistry } from './watchRegistry';
+
+export type SessionState = 'connecting' | 'connected' | 'suspended' | 'lost' | 'expired' | 'authFailed' | 'closed';
+
+export interface SessionOptions {
+  connectString: string;
+  /** Appended to the connect string's own chroot, if any. */
+  chroot?: string;
+  sessionTimeoutMs?: number;
+  /** Every request fails with `clientTimeout` after this long without an answer. */
+  requestTimeoutMs?: number;
+  /** digest credentials as `user:password`, added before anything else is sent. */
+  digest?: string[];
+}
+
+export class ConnectFailure extends Error {
+  constructor(
+    readonly reason: 'timedOut' | 'unreachable' | 'expired' | 'authFailed' | 'cancelled' | 'invalid',
+    readonly probes: ProbeResult[],
+    detail?: string,
+  ) {
+    super(`cannot connect: ${reason}${detail ? ` (${detail})` : ''}${probes.map((p) => `; ${p.server} ${p.outcome}`).join('')}`);
+    this.name = 'ConnectFailure';
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class ZkSession extends EventEmitter {
+  readonly client: zookeeper.Client;
+  readonly channel: RawChannel;
+  readonly watches: WatchRegistry;
+  readonly parsed: ParsedConnectString;
+  readonly sessionTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  private stateValue: SessionState = 'connecting';
+  private everConnected = false;
+  private lostTimer?: NodeJS.Timeout;
+
+  constructor(readonly options: SessionOptions) {
+    super();
+    const parsed = parseConnectString(options.connectString);
+    if (isConnectStringProblem(parsed)) throw new ConnectFailure('invalid', [], parsed.code);
+    const chroot = joinChroots(parsed.chroot, options.chroot);
+    this.parsed = { ...parsed, chroot };
+    this.sessionTimeoutMs = options.sessionTimeoutMs ?? 30000;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 15000;
+    this.client = zookeeper.createClient(formatConnectString(this.parsed), {
+      sessionTimeout: this.sessionTimeoutMs,
+      spinDelay: 200,
+      retries: 0,
+    });
+    this.channel = new RawChannel(this.client);
+    this.watches = new WatchRegistry(this);
+    for (const credential of options.digest ?? []) this.client.addAuthInfo('digest', Buffer.from(credential));
+    this.client.on('state', (s: { code: number }) => this.onLibraryState(s.code));
+  }
+
+  get state(): SessionState {
+    return this.stateValue;
+  }
+
+  get isLive(): boolean {
+    return this.stateValue === 'connected' || this.stateValue === 'suspended' || this.stateValue === 'lost';
+  }
+
+  /** Exact 64-bit session id in hex, once connected. */
+  get sessionId(): string | undefined {
+    return this.everConnected ? sessionIdHex(this.client.getSessionId()) : undefined;
+  }
+
+  get serverAddress(): string | undefined {
+    return this.stateValue === 'connected' ? this.channel.serverAddress : undefined;
+  }
+
+  /** The session timeout the server granted (it may differ from the one asked for). */
+  get negotiatedTimeoutMs(): number {
+    return this.client.getSessionTimeout();
+  }
+
+  /**
+   * Connects within the session timeout or fails with the reason per server. Fails early when every server
+   * refuses, cannot be resolved or is not ZooKeeper.
+   */
+  async open(signal?: AbortSignal): Promise<void> {
+    let onState: (state: SessionState) => void = () => undefined;
+    const connected = new Promise<void>((resolve, reject) => {
+      onState = (state) => {
+        if (state === 'connected') resolve();
+        else if (state === 'expired') reject(new ConnectFailure('expired', []));
+        else if (state === 'authFailed') reject(new ConnectFailure('authFailed', []));
+      };
+      this.on('state', onState);
+    });
+    const diagnosis = this.diagnoseWhileWaiting(connected, signal);
+    this.client.connect();
+    try {
+      await Promise.race([connected, diagnosis]);
+    } catch (error) {
+      this.close();
+      throw error;
+    } finally {
+      this.off('state', onState);
+    }
+  }
+
+  private async diagnoseWhileWaiting(connected: Promise<void>, signal?: AbortSignal): Promise<never> {
+    let done = false;
+    void connected.then(() => { done = true; }, () => { done = true; });
+    const deadline = Date.now() + this.sessionTimeoutMs;
+    let probes: ProbeResult[] = [];
+    await sleep(300);
+    while (!done) {
+      if (signal?.aborted) throw new ConnectFailure('cancelled', probes);
+      probes = await this.probeAll(Math.min(2000, Math.max(500, deadline - Date.now())));
+      if (done) break;
+      if (probes.every((p) => isDefinitiveFailure(p.outcome))) throw new ConnectFailure('unreachable', probes);
+      if (Date.now() >= deadline) throw new ConnectFailure('timedOut', probes);
+      await sleep(Math.min(500, Math.max(0, deadline - Date.now())));
+      if (signal?.aborted) throw new ConnectFailure('cancelled', probes);
+      if (Date.now() >= deadline && !done) throw new ConnectFailure('timedOut', probes);
+    }
+    return new Promise<never>(() => undefined);
+  }
+
+  /** Asks every server in the connect string why it cannot be used. */
+  probeAll(timeoutMs = 2000): Promise<ProbeResult[]> {
+    return Promise.all(this.parsed.servers.map((s) => probeServer(s.host, s.port, timeoutMs)));
+  }
+
+  close(): void {
+    if (this.stateValue === 'closed') return;
+    clearTimeout(this.lostTimer);
+    this.watches.clear();
+    this.channel.preventReconnect();
+    const wasConnected = this.stateValue === 'connected';
+    this.client.close();
+    // A closeSession that cannot be sent must not keep a socket (and the process) alive.
+    if (!wasConnected) this.channel.destroySocket();
+    else setTimeout(() => this.channel.destroySocket(), 1000).unref();
+    this.setState('closed');
+  }
+
+  // ---- reads ----
+
+  getChildren(path: string): Promise<ops.ChildrenReply> {
+    return this.request(ops.getChildren2(this.channel, path), 'getChildren', path);
+  }
+
+  exists(path: string): Promise<ZnodeStat | undefined> {
+    return this.request(ops.exists(this.channel, path), 'exists', path);
+  }
+
+  getData(path: string): Promise<ops.DataReply> {
+    return this.request(ops.getData(this.channel, path), 'getData', path);
+  }
+
+  getAllChildrenNumber(path: string): Promise<number> {
+    return this.request(ops.getAllChildrenNumber(this.channel, path), 'getAllChildrenNumber', path);
+  }
+
+  whoAmI(): Promise<ops.ClientIdentity[]> {
+    return this.request(ops.whoAmI(this.channel), 'whoAmI');
+  }
+
+  sync(path: string): Promise<void> {
+    return this.request(ops.sync(this.channel, path), 'sync', path);
+  }
+
+  /** Runs any request with this session's timeout and a ZkError naming the operation on failure. */
+  request<T>(promise: Promise<T>, operation: string, path?: string): Promise<T> {
+    return withTimeout(promise, this.requestTimeoutMs, operation, path).catch((error: unknown) => {
+      throw ZkError.from(error, operation, path);
+    });
+  }
+
+  /** Wraps one of node-zookeeper-client's callback APIs (writes go through it) with the same timeout. */
+  libraryCall<T>(operation: string, path: string | undefined, call: (callback: (error: unknown, result?: T) => void) => void): Promise<T> {
+    return this.request(new Promise<T>((resolve, reject) => {
+      call((error, result) => (error ? reject(ZkError.from(error, operation, path)) : resolve(result as T)));
+    }), operation, path);
+  }
+
+  onNotification(listener: (n: WatchNotification) => void): () => void {
+    return this.channel.onNotification(listener);
+  }
+
+  private onLibraryState(code: number): void {
+    if (this.stateValue === 'closed') return;
+    switch (code) {
+      case zookeeper.State.SYNC_CONNECTED.code:
+      case zookeeper.State.CONNECTED_READ_ONLY.code: {
+        const reconnect = this.everConnected;
+        this.everConnected = true;
+        clearTimeout(this.lostTimer);
+        this.setState('connected');
+        if (reconnect) this.emit('reconnected');
+        break;
+      }
+      case zookeeper.State.DISCONNECTED.code:
+        if (!this.everConnected) return;
+        this.setState('suspended');
+        clearTimeout(this.lostTimer);
+        // No contact for a whole session timeout: the session is almost surely gone; say so instead of
+        // retrying silently. The library keeps trying; the owner decides whether to go on.
+        this.lostTimer = setTimeout(() => { if (this.stateValue === 'suspended') this.setState('lost'); }, this.sessionTimeoutMs);
+        break;
+      case zookeeper.State.EXPIRED.code:
+        clearTimeout(this.lostTimer);
+        this.setState('expired');
+        this.channel.preventReconnect();
+        break;
+      case zookeeper.State.AUTH_FAILED.code:
+        this.setState('authFailed');
+        break;
+    }
+  }
+
+  private setState(state: SessionState): void {
+    if (state === this.stateValue) return;
+    this.stateValue = state;
+    this.emit('state', state);
+  }
+}
+
+function joinChroots(a: string | undefined, b: string | undefined): string | undefined {
+  const parts = [a, b].filter((p): p is string => !!p && p !== '/');
+  return parts.length ? parts.join('') : undefined;
+}

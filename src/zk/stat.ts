@@ -1,0 +1,69 @@
+// The 11 fields of a znode's Stat, kept exact: zxids and the ephemeral owner are 64-bit, so they are bigints.
+import { JuteReader } from './protocol/jute';
+
+export interface ZnodeStat {
+  czxid: bigint;
+  mzxid: bigint;
+  ctime: number;
+  mtime: number;
+  version: number;
+  cversion: number;
+  aversion: number;
+  ephemeralOwner: bigint;
+  dataLength: number;
+  numChildren: number;
+  pzxid: bigint;
+}
+
+export type NodeKind = 'persistent' | 'ephemeral' | 'container' | 'ttl';
+
+/** Long.MIN_VALUE: the ephemeralOwner ZooKeeper stores for container nodes. */
+export const CONTAINER_OWNER = 0x8000000000000000n;
+const TTL_MARK = 0xff00000000000000n;
+
+export function readStat(reader: JuteReader): ZnodeStat {
+  return {
+    czxid: reader.ulong(),
+    mzxid: reader.ulong(),
+    ctime: Number(reader.long()),
+    mtime: Number(reader.long()),
+    version: reader.int(),
+    cversion: reader.int(),
+    aversion: reader.int(),
+    ephemeralOwner: reader.ulong(),
+    dataLength: reader.int(),
+    numChildren: reader.int(),
+    pzxid: reader.ulong(),
+  };
+}
+
+export function nodeKind(stat: Pick<ZnodeStat, 'ephemeralOwner'>): NodeKind {
+  const owner = stat.ephemeralOwner;
+  if (owner === 0n) return 'persistent';
+  if (owner === CONTAINER_OWNER) return 'container';
+  if ((owner & TTL_MARK) === TTL_MARK) return 'ttl';
+  return 'ephemeral';
+}
+
+/** The time-to-live in ms of a TTL node (the low 56 bits of its ephemeralOwner). */
+export function ttlMillis(stat: Pick<ZnodeStat, 'ephemeralOwner'>): number | undefined {
+  return nodeKind(stat) === 'ttl' ? Number(stat.ephemeralOwner & ~TTL_MARK) : undefined;
+}
+
+/** `0x` + hex, unpadded, as ZooKeeper's own tools print zxids and session ids. */
+export function hex(value: bigint): string {
+  return '0x' + BigInt.asUintN(64, value).toString(16);
+}
+
+/** A session id given as a Buffer (node-zookeeper-client) or bigint, as exact hex. */
+export function sessionIdHex(id: Buffer | bigint): string {
+  return hex(typeof id === 'bigint' ? id : id.readBigUInt64BE(0));
+}
+
+/** Parses `0x1a2b`, decimal, or bare hex session ids into a bigint; undefined when it is none of these. */
+export function parseSessionId(text: string): bigint | undefined {
+  const t = text.trim();
+  if (/^0x[0-9a-f]{1,16}$/i.test(t)) return BigInt(t);
+  if (/^-?\d{1,20}$/.test(t)) return BigInt.asUintN(64, BigInt(t));
+  return undefined;
+}
