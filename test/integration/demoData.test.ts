@@ -1,0 +1,244 @@
+// The demo's seed data and live lock clients against a real ZooKeeper.
+//   npx tsc -p tsconfig.test.json && node --test out/test/integration/demoData.test.js
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { startStandalone, ZkCluster } from '../support/zkServer';
+import { fourLetterWord } from '../support/ports';
+import { seedDemoData, DEMO_DIGEST_PASSWORD, DEMO_DIGEST_USER } from '../../scripts/demo/seed';
+import { DemoLockClients, DemoLockName, ParticipantInfo, startDemoLockClients } from '../../scripts/demo/lockClients';
+import { curatorMutex, kazooLock, LockFlavor, queueOrder } from '../../scripts/demo/lockRecipe';
+import {
+  close, connect, exists, Exception, getChildren, getData, isZkError, sessionIdHex, setData, ZkClient,
+} from '../../scripts/demo/zk';
+
+const ROOT = '/zooscope-demo';
+const demoScript = (name: string) => path.join(__dirname, '..', '..', 'scripts', 'demo', `${name}.js`);
+
+let zk: ZkCluster;
+let client: ZkClient;
+let locks: DemoLockClients | undefined;
+let cli: ChildProcess | undefined;
+
+before(async () => {
+  zk = await startStandalone({ adminServer: false });
+  client = await connect(zk.connectString);
+});
+
+after(async () => {
+  cli?.kill('SIGKILL');
+  await locks?.stop();
+  if (client) await close(client);
+  await zk?.stop();
+});
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 10000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const sessionKey = (hex: string) => BigInt(hex).toString(16);
+
+/** Session ids the server has open connections for (`cons`). */
+async function liveSessions(): Promise<Set<string>> {
+  const cons = await fourLetterWord(zk.members[0].clientPort, 'cons');
+  return new Set([...cons.matchAll(/sid=(0x[0-9a-f]+)/g)].map((m) => sessionKey(m[1])));
+}
+
+/** Data watches by path (`wchp`): path → watching session ids. */
+async function watchesByPath(): Promise<Map<string, string[]>> {
+  const text = await fourLetterWord(zk.members[0].clientPort, 'wchp');
+  const result = new Map<string, string[]>();
+  let current: string[] | undefined;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('/')) result.set(line.trim(), (current = []));
+    else if (current && /^\s+0x[0-9a-f]+/.test(line)) current.push(sessionKey(line.trim()));
+  }
+  return result;
+}
+
+async function childCount(p: string): Promise<number> {
+  return (await getChildren(client, p)).length;
+}
+
+void test('seeding twice is idempotent and fast', async (t) => {
+  const first = await seedDemoData(zk.connectString);
+  t.diagnostic(`first seed: ${first.created} nodes in ${first.totalMs} ms; 20,000 wide children in ${first.wide.ms} ms`);
+  assert.equal(first.wide.created, 20000);
+  assert.equal(first.natural.created, 1000);
+  assert.ok(first.wide.ms < 30000, `wide seeding took ${first.wide.ms} ms`);
+  const counts = async () => ({
+    root: await childCount(ROOT), wide: await childCount(`${ROOT}/wide`), natural: await childCount(`${ROOT}/natural`),
+    jobs: await childCount(`${ROOT}/jobs`), config: await childCount(`${ROOT}/config`),
+  });
+  const afterFirst = await counts();
+
+  // The second run through the CLI, as `npm run demo` will run it.
+  const { stdout } = await promisify(execFile)(process.execPath, [demoScript('seed'), zk.connectString]);
+  assert.match(stdout, /0 created, 0 updated/);
+  assert.deepEqual(await counts(), afterFirst);
+
+  // A changed value is put back by a re-run.
+  await setData(client, `${ROOT}/config/feature-flags/dark-mode`, Buffer.from('tampered'));
+  const third = await seedDemoData(zk.connectString);
+  assert.equal(third.created, 0);
+  assert.equal(third.updated, 1);
+  assert.equal((await getData(client, `${ROOT}/config/feature-flags/dark-mode`)).data.toString(), 'on');
+  assert.deepEqual(await counts(), afterFirst);
+});
+
+void test('the seeded tree has the promised shapes', async () => {
+  const wide = await getChildren(client, `${ROOT}/wide`);
+  assert.equal(wide.length, 20000);
+  assert.equal(new Set(wide).size, 20000);
+
+  const natural = await getChildren(client, `${ROOT}/natural`);
+  assert.deepEqual(new Set(natural), new Set(Array.from({ length: 1000 }, (_, i) => `item-${i + 1}`)));
+
+  const jobs = await getChildren(client, `${ROOT}/jobs`);
+  assert.equal(jobs.length, 5);
+  for (const job of jobs) assert.match(job, /^job-\d{10}$/);
+
+  const settings = (await getData(client, `${ROOT}/config/env/prod/services/api/settings.json`)).data.toString();
+  assert.equal(JSON.parse(settings).service, 'api');
+  assert.match((await getData(client, `${ROOT}/config/env/prod/services/api/logging.yaml`)).data.toString(), /^logging:\n/);
+  assert.match((await getData(client, `${ROOT}/config/env/prod/services/billing/db.properties`)).data.toString(), /^db\.url=/m);
+  assert.match((await getData(client, `${ROOT}/config/legacy/spring/beans.xml`)).data.toString(), /^<\?xml /);
+
+  const png = (await getData(client, `${ROOT}/config/assets/logo.png`)).data;
+  assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  assert.throws(() => new TextDecoder('utf-8', { fatal: true }).decode(png), TypeError);
+
+  const big = await getData(client, `${ROOT}/big-value`);
+  assert.equal(big.data.length, 65536);
+  assert.equal(big.stat.dataLength, 65536);
+
+  // Digest-protected: an unauthenticated session is refused, demo:demo reads it.
+  await assert.rejects(getData(client, `${ROOT}/secured`), (e) => isZkError(e, Exception.NO_AUTH));
+  await assert.rejects(getChildren(client, `${ROOT}/secured`), (e) => isZkError(e, Exception.NO_AUTH));
+  await assert.rejects(setData(client, `${ROOT}/read-only`, Buffer.from('x')), (e) => isZkError(e, Exception.NO_AUTH));
+  assert.match((await getData(client, `${ROOT}/read-only`)).data.toString(), /world may read/);
+  const authed = await connect(zk.connectString, { digestAuth: `${DEMO_DIGEST_USER}:${DEMO_DIGEST_PASSWORD}` });
+  try {
+    assert.match((await getData(authed, `${ROOT}/secured`)).data.toString(), /demo:demo/);
+    assert.deepEqual(await getChildren(authed, `${ROOT}/secured`), ['credentials']);
+  } finally {
+    await close(authed);
+  }
+});
+
+const NAME_SHAPES: Record<DemoLockName, RegExp> = {
+  curator: /^_c_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}-lock-\d{10}$/,
+  kazoo: /^[0-9a-f]{32}__lock__\d{10}$/,
+};
+const FLAVORS: Record<DemoLockName, LockFlavor> = { curator: curatorMutex, kazoo: kazooLock };
+const EXPECTED: Record<DemoLockName, number> = { curator: 4, kazoo: 3 };
+
+/** The queue of `lock` in sequence order, with each node's owner and data. */
+async function queue(lock: DemoLockName) {
+  const lockPath = locks!.lockPaths[lock];
+  const names = queueOrder(FLAVORS[lock], await getChildren(client, lockPath));
+  return Promise.all(names.map(async (name) => {
+    const { data, stat } = await getData(client, `${lockPath}/${name}`);
+    return { name, path: `${lockPath}/${name}`, data: data.toString(), owner: sessionIdHex(stat.ephemeralOwner) };
+  }));
+}
+
+void test('lock clients form herd-free Curator and kazoo queues with a live holder', async () => {
+  locks = await startDemoLockClients(zk.connectString, { holdMs: { min: 600000, max: 600000 }, sessionTimeoutMs: 10000 });
+  for (const lock of ['curator', 'kazoo'] as const) {
+    const nodes = await waitFor(`${lock} queue of ${EXPECTED[lock]}`, async () => {
+      const q = await queue(lock);
+      return q.length === EXPECTED[lock] && q;
+    });
+    for (const node of nodes) {
+      assert.match(node.name, NAME_SHAPES[lock]);
+      assert.notEqual(BigInt(node.owner), 0n, `${node.name} is ephemeral`);
+      if (lock === 'curator') assert.equal(node.data, '127.0.0.1');
+      else assert.match(node.data, /^worker-\d$/);
+    }
+    assert.equal(new Set(nodes.map((n) => n.owner)).size, nodes.length, 'one session per participant');
+
+    // The lowest node belongs to a live session, the one that says it holds the lock.
+    const live = await liveSessions();
+    assert.ok(live.has(sessionKey(nodes[0].owner)), `holder session ${nodes[0].owner} is not connected`);
+    const holders: ParticipantInfo[] = locks.describe().filter((p) => p.lock === lock && p.state === 'holding');
+    assert.equal(holders.length, 1);
+    assert.equal(holders[0].node, nodes[0].name);
+    assert.equal(holders[0].sessionId, nodes[0].owner);
+
+    // Herd-free: each node is watched (data watch) by its successor's session alone; the tail by nobody.
+    await waitFor(`${lock} waiters watching their predecessors`, async () => {
+      const watches = await watchesByPath();
+      return nodes.every((node, i) => {
+        const watchers = watches.get(node.path) ?? [];
+        return i === nodes.length - 1
+          ? watchers.length === 0
+          : watchers.length === 1 && watchers[0] === sessionKey(nodes[i + 1].owner);
+      });
+    });
+  }
+
+  const service = await getData(client, locks.servicePath);
+  assert.equal(sessionIdHex(service.stat.ephemeralOwner), locks.serviceSessionId);
+  assert.equal(JSON.parse(service.data.toString()).name, 'demo-service');
+});
+
+void test('when a holder releases, the next waiter acquires', async () => {
+  assert.ok(locks);
+  for (const lock of ['curator', 'kazoo'] as const) {
+    const before = await queue(lock);
+    const released = await locks.releaseHolder(lock, { rejoin: false });
+    assert.equal(released, before[0].name);
+    const after = await waitFor(`${lock} queue to shrink`, async () => {
+      const q = await queue(lock);
+      return q.length === before.length - 1 && q;
+    });
+    assert.deepEqual(after.map((n) => n.name), before.slice(1).map((n) => n.name));
+    const next = await waitFor(`${lock} next holder`, async () =>
+      locks!.describe().find((p) => p.lock === lock && p.state === 'holding'));
+    assert.equal(next.node, before[1].name);
+    assert.equal(next.sessionId, after[0].owner);
+  }
+
+  await locks.stop();
+  locks = undefined;
+  for (const lock of ['curator', 'kazoo']) assert.deepEqual(await getChildren(client, `${ROOT}/locks/${lock === 'curator' ? 'curator-mutex' : 'kazoo-lock'}`), []);
+  assert.equal(await exists(client, `${ROOT}/services/api/instance-1`), null);
+});
+
+void test('the lock clients CLI stops cleanly on SIGTERM', async () => {
+  const root = '/zooscope-cli';
+  cli = spawn(process.execPath, [demoScript('lockClients'), zk.connectString, '--root', root], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = cli;
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('lock clients ready')) resolve();
+    });
+    proc.once('exit', (code) => reject(new Error(`exited early (${code}): ${output}`)));
+  });
+  assert.equal(await childCount(`${root}/locks/curator-mutex`), 4);
+  assert.equal(await childCount(`${root}/locks/kazoo-lock`), 3);
+  const exit = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  proc.kill('SIGTERM');
+  assert.equal(await exit, 0);
+  cli = undefined;
+  // Closed sessions take their ephemeral nodes along at once (no session timeout to wait for).
+  assert.equal(await childCount(`${root}/locks/curator-mutex`), 0);
+  assert.equal(await childCount(`${root}/locks/kazoo-lock`), 0);
+  assert.equal(await exists(client, `${root}/services/api/instance-1`), null);
+});
