@@ -2,7 +2,7 @@
 // or on older servers one-shot watches re-armed after each event. Listeners hear about events on exactly the
 // watched path, plus a `resync` after a reconnect (events may have been missed meanwhile).
 import type { Client, Event } from 'node-zookeeper-client';
-import { isZkError } from './errors';
+import { isZkError, ZkError } from './errors';
 import * as ops from './protocol/operations';
 import { AddWatchMode, EventType, WatcherType } from './protocol/opcodes';
 import type { WatchNotification } from './protocol/rawChannel';
@@ -10,6 +10,11 @@ import type { WatchNotification } from './protocol/rawChannel';
 export type WatchEvent =
   | { kind: 'created' | 'deleted' | 'dataChanged' | 'childrenChanged'; path: string }
   | { kind: 'resync'; path: string };
+
+interface OneShotWatchers {
+  data: (event: Event) => void;
+  children: (event: Event) => void;
+}
 
 export type WatchListener = (event: WatchEvent) => void;
 
@@ -34,6 +39,8 @@ export class WatchRegistry {
   private readonly listeners = new Map<string, Set<WatchListener>>();
   /** undefined until the first addWatch tells whether the server has persistent watches. */
   private persistentSupported: boolean | undefined;
+  /** One-shot mode: the watcher functions of each watched path. */
+  private readonly oneShot = new Map<string, OneShotWatchers>();
 
   constructor(private readonly host: WatchHost) {
     host.onNotification((n) => this.onNotification(n));
@@ -64,7 +71,10 @@ export class WatchRegistry {
         await this.arm(path);
       } catch (error) {
         set.delete(listener);
-        if (set.size === 0) this.listeners.delete(path);
+        if (set.size === 0) {
+          this.listeners.delete(path);
+          this.oneShot.delete(path);
+        }
         throw error;
       }
     }
@@ -73,12 +83,14 @@ export class WatchRegistry {
 
   clear(): void {
     this.listeners.clear();
+    this.oneShot.clear();
   }
 
   private unwatch(path: string, listener: WatchListener): void {
     const set = this.listeners.get(path);
     if (!set?.delete(listener) || set.size > 0) return;
     this.listeners.delete(path);
+    this.oneShot.delete(path);
     if (this.persistentSupported && this.host.isLive) {
       // Best effort: the server drops it with the session anyway.
       this.host.request(ops.removeWatches(this.host.channel, path, WatcherType.persistent), 'removeWatches', path)
@@ -89,7 +101,8 @@ export class WatchRegistry {
   private async arm(path: string): Promise<void> {
     if (this.persistentSupported !== false) {
       try {
-        await this.host.request(ops.addWatch(this.host.channel, path, AddWatchMode.persistent), 'addWatch', path);
+        await this.retryOnConnectionLoss(() =>
+          this.host.request(ops.addWatch(this.host.channel, path, AddWatchMode.persistent), 'addWatch', path));
         this.persistentSupported = true;
         return;
       } catch (error) {
@@ -97,25 +110,68 @@ export class WatchRegistry {
         this.persistentSupported = false;
       }
     }
-    await this.armOneShot(path);
+    // A server that answers UNIMPLEMENTED closes the connection right after: requests sent meanwhile fail with
+    // connectionLoss, and the retry goes out on the next connection.
+    await this.retryOnConnectionLoss(() => this.armOneShot(path));
   }
 
-  /** Pre-3.6 servers: an exists watch (created/deleted/data) plus a children watch, re-armed on every event. */
+  /** Runs `attempt` again (at most twice more) when it fails with connectionLoss while the session lives on. */
+  private async retryOnConnectionLoss<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (tries >= 3 || !isZkError(error, 'connectionLoss') || !this.host.isLive) throw error;
+      }
+    }
+  }
+
+  /**
+   * Pre-3.6 servers: an exists watch (created/deleted/data) plus a children watch, each re-armed after it fires.
+   * The watcher functions are the same for a path as long as it is watched, so arming again never doubles them
+   * (the library keeps one registration per function and path, the server one watch per path and connection).
+   */
   private armOneShot(path: string): Promise<void> {
+    let watchers = this.oneShot.get(path);
+    if (!watchers) {
+      const own: OneShotWatchers = {
+        data: (event: Event) => {
+          if (this.oneShot.get(path) !== own) return;
+          const type = event.getType();
+          this.deliver({ type, state: 3, path });
+          void this.armData(path, own).catch(() => undefined);
+          // A created node needs its children watch again (getChildren on a missing node sets none).
+          if (type === EventType.created) void this.armChildren(path, own).catch(() => undefined);
+        },
+        children: (event: Event) => {
+          if (this.oneShot.get(path) !== own) return;
+          const type = event.getType();
+          // A deletion reaches both watchers; the data watcher reports it.
+          if (type === EventType.deleted) return;
+          this.deliver({ type, state: 3, path });
+          void this.armChildren(path, own).catch(() => undefined);
+        },
+      };
+      watchers = own;
+      this.oneShot.set(path, own);
+    }
+    return Promise.all([this.armData(path, watchers), this.armChildren(path, watchers)]).then(() => undefined);
+  }
+
+  private armData(path: string, watchers: OneShotWatchers): Promise<void> {
     const client = this.host.client;
-    const fire = (event: Event) => {
-      if (!this.listeners.has(path)) return;
-      this.deliver({ type: event.getType(), state: 3, path });
-      void this.armOneShot(path).catch(() => undefined);
-    };
-    const existsArmed = this.host.request(new Promise<void>((resolve, reject) => {
-      client.exists(path, fire, (error) => (error ? reject(error) : resolve()));
+    return this.host.request(new Promise<void>((resolve, reject) => {
+      client.exists(path, watchers.data, (error) => (error ? reject(error) : resolve()));
     }), 'exists', path);
-    const childrenArmed = new Promise<void>((resolve) => {
-      // NoNode is fine: the exists watch reports the creation, and we arm children then.
-      client.getChildren(path, fire, () => resolve());
-    });
-    return Promise.all([existsArmed, childrenArmed]).then(() => undefined);
+  }
+
+  private armChildren(path: string, watchers: OneShotWatchers): Promise<void> {
+    const client = this.host.client;
+    return this.host.request(new Promise<void>((resolve, reject) => {
+      // NoNode is fine: the exists watch reports the creation, and the children watch is armed then.
+      client.getChildren(path, watchers.children, (error) =>
+        (error && !isZkError(ZkError.from(error, 'getChildren', path), 'noNode') ? reject(error) : resolve()));
+    }), 'getChildren', path);
   }
 
   private onNotification(n: WatchNotification): void {
@@ -134,6 +190,9 @@ export class WatchRegistry {
       if (this.persistentSupported) {
         void this.host.request(ops.addWatch(this.host.channel, path, AddWatchMode.persistent), 'addWatch', path)
           .catch(() => undefined);
+      } else if (this.persistentSupported === false) {
+        // The library restores the one-shot watches it knows; this arms those whose arming the drop interrupted.
+        void this.armOneShot(path).catch(() => undefined);
       }
       for (const listener of [...(this.listeners.get(path) ?? [])]) listener({ kind: 'resync', path });
     }

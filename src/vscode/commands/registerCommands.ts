@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+import { log } from '../log';
+import type { Services } from '../services';
+import { addConnection, connect, disconnect, editConnection, removeConnection } from './connectionCommands';
+import { clearFilter, copyPath, filterChildren, goToPath, refresh, showDetails, showMore } from './navigationCommands';
+
+type Command = (services: Services, ...args: never[]) => unknown;
+
+const commands: Record<string, Command> = {
+  'zooscope.addConnection': addConnection,
+  'zooscope.editConnection': editConnection,
+  'zooscope.removeConnection': removeConnection,
+  'zooscope.connect': connect,
+  'zooscope.disconnect': disconnect,
+  'zooscope.refresh': refresh,
+  'zooscope.refreshAll': (s) => s.tree.refreshAll(),
+  'zooscope.copyPath': copyPath,
+  'zooscope.goToPath': goToPath,
+  'zooscope.filterChildren': filterChildren,
+  'zooscope.clearFilter': clearFilter,
+  'zooscope.showDetails': showDetails,
+  'zooscope.showMore': showMore,
+  'zooscope.showLog': () => log().show(),
+};
+
+export function registerCommands(services: Services): vscode.Disposable[] {
+  return Object.entries(commands).map(([id, run]) =>
+    vscode.commands.registerCommand(id, (...args: unknown[]) => (run as (s: Services, ...a: unknown[]) => unknown)(services, ...args)));
+}

@@ -1,0 +1,82 @@
+// Saved connections: everything but the password in the `zooscope.connections` setting (users can read, edit
+// and share it), the password in SecretStorage under the connection's id.
+import * as vscode from 'vscode';
+
+export interface SavedConnection {
+  id: string;
+  name: string;
+  connectString: string;
+  chroot?: string;
+  sessionTimeoutMs?: number;
+  readOnly?: boolean;
+  digestUser?: string;
+}
+
+const SECTION = 'zooscope';
+const KEY = 'connections';
+
+export class ConnectionStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly secrets: vscode.SecretStorage) {
+    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`${SECTION}.${KEY}`)) this.changed.fire();
+    });
+  }
+
+  list(): SavedConnection[] {
+    const raw = vscode.workspace.getConfiguration(SECTION).get<Partial<SavedConnection>[]>(KEY) ?? [];
+    const seen = new Set<string>();
+    const result: SavedConnection[] = [];
+    for (const entry of raw) {
+      if (!entry || typeof entry.name !== 'string' || typeof entry.connectString !== 'string') continue;
+      const id = entry.id || entry.name;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      result.push({ ...entry, id, name: entry.name, connectString: entry.connectString });
+    }
+    return result;
+  }
+
+  get(id: string): SavedConnection | undefined {
+    return this.list().find((c) => c.id === id);
+  }
+
+  /** Adds or replaces (by id) a connection; the password, if given, goes to secret storage only. */
+  async save(connection: SavedConnection, password?: string): Promise<void> {
+    const others = this.list().filter((c) => c.id !== connection.id);
+    const clean: SavedConnection = Object.fromEntries(
+      Object.entries(connection).filter(([, v]) => v !== undefined && v !== ''),
+    ) as unknown as SavedConnection;
+    await this.write([...others, clean]);
+    if (password !== undefined) await this.secrets.store(secretKey(connection.id), password);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.write(this.list().filter((c) => c.id !== id));
+    await this.secrets.delete(secretKey(id));
+  }
+
+  password(id: string): Thenable<string | undefined> {
+    return this.secrets.get(secretKey(id));
+  }
+
+  private async write(connections: SavedConnection[]): Promise<void> {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const inspected = config.inspect(KEY);
+    // Write back where the user keeps them; new lists go to the user settings.
+    const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    await config.update(KEY, connections, target);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+function secretKey(id: string): string {
+  return `zooscope.connection.${id}.password`;
+}

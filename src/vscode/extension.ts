@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+import { registerCommands } from './commands/registerCommands';
+import { ConnectionManager } from './connections/connectionManager';
+import { ConnectionStore } from './connections/connectionStore';
+import { DETAILS_SCHEME, DetailsProvider } from './details/detailsDocument';
+import { log } from './log';
+import type { Services } from './services';
+import { ConnectionStatusBar } from './statusBar';
+import { isPathNode, TreeNode } from './tree/treeNodes';
+import { ZnodeTreeProvider } from './tree/znodeTreeProvider';
+
+export function activate(context: vscode.ExtensionContext): Services {
+  const started = Date.now();
+  const store = new ConnectionStore(context.secrets);
+  const connections = new ConnectionManager(store);
+  const tree = new ZnodeTreeProvider(store, connections);
+  const view = vscode.window.createTreeView<TreeNode>('zooscope.explorer', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
+  const statusBar = new ConnectionStatusBar(store, connections);
+  const details = new DetailsProvider(connections);
+  const services: Services = { store, connections, tree, view, statusBar, details };
+  context.subscriptions.push(
+    log(), store, connections, tree, view, statusBar, details,
+    vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
+    view.onDidCollapseElement((e) => tree.onCollapsed(e.element)),
+    view.onDidChangeSelection((e) => { const n = e.selection[0]; if (isPathNode(n)) statusBar.setActive(n.connectionId); }),
+    ...registerCommands(services),
+  );
+  log().info(`ZooScope activated in ${Date.now() - started} ms (${vscode.env.appName}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''})`);
+  return services;
+}
+
+export function deactivate(): void {
+  // Sessions are closed by the disposables above (the servers drop their ephemeral nodes at once).
+}

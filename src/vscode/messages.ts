@@ -1,0 +1,78 @@
+// Every failure the ZooKeeper layer reports, explained in the user's language.
+import * as vscode from 'vscode';
+import type { ConnectStringProblem } from '../zk/connectString';
+import { ZkError } from '../zk/errors';
+import type { PathProblem } from '../zk/paths';
+import type { ProbeResult } from '../zk/probe';
+import { ConnectFailure } from '../zk/session';
+
+const t = vscode.l10n.t;
+
+export function describePathProblem(problem: PathProblem): string {
+  switch (problem.code) {
+    case 'empty': return t('The path is empty.');
+    case 'notAbsolute': return t('A path must start with "/".');
+    case 'trailingSlash': return t('A path must not end with "/".');
+    case 'emptySegment': return t('The path has an empty name at position {0} ("//").', problem.index + 1);
+    case 'relativeSegment': return t('"{0}" is not allowed as a node name (position {1}): ZooKeeper paths are absolute.', problem.segment, problem.index + 1);
+    case 'invalidCharacter':
+      return t('The character U+{0} at position {1} is not allowed in a ZooKeeper path.',
+        problem.codePoint.toString(16).toUpperCase().padStart(4, '0'), problem.index + 1);
+  }
+}
+
+export function describeConnectStringProblem(problem: ConnectStringProblem): string {
+  switch (problem.code) {
+    case 'noServers': return t('Give at least one server, e.g. 127.0.0.1:2181.');
+    case 'badServer': return t('"{0}" is not a host:port pair.', problem.server);
+    case 'badChroot': return t('Invalid chroot: {0}', describePathProblem(problem.problem));
+  }
+}
+
+export function describeProbe(probe: ProbeResult): string {
+  switch (probe.outcome) {
+    case 'zookeeper': return t('{0}: ZooKeeper {1} answers', probe.server, probe.detail ?? '');
+    case 'notServing': return t('{0}: ZooKeeper is running but not serving requests (no quorum?)', probe.server);
+    case 'refused': return t('{0}: connection refused (nothing listens on that port)', probe.server);
+    case 'unresolved': return t('{0}: host name cannot be resolved', probe.server);
+    case 'timedOut': return t('{0}: no answer (timed out)', probe.server);
+    case 'notZooKeeper': return t('{0}: the service on this port is not ZooKeeper', probe.server);
+    case 'error': return t('{0}: {1}', probe.server, probe.detail ?? '');
+  }
+}
+
+export function describeConnectFailure(name: string, failure: ConnectFailure): string {
+  const reasons = failure.probes.map(describeProbe).join('; ');
+  switch (failure.reason) {
+    case 'timedOut': return t('Could not connect to "{0}" within the session timeout. {1}', name, reasons);
+    case 'unreachable': return t('Could not connect to "{0}". {1}', name, reasons);
+    case 'expired': return t('The session of "{0}" expired while connecting.', name);
+    case 'authFailed': return t('ZooKeeper rejected the credentials of "{0}".', name);
+    case 'cancelled': return t('Connecting to "{0}" was cancelled.', name);
+    case 'invalid': return t('The connect string of "{0}" is not valid.', name);
+  }
+}
+
+export function describeZkError(error: ZkError): string {
+  const path = error.path ?? '';
+  switch (error.code) {
+    case 'noNode': return t('{0} no longer exists.', path);
+    case 'noAuth': return t('Not authorized to {0} {1}: add credentials with the needed permission.', error.operation, path);
+    case 'badVersion': return t('{0} was changed by someone else meanwhile.', path);
+    case 'nodeExists': return t('{0} already exists.', path);
+    case 'notEmpty': return t('{0} has children.', path);
+    case 'connectionLoss': return t('The connection was lost during {0} {1}; it is being re-established.', error.operation, path);
+    case 'sessionExpired': return t('The session expired during {0} {1}.', error.operation, path);
+    case 'clientTimeout': return t('ZooKeeper did not answer {0} {1} in time.', error.operation, path);
+    case 'unimplemented': return t('This ZooKeeper server does not support {0}.', error.operation);
+    case 'closed': return t('The connection is closed.');
+    default: return t('{0} {1} failed: {2}', error.operation, path, error.code);
+  }
+}
+
+/** Any error as one line for a notification. */
+export function describeError(error: unknown): string {
+  if (error instanceof ZkError) return describeZkError(error);
+  if (error instanceof ConnectFailure) return describeConnectFailure('', error);
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,17 @@
+import type * as vscode from 'vscode';
+import type { ConnectionManager } from './connections/connectionManager';
+import type { ConnectionStore } from './connections/connectionStore';
+import type { DetailsProvider } from './details/detailsDocument';
+import type { ConnectionStatusBar } from './statusBar';
+import type { TreeNode } from './tree/treeNodes';
+import type { ZnodeTreeProvider } from './tree/znodeTreeProvider';
+
+/** What commands work with; also what `activate` returns, so in-host tests can look inside. */
+export interface Services {
+  readonly store: ConnectionStore;
+  readonly connections: ConnectionManager;
+  readonly tree: ZnodeTreeProvider;
+  readonly view: vscode.TreeView<TreeNode>;
+  readonly statusBar: ConnectionStatusBar;
+  readonly details: DetailsProvider;
+}

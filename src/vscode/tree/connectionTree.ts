@@ -1,0 +1,180 @@
+// The tree state of one live connection: listings of expanded nodes, one element per path, and a live watch on
+// every expanded node (dropped when it collapses). Changes are debounced, re-read, then announced.
+import { ChildListing } from '../../zk/childListing';
+import { isZkError } from '../../zk/errors';
+import { baseName, parentPath } from '../../zk/paths';
+import type { ZkSession } from '../../zk/session';
+import type { ZnodeStat } from '../../zk/stat';
+import type { WatchEvent } from '../../zk/watchRegistry';
+import { log } from '../log';
+import { ConnectionNode, PathNode, ZnodeNode } from './treeNodes';
+
+export interface TreeSettings {
+  pageSize: number;
+  window: number;
+  liveUpdates: boolean;
+  debounceMs: number;
+}
+
+export class ConnectionTree {
+  readonly root: ConnectionNode;
+  private readonly listings = new Map<string, ChildListing>();
+  private readonly nodes = new Map<string, ZnodeNode>();
+  private readonly watches = new Map<string, Promise<(() => void) | undefined>>();
+  private readonly pending = new Map<string, { timer: NodeJS.Timeout; children: boolean; data: boolean; restat: boolean }>();
+  private disposed = false;
+
+  constructor(
+    root: ConnectionNode,
+    readonly session: ZkSession,
+    private readonly settings: () => TreeSettings,
+    /** Called with the element whose children or look changed, after the new data is in. */
+    private readonly changed: (node: PathNode) => void,
+  ) {
+    this.root = root;
+  }
+
+  nodeAt(path: string): PathNode | undefined {
+    return path === '/' ? this.root : this.nodes.get(path);
+  }
+
+  listing(path: string): ChildListing | undefined {
+    return this.listings.get(path);
+  }
+
+  /** The listing for `path`, loaded, with a live watch set up first so no change slips between the two. */
+  async openListing(path: string): Promise<ChildListing> {
+    let listing = this.listings.get(path);
+    if (!listing) {
+      const { pageSize, window } = this.settings();
+      listing = new ChildListing(this.session, path, { pageSize, window });
+      this.listings.set(path, listing);
+    }
+    await this.ensureWatch(path);
+    if (!listing.loaded) await listing.reload();
+    return listing;
+  }
+
+  /** Elements for listed children, reusing the instances VS Code already knows. */
+  nodesFor(parent: PathNode, entries: { name: string; path: string; stat: ZnodeStat }[]): ZnodeNode[] {
+    return entries.map((entry) => {
+      let node = this.nodes.get(entry.path);
+      if (!node || node.parent !== parent) {
+        node = new ZnodeNode(this.root.connectionId, entry.path, entry.name, entry.stat, parent);
+        this.nodes.set(entry.path, node);
+      } else node.stat = entry.stat;
+      return node;
+    });
+  }
+
+  /** An element for any existing path (for reveal), built from its ancestors down. */
+  async resolve(path: string): Promise<PathNode | undefined> {
+    if (path === '/') return this.root;
+    const parentPathValue = parentPath(path) ?? '/';
+    const parent = await this.resolve(parentPathValue);
+    if (!parent) return undefined;
+    const listing = await this.openListing(parentPathValue);
+    if (!listing.showName(baseName(path))) {
+      if (listing.filter) listing.setFilter(undefined);
+      await listing.reload();
+      if (!listing.showName(baseName(path))) return undefined;
+    }
+    const entries = await listing.entries();
+    const entry = entries.find((e) => e.path === path);
+    return entry ? this.nodesFor(parent, [entry])[0] : undefined;
+  }
+
+  /** Collapsed: stop watching it and everything below, and forget the listings (a 100k-name list is big). */
+  collapse(path: string): void {
+    const prefix = path === '/' ? '/' : path + '/';
+    for (const watched of [...this.watches.keys()]) {
+      if (watched === path || watched.startsWith(prefix)) this.unwatch(watched);
+    }
+    for (const listed of [...this.listings.keys()]) {
+      const listing = this.listings.get(listed);
+      if ((listed === path || listed.startsWith(prefix)) && !listing?.filter) this.listings.delete(listed);
+      else if (listing && (listed === path || listed.startsWith(prefix))) listing.loaded = false;
+    }
+  }
+
+  /** Re-reads a node's children (and their Stats) now, e.g. for the Refresh command. */
+  async refresh(path: string): Promise<void> {
+    const listing = this.listings.get(path);
+    if (listing) await listing.reload(true);
+    const node = this.nodes.get(path);
+    if (node) {
+      const stat = await this.session.exists(path);
+      if (stat) node.stat = stat;
+    }
+  }
+
+  get watchedPaths(): string[] {
+    return [...this.watches.keys()];
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const path of [...this.watches.keys()]) this.unwatch(path);
+    for (const p of this.pending.values()) clearTimeout(p.timer);
+    this.pending.clear();
+  }
+
+  private async ensureWatch(path: string): Promise<void> {
+    if (!this.settings().liveUpdates || this.watches.has(path)) {
+      await this.watches.get(path);
+      return;
+    }
+    const armed = this.session.watches.watch(path, (event) => this.onWatchEvent(event)).catch((error: unknown) => {
+      if (!isZkError(error, 'noNode')) log().warn(`watch ${path}: ${String(error)}`);
+      this.watches.delete(path);
+      return undefined;
+    });
+    this.watches.set(path, armed);
+    await armed;
+  }
+
+  private unwatch(path: string): void {
+    const armed = this.watches.get(path);
+    this.watches.delete(path);
+    void armed?.then((stop) => stop?.());
+  }
+
+  private onWatchEvent(event: WatchEvent): void {
+    if (this.disposed) return;
+    const entry = this.pending.get(event.path) ?? { timer: undefined as unknown as NodeJS.Timeout, children: false, data: false, restat: false };
+    if (event.kind === 'childrenChanged' || event.kind === 'created') entry.children = true;
+    if (event.kind === 'dataChanged' || event.kind === 'created') entry.data = true;
+    if (event.kind === 'resync') entry.children = entry.data = entry.restat = true;
+    if (event.kind === 'deleted') {
+      // The parent's own watch (if it is expanded) reports the removal; this node's state is gone.
+      this.unwatch(event.path);
+      this.listings.delete(event.path);
+      return;
+    }
+    clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => void this.applyChange(event.path), this.settings().debounceMs);
+    this.pending.set(event.path, entry);
+  }
+
+  private async applyChange(path: string): Promise<void> {
+    const entry = this.pending.get(path);
+    this.pending.delete(path);
+    if (!entry || this.disposed) return;
+    try {
+      const listing = this.listings.get(path);
+      if (entry.children && listing) await listing.reload(entry.restat);
+      const node = this.nodes.get(path);
+      if (entry.data && node) {
+        const stat = await this.session.exists(path);
+        if (stat) node.stat = stat;
+        const parentListing = this.listings.get(parentPath(path) ?? '/');
+        if (stat) parentListing?.updateStat(node.name, stat);
+      }
+    } catch (error) {
+      if (!isZkError(error, 'noNode')) log().warn(`refresh ${path}: ${String(error)}`);
+    }
+    const target = this.nodeAt(path);
+    if (target) this.changed(target);
+  }
+}
+
