@@ -1,13 +1,16 @@
 // The Markdown tooltip of a znode: all 11 Stat fields, exact, plus the owner session's client where a server tells.
 import * as vscode from 'vscode';
-import { hex, nodeKind, ttlMillis, ZnodeStat } from '../../zk/stat';
+import { hex, NodeKind, nodeKind, ttlMillis, ZnodeStat } from '../../zk/stat';
 import { escapeMarkdown, formatBytes, formatTime } from './format';
 
 const t = vscode.l10n.t;
 
+export function kindName(kind: NodeKind): string {
+  return kind === 'persistent' ? t('persistent') : kind === 'ephemeral' ? t('ephemeral') : kind === 'container' ? t('container') : t('TTL');
+}
+
 export function kindLabel(stat: ZnodeStat, sequential: boolean): string {
-  const kind = nodeKind(stat);
-  const base = kind === 'persistent' ? t('persistent') : kind === 'ephemeral' ? t('ephemeral') : kind === 'container' ? t('container') : t('TTL');
+  const base = kindName(nodeKind(stat));
   return sequential ? t('{0}, sequential', base) : base;
 }
 

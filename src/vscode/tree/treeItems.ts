@@ -6,6 +6,7 @@ import type { ChildListing } from '../../zk/childListing';
 import type { ConnectionState } from '../connections/connectionManager';
 import type { SavedConnection } from '../connections/connectionStore';
 import { formatBytes } from './format';
+import { kindName } from './tooltip';
 import { ConnectionNode, MessageNode, ShowMoreNode, ZnodeNode } from './treeNodes';
 
 const t = vscode.l10n.t;
@@ -62,7 +63,7 @@ export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, 
   item.iconPath = new vscode.ThemeIcon(icon, kind === 'ephemeral' ? new vscode.ThemeColor('charts.orange') : undefined);
   const parts = [formatBytes(stat.dataLength)];
   if (hasChildren) parts.push(t('{0} children', stat.numChildren));
-  if (kind !== 'persistent') parts.push(yours ? t('{0}, yours', kind) : kind);
+  if (kind !== 'persistent') parts.push(yours ? t('{0}, yours', kindName(kind)) : kindName(kind));
   const filter = filterText(listing);
   if (filter) parts.push(filter);
   item.description = parts.join(' · ');
