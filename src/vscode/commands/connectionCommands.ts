@@ -8,11 +8,15 @@ const t = vscode.l10n.t;
 
 /** Add Connection…; automation (and tests) may pass the connection and password instead of answering prompts. */
 export async function addConnection(services: Services, preset?: SavedConnection & { password?: string }): Promise<string | undefined> {
-  const result = preset?.connectString
-    ? { connection: { ...preset, id: preset.id || preset.name, password: undefined }, password: preset.password }
-    : await connectionForm(undefined, services.store.list().map((c) => c.name));
+  let result: { connection: SavedConnection; password?: string } | undefined;
+  if (preset?.connectString) {
+    const { password, ...connection } = preset;
+    result = { connection: { ...connection, id: connection.id || connection.name }, password };
+  } else {
+    result = await connectionForm(undefined, services.store.list().map((c) => c.name));
+  }
   if (!result) return undefined;
-  const { password: _omit, ...connection } = result.connection as SavedConnection & { password?: string };
+  const { connection } = result;
   await services.store.save(connection, result.password);
   const live = await services.connections.connect(connection.id);
   if (live) await services.view.reveal(services.tree.rootFor(connection.id), { select: true, focus: true, expand: true });

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# `npm test`: installs what it needs, runs every test (checks, unit, integration against real ZooKeeper servers,
+# in-host and Playwright UI tests in a real VS Code), stops what it started, and ends with `N passed, N failed`.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+mkdir -p .tmp
+passed=0
+failed=0
+started=$SECONDS
+
+record() { # record <name> <exit code>
+  if [ "$2" = 0 ]; then passed=$((passed + 1)); echo "ok - $1"; else failed=$((failed + 1)); echo "not ok - $1"; fi
+}
+
+summary() {
+  echo "== done in $((SECONDS - started)) s"
+  echo "$passed passed, $failed failed"
+  [ "$failed" = 0 ]
+}
+trap 'summary; exit $?' EXIT
+
+echo "== install"
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund || { record "npm ci" 1; exit 1; }
+fi
+bash scripts/zk/ensure-zookeeper.sh || { record "ZooKeeper available" 1; exit 1; }
+
+echo "== checks"
+npx tsc -p . --noEmit; record "typecheck (tsc --noEmit)" $?
+npx eslint src test; record "lint (eslint)" $?
+npm run --silent build; record "bundle (esbuild)" $?
+rm -rf out && npx tsc -p tsconfig.test.json >/dev/null; record "compile tests" $?
+
+echo "== unit and integration tests (real ZooKeeper)"
+mapfile -t files < <(find out/test/unit out/test/integration -name '*.test.js' | sort)
+node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=tap --test-reporter-destination=.tmp/node-tests.tap "${files[@]}"
+node_rc=$?
+p=$(grep -E '^# pass [0-9]+' .tmp/node-tests.tap | awk '{print $3}')
+f=$(grep -E '^# fail [0-9]+' .tmp/node-tests.tap | awk '{print $3}')
+if [ -z "$p" ]; then record "node tests produced a result" 1; else
+  passed=$((passed + p)); failed=$((failed + f))
+  [ "$node_rc" != 0 ] && [ "$f" = 0 ] && record "node test runner exit code" "$node_rc"
+fi
+
+echo "== UI tests (code-server + Chromium)"
+bash scripts/host/run-ui-tests.sh 2>&1 | tee .tmp/ui.log
+line=$(grep -E '^ui: [0-9]+ passed, [0-9]+ failed$' .tmp/ui.log | tail -1)
+if [ -z "$line" ]; then record "UI tests produced a result" 1; else
+  read -r p f < <(sed -E 's/^ui: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/' <<<"$line")
+  passed=$((passed + p)); failed=$((failed + f))
+fi
