@@ -135,21 +135,34 @@ export class WatchRegistry {
     let watchers = this.oneShot.get(path);
     if (!watchers) {
       const own: OneShotWatchers = {
+        // Each watch is armed again before its event is delivered, so whatever a listener reads in response goes
+        // out after the new watch: a later change fires again, an earlier one shows in the read.
         data: (event: Event) => {
           if (this.oneShot.get(path) !== own) return;
           const type = event.getType();
-          this.deliver({ type, state: 3, path });
-          void this.armData(path, own).catch(() => undefined);
+          const rearmed = this.armData(path, own);
           // A created node needs its children watch again (getChildren on a missing node sets none).
           if (type === EventType.created) void this.armChildren(path, own).catch(() => undefined);
+          this.deliver({ type, state: 3, path });
+          // A deletion or creation between the event and the new watch would go unreported: the new watch's
+          // answer tells whether the node exists now.
+          void rearmed.then((exists) => {
+            if (this.oneShot.get(path) !== own) return;
+            if (type === EventType.deleted && exists) {
+              void this.armChildren(path, own).catch(() => undefined);
+              this.deliver({ type: EventType.created, state: 3, path });
+            } else if (type !== EventType.deleted && !exists) {
+              this.deliver({ type: EventType.deleted, state: 3, path });
+            }
+          }, () => undefined);
         },
         children: (event: Event) => {
           if (this.oneShot.get(path) !== own) return;
           const type = event.getType();
           // A deletion reaches both watchers; the data watcher reports it.
           if (type === EventType.deleted) return;
-          this.deliver({ type, state: 3, path });
           void this.armChildren(path, own).catch(() => undefined);
+          this.deliver({ type, state: 3, path });
         },
       };
       watchers = own;
@@ -158,10 +171,11 @@ export class WatchRegistry {
     return Promise.all([this.armData(path, watchers), this.armChildren(path, watchers)]).then(() => undefined);
   }
 
-  private armData(path: string, watchers: OneShotWatchers): Promise<void> {
+  /** Arms the exists watch; resolves with whether the node exists. */
+  private armData(path: string, watchers: OneShotWatchers): Promise<boolean> {
     const client = this.host.client;
-    return this.host.request(new Promise<void>((resolve, reject) => {
-      client.exists(path, watchers.data, (error) => (error ? reject(error) : resolve()));
+    return this.host.request(new Promise<boolean>((resolve, reject) => {
+      client.exists(path, watchers.data, (error, stat) => (error ? reject(error) : resolve(!!stat)));
     }), 'exists', path);
   }
 
