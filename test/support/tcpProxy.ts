@@ -1,0 +1,155 @@
+// A loopback TCP proxy for fault tests. It can cut every connection, refuse new ones, and rewrite or swallow
+// client→server requests: it splits the client's stream into ZooKeeper frames (4-byte big-endian length + body;
+// the first frame of a connection is the ConnectRequest, later ones start with xid and opcode). Server→client
+// bytes pass through untouched. A connection whose first bytes are not a plausible frame length (a four-letter
+// word such as `srvr`) is passed through raw.
+import * as net from 'node:net';
+import { FrameReader } from '../../src/zk/protocol/frameReader';
+
+export interface ClientFrame {
+  /** 1 for the first connection the proxy accepted, 2 for the next, ... */
+  connection: number;
+  /** 0 for the ConnectRequest, then 1, 2, ... */
+  index: number;
+  isConnectRequest: boolean;
+  /** Request header fields; undefined for the ConnectRequest. */
+  xid?: number;
+  opCode?: number;
+  /** The whole frame including its length prefix. */
+  frame: Buffer;
+}
+
+export interface ProxyOptions {
+  /**
+   * Called for every client→server frame. Return undefined to pass it on unchanged, a Buffer (a whole frame
+   * including its length prefix) to send instead, or null to swallow it.
+   */
+  rewriteClientFrame?: (frame: ClientFrame) => Buffer | null | undefined;
+}
+
+export interface TcpProxy {
+  readonly port: number;
+  /** Connections accepted so far. */
+  readonly connections: number;
+  /** Destroys every open connection, both sides. */
+  cutAll(): void;
+  /** true: stop listening (connections are refused); false: listen again on the same port. */
+  refuse(on: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Largest frame a ZooKeeper server accepts by default (jute.maxbuffer) plus slack; anything above is not a frame. */
+const MAX_FRAME = 16 * 1024 * 1024;
+
+/** A copy of `frame` whose request opcode is `opCode`. */
+export function withOpCode(frame: Buffer, opCode: number): Buffer {
+  const copy = Buffer.from(frame);
+  copy.writeInt32BE(opCode, 8);
+  return copy;
+}
+
+export async function startProxy(targetPort: number, options: ProxyOptions = {}): Promise<TcpProxy> {
+  const pairs = new Set<{ client: net.Socket; server: net.Socket }>();
+  let accepted = 0;
+  let listening = false;
+
+  const onConnection = (client: net.Socket) => {
+    const connection = ++accepted;
+    const server = net.connect({ host: '127.0.0.1', port: targetPort });
+    const pair = { client, server };
+    pairs.add(pair);
+    const cut = () => {
+      pairs.delete(pair);
+      client.destroy();
+      server.destroy();
+    };
+    client.setNoDelay(true);
+    server.setNoDelay(true);
+    client.on('error', cut);
+    server.on('error', cut);
+    client.on('close', cut);
+    server.on('close', cut);
+    server.on('data', (chunk) => { if (!client.destroyed) client.write(chunk); });
+
+    const frames = new FrameReader();
+    let index = 0;
+    let raw = false;
+    let decided = false;
+    const pending: Buffer[] = [];
+    client.on('data', (chunk: Buffer) => {
+      if (raw) {
+        server.write(chunk);
+        return;
+      }
+      if (!decided) {
+        pending.push(chunk);
+        const head = Buffer.concat(pending);
+        if (head.length < 4) return;
+        decided = true;
+        pending.length = 0;
+        const length = head.readInt32BE(0);
+        if (length < 0 || length > MAX_FRAME) {
+          raw = true;
+          server.write(head);
+          return;
+        }
+        chunk = head;
+      }
+      frames.push(chunk);
+      for (let frame = frames.next(); frame; frame = frames.next()) {
+        const isConnectRequest = index === 0;
+        const info: ClientFrame = {
+          connection,
+          index: index++,
+          isConnectRequest,
+          xid: !isConnectRequest && frame.length >= 12 ? frame.readInt32BE(4) : undefined,
+          opCode: !isConnectRequest && frame.length >= 12 ? frame.readInt32BE(8) : undefined,
+          frame: Buffer.from(frame),
+        };
+        const out = options.rewriteClientFrame ? options.rewriteClientFrame(info) : undefined;
+        if (out === null) continue;
+        server.write(out ?? info.frame);
+      }
+    });
+  };
+
+  const listener = net.createServer(onConnection);
+  const listen = (port: number) => new Promise<void>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(port, '127.0.0.1', () => {
+      listener.off('error', reject);
+      listening = true;
+      resolve();
+    });
+  });
+  // The listening socket closes at once; close()'s callback would wait for the open connections as well.
+  const stopListening = () => {
+    if (!listening) return;
+    listening = false;
+    listener.close();
+  };
+  await listen(0);
+  const port = (listener.address() as net.AddressInfo).port;
+
+  const cutAll = () => {
+    for (const pair of [...pairs]) {
+      pairs.delete(pair);
+      pair.client.destroy();
+      pair.server.destroy();
+    }
+  };
+
+  return {
+    port,
+    get connections() { return accepted; },
+    cutAll,
+    async refuse(on: boolean) {
+      if (on) stopListening();
+      else if (!listening) await listen(port);
+    },
+    async close() {
+      stopListening();
+      cutAll();
+    },
+  };
+}
