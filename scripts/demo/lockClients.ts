@@ -24,11 +24,15 @@ export interface LockClientsOptions {
   holdMs?: { min: number; max: number };
   /** Pause between a release and queueing again (3 s), so the shorter queue can be seen. */
   rejoinDelayMs?: number;
+  /** How often a holder checks that its node is still there and still its own (5 s). */
+  holderCheckMs?: number;
   sessionTimeoutMs?: number;
   /** Data of the Curator nodes: Curator writes the client's IP address (127.0.0.1). */
   clientAddress?: string;
   log?: (line: string) => void;
 }
+
+type LockTiming = { holdMs: { min: number; max: number }; rejoinDelayMs: number; checkMs: number };
 
 export type ParticipantState = 'starting' | 'waiting' | 'holding' | 'resting' | 'idle' | 'stopped';
 
@@ -64,6 +68,8 @@ abstract class DemoSession {
   protected client: ZkClient | undefined;
   protected stopped = false;
   private expired = false;
+  /** Set by a subclass that no longer trusts its session: the loop replaces it before the next step. */
+  protected renewSession = false;
   private napWake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private readyResolve!: () => void;
@@ -107,7 +113,7 @@ abstract class DemoSession {
 
   /** Sleeps until `ms` passed (Infinity: forever), interrupt(), stop() or session expiry. */
   protected nap(ms: number): Promise<void> {
-    if (this.stopped || this.expired) return Promise.resolve();
+    if (this.stopped || this.expired || this.renewSession) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = Number.isFinite(ms) ? setTimeout(() => this.interrupt(), ms) : undefined;
       this.napWake = () => { if (timer) clearTimeout(timer); resolve(); };
@@ -137,8 +143,9 @@ abstract class DemoSession {
   private async run(): Promise<void> {
     while (!this.stopped) {
       try {
-        if (!this.client || this.expired) {
+        if (!this.client || this.expired || this.renewSession) {
           if (this.client) { const old = this.client; this.client = undefined; old.close(); }
+          this.renewSession = false;
           await this.openSession();
           continue;
         }
@@ -161,10 +168,11 @@ class LockParticipant extends DemoSession {
   state: ParticipantState = 'starting';
   private contender: LockContender | undefined;
   private rejoin = true;
+  private releaseRequested = false;
   private released: ((node: string | undefined) => void) | undefined;
 
   constructor(id: string, readonly lock: DemoLockName, connectString: string, private readonly lockPath: string,
-    private readonly flavor: LockFlavor, private readonly data: Buffer, private readonly timing: Required<Pick<LockClientsOptions, 'holdMs' | 'rejoinDelayMs'>>,
+    private readonly flavor: LockFlavor, private readonly data: Buffer, private readonly timing: LockTiming,
     sessionTimeoutMs: number, log: (line: string) => void) {
     super(id, connectString, sessionTimeoutMs, log);
   }
@@ -176,6 +184,7 @@ class LockParticipant extends DemoSession {
   releaseNow(rejoin: boolean): Promise<string | undefined> {
     if (this.state !== 'holding') return Promise.resolve(undefined);
     this.rejoin = rejoin;
+    this.releaseRequested = true;
     return new Promise((resolve) => {
       this.released = resolve;
       this.interrupt();
@@ -210,8 +219,18 @@ class LockParticipant extends DemoSession {
     const { min, max } = this.timing.holdMs;
     const holdMs = min + Math.random() * Math.max(0, max - min);
     this.log(`${this.id}: holds ${this.lockPath} (${node}) for ${Math.round(holdMs / 1000)} s`);
-    await this.nap(holdMs);
+    const until = Date.now() + holdMs;
+    while (!this.stopped && !this.releaseRequested && Date.now() < until) {
+      await this.nap(Math.min(this.timing.checkMs, until - Date.now()));
+      if (this.stopped || this.releaseRequested || Date.now() >= until) break;
+      // Session expiry means the lock is already lost, even if this client was not told yet.
+      if (!(await contender.stillOwned())) {
+        this.renewSession = true;
+        throw new Error(`lost ${this.lockPath}: ${node} is gone or no longer ours; starting a new session`);
+      }
+    }
     if (this.stopped) return;
+    this.releaseRequested = false;
     await contender.release();
     this.contender = undefined;
     this.state = 'resting';
@@ -223,6 +242,7 @@ class LockParticipant extends DemoSession {
   }
 
   protected override async recover(): Promise<void> {
+    this.releaseRequested = false;
     const contender = this.contender;
     this.contender = undefined;
     this.state = 'resting';
@@ -267,7 +287,11 @@ export async function startDemoLockClients(connectString: string, options: LockC
   const root = (options.root ?? DEMO_ROOT).replace(/\/+$/, '');
   const log = options.log ?? (() => undefined);
   const sessionTimeoutMs = options.sessionTimeoutMs ?? 15000;
-  const timing = { holdMs: options.holdMs ?? { min: 20000, max: 40000 }, rejoinDelayMs: options.rejoinDelayMs ?? 3000 };
+  const timing: LockTiming = {
+    holdMs: options.holdMs ?? { min: 20000, max: 40000 },
+    rejoinDelayMs: options.rejoinDelayMs ?? 3000,
+    checkMs: options.holderCheckMs ?? 5000,
+  };
   const lockPaths: Record<DemoLockName, string> = {
     curator: `${root}/locks/curator-mutex`,
     kazoo: `${root}/locks/kazoo-lock`,

@@ -6,7 +6,7 @@
 // watch ONLY the predecessor and list again after every wake-up.
 import { randomUUID } from 'node:crypto';
 import {
-  call, create, CreateMode, ensurePath, Exception, getChildren, isZkError, remove, ZkClient,
+  call, create, CreateMode, ensurePath, Exception, exists, getChildren, isZkError, remove, ZkClient,
 } from './zk';
 
 export interface LockFlavor {
@@ -101,6 +101,13 @@ export class LockContender {
       if (index === 0) return;
       await this.waitForDeletion(`${this.lockPath}/${queue[index - 1]}`);
     }
+  }
+
+  /** True while our node still exists and belongs to this client's session (the lock is still ours). */
+  async stillOwned(): Promise<boolean> {
+    if (!this.node) return false;
+    const stat = await exists(this.client, `${this.lockPath}/${this.node}`);
+    return !!stat && stat.ephemeralOwner.equals(this.client.getSessionId());
   }
 
   /** Deletes our node (the lock passes to the next contender). */
