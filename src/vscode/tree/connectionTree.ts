@@ -1,12 +1,12 @@
 // The tree state of one live connection: listings of expanded nodes, one element per path, and a live watch on
 // every expanded node (dropped when it collapses). Changes are debounced, re-read, then announced.
+// Free of the vscode API on purpose, so benchmarks can drive it outside VS Code.
 import { ChildListing } from '../../zk/childListing';
 import { isZkError } from '../../zk/errors';
 import { baseName, parentPath } from '../../zk/paths';
 import type { ZkSession } from '../../zk/session';
 import type { ZnodeStat } from '../../zk/stat';
 import type { WatchEvent } from '../../zk/watchRegistry';
-import { log } from '../log';
 import { ConnectionNode, PathNode, ZnodeNode } from './treeNodes';
 
 export interface TreeSettings {
@@ -30,6 +30,8 @@ export class ConnectionTree {
     private readonly settings: () => TreeSettings,
     /** Called with the element whose children or look changed, after the new data is in. */
     private readonly changed: (node: PathNode) => void,
+    /** Where failures of background refreshes go (the log; a benchmark may pass console.warn). */
+    private readonly warn: (message: string) => void,
   ) {
     this.root = root;
   }
@@ -125,7 +127,7 @@ export class ConnectionTree {
       return;
     }
     const armed = this.session.watches.watch(path, (event) => this.onWatchEvent(event)).catch((error: unknown) => {
-      if (!isZkError(error, 'noNode')) log().warn(`watch ${path}: ${String(error)}`);
+      if (!isZkError(error, 'noNode')) this.warn(`watch ${path}: ${String(error)}`);
       this.watches.delete(path);
       return undefined;
     });
@@ -171,7 +173,7 @@ export class ConnectionTree {
         if (stat) parentListing?.updateStat(node.name, stat);
       }
     } catch (error) {
-      if (!isZkError(error, 'noNode')) log().warn(`refresh ${path}: ${String(error)}`);
+      if (!isZkError(error, 'noNode')) this.warn(`refresh ${path}: ${String(error)}`);
     }
     const target = this.nodeAt(path);
     if (target) this.changed(target);

@@ -6,6 +6,7 @@ import { sequenceNumber } from '../../zk/naturalOrder';
 import { nodeKind } from '../../zk/stat';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { ConnectionStore } from '../connections/connectionStore';
+import { log } from '../log';
 import { describeError } from '../messages';
 import { ConnectionTree, TreeSettings } from './connectionTree';
 import { statTooltip } from './tooltip';
@@ -99,7 +100,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     let tree = this.trees.get(connectionId);
     if (!tree || tree.session !== live.session) {
       tree?.dispose();
-      tree = new ConnectionTree(this.rootFor(connectionId), live.session, () => this.settings(), (n) => this.changed.fire(n));
+      tree = new ConnectionTree(this.rootFor(connectionId), live.session, () => this.settings(), (n) => this.changed.fire(n), (m) => log().warn(m));
       this.trees.set(connectionId, tree);
     }
     return tree;
