@@ -1,0 +1,141 @@
+// The explorer as a person uses it: open the container, connect, expand, watch another client's change appear,
+// hover for the stat tooltip, go to a path, open details. Screenshots of each view go to test-results/screenshots.
+import * as assert from 'node:assert';
+import * as zookeeper from 'node-zookeeper-client';
+import type { Locator } from 'playwright-core';
+import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { E2eTest, Workbench } from './workbench';
+
+const BASE = '/e2e-explorer';
+const CONNECTION = 'E2E ZooKeeper';
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A row of the ZooScope tree whose label is exactly `name`. */
+function row(wb: Workbench, name: string): Locator {
+  return wb.page.locator('.part.sidebar .monaco-list-row')
+    .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) }).first();
+}
+
+async function expand(wb: Workbench, name: string): Promise<void> {
+  const r = row(wb, name);
+  await r.waitFor({ timeout: 30000 });
+  if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
+  await wb.page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await r.elementHandle(), { timeout: 30000 });
+}
+
+async function seed(zk: string): Promise<OtherClient> {
+  const other = await connectOtherClient(zk);
+  await other.removeRecursive(BASE).catch(() => undefined);
+  await other.mkdirp(`${BASE}/items`);
+  for (let i = 1; i <= 12; i++) await other.create(`${BASE}/items/item-${i}`, `value ${i}`);
+  await other.mkdirp(`${BASE}/config`);
+  await other.create(`${BASE}/config/app.json`, JSON.stringify({ featureFlags: { search: true }, replicas: 3 }, null, 2));
+  await other.mkdirp(`${BASE}/locks/orders`);
+  for (let i = 0; i < 3; i++) await other.create(`${BASE}/locks/orders/lock-`, `worker-${i}`, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+  return other;
+}
+
+function settings(zk: string) {
+  return { 'zooscope.connections': [{ id: 'e2e', name: CONNECTION, connectString: zk }] };
+}
+
+export const tests: E2eTest[] = [
+  {
+    name: 'welcome view offers "Add Connection" when there is none',
+    async run(ctx) {
+      const wb = await ctx.open({ settings: { 'zooscope.connections': [] } });
+      await wb.openZooScope();
+      const button = wb.page.locator('.part.sidebar .welcome-view-content a.monaco-button', { hasText: 'Add Connection' });
+      await button.waitFor({ timeout: 20000 });
+      await wb.screenshot('explorer-welcome');
+    },
+  },
+  {
+    name: 'connect, expand in natural order, and see another client\'s change appear live',
+    timeoutMs: 180000,
+    async run(ctx) {
+      assert.ok(ctx.zk, 'no test ZooKeeper');
+      const other = await seed(ctx.zk);
+      try {
+        const wb = await ctx.open({ settings: settings(ctx.zk) });
+        await wb.openZooScope();
+        await expand(wb, CONNECTION);
+        await expand(wb, BASE.slice(1));
+        await expand(wb, 'items');
+        await row(wb, 'item-12').waitFor({ timeout: 20000 });
+        const y = async (name: string) => (await row(wb, name).boundingBox())?.y ?? NaN;
+        assert.ok(await y('item-2') < await y('item-10'), 'item-2 is listed before item-10');
+        assert.ok(await y('item-9') < await y('item-10'), 'item-9 is listed before item-10');
+        const statusBar = wb.page.locator('.statusbar-item', { hasText: CONNECTION }).first();
+        await statusBar.waitFor({ timeout: 10000 });
+        const status = await statusBar.innerText();
+        assert.match(status, /connected/);
+        assert.match(status, /0x[0-9a-f]+/);
+        assert.match(status, /127\.0\.0\.1:\d+/);
+        await wb.screenshot('explorer-tree');
+
+        const started = Date.now();
+        await other.create(`${BASE}/items/item-13`, 'new');
+        await row(wb, 'item-13').waitFor({ timeout: 10000 });
+        await other.remove(`${BASE}/items/item-1`);
+        await row(wb, 'item-1').waitFor({ state: 'detached', timeout: 10000 });
+        console.log(`  live update shown after ${Date.now() - started} ms`);
+        await wb.screenshot('explorer-live-update');
+      } finally {
+        other.close();
+      }
+    },
+  },
+  {
+    name: 'tooltip shows the stat, Go to Path reveals, Show Details opens the data',
+    timeoutMs: 180000,
+    async run(ctx) {
+      assert.ok(ctx.zk, 'no test ZooKeeper');
+      const other = await seed(ctx.zk);
+      try {
+        const wb = await ctx.open({ settings: settings(ctx.zk) });
+        await wb.openZooScope();
+        await expand(wb, CONNECTION);
+        await wb.runCommand('ZooScope: Go to Path…');
+        const input = wb.page.locator('.quick-input-widget input');
+        await input.waitFor({ timeout: 10000 });
+        await input.fill('relative/path');
+        await wb.page.locator('.quick-input-widget', { hasText: 'must start with "/"' }).waitFor({ timeout: 10000 });
+        await wb.screenshot('go-to-path-invalid');
+        await input.fill(`${BASE}/locks/orders/lock-0000000001`);
+        await wb.page.keyboard.press('Enter');
+        const lockRow = row(wb, 'lock-0000000001');
+        await lockRow.waitFor({ timeout: 20000 });
+        await wb.page.waitForFunction((el) => el?.getAttribute('aria-selected') === 'true', await lockRow.elementHandle(), { timeout: 10000 });
+
+        await lockRow.hover();
+        const hover = wb.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'ephemeralOwner' }).first();
+        await hover.waitFor({ timeout: 15000 });
+        const text = await hover.innerText();
+        for (const field of ['czxid', 'mzxid', 'pzxid', 'ctime', 'mtime', 'cversion', 'aversion', 'dataLength', 'numChildren']) {
+          assert.ok(text.includes(field), `tooltip lacks ${field}`);
+        }
+        const owner = '0x' + other.client.getSessionId().readBigUInt64BE(0).toString(16);
+        assert.ok(text.includes(owner), `tooltip lacks the owner session ${owner}`);
+        await wb.screenshot('explorer-tooltip');
+
+        await wb.page.mouse.move(700, 600);
+        await wb.runCommand('ZooScope: Go to Path…');
+        await input.fill(`${BASE}/config/app.json`);
+        await wb.page.keyboard.press('Enter');
+        const configRow = row(wb, 'app.json');
+        await configRow.waitFor({ timeout: 20000 });
+        await configRow.click({ button: 'right' });
+        await wb.page.locator('.monaco-menu .action-label', { hasText: 'Show Details' }).first().click();
+        await wb.page.locator('.monaco-editor .view-lines', { hasText: 'featureFlags' }).first().waitFor({ timeout: 20000 });
+        await wb.page.locator('.monaco-editor .view-lines', { hasText: 'dataLength' }).first().waitFor({ timeout: 5000 });
+        await wb.screenshot('details');
+      } finally {
+        other.close();
+      }
+    },
+  },
+];
