@@ -60,6 +60,7 @@ export const quietSettings: Readonly<Record<string, unknown>> = {
   'workbench.startupEditor': 'none',
   'workbench.enableExperiments': false,
   'workbench.tips.enabled': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'chat.disableAIFeatures': true,
   'extensions.autoUpdate': false,
   'extensions.autoCheckUpdates': false,
