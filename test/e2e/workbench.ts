@@ -1,0 +1,151 @@
+// Drives the real VS Code workbench (code-server) with the packaged ZooScope installed, from headless Debian
+// Chromium through playwright-core. Used by the e2e specs (test/e2e/*.e2e.ts) via test/e2e/run.ts.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { CodeServerHandle, startCodeServer } from '../support/codeServer';
+import { launchChromium } from '../support/chromium';
+
+export const repoRoot = path.resolve(__dirname, '../../..');
+export const screenshotDir = process.env.ZOOSCOPE_SCREENSHOTS || path.join(repoRoot, 'test-results', 'screenshots');
+const defaultVsix = () => process.env.ZOOSCOPE_VSIX || path.join(repoRoot, '.tmp', 'zooscope.vsix');
+
+export interface WorkbenchOptions {
+  /** Settings merged into User/settings.json, e.g. `{ 'zooscope.connections': [...] }`. */
+  settings?: Record<string, unknown>;
+  /** Extra environment for code-server and its extension host. */
+  env?: Record<string, string>;
+  /** Default: $ZOOSCOPE_VSIX or .tmp/zooscope.vsix (npm run package). */
+  vsixPath?: string;
+  /** Default: a fresh empty folder. */
+  workspaceFolder?: string;
+}
+
+/** One test's view of the world; run.ts closes whatever a test opened. */
+export interface E2eContext {
+  open(options?: WorkbenchOptions): Promise<Workbench>;
+  /** Connect string of the test ZooKeeper ($ZOOSCOPE_TEST_ZK), when one runs. */
+  readonly zk?: string;
+}
+
+export interface E2eTest {
+  name: string;
+  run(ctx: E2eContext): Promise<void>;
+  timeoutMs?: number;
+}
+
+export const ZOOSCOPE_TITLE = 'ZooScope';
+
+export class Workbench {
+  /** Uncaught errors of the workbench page, for diagnostics. */
+  readonly pageErrors: string[] = [];
+
+  private constructor(
+    readonly page: Page,
+    readonly server: CodeServerHandle,
+    private readonly browser: Browser,
+    private readonly tempWorkspace: string | undefined,
+  ) {
+    page.on('pageerror', (e) => this.pageErrors.push(e.message));
+  }
+
+  static async open(o: WorkbenchOptions = {}): Promise<Workbench> {
+    const tempWorkspace = o.workspaceFolder ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-e2e-ws-'));
+    const server = await startCodeServer({
+      workspaceFolder: o.workspaceFolder ?? tempWorkspace!,
+      vsixPath: o.vsixPath ?? defaultVsix(),
+      settings: o.settings,
+      env: o.env,
+    });
+    let browser: Browser | undefined;
+    try {
+      browser = await launchChromium();
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const wb = new Workbench(page, server, browser, tempWorkspace);
+      await page.goto(server.url);
+      await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60000 });
+      return wb;
+    } catch (error) {
+      await browser?.close().catch(() => undefined);
+      await server.stop();
+      throw error;
+    }
+  }
+
+  /** The activity-bar entry (`li`, with aria-expanded) of a view container, by its title. */
+  activityBarEntry(title = ZOOSCOPE_TITLE): Locator {
+    return this.page.locator(`.activitybar li.action-item:has(> a.action-label[aria-label^="${title}"])`).first();
+  }
+
+  /** Clicks the ZooScope activity-bar entry (unless already open) and waits for its side bar, whose title is
+   *  "ZooScope" or, with a single view, "ZooScope: <view name>". */
+  async openZooScope(): Promise<void> {
+    const entry = this.activityBarEntry();
+    await entry.waitFor({ timeout: 60000 });
+    if ((await entry.getAttribute('aria-expanded')) !== 'true') await entry.click();
+    await this.sideBarTitle().filter({ hasText: new RegExp(`^${ZOOSCOPE_TITLE}\\b`, 'i') }).waitFor({ timeout: 30000 });
+    await this.waitForSideBarReady();
+  }
+
+  /** Waits until the side bar's views have data providers (their extension activated) and stopped loading. */
+  async waitForSideBarReady(timeoutMs = 30000): Promise<void> {
+    const sideBar = this.page.locator('.part.sidebar');
+    try {
+      await sideBar.getByText('There is no data provider registered').first().waitFor({ state: 'hidden', timeout: timeoutMs });
+    } catch {
+      throw new Error('side bar: a view still has no data provider (did the extension activate?)');
+    }
+    await sideBar.locator('.monaco-progress-container.active').first().waitFor({ state: 'hidden', timeout: timeoutMs });
+  }
+
+  sideBarTitle(): Locator {
+    return this.page.locator('.part.sidebar .composite.title .title-label h2');
+  }
+
+  /** Tree rows (any tree in the workbench) whose label is exactly `label` (or matches it). */
+  treeRow(label: string | RegExp): Locator {
+    return this.page.getByRole('treeitem', { name: label, exact: typeof label === 'string' });
+  }
+
+  async waitForTreeRow(label: string | RegExp, timeoutMs = 30000): Promise<Locator> {
+    const row = this.treeRow(label).first();
+    await row.waitFor({ timeout: timeoutMs });
+    return row;
+  }
+
+  /** Runs a command from the command palette by its full title, e.g. "ZooScope: Refresh". */
+  async runCommand(title: string): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget');
+    if (await widget.isVisible()) {
+      // A picker left open (or closing) by a previous step: dismiss it so F1 opens a fresh palette.
+      await this.page.keyboard.press('Escape');
+      await widget.waitFor({ state: 'hidden', timeout: 5000 });
+    }
+    await this.page.keyboard.press('F1');
+    const input = widget.locator('input');
+    await input.waitFor({ timeout: 10000 });
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ timeout: 10000 }).catch(() => {
+      throw new Error(`command palette: no command "${title}"`);
+    });
+    const label = (await row.getAttribute('aria-label')) ?? '';
+    if (!label.startsWith(title)) throw new Error(`command palette: first match for "${title}" is "${label}"`);
+    await row.click();
+  }
+
+  /** Saves test-results/screenshots/<name>.png and returns its path. */
+  async screenshot(name: string): Promise<string> {
+    const file = path.join(screenshotDir, name.endsWith('.png') ? name : `${name}.png`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close().catch(() => undefined);
+    await this.server.stop();
+    if (this.tempWorkspace) fs.rmSync(this.tempWorkspace, { recursive: true, force: true });
+  }
+}
