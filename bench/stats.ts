@@ -1,0 +1,90 @@
+// Small helpers shared by the benchmarks: summaries of samples, ratios, a monotonic clock and the result table.
+import { performance } from 'node:perf_hooks';
+
+export interface Summary {
+  n: number;
+  median: number;
+  min: number;
+  max: number;
+}
+
+export function summarize(samples: readonly number[]): Summary {
+  if (samples.length === 0) return { n: 0, median: NaN, min: NaN, max: NaN };
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { n: sorted.length, median, min: sorted[0], max: sorted[sorted.length - 1] };
+}
+
+export const now = (): number => performance.now();
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Runs a full collection when the process runs with --expose-gc (twice: weak references need a second pass). */
+export function collect(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) {
+    gc();
+    gc();
+  }
+}
+
+export const hasGc = (): boolean => typeof (globalThis as { gc?: unknown }).gc === 'function';
+
+/** One line of the printed table (and of the JSON). */
+export interface Row {
+  bench: string;
+  case: string;
+  unit: 'ms' | 'MiB' | 'KiB' | '%' | 'B';
+  summary: Summary;
+  /** What the ratio is taken against (measured in the same run). */
+  baseline?: { label: string; summary: Summary };
+  /** A goal for the median, e.g. `<= 200`. */
+  goal?: { op: '<=' | '<'; value: number };
+  note?: string;
+  samples?: number[];
+}
+
+export function ratio(row: Row): number | undefined {
+  const b = row.baseline?.summary.median;
+  return b !== undefined && b > 0 ? row.summary.median / b : undefined;
+}
+
+export function meetsGoal(row: Row): boolean | undefined {
+  if (!row.goal) return undefined;
+  const m = row.summary.median;
+  return row.goal.op === '<=' ? m <= row.goal.value : m < row.goal.value;
+}
+
+function num(value: number, unit: Row['unit']): string {
+  if (!Number.isFinite(value)) return '-';
+  if (unit === 'B') return String(Math.round(value));
+  const abs = Math.abs(value);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
+  return value.toFixed(digits);
+}
+
+function range(s: Summary, unit: Row['unit']): string {
+  return s.n > 1 ? `${num(s.min, unit)}–${num(s.max, unit)}` : '';
+}
+
+export function formatTable(rows: readonly Row[]): string {
+  const header = ['bench', 'case', 'median', 'min–max', 'n', 'baseline (median)', 'ratio', 'goal'];
+  const lines = rows.map((row) => {
+    const r = ratio(row);
+    const ok = meetsGoal(row);
+    return [
+      row.bench,
+      row.case,
+      `${num(row.summary.median, row.unit)} ${row.unit}`,
+      range(row.summary, row.unit),
+      String(row.summary.n),
+      row.baseline ? `${row.baseline.label} ${num(row.baseline.summary.median, row.unit)} ${row.unit}` : '',
+      r === undefined ? '' : `${r.toFixed(r >= 10 ? 0 : 2)}×`,
+      row.goal ? `${row.goal.op} ${row.goal.value} ${row.unit} ${ok ? 'ok' : 'MISSED'}` : '',
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join(' | ').trimEnd();
+  return [fmt(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...lines.map(fmt)].join('\n');
+}
