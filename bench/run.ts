@@ -1,0 +1,126 @@
+// Runs every benchmark against one fresh standalone ZooKeeper and prints a table (median, min–max, ratio to a
+// baseline measured in the same run); writes bench/results/bench-<time>.json and bench/results/latest.json.
+// Run through `npm run bench` (scripts/bench.sh), which compiles and packages first and passes --expose-gc.
+// Environment: BENCH_RUNS (open/sort runs, default 9, at least 5), BENCH_CHANGES (changes per case, default 20,
+// at least 20), BENCH_WIDE (comma-separated child counts, default 20000,100000).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { changeBench, ChangeCase } from './changeBench';
+import { connectOtherClient, CREATE_WINDOW, DEBOUNCE_MS, PAGE_SIZE, startServer, WideNode, WINDOW, createWideNode } from './fixtures';
+import { memoryBench, openBench } from './openBench';
+import { packageFigures } from './packageFigures';
+import { sortBench } from './sortBench';
+import { formatTable, hasGc, meetsGoal, ratio, Row } from './stats';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+
+function intFromEnv(name: string, fallback: number, min: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}`);
+  return value;
+}
+
+async function main(): Promise<number> {
+  const runs = intFromEnv('BENCH_RUNS', 9, 5);
+  const changes = intFromEnv('BENCH_CHANGES', 20, 20);
+  const sizes = (process.env.BENCH_WIDE ?? '20000,100000').split(',').map(Number);
+  if (!hasGc()) console.warn('bench: run node with --expose-gc for the memory figures and stable timings');
+  const started = Date.now();
+  const load0 = os.loadavg();
+  const phases: Record<string, number> = {};
+  const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const t0 = Date.now();
+    console.log(`bench: ${name}…`);
+    try {
+      return await work();
+    } finally {
+      phases[name] = (Date.now() - t0) / 1000;
+    }
+  };
+
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const { cluster, dataOnTmpfs } = await phase('start ZooKeeper', () => startServer());
+  const stopOnSignal = () => { void cluster.stop().finally(() => process.exit(130)); };
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+  try {
+    const connectString = cluster.connectString;
+    const writer = await connectOtherClient(connectString, 30000);
+    const rawClient = await connectOtherClient(connectString, 30000);
+    const raw = rawClient.client;
+    try {
+      const wide: WideNode[] = sizes.map((n) => ({ path: `/bench/w${n}`, children: n }));
+      const live: WideNode = { path: '/bench/live', children: 100 };
+      await phase(`create ${[...wide, live].map((n) => n.children).join(' + ')} children (≤ ${CREATE_WINDOW} in flight)`, async () => {
+        for (const node of [...wide, live]) await createWideNode(writer, node);
+      });
+
+      const open = await phase(`open (${runs} runs per size)`, () => openBench(connectString, raw, wide, runs));
+      rows.push(...open.rows);
+      const biggest = wide[wide.length - 1];
+      if (hasGc()) rows.push(...await phase('memory', () => memoryBench(connectString, raw, biggest, Math.max(5, Math.min(runs, 5)))));
+      else notes.push('memory: not measured (no --expose-gc)');
+
+      const cases: ChangeCase[] = [
+        { node: live, debounceMs: DEBOUNCE_MS, goal: true },
+        { node: live, debounceMs: 0, goal: false },
+        ...wide.map((node) => ({ node, debounceMs: DEBOUNCE_MS, goal: false })),
+      ];
+      await phase(`live changes (${changes} per case)`, async () => {
+        for (const c of cases) rows.push(...await changeBench(connectString, writer, raw, c, changes));
+      });
+
+      rows.push(...await phase('natural sort', () => sortBench(raw, wide, open.openMedian, runs)));
+    } finally {
+      writer.close();
+      rawClient.close();
+    }
+  } finally {
+    await cluster.stop();
+    process.off('SIGINT', stopOnSignal);
+    process.off('SIGTERM', stopOnSignal);
+  }
+
+  const pkg = packageFigures(repoRoot);
+  rows.push(...pkg.rows);
+  notes.push(...pkg.notes);
+
+  const table = formatTable(rows);
+  console.log('');
+  console.log(table);
+  for (const note of notes) console.log(`note: ${note}`);
+  const missed = rows.filter((r) => meetsGoal(r) === false);
+
+  const result = {
+    date: new Date(started).toISOString(),
+    durationSeconds: (Date.now() - started) / 1000,
+    phasesSeconds: phases,
+    machine: {
+      node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, totalMemMiB: Math.round(os.totalmem() / 2 ** 20),
+      loadAvgStart: load0, loadAvgEnd: os.loadavg(), gcExposed: hasGc(), zkDataOnTmpfs: dataOnTmpfs,
+    },
+    settings: { runs, changes, pageSize: PAGE_SIZE, window: WINDOW, debounceMs: DEBOUNCE_MS, createWindow: CREATE_WINDOW, sizes },
+    rows: rows.map((r) => ({ ...r, ratio: ratio(r), goalMet: meetsGoal(r) })),
+    package: { vsix: pkg.vsix, bundle: pkg.bundle, activation: pkg.activation },
+    notes,
+    table,
+  };
+  const dir = path.join(repoRoot, 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const stamp = result.date.replace(/[:.]/g, '-');
+  const file = path.join(dir, `bench-${stamp}.json`);
+  const json = JSON.stringify(result, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
+  fs.writeFileSync(file, json);
+  fs.writeFileSync(path.join(dir, 'latest.json'), json);
+  console.log(`\nbench: ${path.relative(repoRoot, file)} (${result.durationSeconds.toFixed(0)} s; load average ${load0.map((l) => l.toFixed(1)).join(' ')} → ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  console.log(`bench: phases ${Object.entries(phases).map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`).join('; ')}`);
+  if (missed.length) console.log(`bench: goal missed: ${missed.map((r) => `${r.bench} / ${r.case}`).join('; ')}`);
+  return 0;
+}
+
+main().then((code) => process.exit(code), (error: unknown) => {
+  console.error('bench: failed:', error);
+  process.exit(1);
+});
