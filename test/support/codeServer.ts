@@ -106,7 +106,8 @@ function hookExit(): void {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
       running.forEach((pid) => killGroup(pid, 'SIGTERM'));
-      process.exit(128 + os.constants.signals[signal]);
+      // Exit as the default action would, unless the program handles the signal itself (e.g. the demo).
+      if (process.listenerCount(signal) === 0) process.exit(128 + os.constants.signals[signal]);
     });
   }
 }
