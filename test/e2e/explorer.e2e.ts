@@ -6,7 +6,6 @@ import type { Locator } from 'playwright-core';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { E2eTest, Workbench } from './workbench';
 
-const BASE = '/e2e-explorer';
 const CONNECTION = 'E2E ZooKeeper';
 
 function escapeRegExp(text: string): string {
@@ -26,16 +25,17 @@ async function expand(wb: Workbench, name: string): Promise<void> {
   await wb.page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await r.elementHandle(), { timeout: 30000 });
 }
 
-async function seed(zk: string): Promise<OtherClient> {
+/** Seeds a fresh subtree per test (`/e2e-<tag>`), so tests never see each other's leftovers. */
+async function seed(zk: string, tag: string): Promise<{ other: OtherClient; BASE: string }> {
+  const BASE = `/e2e-${tag}-${Date.now().toString(36)}`;
   const other = await connectOtherClient(zk);
-  await other.removeRecursive(BASE).catch(() => undefined);
   await other.mkdirp(`${BASE}/items`);
   for (let i = 1; i <= 12; i++) await other.create(`${BASE}/items/item-${i}`, `value ${i}`);
   await other.mkdirp(`${BASE}/config`);
   await other.create(`${BASE}/config/app.json`, JSON.stringify({ featureFlags: { search: true }, replicas: 3 }, null, 2));
   await other.mkdirp(`${BASE}/locks/orders`);
   for (let i = 0; i < 3; i++) await other.create(`${BASE}/locks/orders/lock-`, `worker-${i}`, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
-  return other;
+  return { other, BASE };
 }
 
 function settings(zk: string) {
@@ -58,7 +58,7 @@ export const tests: E2eTest[] = [
     timeoutMs: 180000,
     async run(ctx) {
       assert.ok(ctx.zk, 'no test ZooKeeper');
-      const other = await seed(ctx.zk);
+      const { other, BASE } = await seed(ctx.zk, 'live');
       try {
         const wb = await ctx.open({ settings: settings(ctx.zk) });
         await wb.openZooScope();
@@ -94,7 +94,7 @@ export const tests: E2eTest[] = [
     timeoutMs: 180000,
     async run(ctx) {
       assert.ok(ctx.zk, 'no test ZooKeeper');
-      const other = await seed(ctx.zk);
+      const { other, BASE } = await seed(ctx.zk, 'goto');
       try {
         const wb = await ctx.open({ settings: settings(ctx.zk) });
         await wb.openZooScope();
