@@ -2,7 +2,7 @@
 // Stats for the visible page only, fetched with a bounded number of requests in flight (node-zookeeper-client's
 // pending queue slows down badly when tens of thousands are outstanding).
 import { NameFilter } from './nameFilter';
-import { sortChildren } from './naturalOrder';
+import { firstInOrder, rankInOrder } from './naturalOrder';
 import { joinPath } from './paths';
 import type { ZnodeStat } from './stat';
 import { mapBounded } from './timeouts';
@@ -25,9 +25,12 @@ export interface ListingOptions {
 }
 
 export class ChildListing {
-  /** Sorted names of the last listing. */
+  /** Names of the last listing, as the server sent them. */
   private names: string[] = [];
+  /** Names that pass the filter, unordered. */
   private visibleNames: string[] = [];
+  /** The first names of `visibleNames` in display order (at least as many as are shown, once computed). */
+  private ordered: string[] = [];
   private readonly stats = new Map<string, ZnodeStat>();
   private filterValue: NameFilter | undefined;
   private shown: number;
@@ -60,9 +63,12 @@ export class ChildListing {
   async reload(restat = false): Promise<void> {
     const { children, stat } = await this.reader.getChildren(this.path);
     this.parentStat = stat;
-    this.names = sortChildren(children);
-    const present = new Set(children);
-    for (const name of [...this.stats.keys()]) if (restat || !present.has(name)) this.stats.delete(name);
+    this.names = children;
+    if (restat) this.stats.clear();
+    else if (this.stats.size > 0) {
+      const present = new Set(children);
+      for (const name of [...this.stats.keys()]) if (!present.has(name)) this.stats.delete(name);
+    }
     this.applyFilter();
     this.loaded = true;
   }
@@ -80,15 +86,18 @@ export class ChildListing {
 
   /** Makes sure `name` is within the shown part (for reveal); returns false if it is not listed. */
   showName(name: string): boolean {
-    const index = this.visibleNames.indexOf(name);
-    if (index < 0) return false;
+    if (!this.visibleNames.includes(name)) return false;
+    const index = rankInOrder(this.visibleNames, name);
     if (index >= this.shown) this.shown = Math.ceil((index + 1) / this.options.pageSize) * this.options.pageSize;
     return true;
   }
 
   /** The shown entries with their Stats; names that vanished since the listing are left out. */
   async entries(): Promise<ChildEntry[]> {
-    const page = this.visibleNames.slice(0, this.shown);
+    if (this.ordered.length < Math.min(this.shown, this.visibleNames.length)) {
+      this.ordered = firstInOrder(this.visibleNames, this.shown);
+    }
+    const page = this.ordered.slice(0, this.shown);
     const missing = page.filter((name) => !this.stats.has(name));
     await mapBounded(missing, this.options.window, async (name) => {
       const stat = await this.reader.exists(joinPath(this.path, name));
@@ -104,11 +113,12 @@ export class ChildListing {
 
   /** Updates one child's Stat (after a data change), if it is listed. */
   updateStat(name: string, stat: ZnodeStat): void {
-    if (this.stats.has(name) || this.visibleNames.includes(name)) this.stats.set(name, stat);
+    if (this.stats.has(name)) this.stats.set(name, stat);
   }
 
   private applyFilter(): void {
     const filter = this.filterValue;
     this.visibleNames = filter ? this.names.filter((n) => filter.test(n)) : this.names;
+    this.ordered = [];
   }
 }

@@ -48,19 +48,72 @@ export function compareNatural(a: string, b: string): number {
   return (a.length - i) - (b.length - j);
 }
 
-/**
- * Sorts child names for display: plain names first in natural order, then sequential names by sequence number
- * (ties, such as a Curator read lock reusing its writer's number, by name). Returns a new array.
- */
-export function sortChildren(names: readonly string[]): string[] {
-  const plain: string[] = [];
-  const sequential: { name: string; seq: number }[] = [];
-  for (const name of names) {
-    const seq = sequenceNumber(name);
-    if (seq === undefined) plain.push(name);
-    else sequential.push({ name, seq });
+interface Keyed {
+  name: string;
+  /** Sequence number, or undefined for a plain name. */
+  seq: number | undefined;
+}
+
+/** Display order: plain names first in natural order, then sequential names by sequence number, ties by name. */
+function compareKeyed(x: Keyed, y: Keyed): number {
+  if (x.seq === undefined) return y.seq === undefined ? compareNatural(x.name, y.name) : -1;
+  if (y.seq === undefined) return 1;
+  return x.seq - y.seq || compareNatural(x.name, y.name);
+}
+
+function keyed(names: readonly string[]): Keyed[] {
+  return names.map((name) => ({ name, seq: sequenceNumber(name) }));
+}
+
+/** Moves the k smallest items to items[0..k) (unordered), in linear expected time (quickselect). */
+function selectSmallest(items: Keyed[], k: number): void {
+  let lo = 0;
+  let hi = items.length - 1;
+  while (lo < hi) {
+    const pivot = items[lo + Math.floor(Math.random() * (hi - lo + 1))];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (compareKeyed(items[i], pivot) < 0) i++;
+      while (compareKeyed(items[j], pivot) > 0) j--;
+      if (i <= j) {
+        const tmp = items[i];
+        items[i] = items[j];
+        items[j] = tmp;
+        i++;
+        j--;
+      }
+    }
+    if (k - 1 <= j) hi = j;
+    else if (k - 1 >= i) lo = i;
+    else return;
   }
-  plain.sort(compareNatural);
-  sequential.sort((x, y) => x.seq - y.seq || compareNatural(x.name, y.name));
-  return plain.concat(sequential.map((s) => s.name));
+}
+
+/**
+ * The first `count` child names in display order. Only that prefix is sorted: opening a node with 100,000
+ * children needs its first page, not a full sort.
+ */
+export function firstInOrder(names: readonly string[], count: number): string[] {
+  const items = keyed(names);
+  const k = Math.min(count, items.length);
+  if (k < items.length / 4) {
+    selectSmallest(items, k);
+    items.length = k;
+  }
+  items.sort(compareKeyed);
+  return items.slice(0, k).map((item) => item.name);
+}
+
+/** All names in display order. Returns a new array. */
+export function sortChildren(names: readonly string[]): string[] {
+  return firstInOrder(names, names.length);
+}
+
+/** How many of `names` come before `name` in display order (its index once sorted). */
+export function rankInOrder(names: readonly string[], name: string): number {
+  const target = { name, seq: sequenceNumber(name) };
+  let rank = 0;
+  for (const other of names) if (compareKeyed({ name: other, seq: sequenceNumber(other) }, target) < 0) rank++;
+  return rank;
 }

@@ -92,8 +92,9 @@ export class WatchRegistry {
     this.listeners.delete(path);
     this.oneShot.delete(path);
     if (this.persistentSupported && this.host.isLive) {
-      // Best effort: the server drops it with the session anyway.
-      this.host.request(ops.removeWatches(this.host.channel, path, WatcherType.persistent), 'removeWatches', path)
+      // Best effort: the server drops it with the session anyway. `any`, because servers before 3.9 do not know
+      // the `persistent` watcher type, while `any` removes persistent watches on every version that has them.
+      this.host.request(ops.removeWatches(this.host.channel, path, WatcherType.any), 'removeWatches', path)
         .catch(() => undefined);
     }
   }

@@ -94,7 +94,10 @@ describe('ZkSession against a real ZooKeeper', () => {
     await eventually(() => events.some((e) => e.kind === 'dataChanged'), 3000, 'dataChanged');
     await other.create('/s/watched/two');
     await eventually(() => events.filter((e) => e.kind === 'childrenChanged').length === 2, 3000, 'second childrenChanged');
+    const watched = () => fourLetterWord(zk.members[0].clientPort, 'wchp').then((w) => w.includes('/s/watched\n'));
+    assert.ok(await watched(), 'the server lists the persistent watch');
     stop();
+    await eventually(async () => !(await watched()), 3000, 'the server to drop the watch');
     const before = events.length;
     await other.create('/s/watched/three');
     await new Promise((r) => setTimeout(r, 300));

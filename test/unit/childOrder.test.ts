@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { compareNatural, firstInOrder, rankInOrder, sortChildren } from '../../src/zk/naturalOrder';
+
+function randomNames(count: number, seed: number): string[] {
+  let x = seed;
+  const next = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const r = next();
+    if (r < 0.4) names.push(`item-${Math.floor(next() * 5000)}`);
+    else if (r < 0.7) names.push(`_c_${Math.floor(next() * 1e6).toString(16)}-lock-${String(Math.floor(next() * 1e9)).padStart(10, '0')}`);
+    else names.push(`n${Math.floor(next() * 100)}x${Math.floor(next() * 100)}`);
+  }
+  return [...new Set(names)];
+}
+
+test('the first k in order equal the first k of a full sort, for every k', () => {
+  const names = randomNames(3000, 7);
+  const full = sortChildren(names);
+  for (const k of [0, 1, 10, 100, 500, 749, 750, 1000, 2999, 3000, 5000]) {
+    assert.deepEqual(firstInOrder(names, k), full.slice(0, k), `k=${k}`);
+  }
+});
+
+test('a full sort puts plain names first (natural order) then sequential names by number', () => {
+  const full = sortChildren(randomNames(2000, 11));
+  const firstSeq = full.findIndex((n) => /\d{10}$/.test(n));
+  const plain = full.slice(0, firstSeq);
+  const seq = full.slice(firstSeq);
+  assert.ok(plain.length > 0 && seq.length > 0);
+  for (let i = 1; i < plain.length; i++) assert.ok(compareNatural(plain[i - 1], plain[i]) <= 0);
+  for (let i = 1; i < seq.length; i++) assert.ok(Number(seq[i - 1].slice(-10)) <= Number(seq[i].slice(-10)));
+  assert.ok(!seq.some((n) => !/\d{10}$/.test(n)));
+});
+
+test('rankInOrder is the index in the sorted order', () => {
+  const names = randomNames(1500, 3);
+  const full = sortChildren(names);
+  for (const i of [0, 1, 17, 700, full.length - 1]) assert.equal(rankInOrder(names, full[i]), i);
+});
