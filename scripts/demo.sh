@@ -28,6 +28,14 @@ step() {
   return 0
 }
 
+# `npm run demo` exports npm_config_user_agent (node/v20) and other npm_* settings; the npm inside ensure-host.sh
+# reads them as its own config, and code-server's postinstall then refuses to install ("requires node v24").
+without_npm_env() {
+  local unset=() name
+  for name in $(compgen -e); do [[ $name == npm_* ]] && unset+=(-u "$name"); done
+  env "${unset[@]}" "$@"
+}
+
 desktop=0
 for arg in "$@"; do
   case $arg in
@@ -51,9 +59,9 @@ fi
 step "checking ZooKeeper (installs Debian's zookeeper if missing)" bash scripts/zk/ensure-zookeeper.sh
 if [ "$desktop" = 0 ]; then
   if [ -x "${ZOOSCOPE_HOST_CACHE:-$HOME/.cache/zooscope-host}/cs/node_modules/.bin/code-server" ]; then
-    step "checking code-server" bash scripts/host/ensure-host.sh
+    step "checking code-server" without_npm_env bash scripts/host/ensure-host.sh
   else
-    step "installing code-server, Node 24 and chromium (first run only, about 2 minutes)" bash scripts/host/ensure-host.sh
+    step "installing code-server, Node 24 and chromium (first run only, about 2 minutes)" without_npm_env bash scripts/host/ensure-host.sh
   fi
 fi
 if [ "$prebuilt" != 1 ] || [ ! -f .tmp/zooscope.vsix ]; then
