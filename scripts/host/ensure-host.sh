@@ -16,6 +16,10 @@ CS=$CACHE/cs/node_modules/.bin/code-server
 
 say() { echo "ensure-host: $*" >&2; }
 
+# Under `npm run …` (npm test, npm run demo) npm exports npm_config_* settings, among them a user agent naming the
+# outer Node 20; the npm installs below would inherit them and code-server's install would refuse. Drop them.
+for name in $(compgen -e); do [[ $name == npm_* ]] && unset "$name"; done
+
 # --- apt packages, only the missing ones
 missing=()
 for pkg in chromium libkrb5-dev python3 make g++; do
