@@ -25,7 +25,8 @@ export function classifySrvrAnswer(answer: string): { outcome: ProbeOutcome; det
   return { outcome: 'notZooKeeper', detail: answer.slice(0, 80) };
 }
 
-export function probeServer(host: string, port: number, timeoutMs = 3000): Promise<ProbeResult> {
+/** Asks one server with `srvr`; an abort ends the probe at once with outcome `error` (detail `cancelled`). */
+export function probeServer(host: string, port: number, timeoutMs = 3000, signal?: AbortSignal): Promise<ProbeResult> {
   const server = `${host}:${port}`;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -33,10 +34,14 @@ export function probeServer(host: string, port: number, timeoutMs = 3000): Promi
     const finish = (result: Omit<ProbeResult, 'server'>) => {
       if (settled) return;
       settled = true;
+      signal?.removeEventListener('abort', onAbort);
       socket.destroy();
       resolve({ server, ...result });
     };
+    const onAbort = () => finish({ outcome: 'error', detail: 'cancelled' });
     const socket = net.connect({ host, port });
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     socket.setTimeout(timeoutMs, () => finish(chunks.length ? classifySrvrAnswer(Buffer.concat(chunks).toString('latin1')) : { outcome: 'timedOut' }));
     socket.on('connect', () => socket.write('srvr'));
     socket.on('data', (chunk) => chunks.push(chunk));

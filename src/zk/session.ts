@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 import * as zookeeper from 'node-zookeeper-client';
 import { formatConnectString, isConnectStringProblem, parseConnectString, ParsedConnectString } from './connectString';
-import { ZkError } from './errors';
+import { ErrorCode, ZkError } from './errors';
 import { isDefinitiveFailure, probeServer, ProbeResult } from './probe';
 import * as ops from './protocol/operations';
 import { RawChannel, WatchNotification } from './protocol/rawChannel';
@@ -35,7 +35,31 @@ export class ConnectFailure extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less when `signal` aborts first. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** An error as node-zookeeper-client gives it to callbacks (its typings lack Exception.create). */
+function libraryError(code: number): Error {
+  return (zookeeper.Exception as unknown as { create(code: number): Error }).create(code);
+}
+
+interface Diagnosis {
+  /** The latest answers of the probes. */
+  probes: ProbeResult[];
+  /** Aborted when open() has its answer, or is cancelled. */
+  stop: AbortController;
+}
 
 export class ZkSession extends EventEmitter {
   readonly client: zookeeper.Client;
@@ -94,49 +118,64 @@ export class ZkSession extends EventEmitter {
    * refuses, cannot be resolved or is not ZooKeeper.
    */
   async open(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted || this.stateValue === 'closed') {
+      this.close();
+      throw new ConnectFailure('cancelled', []);
+    }
+    const diagnosis: Diagnosis = { probes: [], stop: new AbortController() };
     let onState: (state: SessionState) => void = () => undefined;
     const connected = new Promise<void>((resolve, reject) => {
       onState = (state) => {
         if (state === 'connected') resolve();
         else if (state === 'expired') reject(new ConnectFailure('expired', []));
         else if (state === 'authFailed') reject(new ConnectFailure('authFailed', []));
+        else if (state === 'closed') reject(new ConnectFailure('cancelled', diagnosis.probes, 'closed'));
       };
       this.on('state', onState);
     });
-    const diagnosis = this.diagnoseWhileWaiting(connected, signal);
+    // Cancelling answers at once; it does not wait for a probe or a pause of the diagnosis to end.
+    const onAbort = () => diagnosis.stop.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const cancelled = new Promise<never>((_, reject) => {
+      diagnosis.stop.signal.addEventListener('abort', () => reject(new ConnectFailure('cancelled', diagnosis.probes)), { once: true });
+    });
+    const diagnosed = this.diagnoseWhileWaiting(connected, diagnosis);
     this.client.connect();
     try {
-      await Promise.race([connected, diagnosis]);
+      await Promise.race([connected, diagnosed, cancelled]);
     } catch (error) {
       this.close();
       throw error;
     } finally {
       this.off('state', onState);
+      signal?.removeEventListener('abort', onAbort);
+      diagnosis.stop.abort();
     }
   }
 
-  private async diagnoseWhileWaiting(connected: Promise<void>, signal?: AbortSignal): Promise<never> {
+  private async diagnoseWhileWaiting(connected: Promise<void>, diagnosis: Diagnosis): Promise<never> {
+    const stop = diagnosis.stop.signal;
     let done = false;
     void connected.then(() => { done = true; }, () => { done = true; });
+    const over = () => done || stop.aborted;
     const deadline = Date.now() + this.sessionTimeoutMs;
-    let probes: ProbeResult[] = [];
-    await sleep(300);
-    while (!done) {
-      if (signal?.aborted) throw new ConnectFailure('cancelled', probes);
-      probes = await this.probeAll(Math.min(2000, Math.max(500, deadline - Date.now())));
-      if (done) break;
+    await sleep(300, stop);
+    while (!over()) {
+      const probes = await this.probeAll(Math.min(2000, Math.max(500, deadline - Date.now())), stop);
+      if (over()) break;
+      diagnosis.probes = probes;
       if (probes.every((p) => isDefinitiveFailure(p.outcome))) throw new ConnectFailure('unreachable', probes);
       if (Date.now() >= deadline) throw new ConnectFailure('timedOut', probes);
-      await sleep(Math.min(500, Math.max(0, deadline - Date.now())));
-      if (signal?.aborted) throw new ConnectFailure('cancelled', probes);
-      if (Date.now() >= deadline && !done) throw new ConnectFailure('timedOut', probes);
+      await sleep(Math.min(500, Math.max(0, deadline - Date.now())), stop);
+      if (over()) break;
+      if (Date.now() >= deadline) throw new ConnectFailure('timedOut', probes);
     }
     return new Promise<never>(() => undefined);
   }
 
   /** Asks every server in the connect string why it cannot be used. */
-  probeAll(timeoutMs = 2000): Promise<ProbeResult[]> {
-    return Promise.all(this.parsed.servers.map((s) => probeServer(s.host, s.port, timeoutMs)));
+  probeAll(timeoutMs = 2000, signal?: AbortSignal): Promise<ProbeResult[]> {
+    return Promise.all(this.parsed.servers.map((s) => probeServer(s.host, s.port, timeoutMs, signal)));
   }
 
   close(): void {
@@ -145,6 +184,8 @@ export class ZkSession extends EventEmitter {
     this.watches.clear();
     this.channel.preventReconnect();
     const wasConnected = this.stateValue === 'connected';
+    // Requests still waiting for a connection would never be sent: fail them now rather than by timeout.
+    if (!wasConnected) this.channel.failQueued(libraryError(zookeeper.Exception.CONNECTION_LOSS));
     this.client.close();
     // A closeSession that cannot be sent must not keep a socket (and the process) alive.
     if (!wasConnected) this.channel.destroySocket();
@@ -181,7 +222,12 @@ export class ZkSession extends EventEmitter {
   /** Runs any request with this session's timeout and a ZkError naming the operation on failure. */
   request<T>(promise: Promise<T>, operation: string, path?: string): Promise<T> {
     return withTimeout(promise, this.requestTimeoutMs, operation, path).catch((error: unknown) => {
-      throw ZkError.from(error, operation, path);
+      const zkError = ZkError.from(error, operation, path);
+      // Once expired the library answers everything with connectionLoss; say what really happened.
+      if (this.stateValue === 'expired' && zkError.code === 'connectionLoss') {
+        throw ZkError.fromCode(ErrorCode.sessionExpired, operation, path);
+      }
+      throw zkError;
     });
   }
 
@@ -209,7 +255,9 @@ export class ZkSession extends EventEmitter {
         break;
       }
       case zookeeper.State.DISCONNECTED.code:
-        if (!this.everConnected) return;
+        // The library reports DISCONNECTED after EXPIRED and AUTH_FAILED too, as it closes the socket: final
+        // states stay.
+        if (!this.everConnected || this.stateValue === 'expired' || this.stateValue === 'authFailed') return;
         this.setState('suspended');
         clearTimeout(this.lostTimer);
         // No contact for a whole session timeout: the session is almost surely gone; say so instead of
@@ -220,6 +268,8 @@ export class ZkSession extends EventEmitter {
         clearTimeout(this.lostTimer);
         this.setState('expired');
         this.channel.preventReconnect();
+        // Requests queued while disconnected are never sent now; the library would leave them pending forever.
+        this.channel.failQueued(libraryError(zookeeper.Exception.SESSION_EXPIRED));
         break;
       case zookeeper.State.AUTH_FAILED.code:
         this.setState('authFailed');

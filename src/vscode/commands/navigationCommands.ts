@@ -97,7 +97,9 @@ export function clearFilter(services: Services, arg?: unknown): Promise<void> {
 export async function showDetails(services: Services, arg?: unknown): Promise<void> {
   const node = selectedPathNode(services, arg);
   if (!node) return;
-  const doc = await vscode.workspace.openTextDocument(detailsUri(node.connectionId, node.path));
+  let doc = await vscode.workspace.openTextDocument(detailsUri(node.connectionId, node.path));
+  // The URI ends with the node's name (say `app.json`); the document is a report, not that file type.
+  if (doc.languageId !== 'plaintext') doc = await vscode.languages.setTextDocumentLanguage(doc, 'plaintext');
   await vscode.window.showTextDocument(doc, { preview: true });
   log().debug(`details ${node.path}`);
 }

@@ -66,26 +66,33 @@ export class ConnectionManager implements vscode.Disposable {
   private async openWithProgress(id: string): Promise<LiveConnection | undefined> {
     const saved = this.store.get(id);
     if (!saved) return undefined;
-    const title = t('Connecting to {0}…', saved.name);
-    return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-      async (_progress, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
-        try {
-          return await this.open(saved, abort.signal);
-        } catch (error) {
-          if (error instanceof ConnectFailure && error.reason === 'cancelled') return undefined;
-          const message = error instanceof ConnectFailure ? describeConnectFailure(saved.name, error) : String(error);
-          log().error(`connect ${saved.name}: ${error instanceof Error ? error.message : String(error)}`);
-          void vscode.window.showErrorMessage(message, t('Retry'), t('Edit Connection')).then((choice) => {
-            if (choice === t('Retry')) void this.connect(id);
-            else if (choice === t('Edit Connection')) void vscode.commands.executeCommand('zooscope.editConnection', id);
-          });
-          return undefined;
-        }
-      },
-    );
+    const abort = new AbortController();
+    const opening = this.open(saved, abort.signal);
+    // Progress in the view at once; a cancellable notification only when it takes a while (a local server
+    // answers in milliseconds, and a notification that flashes by is noise).
+    void vscode.window.withProgress({ location: { viewId: 'zooscope.explorer' } }, () => opening.catch(() => undefined));
+    const slow = setTimeout(() => {
+      void vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: t('Connecting to {0}…', saved.name), cancellable: true },
+        (_progress, token) => {
+          token.onCancellationRequested(() => abort.abort());
+          return opening.catch(() => undefined);
+        });
+    }, 1000);
+    try {
+      return await opening;
+    } catch (error) {
+      if (error instanceof ConnectFailure && error.reason === 'cancelled') return undefined;
+      const message = error instanceof ConnectFailure ? describeConnectFailure(saved.name, error) : String(error);
+      log().error(`connect ${saved.name}: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(message, t('Retry'), t('Edit Connection')).then((choice) => {
+        if (choice === t('Retry')) void this.connect(id);
+        else if (choice === t('Edit Connection')) void vscode.commands.executeCommand('zooscope.editConnection', id);
+      });
+      return undefined;
+    } finally {
+      clearTimeout(slow);
+    }
   }
 
   /** Opens a session for `saved` without any UI (also used after an expiry). */

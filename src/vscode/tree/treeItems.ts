@@ -62,7 +62,7 @@ export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, 
   const icon = yours ? 'account' : kind === 'persistent' ? (hasChildren ? 'folder' : sequential ? 'list-ordered' : kindIcons.persistent) : kindIcons[kind];
   item.iconPath = new vscode.ThemeIcon(icon, kind === 'ephemeral' ? new vscode.ThemeColor('charts.orange') : undefined);
   const parts = [formatBytes(stat.dataLength)];
-  if (hasChildren) parts.push(t('{0} children', stat.numChildren));
+  if (hasChildren) parts.push(stat.numChildren === 1 ? t('1 child') : t('{0} children', stat.numChildren));
   if (kind !== 'persistent') parts.push(yours ? t('{0}, yours', kindName(kind)) : kindName(kind));
   const filter = filterText(listing);
   if (filter) parts.push(filter);

@@ -28,6 +28,9 @@ interface ConnectionManagerInternals {
   zxid: Buffer;
   socket?: { destroy(): void; remoteAddress?: string; remotePort?: number };
   pendingQueue: PendingPacket[];
+  /** Requests not written yet (PacketQueue); they wait there while there is no connection. */
+  packetQueue: { queue: PendingPacket[] };
+  connectTimeoutHandler?: NodeJS.Timeout | null;
   queue(request: OwnRequest, callback: LibraryCallback): void;
   onSocketData(chunk: Buffer): void;
   onSocketClosed(hadError: boolean): void;
@@ -48,10 +51,12 @@ export class RawChannel {
   private readonly frames = new FrameReader();
   private readonly notificationListeners = new Set<(n: WatchNotification) => void>();
   private readonly manager: ConnectionManagerInternals;
+  private reconnectPrevented = false;
 
   constructor(client: Client) {
     this.manager = (client as unknown as { connectionManager: ConnectionManagerInternals }).connectionManager;
-    if (!this.manager || !Array.isArray(this.manager.pendingQueue) || typeof this.manager.queue !== 'function') {
+    if (!this.manager || !Array.isArray(this.manager.pendingQueue) || typeof this.manager.queue !== 'function' ||
+      !Array.isArray(this.manager.packetQueue?.queue)) {
       throw new Error('node-zookeeper-client internals changed: cannot install the protocol extensions');
     }
     this.install();
@@ -115,7 +120,14 @@ export class RawChannel {
 
   /** Stops the library from opening new sockets (it would retry a dead ensemble forever). */
   preventReconnect(): void {
+    this.reconnectPrevented = true;
     this.manager.connect = () => { /* closed for good */ };
+  }
+
+  /** Fails every request still waiting to be written (the library never would once it stops connecting). */
+  failQueued(error: unknown): void {
+    const packets = this.manager.packetQueue.queue.splice(0);
+    for (const packet of packets) packet.callback?.(error);
   }
 
   destroySocket(): void {
@@ -130,6 +142,12 @@ export class RawChannel {
     // These are bound to each new socket in connect(), so instance properties take effect from the next socket on.
     manager.onSocketConnected = () => {
       this.frames.reset();
+      if (this.reconnectPrevented) {
+        // A connect the library had scheduled (its spin delay) before it was stopped: drop that socket.
+        if (manager.connectTimeoutHandler) clearTimeout(manager.connectTimeoutHandler);
+        manager.socket?.destroy();
+        return;
+      }
       connected();
     };
     manager.onSocketClosed = (hadError: boolean) => {
