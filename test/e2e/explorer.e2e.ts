@@ -129,7 +129,11 @@ export const tests: E2eTest[] = [
         const configRow = row(wb, 'app.json');
         await configRow.waitFor({ timeout: 20000 });
         await configRow.click({ button: 'right' });
-        await wb.page.locator('.monaco-menu .action-label', { hasText: 'Show Details' }).first().click();
+        // Focus the menu entry and activate it with the keyboard: a click racing the menu's opening is lost.
+        const menuEntry = wb.page.locator('.monaco-menu .action-label', { hasText: 'Show Details' }).first();
+        await menuEntry.waitFor({ timeout: 10000 });
+        await menuEntry.hover();
+        await wb.page.keyboard.press('Enter');
         await wb.page.locator('.monaco-editor .view-lines', { hasText: 'featureFlags' }).first().waitFor({ timeout: 20000 });
         await wb.page.locator('.monaco-editor .view-lines', { hasText: 'dataLength' }).first().waitFor({ timeout: 5000 });
         await wb.screenshot('details');
