@@ -186,7 +186,8 @@ export class ZkSession extends EventEmitter {
     const wasConnected = this.stateValue === 'connected';
     // Requests still waiting for a connection would never be sent: fail them now rather than by timeout.
     if (!wasConnected) this.channel.failQueued(libraryError(zookeeper.Exception.CONNECTION_LOSS));
-    this.client.close();
+    // Before open() there is no socket: the library's close() would try to write its closeSession to none.
+    if (this.channel.hasSocket) this.client.close();
     // A closeSession that cannot be sent must not keep a socket (and the process) alive.
     if (!wasConnected) this.channel.destroySocket();
     else setTimeout(() => this.channel.destroySocket(), 1000).unref();

@@ -130,6 +130,11 @@ export class RawChannel {
     for (const packet of packets) packet.callback?.(error);
   }
 
+  /** Whether the library ever opened a socket (connect() was called and a server picked). */
+  get hasSocket(): boolean {
+    return !!this.manager.socket;
+  }
+
   destroySocket(): void {
     this.manager.socket?.destroy();
   }
