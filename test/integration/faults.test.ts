@@ -1,0 +1,394 @@
+// Faults against real servers: nothing listening, something that is not ZooKeeper, a silent service, cancel,
+// a server restart, losing an ensemble member, session expiry, and a process that must exit after close().
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import * as zookeeper from 'node-zookeeper-client';
+import { ConnectFailure, SessionState, ZkSession } from '../../src/zk/session';
+import { WatchEvent } from '../../src/zk/watchRegistry';
+import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
+import { freePort } from '../support/ports';
+import { startProxy } from '../support/tcpProxy';
+import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const count = (events: WatchEvent[], kind: WatchEvent['kind']) => events.filter((e) => e.kind === kind).length;
+
+async function openFails(session: ZkSession, signal?: AbortSignal): Promise<{ failure: ConnectFailure; elapsed: number }> {
+  const started = Date.now();
+  try {
+    await session.open(signal);
+  } catch (error) {
+    assert.ok(error instanceof ConnectFailure, `expected a ConnectFailure, got ${String(error)}`);
+    assert.equal(session.state, 'closed');
+    return { failure: error, elapsed: Date.now() - started };
+  }
+  session.close();
+  assert.fail('open() succeeded');
+}
+
+function listen(server: net.Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+}
+
+describe('connecting to something that is not a usable ZooKeeper', () => {
+  const servers: net.Server[] = [];
+  const sockets = new Set<net.Socket>();
+  after(() => {
+    for (const s of sockets) s.destroy();
+    for (const s of servers) s.close();
+  });
+
+  /** Accepts connections and never says a word. */
+  async function silentServer(): Promise<number> {
+    const server = net.createServer((socket) => { sockets.add(socket); socket.on('error', () => undefined); });
+    servers.push(server);
+    return listen(server);
+  }
+
+  test('nobody listening: unreachable, every probe refused, long before the session timeout', async () => {
+    const port = await freePort();
+    const session = new ZkSession({ connectString: `127.0.0.1:${port},localhost:${port}`, sessionTimeoutMs: 15000 });
+    const { failure, elapsed } = await openFails(session);
+    assert.equal(failure.reason, 'unreachable');
+    assert.equal(failure.probes.length, 2);
+    assert.deepEqual(failure.probes.map((p) => p.outcome), ['refused', 'refused']);
+    assert.ok(elapsed < 3000, `took ${elapsed} ms`);
+  });
+
+  test('an HTTP server: unreachable with the probe saying notZooKeeper', async () => {
+    const server = http.createServer((_req, res) => res.end('hello'));
+    server.on('connection', (s) => sockets.add(s));
+    servers.push(server);
+    const port = await listen(server);
+    const session = new ZkSession({ connectString: `127.0.0.1:${port}`, sessionTimeoutMs: 15000 });
+    const { failure, elapsed } = await openFails(session);
+    assert.equal(failure.reason, 'unreachable');
+    assert.equal(failure.probes[0]?.outcome, 'notZooKeeper', JSON.stringify(failure.probes));
+    assert.ok(elapsed < 5000, `took ${elapsed} ms`);
+  });
+
+  test('a silent service: timedOut after about the session timeout, not forever', async () => {
+    const port = await silentServer();
+    const session = new ZkSession({ connectString: `127.0.0.1:${port}`, sessionTimeoutMs: 3000 });
+    const { failure, elapsed } = await openFails(session);
+    assert.equal(failure.reason, 'timedOut');
+    assert.equal(failure.probes[0]?.outcome, 'timedOut');
+    assert.ok(elapsed >= 2900 && elapsed < 5500, `took ${elapsed} ms for a 3000 ms session timeout`);
+  });
+
+  test('cancel through an AbortSignal: cancelled promptly', async () => {
+    const port = await silentServer();
+    const session = new ZkSession({ connectString: `127.0.0.1:${port}`, sessionTimeoutMs: 20000 });
+    const controller = new AbortController();
+    let abortedAt = 0;
+    setTimeout(() => { abortedAt = Date.now(); controller.abort(); }, 700);
+    const { failure } = await openFails(session, controller.signal);
+    const afterAbort = Date.now() - abortedAt;
+    assert.equal(failure.reason, 'cancelled');
+    assert.ok(afterAbort < 250, `rejected ${afterAbort} ms after the abort`);
+  });
+
+  test('an already aborted signal: cancelled at once', async () => {
+    const port = await silentServer();
+    const session = new ZkSession({ connectString: `127.0.0.1:${port}`, sessionTimeoutMs: 20000 });
+    const { failure, elapsed } = await openFails(session, AbortSignal.abort());
+    assert.equal(failure.reason, 'cancelled');
+    assert.ok(elapsed < 250, `took ${elapsed} ms`);
+  });
+});
+
+describe('a standalone server restarts within the session timeout', () => {
+  let zk: ZkCluster;
+  let other: OtherClient;
+  let session: ZkSession;
+
+  before(async () => {
+    zk = await startStandalone();
+    other = await connectOtherClient(zk.connectString, 20000);
+    await other.mkdirp('/restart');
+    session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 12000, requestTimeoutMs: 5000 });
+    await session.open();
+  });
+
+  after(async () => {
+    session?.close();
+    other?.close();
+    await zk?.stop();
+  });
+
+  test('suspended → connected with the same session id, reconnected, resync, persistent watch re-added', async () => {
+    const sessionId = session.sessionId;
+    const states: SessionState[] = [];
+    let reconnected = 0;
+    session.on('state', (s: SessionState) => states.push(s));
+    session.on('reconnected', () => reconnected++);
+    const events: WatchEvent[] = [];
+    await session.watches.watch('/restart', (e) => events.push(e));
+    assert.equal(session.watches.persistent, true);
+
+    const member = zk.members[0];
+    await member.stop();
+    await eventually(() => session.state === 'suspended', 5000, 'suspended');
+    member.start();
+    await member.waitServing();
+    await eventually(() => session.state === 'connected', 10000, 'connected again');
+
+    assert.deepEqual(states, ['suspended', 'connected']);
+    assert.equal(reconnected, 1);
+    assert.equal(session.sessionId, sessionId);
+    assert.equal(count(events, 'resync'), 1);
+    // The server dropped the persistent watch with the connection; it must have been re-added.
+    await eventually(async () => {
+      try { await other.create('/restart/after'); return true; } catch { return false; }
+    }, 10000, 'the other client writes again');
+    await eventually(() => count(events, 'childrenChanged') === 1, 3000, 'childrenChanged after the restart');
+    await other.setData('/restart', 'x');
+    await eventually(() => count(events, 'dataChanged') === 1, 3000, 'dataChanged after the restart');
+    assert.deepEqual((await session.getChildren('/restart')).children, ['after']);
+  });
+});
+
+describe('a 3-server ensemble loses the member the session is attached to', () => {
+  let zk: ZkCluster;
+  let other: OtherClient;
+  let session: ZkSession;
+
+  before(async () => {
+    zk = await startEnsemble(3);
+    other = await connectOtherClient(zk.connectString, 20000);
+    await other.mkdirp('/ens');
+    session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 15000, requestTimeoutMs: 8000 });
+    await session.open();
+  });
+
+  after(async () => {
+    session?.close();
+    other?.close();
+    await zk?.stop();
+  });
+
+  test('moves to another member with the same session id; reads and watches keep working', async () => {
+    const sessionId = session.sessionId;
+    const events: WatchEvent[] = [];
+    await session.watches.watch('/ens', (e) => events.push(e));
+    await other.create('/ens/before');
+    await eventually(() => count(events, 'childrenChanged') === 1, 3000, 'childrenChanged before the kill');
+
+    const attached = session.serverAddress;
+    assert.ok(attached, 'attached to a member');
+    const victim = zk.member(Number(attached.split(':').pop()));
+    await victim.kill();
+    await eventually(() => session.state === 'connected' && session.serverAddress !== attached, 20000, 'attached elsewhere');
+    assert.notEqual(session.serverAddress, victim.address);
+    assert.equal(session.sessionId, sessionId);
+    assert.deepEqual((await session.getChildren('/ens')).children, ['before']);
+
+    await eventually(async () => {
+      try { await other.create('/ens/after'); return true; } catch { return false; }
+    }, 20000, 'the other client writes again');
+    await eventually(() => count(events, 'childrenChanged') === 2, 5000, 'childrenChanged after the kill');
+    await other.setData('/ens', 'x');
+    await eventually(() => count(events, 'dataChanged') === 1, 5000, 'dataChanged after the kill');
+    assert.deepEqual((await session.getChildren('/ens')).children.sort(), ['after', 'before']);
+  });
+});
+
+describe('session expiry', () => {
+  let zk: ZkCluster;
+  before(async () => { zk = await startStandalone(); });
+  after(async () => { await zk?.stop(); });
+
+  /**
+   * Expires `session` on purpose: a second client with the same id and password connects and closes. The server
+   * then drops the first client's connection; if that client reconnects before the twin's closeSession arrives,
+   * it takes the session back and the twin's close goes nowhere, so a connected session may need another try.
+   */
+  async function expire(session: ZkSession, attempts = 1): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const twin = zookeeper.createClient(zk.connectString, {
+        sessionTimeout: 10000,
+        retries: 0,
+        spinDelay: 200,
+        sessionId: session.client.getSessionId(),
+        sessionPassword: session.client.getSessionPassword(),
+      } as unknown as zookeeper.Option);
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('twin did not connect')), 10000);
+        twin.once('connected', () => { clearTimeout(timer); twin.close(); resolve(); });
+        twin.connect();
+      });
+      // A twin whose connection the server dropped first would keep reconnecting: end it for good.
+      setTimeout(() => (twin as unknown as { connectionManager: { socket?: net.Socket } }).connectionManager.socket?.destroy(), 1000);
+      if (attempt >= attempts) return;
+      try {
+        await eventually(() => session.state === 'expired', 3000, 'expired');
+        return;
+      } catch {
+        // the session won the race; try again
+      }
+    }
+  }
+
+  test('state expired and stays so; every request fails with sessionExpired at once', async () => {
+    const session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 8000, requestTimeoutMs: 5000 });
+    await session.open();
+    const states: SessionState[] = [];
+    session.on('state', (s: SessionState) => states.push(s));
+    await session.watches.watch('/', () => undefined);
+    await expire(session, 5);
+    await eventually(() => session.state === 'expired', 8000, 'expired').catch((error: Error) => {
+      throw new Error(`${error.message}; states: ${states.join(' → ')}`);
+    });
+    await sleep(500);
+    assert.equal(session.state, 'expired');
+    assert.equal(states.at(-1), 'expired', states.join(' → '));
+    assert.ok(!states.includes('lost'), states.join(' → '));
+    assert.equal(session.isLive, false);
+
+    const started = Date.now();
+    const results = await Promise.allSettled([
+      session.getChildren('/'),
+      session.exists('/'),
+      session.getData('/'),
+      session.watches.watch('/other', () => undefined),
+      session.libraryCall('create', '/x', (cb) => session.client.create('/x', cb)),
+    ]);
+    const elapsed = Date.now() - started;
+    for (const r of results) {
+      assert.equal(r.status, 'rejected');
+      assert.equal((r.reason as { code?: string }).code, 'sessionExpired', String(r.reason));
+    }
+    assert.ok(elapsed < 1000, `requests took ${elapsed} ms to fail`);
+    session.close();
+    assert.equal(session.state, 'closed');
+  });
+
+  test('requests queued while disconnected fail with sessionExpired once the reconnect finds the expiry', async () => {
+    const proxy = await startProxy(zk.members[0].clientPort);
+    const session = new ZkSession({ connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 8000, requestTimeoutMs: 20000 });
+    try {
+      await session.open();
+      await proxy.refuse(true);
+      proxy.cutAll();
+      await eventually(() => session.state === 'suspended', 5000, 'suspended');
+      const queued = [session.getChildren('/'), session.exists('/zookeeper'), session.watches.watch('/q', () => undefined)];
+      await expire(session);
+      await sleep(200);
+      const started = Date.now();
+      await proxy.refuse(false);
+      const results = await Promise.allSettled(queued);
+      const elapsed = Date.now() - started;
+      assert.equal(session.state, 'expired');
+      for (const r of results) {
+        assert.equal(r.status, 'rejected');
+        assert.equal((r.reason as { code?: string }).code, 'sessionExpired', String(r.reason));
+      }
+      assert.ok(elapsed < 3000, `queued requests settled ${elapsed} ms after the server was back (request timeout 20 s)`);
+    } finally {
+      session.close();
+      await proxy.close();
+    }
+  });
+});
+
+describe('after close() nothing keeps the process alive', () => {
+  let zk: ZkCluster;
+  before(async () => { zk = await startStandalone(); });
+  after(async () => { await zk?.stop(); });
+
+  /** Runs `body` (async JS using `session`, `ZkSession`, `startProxy`, `port`) in a child process; resolves with ms from its `closed` line to its exit. */
+  function runChild(body: string): Promise<{ exitMs: number; output: string }> {
+    const out = path.resolve(__dirname, '..', '..');
+    const script = `
+      const { ZkSession } = require(${JSON.stringify(path.join(out, 'src/zk/session.js'))});
+      const { startProxy } = require(${JSON.stringify(path.join(out, 'test/support/tcpProxy.js'))});
+      const port = ${zk.members[0].clientPort};
+      (async () => { ${body}; console.log('closed'); })().catch((e) => { console.log('error ' + e.stack); process.exitCode = 1; });
+    `;
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let output = '';
+      let closedAt = 0;
+      const killer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`child still alive after 30 s; output: ${output}`)); }, 30000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (!closedAt && output.includes('closed')) {
+          closedAt = Date.now();
+          setTimeout(() => { if (child.exitCode === null) { child.kill('SIGKILL'); reject(new Error(`child did not exit within 5 s of close(); output: ${output}`)); } }, 5000);
+        }
+      });
+      child.on('exit', (code) => {
+        clearTimeout(killer);
+        if (code !== 0 || !closedAt) reject(new Error(`child exited with ${code}; output: ${output}`));
+        else resolve({ exitMs: Date.now() - closedAt, output });
+      });
+    });
+  }
+
+  test('connected, with a watch and requests in flight', async () => {
+    const { exitMs } = await runChild(`
+      const session = new ZkSession({ connectString: '127.0.0.1:' + port, sessionTimeoutMs: 10000 });
+      await session.open();
+      await session.watches.watch('/', () => undefined);
+      const pending = [session.getChildren('/'), session.exists('/zookeeper')].map((p) => p.catch(() => undefined));
+      session.close();
+      await Promise.all(pending);
+    `);
+    assert.ok(exitMs < 2500, `exited ${exitMs} ms after close()`);
+  });
+
+  test('suspended (server unreachable), with a request queued', async () => {
+    const { exitMs } = await runChild(`
+      const proxy = await startProxy(port);
+      const session = new ZkSession({ connectString: '127.0.0.1:' + proxy.port, sessionTimeoutMs: 10000, requestTimeoutMs: 60000 });
+      await session.open();
+      await session.watches.watch('/', () => undefined);
+      await proxy.refuse(true);
+      proxy.cutAll();
+      while (session.state !== 'suspended') await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
+      const queued = session.getChildren('/');
+      session.close();
+      const outcome = await queued.then(() => 'resolved', (e) => e.code);
+      if (outcome === 'clientTimeout' || outcome === 'resolved') throw new Error('queued request: ' + outcome);
+      await proxy.close();
+    `);
+    assert.ok(exitMs < 2500, `exited ${exitMs} ms after close()`);
+  });
+
+  test('while connecting to a port nobody listens on', async () => {
+    const nobody = await freePort();
+    const { exitMs } = await runChild(`
+      const session = new ZkSession({ connectString: '127.0.0.1:${nobody}', sessionTimeoutMs: 30000 });
+      const opening = session.open().catch((e) => e.reason);
+      await new Promise((r) => setTimeout(r, 150));
+      session.close();
+      await opening;
+    `);
+    assert.ok(exitMs < 2500, `exited ${exitMs} ms after close()`);
+  });
+
+  test('while connecting to a silent service (open() is settled by close())', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => { sockets.add(socket); socket.on('error', () => undefined); });
+    const silentPort = await listen(silent);
+    try {
+      const { exitMs } = await runChild(`
+        const session = new ZkSession({ connectString: '127.0.0.1:${silentPort}', sessionTimeoutMs: 30000 });
+        const opening = session.open().then(() => 'connected', (e) => e.reason);
+        await new Promise((r) => setTimeout(r, 800));
+        session.close();
+        const outcome = await Promise.race([opening, new Promise((r) => setTimeout(() => r('still pending'), 1000))]);
+        if (outcome !== 'cancelled') throw new Error('open() after close(): ' + outcome);
+      `);
+      assert.ok(exitMs < 2500, `exited ${exitMs} ms after close()`);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  });
+});
