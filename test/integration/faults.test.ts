@@ -203,43 +203,41 @@ describe('session expiry', () => {
   after(async () => { await zk?.stop(); });
 
   /**
-   * Expires `session` on purpose: a second client with the same id and password connects and closes. The server
-   * then drops the first client's connection; if that client reconnects before the twin's closeSession arrives,
-   * it takes the session back and the twin's close goes nowhere, so a connected session may need another try.
+   * Expires `session` (connected through `proxy`) on purpose, deterministically: the proxy cuts and refuses the
+   * session's connection, so it cannot fight back; a twin client with the same id and password connects straight
+   * to the server and closes the session; then the proxy lets the session in again, and the server says expired.
    */
-  async function expire(session: ZkSession, attempts = 1): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const twin = zookeeper.createClient(zk.connectString, {
-        sessionTimeout: 10000,
-        retries: 0,
-        spinDelay: 200,
-        sessionId: session.client.getSessionId(),
-        sessionPassword: session.client.getSessionPassword(),
-      } as unknown as zookeeper.Option);
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('twin did not connect')), 10000);
-        twin.once('connected', () => { clearTimeout(timer); twin.close(); resolve(); });
-        twin.connect();
-      });
-      // A twin whose connection the server dropped first would keep reconnecting: end it for good.
-      setTimeout(() => (twin as unknown as { connectionManager: { socket?: net.Socket } }).connectionManager.socket?.destroy(), 1000);
-      if (attempt >= attempts) return;
-      try {
-        await eventually(() => session.state === 'expired', 3000, 'expired');
-        return;
-      } catch {
-        // the session won the race; try again
-      }
-    }
+  async function expire(session: ZkSession, proxy: Awaited<ReturnType<typeof startProxy>>, letBackIn = true): Promise<void> {
+    await proxy.refuse(true);
+    proxy.cutAll();
+    const twin = zookeeper.createClient(zk.connectString, {
+      sessionTimeout: 10000,
+      retries: 0,
+      spinDelay: 200,
+      sessionId: session.client.getSessionId(),
+      sessionPassword: session.client.getSessionPassword(),
+    } as unknown as zookeeper.Option);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('twin did not connect')), 10000);
+      twin.once('connected', () => { clearTimeout(timer); resolve(); });
+      twin.connect();
+    });
+    await new Promise<void>((resolve) => {
+      twin.once('disconnected', () => resolve());
+      twin.close();
+      setTimeout(resolve, 2000);
+    });
+    if (letBackIn) await proxy.refuse(false);
   }
 
   test('state expired and stays so; every request fails with sessionExpired at once', async () => {
-    const session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 8000, requestTimeoutMs: 5000 });
+    const proxy = await startProxy(zk.members[0].clientPort);
+    const session = new ZkSession({ connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 8000, requestTimeoutMs: 5000 });
     await session.open();
     const states: SessionState[] = [];
     session.on('state', (s: SessionState) => states.push(s));
     await session.watches.watch('/', () => undefined);
-    await expire(session, 5);
+    await expire(session, proxy);
     await eventually(() => session.state === 'expired', 8000, 'expired').catch((error: Error) => {
       throw new Error(`${error.message}; states: ${states.join(' → ')}`);
     });
@@ -265,6 +263,7 @@ describe('session expiry', () => {
     assert.ok(elapsed < 1000, `requests took ${elapsed} ms to fail`);
     session.close();
     assert.equal(session.state, 'closed');
+    await proxy.close();
   });
 
   test('requests queued while disconnected fail with sessionExpired once the reconnect finds the expiry', async () => {
@@ -276,7 +275,7 @@ describe('session expiry', () => {
       proxy.cutAll();
       await eventually(() => session.state === 'suspended', 5000, 'suspended');
       const queued = [session.getChildren('/'), session.exists('/zookeeper'), session.watches.watch('/q', () => undefined)];
-      await expire(session);
+      await expire(session, proxy, false);
       await sleep(200);
       const started = Date.now();
       await proxy.refuse(false);

@@ -194,6 +194,30 @@ describe('Explorer', function () {
     assert.ok(doc?.getText().includes('89 50 4e 47 00 ff'), doc?.getText());
   });
 
+  it('copies a node\'s path to the clipboard', async () => {
+    const node = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/deep/a`);
+    await vscode.env.clipboard.writeText('');
+    await vscode.commands.executeCommand('zooscope.copyPath', node);
+    assert.strictEqual(await vscode.env.clipboard.readText(), `${BASE}/deep/a`);
+  });
+
+  it('keeps a digest password in secret storage, never in settings, and authenticates with it', async () => {
+    const secretId = 'host-digest';
+    await vscode.commands.executeCommand('zooscope.addConnection',
+      { id: secretId, name: 'Host Digest', connectString: testZk(), digestUser: 'alice', password: 's3cret-pw' });
+    try {
+      const settings = JSON.stringify(vscode.workspace.getConfiguration('zooscope').get('connections'));
+      assert.ok(settings.includes('alice'), settings);
+      assert.ok(!settings.includes('s3cret-pw'), 'password leaked into settings');
+      assert.strictEqual(await s.store.password(secretId), 's3cret-pw');
+      const ids = await s.connections.get(secretId)?.session.whoAmI();
+      assert.ok(ids?.some((id) => id.scheme === 'digest' && id.user === 'alice'), JSON.stringify(ids));
+    } finally {
+      await vscode.commands.executeCommand('zooscope.removeConnection', secretId, true);
+    }
+    assert.strictEqual(await s.store.password(secretId), undefined, 'secret removed with the connection');
+  });
+
   it('disconnects and reconnects from commands', async () => {
     await vscode.commands.executeCommand('zooscope.disconnect', ID);
     assert.strictEqual(s.connections.state(ID), 'disconnected');

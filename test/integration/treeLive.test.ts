@@ -1,0 +1,90 @@
+// The tree's live state (ConnectionTree, no vscode import) across a server restart and an ensemble failover:
+// watches come back and the tree refreshes by itself.
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { ZkSession } from '../../src/zk/session';
+import { ConnectionTree } from '../../src/vscode/tree/connectionTree';
+import { ConnectionNode, PathNode } from '../../src/vscode/tree/treeNodes';
+import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient, eventually } from '../support/zkClient';
+
+const settings = () => ({ pageSize: 1000, window: 256, liveUpdates: true, debounceMs: 30 });
+
+async function liveTree(connectString: string) {
+  const session = new ZkSession({ connectString, sessionTimeoutMs: 15000, requestTimeoutMs: 5000 });
+  await session.open();
+  const changed: PathNode[] = [];
+  const tree = new ConnectionTree(new ConnectionNode('t'), session, settings, (n) => changed.push(n), () => undefined);
+  return { session, tree, changed };
+}
+
+/** Shows `path` as the tree does (its element exists, its children are listed and watched); returns the names. */
+const names = async (tree: ConnectionTree, path: string) => {
+  assert.ok(await tree.resolve(path), `${path} resolves`);
+  return (await (await tree.openListing(path)).entries()).map((e) => e.name);
+};
+
+describe('tree refresh across faults', () => {
+  let standalone: ZkCluster;
+  let ensemble: ZkCluster;
+  before(async () => {
+    standalone = await startStandalone();
+    ensemble = await startEnsemble(3);
+  });
+  after(async () => {
+    await standalone?.stop();
+    await ensemble?.stop();
+  });
+
+  test('a server restart: the session comes back and the tree shows changes made while it was down', async () => {
+    const other = await connectOtherClient(standalone.connectString);
+    await other.mkdirp('/restart/items');
+    const { session, tree, changed } = await liveTree(standalone.connectString);
+    try {
+      assert.deepEqual(await names(tree, '/restart/items'), []);
+      const id = session.sessionId;
+      other.close();
+      changed.length = 0;
+      await standalone.members[0].restart();
+      // After the reconnect the tree re-reads what it shows (events may have been missed meanwhile).
+      await eventually(() => changed.some((n) => n.path === '/restart/items'), 15000, 'resync after reconnect');
+      assert.equal(session.state, 'connected');
+      assert.equal(session.sessionId, id, 'same session');
+      const writer = await connectOtherClient(standalone.connectString);
+      changed.length = 0;
+      await writer.create('/restart/items/after-restart');
+      await eventually(() => changed.some((n) => n.path === '/restart/items'), 5000, 'tree change after restart');
+      assert.deepEqual(await names(tree, '/restart/items'), ['after-restart']);
+      writer.close();
+    } finally {
+      tree.dispose();
+      session.close();
+    }
+  });
+
+  test('an ensemble loses the member the session is on: the tree keeps working on another', async () => {
+    const other = await connectOtherClient(ensemble.connectString);
+    await other.mkdirp('/failover/items');
+    const { session, tree, changed } = await liveTree(ensemble.connectString);
+    try {
+      assert.deepEqual(await names(tree, '/failover/items'), []);
+      const attached = session.serverAddress;
+      assert.ok(attached);
+      const port = Number(attached.split(':').pop());
+      changed.length = 0;
+      await ensemble.member(port).kill();
+      await eventually(() => session.state === 'connected' && session.serverAddress !== attached, 20000, 'moved to another member');
+      await eventually(() => changed.some((n) => n.path === '/failover/items'), 15000, 'resync after failover');
+      changed.length = 0;
+      const writer = await connectOtherClient(ensemble.members.filter((m) => m.clientPort !== port).map((m) => m.address).join(','));
+      await writer.create('/failover/items/after-failover');
+      await eventually(() => changed.some((n) => n.path === '/failover/items'), 8000, 'tree change after failover');
+      assert.deepEqual(await names(tree, '/failover/items'), ['after-failover']);
+      writer.close();
+      other.close();
+    } finally {
+      tree.dispose();
+      session.close();
+    }
+  });
+});
