@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { ConnectionNode, isPathNode } from '../tree/treeNodes';
+import { isPathNode } from '../tree/treeNodes';
 
 /** The connection a command is about: from its tree argument, an id, the selection, or a quick pick. */
 export async function pickConnection(services: Services, arg: unknown, onlyConnected = false): Promise<string | undefined> {
@@ -20,6 +20,3 @@ export async function pickConnection(services: Services, arg: unknown, onlyConne
   return pick?.id;
 }
 
-export function connectionNodeOf(services: Services, id: string): ConnectionNode {
-  return services.tree.rootFor(id);
-}

@@ -89,13 +89,13 @@ export class ConnectionTree {
   /** Collapsed: stop watching it and everything below, and forget the listings (a 100k-name list is big). */
   collapse(path: string): void {
     const prefix = path === '/' ? '/' : path + '/';
-    for (const watched of [...this.watches.keys()]) {
-      if (watched === path || watched.startsWith(prefix)) this.unwatch(watched);
-    }
-    for (const listed of [...this.listings.keys()]) {
-      const listing = this.listings.get(listed);
-      if ((listed === path || listed.startsWith(prefix)) && !listing?.filter) this.listings.delete(listed);
-      else if (listing && (listed === path || listed.startsWith(prefix))) listing.loaded = false;
+    const within = (p: string) => p === path || p.startsWith(prefix);
+    for (const watched of [...this.watches.keys()]) if (within(watched)) this.unwatch(watched);
+    for (const [listed, listing] of [...this.listings]) {
+      if (!within(listed)) continue;
+      // A filter the user set survives collapsing; only its names are dropped.
+      if (listing.filter) listing.loaded = false;
+      else this.listings.delete(listed);
     }
   }
 
@@ -103,11 +103,17 @@ export class ConnectionTree {
   async refresh(path: string): Promise<void> {
     const listing = this.listings.get(path);
     if (listing) await listing.reload(true);
+    await this.restat(path);
+  }
+
+  /** Re-reads a shown node's Stat into its element and into its parent's listing (which redraws from it). */
+  private async restat(path: string): Promise<void> {
     const node = this.nodes.get(path);
-    if (node) {
-      const stat = await this.session.exists(path);
-      if (stat) node.stat = stat;
-    }
+    if (!node) return;
+    const stat = await this.session.exists(path);
+    if (!stat) return;
+    node.stat = stat;
+    this.listings.get(parentPath(path) ?? '/')?.updateStat(node.name, stat);
   }
 
   get watchedPaths(): string[] {
@@ -165,13 +171,7 @@ export class ConnectionTree {
     try {
       const listing = this.listings.get(path);
       if (entry.children && listing) await listing.reload(entry.restat);
-      const node = this.nodes.get(path);
-      if (entry.data && node) {
-        const stat = await this.session.exists(path);
-        if (stat) node.stat = stat;
-        const parentListing = this.listings.get(parentPath(path) ?? '/');
-        if (stat) parentListing?.updateStat(node.name, stat);
-      }
+      if (entry.data) await this.restat(path);
     } catch (error) {
       if (!isZkError(error, 'noNode')) this.warn(`refresh ${path}: ${String(error)}`);
     }

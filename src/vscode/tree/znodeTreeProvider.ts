@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { isZkError } from '../../zk/errors';
 import { sequenceNumber } from '../../zk/naturalOrder';
-import { nodeKind } from '../../zk/stat';
+import { hex, nodeKind } from '../../zk/stat';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { log } from '../log';
@@ -76,7 +76,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   async resolveTreeItem(item: vscode.TreeItem, node: TreeNode): Promise<vscode.TreeItem> {
     if (!(node instanceof ZnodeNode)) return item;
     const live = this.connections.get(node.connectionId);
-    const owner = nodeKind(node.stat) === 'ephemeral' ? `0x${node.stat.ephemeralOwner.toString(16)}` : undefined;
+    const owner = nodeKind(node.stat) === 'ephemeral' ? hex(node.stat.ephemeralOwner) : undefined;
     const client = owner && live ? await live.directory.clientAddress(owner).catch(() => undefined) : undefined;
     const own = owner !== undefined && owner === live?.session.sessionId;
     item.tooltip = statTooltip(node.path, node.stat, sequenceNumber(node.name) !== undefined, client, own);
