@@ -22,7 +22,10 @@ async function expand(wb: Workbench, name: string): Promise<void> {
   const r = row(wb, name);
   await r.waitFor({ timeout: 30000 });
   if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
-  await wb.page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await r.elementHandle(), { timeout: 30000 });
+  // Re-query each time: the tree's rows are virtualized and re-rendered, so a held element handle goes stale.
+  await wb.page.locator('.part.sidebar .monaco-list-row[aria-expanded="true"]')
+    .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) })
+    .first().waitFor({ timeout: 30000 });
 }
 
 /** Seeds a fresh subtree per test (`/e2e-<tag>`), so tests never see each other's leftovers. */
@@ -109,7 +112,8 @@ export const tests: E2eTest[] = [
         await wb.page.keyboard.press('Enter');
         const lockRow = row(wb, 'lock-0000000001');
         await lockRow.waitFor({ timeout: 20000 });
-        await wb.page.waitForFunction((el) => el?.getAttribute('aria-selected') === 'true', await lockRow.elementHandle(), { timeout: 10000 });
+        await wb.page.locator('.part.sidebar .monaco-list-row[aria-selected="true"]')
+          .filter({ has: wb.page.locator('.label-name', { hasText: /^lock-0000000001$/ }) }).first().waitFor({ timeout: 10000 });
 
         await lockRow.hover();
         const hover = wb.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'ephemeralOwner' }).first();
