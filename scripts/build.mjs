@@ -1,4 +1,4 @@
-// Bundles the extension (and later the CLI) with esbuild; types are checked separately by `tsc --noEmit`.
+// Bundles the extension and the `zooscope` CLI with esbuild; types are checked separately by `tsc --noEmit`.
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -16,6 +16,8 @@ const common = {
 
 const builds = [
   { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // The CLI keeps its shebang from src/cli/main.ts.
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
 ];
 
 if (watch) {

@@ -7,6 +7,8 @@ import { ConnectionTree } from '../../src/vscode/tree/connectionTree';
 import { ConnectionNode, PathNode } from '../../src/vscode/tree/treeNodes';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
 import { connectOtherClient, eventually } from '../support/zkClient';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 const settings = () => ({ pageSize: 1000, window: 256, liveUpdates: true, debounceMs: 30 });
 
@@ -15,8 +17,21 @@ async function liveTree(connectString: string) {
   await session.open();
   const changed: PathNode[] = [];
   const tree = new ConnectionTree(new ConnectionNode('t'), session, settings, (n) => changed.push(n), () => undefined);
-  return { session, tree, changed };
+  // On failure, say what the session went through (CI runs on loaded machines).
+  const started = Date.now();
+  const trail: string[] = [];
+  session.on('state', (state: string) => trail.push(`${Date.now() - started}ms ${state}`));
+  return { session, tree, changed, trail };
 }
+
+/** The last lines of a member's log, for failure messages. */
+const logTail = (dir: string) => {
+  try {
+    return fs.readFileSync(path.join(dir, 'server.log'), 'utf8').split('\n').slice(-25).join('\n');
+  } catch {
+    return '(no log)';
+  }
+};
 
 /** Shows `path` as the tree does (its element exists, its children are listed and watched); returns the names. */
 const names = async (tree: ConnectionTree, path: string) => {
@@ -39,15 +54,21 @@ describe('tree refresh across faults', () => {
   test('a server restart: the session comes back and the tree shows changes made while it was down', async () => {
     const other = await connectOtherClient(standalone.connectString);
     await other.mkdirp('/restart/items');
-    const { session, tree, changed } = await liveTree(standalone.connectString);
+    const { session, tree, changed, trail } = await liveTree(standalone.connectString);
     try {
       assert.deepEqual(await names(tree, '/restart/items'), []);
       const id = session.sessionId;
       other.close();
       changed.length = 0;
       await standalone.members[0].restart();
-      // After the reconnect the tree re-reads what it shows (events may have been missed meanwhile).
-      await eventually(() => changed.some((n) => n.path === '/restart/items'), 15000, 'resync after reconnect');
+      trail.push('server serving again');
+      // After the reconnect the tree re-reads what it shows (events may have been missed meanwhile). The library
+      // retries within a second, but one attempt that hit the dying server may wait out its connect timeout
+      // (session timeout / servers) first.
+      await eventually(() => changed.some((n) => n.path === '/restart/items'), 20000, 'resync after reconnect')
+        .catch((error: Error) => {
+          throw new Error(`${error.message}\nstates: ${trail.join(', ')}\nserver log:\n${logTail(standalone.members[0].dir)}`);
+        });
       assert.equal(session.state, 'connected');
       assert.equal(session.sessionId, id, 'same session');
       const writer = await connectOtherClient(standalone.connectString);
