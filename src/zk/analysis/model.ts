@@ -42,6 +42,11 @@ export interface Participant {
   watches: { path: string; source: EdgeSource }[];
   /** Whether this node belongs to one of ZooScope's own sessions. */
   ours?: boolean;
+  /**
+   * A contender known only from the servers' watch tables: it owns no node (sessions waiting on a fixed leader
+   * node such as Kafka's /controller). `path` is then the node it watches and `since` is 0 (unknown).
+   */
+  nodeless?: boolean;
 }
 
 export type AnomalyKind =
@@ -88,6 +93,8 @@ export interface DeadlockCycle {
   sessions: SessionId[];
   /** The lock queue path each wait happens on, aligned with `sessions`. */
   locks: string[];
+  /** Client address of each session where a server told it, aligned with `sessions`. */
+  clients?: (string | null)[];
 }
 
 export interface ServerWatchInfo {
@@ -111,4 +118,6 @@ export interface LockAnalysis {
   servers: ServerWatchInfo[];
   /** Anomalies not tied to one queue (deadlocks are also listed here). */
   anomalies: Anomaly[];
+  /** The subtree crawl stopped at its bound (maxQueues, or the node limit): more queues may exist below root. */
+  truncated?: boolean;
 }

@@ -1,0 +1,172 @@
+// Builds a LockAnalysis from what was read: the queues' nodes and every member's tables. Pure (no I/O, time
+// given), so the monitor can rebuild it cheaply when only one side changed, and tests can feed it directly.
+import type { ServerTables } from '../servers/serverTables';
+import { inQueueDirs, queueAnomalies, QueueContext } from './anomalies';
+import { findCycles, waitForEdges } from './deadlocks';
+import { dataLabel } from './labels';
+import type { Anomaly, LockAnalysis, LockQueue, Participant, RecipeId, SessionInfo } from './model';
+import { participantsOf, QueueNode, ownerSession } from './queueRules';
+import type { Family } from './recipes';
+import { curatorSemaphore, kazooSemaphore, SemaphoreParticipants } from './semaphores';
+import { mergeServerTables, ServerView } from './serverView';
+
+export type RawQueue =
+  | { shape: 'simple'; path: string; recipe: RecipeId; family: Family; nodes: QueueNode[] }
+  | { shape: 'curator-semaphore'; path: string; leases: QueueNode[]; locks: QueueNode[] }
+  | { shape: 'kazoo-semaphore'; path: string; leases: QueueNode[]; locks: QueueNode[]; maxLeases?: number }
+  | { shape: 'fixed'; path: string; node: QueueNode };
+
+export interface BuildInput {
+  root: string;
+  takenAt: number;
+  queues: RawQueue[];
+  /** undefined when server tables were not asked for. */
+  tables?: ServerTables[];
+  heldTooLongMs: number;
+  ourSessions: readonly string[];
+  truncated?: boolean;
+}
+
+export const DEFAULT_HELD_TOO_LONG_MS = 10 * 60 * 1000;
+const MAX_LISTED = 100;
+
+/** Directories whose children are the queue's nodes. */
+export function queueDirs(raw: RawQueue): string[] {
+  switch (raw.shape) {
+    case 'simple': return [raw.path];
+    case 'curator-semaphore': return [`${raw.path}/leases`, `${raw.path}/locks`];
+    case 'kazoo-semaphore': return [raw.path, `${raw.path}-__lock__`];
+    case 'fixed': return [];
+  }
+}
+
+/** Paths a monitor watches to see the queue change. */
+export function queueWatchPaths(raw: RawQueue): string[] {
+  return raw.shape === 'fixed' ? [raw.path] : [raw.path, ...queueDirs(raw).filter((d) => d !== raw.path)];
+}
+
+function nodesOf(raw: RawQueue): QueueNode[] {
+  switch (raw.shape) {
+    case 'simple': return raw.nodes;
+    case 'fixed': return [raw.node];
+    default: return [...raw.leases, ...raw.locks];
+  }
+}
+
+function fixedLeader(raw: Extract<RawQueue, { shape: 'fixed' }>, view: ServerView, ours: Set<string>): Participant[] {
+  const owner = ownerSession(raw.node.owner);
+  const leader: Participant = {
+    path: raw.path, name: raw.node.name, kind: 'candidate', role: 'leader', position: 0, session: owner,
+    label: dataLabel(raw.node.data), since: raw.node.ctime, waitsFor: [], watches: [],
+  };
+  // Contenders own no node: they are the sessions with an exists watch on it.
+  const contenders = [...(view.watchersByPath.get(raw.path) ?? [])].filter((s) => s !== owner && !ours.has(s)).sort();
+  return [leader, ...contenders.map((session, i): Participant => ({
+    path: raw.path, name: raw.node.name, kind: 'candidate', role: 'waiter', position: i + 1, session, since: 0,
+    waitsFor: [raw.path], watches: [{ path: raw.path, source: 'server' }], nodeless: true,
+  }))];
+}
+
+function participantsFor(raw: RawQueue, view: ServerView, ours: Set<string>): { recipe: RecipeId; sem?: SemaphoreParticipants; participants: Participant[] } {
+  switch (raw.shape) {
+    case 'simple': return { recipe: raw.recipe, participants: participantsOf(raw.recipe, raw.family, raw.nodes) };
+    case 'fixed': return { recipe: 'fixed-leader', participants: fixedLeader(raw, view, ours) };
+    case 'curator-semaphore': {
+      const sem = curatorSemaphore(`${raw.path}/leases`, raw.leases, raw.locks);
+      return { recipe: 'curator-semaphore', sem, participants: sem.participants };
+    }
+    case 'kazoo-semaphore': {
+      const sem = kazooSemaphore(raw.path, raw.leases, raw.locks, raw.maxLeases);
+      return { recipe: 'kazoo-semaphore', sem, participants: sem.participants };
+    }
+  }
+}
+
+/** Fills client addresses, ours, and each participant's watches: seen on a server, or inferred from the recipe. */
+function enrich(p: Participant, dirs: string[], view: ServerView, ours: Set<string>, childWatchPath: string | undefined, dataWatchRecipe: boolean): void {
+  if (!p.session) return;
+  const connection = view.connected.get(p.session);
+  if (connection) p.clientAddress = connection.client;
+  if (ours.has(p.session)) p.ours = true;
+  if (p.nodeless) return;
+  const seen = [...(view.watchesBySession.get(p.session) ?? [])].filter((w) => inQueueDirs(w, dirs) || dirs.includes(w)).sort();
+  p.watches = seen.map((path) => ({ path, source: 'server' as const }));
+  if (p.role !== 'waiter') return;
+  if (childWatchPath) {
+    p.watches.push({ path: childWatchPath, source: 'inferred' });
+  } else if (!dataWatchRecipe && seen.length === 0 && view.watchesComplete) {
+    // The plain recipe's naive form (and unknown recipes) may wait with a children watch on the lock itself.
+    p.watches.push({ path: dirs[0], source: 'inferred' });
+  } else {
+    for (const target of p.waitsFor) if (!seen.includes(target)) p.watches.push({ path: target, source: 'inferred' });
+  }
+}
+
+function sessionInfos(queues: LockQueue[], dirsByQueue: string[][], view: ServerView, ours: Set<string>): SessionInfo[] {
+  const ids = new Set<string>();
+  for (const q of queues) for (const p of q.participants) if (p.session) ids.add(p.session);
+  dirsByQueue.forEach((dirs, i) => {
+    for (const [path, sessions] of view.watchersByPath) {
+      if (path === queues[i].path || dirs.includes(path) || inQueueDirs(path, dirs)) for (const s of sessions) ids.add(s);
+    }
+  });
+  for (const s of ours) if (view.connected.has(s)) ids.add(s);
+  return [...ids].sort().map((id) => {
+    const info: SessionInfo = {
+      id,
+      ephemerals: (view.ephemerals.get(id) ?? []).slice(0, MAX_LISTED),
+      watches: [...(view.watchesBySession.get(id) ?? [])].sort().slice(0, MAX_LISTED),
+    };
+    const connection = view.connected.get(id);
+    if (connection) {
+      info.clientAddress = connection.client;
+      info.server = connection.server;
+      info.alive = true;
+    } else if (view.connectionsComplete) {
+      info.alive = false;
+    }
+    if (ours.has(id)) info.ours = true;
+    return info;
+  });
+}
+
+export function buildAnalysis(input: BuildInput): LockAnalysis {
+  const view = mergeServerTables(input.tables);
+  const ours = new Set(input.ourSessions.map((s) => s.toLowerCase()));
+  const queues: LockQueue[] = [];
+  const dirsByQueue: string[][] = [];
+  for (const raw of input.queues) {
+    const { recipe, sem, participants } = participantsFor(raw, view, ours);
+    const dirs = queueDirs(raw);
+    const dataWatchRecipe = recipe !== 'plain-lock' && recipe !== 'plain-rwlock' && recipe !== 'unknown';
+    const childWaiters = new Set<string>();
+    for (const p of participants) {
+      const isNext = !!sem?.next && p.path === sem.next;
+      if (isNext) childWaiters.add(p.path);
+      enrich(p, dirs, view, ours, isNext ? sem?.childWatchPath : undefined, dataWatchRecipe);
+    }
+    const queue: LockQueue = { path: raw.path, recipe, participants, anomalies: [] };
+    queue.leases = sem ? sem.leases : 1;
+    if (queue.leases === undefined) delete queue.leases;
+    const context: QueueContext = {
+      queue, dirs: raw.shape === 'fixed' ? [] : dirs, existing: new Set(nodesOf(raw).map((n) => n.path)),
+      dataWatchRecipe, childWaiters, view, ours, takenAt: input.takenAt, heldTooLongMs: input.heldTooLongMs,
+    };
+    queue.anomalies = queueAnomalies(context);
+    queues.push(queue);
+    dirsByQueue.push(dirs);
+  }
+  const sessions = sessionInfos(queues, dirsByQueue, view, ours);
+  const clientOf = new Map(sessions.map((s) => [s.id, s.clientAddress ?? null]));
+  const deadlocks = findCycles(waitForEdges(queues)).map((c) => ({ ...c, clients: c.sessions.map((s) => clientOf.get(s) ?? null) }));
+  const anomalies: Anomaly[] = deadlocks.map((c) => ({
+    kind: 'deadlock', severity: 'error', paths: [...new Set(c.locks)], sessions: c.sessions, facts: { length: c.sessions.length },
+  }));
+  const usesChildWatches = queues.some((q) => q.participants.some((p) => p.watches.some((w) => w.source === 'inferred' && !q.participants.some((o) => o.path === w.path))));
+  if (view.available && (usesChildWatches || (view.childWatches ?? 0) > 0)) {
+    anomalies.push({ kind: 'child-watches-invisible', severity: 'info', paths: [], sessions: [], facts: { childWatches: view.childWatches ?? -1 } });
+  }
+  const analysis: LockAnalysis = { root: input.root, takenAt: input.takenAt, queues, sessions, deadlocks, servers: view.servers, anomalies };
+  if (input.truncated) analysis.truncated = true;
+  return analysis;
+}

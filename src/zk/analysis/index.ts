@@ -1,0 +1,8 @@
+// The lock-queue analysis: what the extension's webview, the `zooscope locks` CLI and the tree use.
+export type * from './model';
+export { analyzeLocks } from './analyze';
+export type { AnalyzeOptions } from './analyze';
+export { LockMonitor, DEFAULT_POLL_INTERVAL_MS } from './monitor';
+export { looksLikeLockQueue } from './recipes';
+export { buildAnalysis, DEFAULT_HELD_TOO_LONG_MS } from './build';
+export type { RawQueue } from './build';

@@ -1,0 +1,187 @@
+// A live analysis: persistent watches on the queue directories show queue changes at once (only the changed
+// queue is read again), and the members' watch/connection tables are polled gently, only while started.
+// dispose() stops every timer and removes every watch.
+import type { ZkSession } from '../session';
+import type { ServerTables } from '../servers/serverTables';
+import type { WatchEvent } from '../watchRegistry';
+import { AnalyzeOptions, ourSessionsOf, readSpecs, readTables } from './analyze';
+import { buildAnalysis, DEFAULT_HELD_TOO_LONG_MS, queueWatchPaths, RawQueue } from './build';
+import { discoverQueues, QueueSpec } from './discover';
+import type { LockAnalysis } from './model';
+import { readQueue } from './readQueue';
+
+export const DEFAULT_POLL_INTERVAL_MS = 2000;
+/** Changes that arrive together (a release and the next acquire) are read once. */
+const CHANGE_DEBOUNCE_MS = 10;
+
+export class LockMonitor {
+  private readonly updateListeners = new Set<(analysis: LockAnalysis) => void>();
+  private readonly errorListeners = new Set<(error: Error) => void>();
+  private readonly pollIntervalMs: number;
+  private readonly abort = new AbortController();
+  private specs: QueueSpec[] = [];
+  private readonly raws = new Map<string, RawQueue>();
+  private tables?: ServerTables[];
+  private truncated = false;
+  private readonly unwatchers = new Map<string, Promise<(() => void) | undefined>>();
+  private readonly dirty = new Set<string>();
+  private rediscoverPending = false;
+  private work: Promise<void> = Promise.resolve();
+  private pollTimer?: NodeJS.Timeout;
+  private changeTimer?: NodeJS.Timeout;
+  private started = false;
+  private disposed = false;
+  private lastShape?: string;
+
+  constructor(private readonly session: ZkSession, private readonly root: string, private readonly options: AnalyzeOptions & { pollIntervalMs?: number } = {}) {
+    this.pollIntervalMs = Math.max(100, options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+  }
+
+  onUpdate(listener: (analysis: LockAnalysis) => void): () => void {
+    this.updateListeners.add(listener);
+    return () => this.updateListeners.delete(listener);
+  }
+
+  onError(listener: (error: Error) => void): () => void {
+    this.errorListeners.add(listener);
+    return () => this.errorListeners.delete(listener);
+  }
+
+  /** Reads everything, watches the queues and starts polling the servers' tables. */
+  start(): void {
+    if (this.started || this.disposed) return;
+    this.started = true;
+    this.refresh().catch(() => undefined).finally(() => this.schedulePoll());
+  }
+
+  /** A full snapshot now (rediscovers the queues under root); always notifies. */
+  refresh(): Promise<void> {
+    return this.enqueue(async () => {
+      const withTables = this.options.serverWatches !== false;
+      const tables = withTables ? readTables(this.session, this.analysisOptions) : Promise.resolve(undefined);
+      tables.catch(() => undefined);
+      await this.rediscover();
+      this.tables = await tables;
+      this.emit(true);
+    });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.abort.abort();
+    clearTimeout(this.pollTimer);
+    clearTimeout(this.changeTimer);
+    for (const path of [...this.unwatchers.keys()]) this.unwatch(path);
+    this.updateListeners.clear();
+    this.errorListeners.clear();
+  }
+
+  private get analysisOptions(): AnalyzeOptions {
+    return { ...this.options, signal: this.abort.signal };
+  }
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.work.then(async () => {
+      if (this.disposed) return;
+      try {
+        await task();
+      } catch (error) {
+        if (!this.disposed) this.fail(error);
+        throw error;
+      }
+    });
+    this.work = run.catch(() => undefined);
+    return run;
+  }
+
+  private async rediscover(): Promise<void> {
+    this.rediscoverPending = false;
+    const discovery = await discoverQueues(this.session, this.root, { maxQueues: this.options.maxQueues, signal: this.abort.signal });
+    if (this.disposed) return;
+    this.specs = discovery.specs;
+    this.truncated = discovery.truncated;
+    const queues = await readSpecs(this.session, this.specs, false);
+    this.raws.clear();
+    for (const q of queues) this.raws.set(q.path, q);
+    this.dirty.clear();
+    this.syncWatches();
+  }
+
+  private syncWatches(): void {
+    if (!this.started || this.disposed) return;
+    const wanted = new Set<string>([this.root]);
+    for (const raw of this.raws.values()) for (const p of queueWatchPaths(raw)) wanted.add(p);
+    for (const path of [...this.unwatchers.keys()]) if (!wanted.has(path)) this.unwatch(path);
+    for (const path of wanted) {
+      if (this.unwatchers.has(path)) continue;
+      const listener = (event: WatchEvent) => this.onWatchEvent(path, event);
+      this.unwatchers.set(path, this.session.watches.watch(path, listener).catch((error: unknown) => {
+        this.fail(error);
+        return undefined;
+      }));
+    }
+  }
+
+  private unwatch(path: string): void {
+    const pending = this.unwatchers.get(path);
+    this.unwatchers.delete(path);
+    void pending?.then((stop) => stop?.());
+  }
+
+  private onWatchEvent(path: string, event: WatchEvent): void {
+    if (this.disposed) return;
+    const spec = this.specs.find((s) => s.path === path || (this.raws.has(s.path) && queueWatchPaths(this.raws.get(s.path) as RawQueue).includes(path)));
+    if (event.kind === 'resync' || !spec) this.rediscoverPending = true;
+    else this.dirty.add(spec.path);
+    clearTimeout(this.changeTimer);
+    this.changeTimer = setTimeout(() => { void this.applyChanges().catch(() => undefined); }, CHANGE_DEBOUNCE_MS);
+  }
+
+  private applyChanges(): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.rediscoverPending) {
+        await this.rediscover();
+      } else {
+        const paths = [...this.dirty];
+        this.dirty.clear();
+        for (const path of paths) {
+          const spec = this.specs.find((s) => s.path === path);
+          if (spec) this.raws.set(path, await readQueue(this.session, spec, true));
+        }
+        this.syncWatches();
+      }
+      this.emit(false);
+    });
+  }
+
+  private schedulePoll(): void {
+    if (this.disposed || !this.started || this.options.serverWatches === false) return;
+    this.pollTimer = setTimeout(() => {
+      this.enqueue(async () => {
+        this.tables = await readTables(this.session, this.analysisOptions);
+        this.emit(false);
+      }).catch(() => undefined).finally(() => this.schedulePoll());
+    }, this.pollIntervalMs);
+  }
+
+  private emit(always: boolean): void {
+    if (this.disposed) return;
+    const analysis = buildAnalysis({
+      root: this.root, takenAt: Date.now(), queues: [...this.raws.values()], tables: this.tables,
+      heldTooLongMs: this.options.heldTooLongMs ?? DEFAULT_HELD_TOO_LONG_MS,
+      ourSessions: ourSessionsOf(this.session, this.options), truncated: this.truncated,
+    });
+    // Polls that change nothing stay quiet (held-too-long facts move with the clock, so durations are left out).
+    const shape = JSON.stringify({ ...analysis, takenAt: 0 }, (key, value: unknown) => (key === 'heldMs' ? 0 : value));
+    if (!always && shape === this.lastShape) return;
+    this.lastShape = shape;
+    for (const listener of [...this.updateListeners]) listener(analysis);
+  }
+
+  private fail(error: unknown): void {
+    const e = error instanceof Error ? error : new Error(String(error));
+    if (e.name === 'AbortError') return;
+    for (const listener of [...this.errorListeners]) listener(e);
+  }
+}

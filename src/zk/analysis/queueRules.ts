@@ -1,0 +1,145 @@
+// Queue order, roles and "waits for" under each library's own rules, from the nodes of one queue directory.
+// Pure functions: no ZooKeeper access, so every rule is unit-tested on name lists.
+import { CONTAINER_OWNER, sessionIdHex } from '../stat';
+import { dataLabel } from './labels';
+import type { Participant, ParticipantKind, RecipeId } from './model';
+import { ELECTION_RECIPES, Family, ParsedName, parseName } from './recipes';
+
+/** One child of a queue directory as read from ZooKeeper. */
+export interface QueueNode {
+  name: string;
+  path: string;
+  ctime: number;
+  /** ephemeralOwner (0 for persistent nodes). */
+  owner: bigint;
+  data?: Buffer;
+}
+
+interface Ranked {
+  node: QueueNode;
+  parsed?: ParsedName;
+  /** Whether the library counts the node as one of its contenders (kazoo ignores foreign names). */
+  counted: boolean;
+}
+
+const KAZOO_MARKERS = ['__lock__', '__rlock__'];
+
+/** The library's sort key for any child of the queue, foreign names included (as the library would treat them). */
+function sortKey(family: Family, marker: string, name: string, parsed?: ParsedName): string | number {
+  if (family === 'curator') {
+    const markers = marker === '__READ__' || marker === '__WRIT__' ? ['__READ__', '__WRIT__'] : [marker];
+    let key = name;
+    for (const m of markers) {
+      const at = key.lastIndexOf(m);
+      if (at >= 0) key = key.slice(at + m.length);
+    }
+    return key;
+  }
+  if (family === 'kazoo') {
+    for (const m of KAZOO_MARKERS) {
+      const at = name.indexOf(m);
+      if (at >= 0) return name.slice(at + m.length);
+    }
+    return '~'; // kazoo sorts unknown names last
+  }
+  return parsed?.sequence ?? Number.MAX_SAFE_INTEGER;
+}
+
+function compareKeys(a: string | number, b: string | number): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+const KIND_TIE_ORDER: Record<ParticipantKind, number> = { write: 0, exclusive: 1, candidate: 2, lease: 3, read: 4 };
+
+/** Sorts a queue's nodes the way `family` does; ties (a Curator read lock reusing its writer's number) put the writer first. */
+export function orderQueue(family: Family, nodes: readonly QueueNode[], recipeMarker = ''): Ranked[] {
+  const ranked = nodes.map((node) => {
+    const parsed = parseName(node.name);
+    const mine = !!parsed && (family === 'unknown' || parsed.family === family);
+    return { node, parsed, counted: family !== 'kazoo' || mine, key: sortKey(family, recipeMarker || (parsed?.marker ?? ''), node.name, parsed) };
+  });
+  ranked.sort((a, b) => compareKeys(a.key, b.key) ||
+    (KIND_TIE_ORDER[a.parsed?.kind ?? 'exclusive'] - KIND_TIE_ORDER[b.parsed?.kind ?? 'exclusive']) ||
+    (a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0));
+  return ranked.map(({ node, parsed, counted }) => ({ node, parsed, counted }));
+}
+
+export function ownerSession(owner: bigint): string | undefined {
+  return owner === 0n || owner === CONTAINER_OWNER ? undefined : sessionIdHex(owner);
+}
+
+export function baseParticipant(r: Ranked, position: number, kind: ParticipantKind): Participant {
+  return {
+    path: r.node.path,
+    name: r.node.name,
+    sequence: r.parsed?.sequence,
+    kind,
+    role: 'waiter',
+    position,
+    session: ownerSession(r.node.owner),
+    label: dataLabel(r.node.data),
+    since: r.node.ctime,
+    waitsFor: [],
+    watches: [],
+  };
+}
+
+/** The marker a queue's recipe sorts by (Curator keys depend on it). */
+function recipeMarker(recipe: RecipeId): string {
+  switch (recipe) {
+    case 'curator-rwlock': return '__READ__';
+    case 'curator-leader-latch': return 'latch-';
+    case 'curator-semaphore': return 'lease-';
+    case 'curator-mutex': case 'curator-leader-selector': return 'lock-';
+    default: return '';
+  }
+}
+
+function isWrite(r: Ranked): boolean {
+  return r.parsed?.kind === 'write' || (r.parsed?.family === 'kazoo' && r.parsed.marker === '__lock__');
+}
+
+/**
+ * Participants of one queue directory in queue order, with roles and what each waits for. Semaphores are built
+ * elsewhere (several directories); this handles locks, read/write locks, elections and unknown sequential queues.
+ */
+export function participantsOf(recipe: RecipeId, family: Family, nodes: readonly QueueNode[]): Participant[] {
+  const ordered = orderQueue(family, nodes, recipeMarker(recipe));
+  const election = ELECTION_RECIPES.has(recipe);
+  const readWrite = recipe === 'curator-rwlock' || recipe === 'kazoo-rwlock' || recipe === 'plain-rwlock';
+  const result: Participant[] = [];
+  ordered.forEach((r, index) => {
+    const kind: ParticipantKind = election ? 'candidate'
+      : readWrite ? (r.parsed?.kind === 'read' ? 'read' : 'write')
+      : r.parsed?.kind === 'lease' ? 'lease' : 'exclusive';
+    const p = baseParticipant(r, index, kind);
+    const earlier = ordered.slice(0, index).filter((e) => e.counted);
+    let blocker: Ranked | undefined;
+    if (kind === 'read') {
+      if (recipe === 'curator-rwlock') {
+        // Curator: a reader holds unless a write node comes before it; then it waits for the FIRST write node,
+        // except that the write-lock holder's own read lock (same session, same number) holds with it.
+        const firstWrite = earlier.find(isWrite);
+        const ownWriter = firstWrite && firstWrite === ordered[0] && ownerSession(firstWrite.node.owner) === p.session && p.session !== undefined;
+        blocker = ownWriter ? undefined : firstWrite;
+      } else {
+        // kazoo and the plain recipe: the nearest earlier write node.
+        blocker = [...earlier].reverse().find(isWrite);
+      }
+    } else if (r.counted) {
+      blocker = earlier[earlier.length - 1];
+    } else {
+      blocker = ordered[index - 1];
+    }
+    if (blocker) {
+      p.waitsFor = [blocker.node.path];
+    } else {
+      p.role = election ? 'leader' : 'holder';
+    }
+    result.push(p);
+  });
+  return result;
+}

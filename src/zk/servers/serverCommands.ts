@@ -1,0 +1,171 @@
+// Asking a ZooKeeper server about itself: four-letter words on the client port and AdminServer commands over HTTP.
+// Only commands that read are ever sent. The allow-lists are checked at run time, so no caller (and no cast) can
+// send crst, srst, stmk or their AdminServer twins, which reset or change server state.
+import * as http from 'node:http';
+import * as net from 'node:net';
+import { ExactJson, isJsonObject, parseExactJson } from './exactJson';
+
+export const READ_ONLY_WORDS: ReadonlySet<string> = new Set(['srvr', 'stat', 'mntr', 'cons', 'dump', 'wchc', 'wchp', 'wchs', 'ruok', 'envi', 'conf', 'isro']);
+export const READ_ONLY_ADMIN_COMMANDS: ReadonlySet<string> = new Set([
+  'connections', 'watches', 'watches_by_path', 'watch_summary', 'dump', 'monitor', 'server_stats', 'ruok',
+  'configuration', 'environment', 'is_read_only', 'voting_view', 'leader', 'stat',
+]);
+
+export class UnsafeCommandError extends Error {
+  constructor(readonly command: string) {
+    super(`refusing to send '${command}': not a read-only server command`);
+    this.name = 'UnsafeCommandError';
+  }
+}
+
+export class WordRefusedError extends Error {
+  constructor(readonly word: string, readonly server: string) {
+    super(`${server} refuses '${word}' (not in 4lw.commands.whitelist)`);
+    this.name = 'WordRefusedError';
+  }
+}
+
+export class AdminUnavailableError extends Error {
+  constructor(readonly server: string, detail: string) {
+    super(`AdminServer ${server}: ${detail}`);
+    this.name = 'AdminUnavailableError';
+  }
+}
+
+export interface AskOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+function abortedError(): Error {
+  const error = new Error('cancelled');
+  error.name = 'AbortError';
+  return error;
+}
+
+/** Sends one read-only four-letter word and returns the whole answer; a refused word rejects with WordRefusedError. */
+export function askWord(host: string, port: number, word: string, options: AskOptions = {}): Promise<string> {
+  if (!READ_ONLY_WORDS.has(word)) return Promise.reject(new UnsafeCommandError(word));
+  const server = `${host}:${port}`;
+  const timeoutMs = options.timeoutMs ?? 3000;
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) return reject(abortedError());
+    const chunks: Buffer[] = [];
+    let done = false;
+    const socket = net.connect({ host, port });
+    const onAbort = () => finish(abortedError());
+    const finish = (error?: Error) => {
+      if (done) return;
+      done = true;
+      options.signal?.removeEventListener('abort', onAbort);
+      socket.destroy();
+      if (error) return reject(error);
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (/is not executed because it is not in the whitelist/.test(text)) reject(new WordRefusedError(word, server));
+      else resolve(text);
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    socket.setTimeout(timeoutMs, () => finish(new Error(`${server} did not answer '${word}' within ${timeoutMs} ms`)));
+    socket.on('connect', () => socket.write(word));
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('end', () => finish());
+    socket.on('error', (e) => finish(e));
+  });
+}
+
+/** Runs one read-only AdminServer command (`GET /commands/<name>`) and returns its JSON, 64-bit ids exact. */
+export function askAdmin(host: string, adminPort: number, command: string, options: AskOptions = {}): Promise<{ [key: string]: ExactJson }> {
+  if (!READ_ONLY_ADMIN_COMMANDS.has(command)) return Promise.reject(new UnsafeCommandError(command));
+  const server = `${host}:${adminPort}`;
+  const timeoutMs = options.timeoutMs ?? 3000;
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) return reject(abortedError());
+    let done = false;
+    const finish = (error: Error | undefined, value?: { [key: string]: ExactJson }) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      request.destroy();
+      if (error) reject(error);
+      else resolve(value as { [key: string]: ExactJson });
+    };
+    const onAbort = () => finish(abortedError());
+    const request = http.get({ host, port: adminPort, path: `/commands/${command}`, agent: false, headers: { accept: 'application/json' } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (c: Buffer) => chunks.push(c));
+      response.on('error', (e) => finish(e));
+      response.on('end', () => {
+        if (response.statusCode !== 200) return finish(new AdminUnavailableError(server, `HTTP ${response.statusCode ?? '?'}`));
+        try {
+          const json = parseExactJson(Buffer.concat(chunks).toString('utf8'));
+          if (!isJsonObject(json)) return finish(new AdminUnavailableError(server, 'answer is not a JSON object'));
+          if (typeof json.error === 'string' && json.error) return finish(new AdminUnavailableError(server, json.error));
+          finish(undefined, json);
+        } catch (error) {
+          finish(new AdminUnavailableError(server, `not AdminServer JSON (${(error as Error).message})`));
+        }
+      });
+    });
+    const timer = setTimeout(() => finish(new AdminUnavailableError(server, `no answer within ${timeoutMs} ms`)), timeoutMs);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    request.on('error', (e: NodeJS.ErrnoException) => finish(new AdminUnavailableError(server, e.code ?? e.message)));
+  });
+}
+
+/** `mntr` as key → value (`zk_` prefix dropped, so the keys match the AdminServer's `monitor`). */
+export function parseMntr(text: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab > 0) result[line.slice(0, tab).replace(/^zk_/, '')] = line.slice(tab + 1).trim();
+  }
+  return result;
+}
+
+/** `wchc`: a session line (`0x…`) followed by tab-indented watched paths. */
+export function parseWchc(text: string): Map<string, string[]> {
+  const result = new Map<string, string[]>();
+  let current: string[] | undefined;
+  for (const line of text.split('\n')) {
+    const session = /^(0x[0-9a-f]+)\s*$/i.exec(line);
+    if (session) {
+      current = [];
+      result.set(session[1].toLowerCase(), current);
+    } else if (current && /^\t\//.test(line)) {
+      current.push(line.slice(1).trimEnd());
+    }
+  }
+  return result;
+}
+
+export interface DumpTables {
+  /** Sessions the server's session tracker knows (leader or standalone only), with their expiry time when told. */
+  trackedSessions?: Map<string, number | undefined>;
+  ephemeralsBySession: Map<string, string[]>;
+}
+
+/** `dump` (four-letter word): session sets with expiry times, then ephemeral nodes per session. */
+export function parseDumpText(text: string): DumpTables {
+  const ephemeralsBySession = new Map<string, string[]>();
+  let tracked: Map<string, number | undefined> | undefined;
+  let section: 'sessions' | 'ephemerals' | 'other' = 'other';
+  let expiry: number | undefined;
+  let current: string[] | undefined;
+  for (const line of text.split('\n')) {
+    if (/^Session Sets/.test(line)) { section = 'sessions'; tracked = new Map(); continue; }
+    if (/^Sessions with Ephemerals/.test(line)) { section = 'ephemerals'; continue; }
+    if (/^(ephemeral nodes dump|Connections dump|Connections Sets)/.test(line)) { section = 'other'; continue; }
+    if (section === 'sessions') {
+      const at = /expire at (.+):\s*$/.exec(line);
+      if (at) { const t = Date.parse(at[1]); expiry = Number.isNaN(t) ? undefined : t; continue; }
+      const sid = /^\t(0x[0-9a-f]+)\s*$/i.exec(line);
+      if (sid) tracked?.set(sid[1].toLowerCase(), expiry);
+    } else if (section === 'ephemerals') {
+      const owner = /^(0x[0-9a-f]+):\s*$/i.exec(line);
+      if (owner) { current = []; ephemeralsBySession.set(owner[1].toLowerCase(), current); continue; }
+      if (current && /^\t\//.test(line)) current.push(line.slice(1).trimEnd());
+    }
+  }
+  return { trackedSessions: tracked, ephemeralsBySession };
+}

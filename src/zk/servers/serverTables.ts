@@ -1,0 +1,181 @@
+// Who is connected to a server, what each session watches, and which ephemeral nodes each owns: read from every
+// member (connections and watches are per server) through the AdminServer, or the four-letter words when the
+// AdminServer cannot be used. Watch tables list DATA watches only; child watches show only in mntr's total.
+import { ExactJson, isJsonObject, sessionHexFromJson } from './exactJson';
+import {
+  AdminUnavailableError, askAdmin, askWord, AskOptions, parseDumpText, parseMntr, parseWchc, WordRefusedError,
+} from './serverCommands';
+import { parseCons } from '../fourLetterWords';
+
+export interface ServerEndpoint {
+  host: string;
+  /** Client port. */
+  port: number;
+  /** AdminServer port, if one is expected. */
+  adminPort?: number;
+}
+
+export interface ServerTables {
+  /** `host:clientPort`. */
+  server: string;
+  via: 'admin' | 'fourLetterWords' | 'none';
+  /** Why tables are missing or partial (e.g. words refused, server unreachable). */
+  reason?: string;
+  refusedWords: string[];
+  /** Session → client address (`host:port`), for sessions connected to this server. */
+  connections?: Map<string, string>;
+  /** Session → data watches it holds on this server. */
+  watches?: Map<string, string[]>;
+  /** Session → ephemeral nodes (every server knows all of them: the data tree is replicated). */
+  ephemerals?: Map<string, string[]>;
+  /** Sessions this server's session tracker holds (only the leader's, or a standalone server's, is complete). */
+  trackedSessions?: Map<string, number | undefined>;
+  /** mntr: server_state, watch_count, packets_received, … */
+  monitor?: Record<string, string>;
+  dataWatches?: number;
+  /** Total watches (mntr watch_count), data and child. */
+  totalWatches?: number;
+}
+
+export interface TableOptions extends AskOptions {
+  /** Leave out what analysis does not need (dump is the heaviest on big servers). */
+  skipDump?: boolean;
+}
+
+const strip = (address: string) => address.replace(/^\//, '');
+
+function objectField(json: { [key: string]: ExactJson }, key: string): { [key: string]: ExactJson } | undefined {
+  const value = json[key];
+  return isJsonObject(value) ? value : undefined;
+}
+
+function sessionPathsFromAdmin(table: { [key: string]: ExactJson } | undefined): Map<string, string[]> {
+  const result = new Map<string, string[]>();
+  for (const [key, paths] of Object.entries(table ?? {})) {
+    const session = sessionHexFromJson(key);
+    if (session && Array.isArray(paths)) result.set(session, paths.filter((p): p is string => typeof p === 'string'));
+  }
+  return result;
+}
+
+function monitorFromAdmin(json: { [key: string]: ExactJson }): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [key, value] of Object.entries(json)) if (value !== null && typeof value !== 'object') result[key] = String(value);
+  return result;
+}
+
+function countPaths(watches: Map<string, string[]>): number {
+  let n = 0;
+  for (const paths of watches.values()) n += paths.length;
+  return n;
+}
+
+function finishCounts(tables: ServerTables): ServerTables {
+  if (tables.watches) tables.dataWatches = countPaths(tables.watches);
+  const total = Number(tables.monitor?.watch_count);
+  if (tables.monitor?.watch_count !== undefined && Number.isFinite(total)) tables.totalWatches = total;
+  return tables;
+}
+
+async function readViaAdmin(endpoint: ServerEndpoint, adminPort: number, options: TableOptions): Promise<ServerTables> {
+  const ask = (command: string) => askAdmin(endpoint.host, adminPort, command, options);
+  const [connections, watches, dump, monitor] = await Promise.all([
+    ask('connections'), ask('watches'), options.skipDump ? Promise.resolve(undefined) : ask('dump'), ask('monitor'),
+  ]);
+  const bySession = new Map<string, string>();
+  for (const list of [connections.connections, connections.secure_connections]) {
+    if (!Array.isArray(list)) continue;
+    for (const c of list) {
+      if (!isJsonObject(c)) continue;
+      const session = sessionHexFromJson(c.session_id);
+      if (session && typeof c.remote_socket_address === 'string' && session !== '0x0') bySession.set(session, strip(c.remote_socket_address));
+    }
+  }
+  const tables: ServerTables = {
+    server: `${endpoint.host}:${endpoint.port}`, via: 'admin', refusedWords: [],
+    connections: bySession,
+    watches: sessionPathsFromAdmin(objectField(watches, 'session_id_to_watched_paths')),
+    monitor: monitorFromAdmin(monitor),
+  };
+  if (dump) {
+    tables.ephemerals = sessionPathsFromAdmin(objectField(dump, 'session_id_to_ephemeral_paths'));
+    const expiry = objectField(dump, 'expiry_time_to_session_ids');
+    if (expiry) {
+      // The keys are the tracker's own clock, not wall time: keep only which sessions it holds.
+      tables.trackedSessions = new Map();
+      for (const ids of Object.values(expiry)) {
+        if (!Array.isArray(ids)) continue;
+        for (const id of ids) {
+          const session = sessionHexFromJson(id);
+          if (session) tables.trackedSessions.set(session, undefined);
+        }
+      }
+    }
+  }
+  return finishCounts(tables);
+}
+
+async function readViaWords(endpoint: ServerEndpoint, options: TableOptions, adminReason?: string): Promise<ServerTables> {
+  const refused: string[] = [];
+  const ask = async (word: string): Promise<string | undefined> => {
+    try {
+      return await askWord(endpoint.host, endpoint.port, word, options);
+    } catch (error) {
+      if (error instanceof WordRefusedError) {
+        refused.push(word);
+        return undefined;
+      }
+      throw error;
+    }
+  };
+  const [cons, wchc, dump, mntr] = await Promise.all([
+    ask('cons'), ask('wchc'), options.skipDump ? Promise.resolve(undefined) : ask('dump'), ask('mntr'),
+  ]);
+  const tables: ServerTables = { server: `${endpoint.host}:${endpoint.port}`, via: 'fourLetterWords', refusedWords: refused };
+  if (cons !== undefined) {
+    tables.connections = new Map();
+    for (const c of parseCons(cons)) if (c.sessionId && c.sessionId !== '0x0') tables.connections.set(c.sessionId, c.client);
+  }
+  if (wchc !== undefined) tables.watches = parseWchc(wchc);
+  if (dump !== undefined) {
+    const parsed = parseDumpText(dump);
+    tables.ephemerals = parsed.ephemeralsBySession;
+    tables.trackedSessions = parsed.trackedSessions;
+  }
+  if (mntr !== undefined) tables.monitor = parseMntr(mntr);
+  if (refused.length === 4 - (options.skipDump ? 1 : 0)) {
+    tables.via = 'none';
+    tables.reason = 'refused';
+  } else if (refused.length) {
+    tables.reason = 'partlyRefused';
+  }
+  if (adminReason && tables.via === 'none') tables.reason = `refused; AdminServer: ${adminReason}`;
+  return finishCounts(tables);
+}
+
+/** Reads one server's tables: AdminServer first when a port is given, else (or failing that) four-letter words. */
+export async function readServerTables(endpoint: ServerEndpoint, options: TableOptions = {}): Promise<ServerTables> {
+  let adminReason: string | undefined;
+  if (endpoint.adminPort) {
+    try {
+      return await readViaAdmin(endpoint, endpoint.adminPort, options);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      adminReason = error instanceof AdminUnavailableError ? error.message : String(error);
+    }
+  }
+  try {
+    return await readViaWords(endpoint, options, adminReason);
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return {
+      server: `${endpoint.host}:${endpoint.port}`, via: 'none', refusedWords: [],
+      reason: `unreachable: ${(error as Error).message}${adminReason ? `; ${adminReason}` : ''}`,
+    };
+  }
+}
+
+/** Reads every member's tables in parallel; a member that fails is reported with via 'none', never thrown. */
+export function readAllServerTables(endpoints: ServerEndpoint[], options: TableOptions = {}): Promise<ServerTables[]> {
+  return Promise.all(endpoints.map((e) => readServerTables(e, options)));
+}
