@@ -3,6 +3,7 @@ import { registerCommands } from './commands/registerCommands';
 import { ConnectionManager } from './connections/connectionManager';
 import { ConnectionStore } from './connections/connectionStore';
 import { DETAILS_SCHEME, DetailsProvider } from './details/detailsDocument';
+import { createLockViews, registerLockViews } from './locks/lockViews';
 import { log } from './log';
 import type { Services } from './services';
 import { ConnectionStatusBar } from './statusBar';
@@ -17,13 +18,15 @@ export function activate(context: vscode.ExtensionContext): Services {
   const view = vscode.window.createTreeView<TreeNode>('zooscope.explorer', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
   const statusBar = new ConnectionStatusBar(store, connections);
   const details = new DetailsProvider(connections);
-  const services: Services = { store, connections, tree, view, statusBar, details };
+  const lockViews = createLockViews(context.extensionUri, store, connections);
+  const services: Services = { store, connections, tree, view, statusBar, details, ...lockViews };
   context.subscriptions.push(
     log(), store, connections, tree, view, statusBar, details,
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
     view.onDidCollapseElement((e) => tree.onCollapsed(e.element)),
     view.onDidChangeSelection((e) => { const n = e.selection[0]; if (isPathNode(n)) statusBar.setActive(n.connectionId); }),
     ...registerCommands(services),
+    ...registerLockViews(lockViews),
   );
   log().info(`ZooScope activated in ${Date.now() - started} ms (${vscode.env.appName}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''})`);
   return services;

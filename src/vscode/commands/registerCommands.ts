@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showLockQueue, showLocksUnder } from '../locks/lockCommands';
 import { log } from '../log';
 import type { Services } from '../services';
 import { addConnection, connect, disconnect, editConnection, removeConnection } from './connectionCommands';
@@ -21,6 +22,9 @@ const commands: Record<string, Command> = {
   'zooscope.showDetails': showDetails,
   'zooscope.showMore': showMore,
   'zooscope.showLog': () => log().show(),
+  'zooscope.showLockQueue': showLockQueue,
+  'zooscope.showLocksUnder': showLocksUnder,
+  'zooscope.refreshEnsemble': (s) => s.ensemble.refresh(),
 };
 
 export function registerCommands(services: Services): vscode.Disposable[] {

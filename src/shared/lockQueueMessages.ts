@@ -1,0 +1,97 @@
+// Every message between the lock-queue panel's host (src/vscode/locks) and its webview front-end
+// (src/webview/lockQueue), both ways, as discriminated unions on `type`. Imported by both sides; no vscode, no DOM.
+import type { Anomaly, LockAnalysis } from '../zk/analysis/model';
+
+export const LOCK_QUEUE_VIEW_TYPE = 'zooscope.lockQueue';
+
+/** What the panel keeps across a window reload (webview state and serializer): enough to open it again. */
+export interface LockQueuePanelState {
+  connectionId: string;
+  /** The analysed path: one queue ("Show Lock Queue") or a subtree ("Show Locks Under…"). */
+  root: string;
+  mode: 'queue' | 'subtree';
+}
+
+/** Every text the webview shows, localized by the host (vscode.l10n) and sent once in `init`. */
+export const STRING_KEYS = [
+  'title', 'subtreeTitle', 'loading', 'live', 'paused', 'disconnected', 'noQueues', 'emptyQueue',
+  'holder', 'waiter', 'leader', 'heldFor', 'waitingFor', 'leadingFor', 'session', 'client', 'persistentNode',
+  'watches', 'waitsFor', 'seenOnServer', 'inferred', 'ours', 'position', 'holders', 'waiters', 'leases',
+  'reveal', 'acquire', 'release', 'forceRelease', 'refresh', 'deadlock', 'deadlockStep', 'queueList',
+  'kind.exclusive', 'kind.read', 'kind.write', 'kind.lease', 'kind.candidate',
+  'unit.d', 'unit.h', 'unit.m', 'unit.s', 'serverWatches', 'serverWatchesNone', 'updated', 'anomalies',
+] as const;
+export type StringKey = typeof STRING_KEYS[number];
+export type WebviewStrings = Record<StringKey, string>;
+
+/** An anomaly explained in words (the host localizes; the model only carries facts). */
+export interface AnomalyText {
+  title: string;
+  explanation: string;
+}
+
+/** Actions the host can carry out right now; the webview hides the others. */
+export interface PanelCapabilities {
+  /** `zooscope.acquireLock` is registered and the connection is writable. */
+  canAcquire: boolean;
+  /** `zooscope.releaseLock` is registered. */
+  canRelease: boolean;
+  /** Force-release (delete a holder's node): the connection is writable. */
+  canForceRelease: boolean;
+}
+
+export type PanelStatus = 'loading' | 'live' | 'paused' | 'disconnected' | 'error';
+
+// ---- host → webview ----
+
+export type HostMessage =
+  | {
+    type: 'init';
+    state: LockQueuePanelState;
+    connectionName: string;
+    strings: WebviewStrings;
+    capabilities: PanelCapabilities;
+  }
+  | {
+    type: 'model';
+    /** Increases with every model the host sends; echoed by `rendered`. */
+    seq: number;
+    analysis: LockAnalysis;
+    /** Explanations by `anomalyKey(anomaly)`. */
+    anomalyTexts: Record<string, AnomalyText>;
+  }
+  | { type: 'status'; status: PanelStatus; message?: string }
+  | { type: 'capabilities'; capabilities: PanelCapabilities }
+  /** Answer to an action request. */
+  | { type: 'reply'; requestId: number; ok: boolean; message?: string }
+  /** Asks for the rows' text as shown (tests and diagnostics); answered by `snapshot`. */
+  | { type: 'snapshotRequest'; requestId: number }
+  /** Moves the keyboard focus to a participant's row (and scrolls to it). */
+  | { type: 'focusPath'; path: string };
+
+// ---- webview → host ----
+
+export type ActionRequest =
+  | { type: 'reveal'; path: string }
+  | { type: 'acquire'; queuePath: string }
+  | { type: 'release'; path: string }
+  | { type: 'forceRelease'; path: string }
+  | { type: 'refresh' };
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  /** A model was rendered (`seq` of its `model` message; `ms` from receipt to painted DOM). */
+  | { type: 'rendered'; seq: number; rows: number; domRows: number; ms: number }
+  | { type: 'snapshot'; requestId: number; rows: string[]; total: number }
+  | ({ requestId: number } & ActionRequest)
+  /** Something failed inside the webview: the host logs it. */
+  | { type: 'error'; message: string };
+
+/** A stable key for an anomaly within one analysis (kind + the paths it is about). */
+export function anomalyKey(anomaly: Anomaly): string {
+  return `${anomaly.kind}\u0000${anomaly.paths.join('\u0000')}\u0000${anomaly.sessions.join('\u0000')}`;
+}
+
+export function isWebviewMessage(value: unknown): value is WebviewMessage {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}

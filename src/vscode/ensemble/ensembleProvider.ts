@@ -1,0 +1,129 @@
+// The Ensemble view: per saved connection, each server's health as the servers report it (AdminServer, else
+// four-letter words). Refreshed on a timer only while the view is visible; a connection is asked only once
+// its element has been expanded.
+import * as vscode from 'vscode';
+import { getEnsembleStatus, ServerStatus } from '../../zk/servers/ensembleStatus';
+import type { ConnectionStore } from '../connections/connectionStore';
+import { log } from '../log';
+import { adminPortOf, ensembleRefreshMs } from '../locks/lockSettings';
+import {
+  connectionItem, detailItem, details, EnsembleConnectionNode, EnsembleDetailNode, EnsembleNode, EnsembleServerNode, serverItem,
+} from './ensembleItems';
+
+const t = vscode.l10n.t;
+
+interface Fetched {
+  at: number;
+  statuses?: ServerStatus[];
+  error?: string;
+}
+
+export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<EnsembleNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly roots = new Map<string, EnsembleConnectionNode>();
+  private readonly fetched = new Map<string, Fetched>();
+  private readonly inFlight = new Map<string, Promise<Fetched>>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private abort = new AbortController();
+  /** Counts timer refreshes (tests check that a hidden view does not poll). */
+  refreshCount = 0;
+
+  constructor(private readonly store: ConnectionStore) {
+    this.subscriptions.push(store.onDidChange(() => { this.fetched.clear(); this.changed.fire(undefined); }));
+  }
+
+  /** Starts the refresh timer while `view` is visible, stops it when hidden. */
+  attach(view: vscode.TreeView<EnsembleNode>): vscode.Disposable {
+    const update = () => this.setPolling(view.visible);
+    update();
+    return view.onDidChangeVisibility(update);
+  }
+
+  get polling(): boolean {
+    return this.timer !== undefined;
+  }
+
+  setPolling(on: boolean): void {
+    if (on && !this.timer) {
+      this.timer = setInterval(() => void this.refresh(), ensembleRefreshMs());
+    } else if (!on && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** Asks the servers of every connection shown again. */
+  async refresh(): Promise<void> {
+    this.refreshCount++;
+    await Promise.all([...this.fetched.keys()].map(async (id) => {
+      await this.fetch(id, true);
+      this.changed.fire(this.rootFor(id));
+    }));
+  }
+
+  rootFor(connectionId: string): EnsembleConnectionNode {
+    let root = this.roots.get(connectionId);
+    if (!root) {
+      root = new EnsembleConnectionNode(connectionId);
+      this.roots.set(connectionId, root);
+    }
+    return root;
+  }
+
+  getTreeItem(node: EnsembleNode): vscode.TreeItem {
+    if (node instanceof EnsembleConnectionNode) return connectionItem(node, this.store.get(node.connectionId));
+    if (node instanceof EnsembleServerNode) return serverItem(node);
+    return detailItem(node);
+  }
+
+  async getChildren(node?: EnsembleNode): Promise<EnsembleNode[]> {
+    if (!node) return this.store.list().map((c) => this.rootFor(c.id));
+    if (node instanceof EnsembleServerNode) return details(node);
+    if (!(node instanceof EnsembleConnectionNode)) return [];
+    const result = await this.fetch(node.connectionId, false);
+    if (result.error) return [new EnsembleDetailNode(node, t('Cannot ask the servers'), result.error, 'error', 'error')];
+    return (result.statuses ?? []).map((s) => new EnsembleServerNode(node, s));
+  }
+
+  getParent(node: EnsembleNode): EnsembleNode | undefined {
+    return node instanceof EnsembleConnectionNode ? undefined : node.parent;
+  }
+
+  private fetch(connectionId: string, fresh: boolean): Promise<Fetched> {
+    const cached = this.fetched.get(connectionId);
+    if (cached && !fresh) return Promise.resolve(cached);
+    let pending = this.inFlight.get(connectionId);
+    if (!pending) {
+      pending = this.ask(connectionId).finally(() => this.inFlight.delete(connectionId));
+      this.inFlight.set(connectionId, pending);
+    }
+    return pending;
+  }
+
+  private async ask(connectionId: string): Promise<Fetched> {
+    const saved = this.store.get(connectionId);
+    let result: Fetched;
+    if (!saved) result = { at: Date.now(), error: t('No such connection.') };
+    else {
+      try {
+        const statuses = await getEnsembleStatus(saved.connectString, { adminPort: adminPortOf(saved), timeoutMs: 3000, signal: this.abort.signal });
+        result = { at: Date.now(), statuses };
+      } catch (error) {
+        log().warn(`ensemble ${saved.name}: ${String(error)}`);
+        result = { at: Date.now(), error: error instanceof Error ? error.message : String(error) };
+      }
+    }
+    this.fetched.set(connectionId, result);
+    return result;
+  }
+
+  dispose(): void {
+    this.setPolling(false);
+    this.abort.abort();
+    this.abort = new AbortController();
+    this.subscriptions.forEach((s) => s.dispose());
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,85 @@
+// What the lock-queue panel's buttons do: reveal a node in the tree, acquire or release through the lock
+// commands (registered elsewhere), and force-release a holder by deleting its node after a modal confirmation.
+import * as vscode from 'vscode';
+import { isZkError } from '../../zk/errors';
+import type { LockAnalysis, Participant } from '../../zk/analysis/model';
+import { hex, nodeKind } from '../../zk/stat';
+import type { ConnectionManager } from '../connections/connectionManager';
+import { log } from '../log';
+import { describeError } from '../messages';
+
+const t = vscode.l10n.t;
+
+export const ACQUIRE_COMMAND = 'zooscope.acquireLock';
+export const RELEASE_COMMAND = 'zooscope.releaseLock';
+
+export interface ActionResult {
+  ok: boolean;
+  message?: string;
+}
+
+export function findParticipant(analysis: LockAnalysis | undefined, path: string): Participant | undefined {
+  for (const queue of analysis?.queues ?? []) {
+    const found = queue.participants.find((p) => p.path === path);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export async function registeredLockCommands(): Promise<{ acquire: boolean; release: boolean }> {
+  const all = new Set(await vscode.commands.getCommands(true));
+  return { acquire: all.has(ACQUIRE_COMMAND), release: all.has(RELEASE_COMMAND) };
+}
+
+export async function revealNode(connectionId: string, path: string): Promise<ActionResult> {
+  const node = await vscode.commands.executeCommand('zooscope.goToPath', connectionId, path);
+  return { ok: node !== undefined };
+}
+
+/** Runs another command with `{ connectionId, path }` and the path itself, as the lock commands take them. */
+async function runLockCommand(command: string, connectionId: string, path: string): Promise<ActionResult> {
+  try {
+    await vscode.commands.executeCommand(command, { connectionId, path });
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, message: describeError(error) };
+  }
+}
+
+export const acquireHere = (connectionId: string, queuePath: string) => runLockCommand(ACQUIRE_COMMAND, connectionId, queuePath);
+export const releaseOurs = (connectionId: string, path: string) => runLockCommand(RELEASE_COMMAND, connectionId, path);
+
+/**
+ * Deletes a holder's node (only that node, at the version seen), after a modal confirmation naming its session
+ * and client. The owner must still be the session shown: a node that changed hands is left alone.
+ */
+export async function forceRelease(connections: ConnectionManager, connectionId: string, path: string, shown: Participant | undefined): Promise<ActionResult> {
+  const live = connections.get(connectionId);
+  if (!live) return { ok: false, message: t('Not connected.') };
+  if (live.saved.readOnly) return { ok: false, message: t('"{0}" is a read-only connection.', live.saved.name) };
+  try {
+    const stat = await live.session.exists(path);
+    if (!stat) return { ok: false, message: t('{0} no longer exists.', path) };
+    const owner = nodeKind(stat) === 'ephemeral' ? hex(stat.ephemeralOwner) : undefined;
+    const session = owner ?? t('none (persistent node)');
+    const client = shown?.clientAddress ?? t('unknown');
+    const confirm = t('Delete Lock Node');
+    const choice = await vscode.window.showWarningMessage(
+      t('Force-release the lock held by session {0} (client {1})?', session, client),
+      {
+        modal: true,
+        detail: t('This deletes {0} (version {1}) and nothing else. The holder is not told: if it still runs, it will go on as if it held the lock while the next waiter takes it.', path, stat.version),
+      },
+      confirm);
+    if (choice !== confirm) return { ok: false };
+    if (shown?.session !== undefined && owner !== shown.session) {
+      return { ok: false, message: t('{0} now belongs to session {1}, not {2}: nothing was deleted.', path, session, shown.session) };
+    }
+    await live.session.libraryCall<void>('delete', path, (cb) => live.session.client.remove(path, stat.version, cb as never));
+    log().info(`force-released ${path} (session ${session}, client ${client}, version ${stat.version})`);
+    return { ok: true };
+  } catch (error) {
+    if (isZkError(error, 'badVersion')) return { ok: false, message: t('{0} changed since it was shown: nothing was deleted.', path) };
+    return { ok: false, message: describeError(error) };
+  }
+}

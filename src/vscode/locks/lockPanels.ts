@@ -1,0 +1,66 @@
+// All open lock-queue panels, one per connection + root + mode: opening the same one again reveals it. Also the
+// serializer that brings panels back after a window reload from the state their webview saved.
+import * as vscode from 'vscode';
+import { LockMonitor } from '../../zk/analysis';
+import type { LockQueuePanelState } from '../../shared/lockQueueMessages';
+import type { ConnectionManager } from '../connections/connectionManager';
+import type { ConnectionStore } from '../connections/connectionStore';
+import { log } from '../log';
+import { isPanelState, LOCK_QUEUE_VIEW_TYPE, LockQueuePanel, MonitorFactory, panelKey, panelTitle } from './lockQueuePanel';
+
+const realMonitor: MonitorFactory = (session, root, options) => new LockMonitor(session, root, options);
+
+export class LockPanels implements vscode.Disposable, vscode.WebviewPanelSerializer<unknown> {
+  private readonly panels = new Map<string, LockQueuePanel>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly connections: ConnectionManager,
+    private readonly store: ConnectionStore,
+    /** Tests may replace the analysis; the extension uses the real LockMonitor. */
+    public createMonitor: MonitorFactory = realMonitor,
+  ) {}
+
+  /** Opens (or reveals) the panel for `state`. */
+  show(state: LockQueuePanelState): LockQueuePanel {
+    const existing = this.panels.get(panelKey(state));
+    if (existing) {
+      existing.reveal();
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(LOCK_QUEUE_VIEW_TYPE, panelTitle(state), vscode.ViewColumn.Active, { enableScripts: true });
+    return this.adopt(panel, state);
+  }
+
+  get(state: LockQueuePanelState): LockQueuePanel | undefined {
+    return this.panels.get(panelKey(state));
+  }
+
+  all(): LockQueuePanel[] {
+    return [...this.panels.values()];
+  }
+
+  /** After a window reload: the webview saved `{ connectionId, root, mode }` with setState. */
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    if (!isPanelState(state) || !this.store.get(state.connectionId) || this.panels.has(panelKey(state))) {
+      log().info(`lock queue panel not restored (state ${JSON.stringify(state)})`);
+      panel.dispose();
+      return;
+    }
+    this.adopt(panel, state);
+  }
+
+  private adopt(panel: vscode.WebviewPanel, state: LockQueuePanelState): LockQueuePanel {
+    const lockPanel = new LockQueuePanel(panel, state, {
+      extensionUri: this.extensionUri, connections: this.connections, store: this.store, createMonitor: this.createMonitor,
+    });
+    this.panels.set(lockPanel.key, lockPanel);
+    lockPanel.onDidClose(() => { if (this.panels.get(lockPanel.key) === lockPanel) this.panels.delete(lockPanel.key); });
+    return lockPanel;
+  }
+
+  dispose(): void {
+    for (const panel of [...this.panels.values()]) panel.dispose();
+    this.panels.clear();
+  }
+}

@@ -1,0 +1,137 @@
+// The lock-queue webview's words, localized here (the webview has no l10n of its own) and sent in `init`;
+// and the anomalies of an analysis explained in plain language from their facts.
+import * as vscode from 'vscode';
+import { anomalyKey, AnomalyText, WebviewStrings } from '../../shared/lockQueueMessages';
+import type { Anomaly, LockAnalysis } from '../../zk/analysis/model';
+
+const t = vscode.l10n.t;
+
+export function webviewStrings(): WebviewStrings {
+  return {
+    title: t('Lock queue {0} — {1}'),
+    subtreeTitle: t('Locks under {0} — {1}'),
+    loading: t('Loading…'),
+    live: t('Live'),
+    paused: t('Paused while hidden'),
+    disconnected: t('Not connected'),
+    noQueues: t('No lock queues found here.'),
+    emptyQueue: t('Nobody holds or waits for this lock.'),
+    holder: t('holder'),
+    waiter: t('waiting'),
+    leader: t('leader'),
+    heldFor: t('held {0}'),
+    waitingFor: t('waiting {0}'),
+    leadingFor: t('leading {0}'),
+    session: t('session {0}'),
+    client: t('client {0}'),
+    persistentNode: t('persistent node (no owner session)'),
+    watches: t('watches'),
+    waitsFor: t('waits for'),
+    seenOnServer: t('seen on server'),
+    inferred: t('inferred from the recipe'),
+    ours: t('ours'),
+    position: t('position {0}'),
+    holders: t('{0} holding'),
+    waiters: t('{0} waiting'),
+    leases: t('{0} leases'),
+    reveal: t('Reveal in ZooKeeper Tree'),
+    acquire: t('Acquire Here…'),
+    release: t('Release'),
+    forceRelease: t('Force Release (Delete Node)…'),
+    refresh: t('Refresh'),
+    deadlock: t('Deadlock'),
+    deadlockStep: t('{0} waits for {1} on {2}'),
+    queueList: t('Lock queues under {0}'),
+    'kind.exclusive': t('exclusive'),
+    'kind.read': t('read'),
+    'kind.write': t('write'),
+    'kind.lease': t('lease'),
+    'kind.candidate': t('candidate'),
+    'unit.d': t('{0}d'),
+    'unit.h': t('{0}h'),
+    'unit.m': t('{0}m'),
+    'unit.s': t('{0}s'),
+    serverWatches: t('{0}: {1} data watches, {2} child watches (via {3})'),
+    serverWatchesNone: t('{0}: watch tables not readable ({1})'),
+    updated: t('updated {0}'),
+    anomalies: t('Anomalies'),
+  };
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return t('{0} s', s);
+  const m = Math.round(s / 60);
+  return m < 120 ? t('{0} min', m) : t('{0} h', Math.round(m / 60));
+}
+
+/** The facts an analysis attached, as "name: value" (durations for keys ending in Ms). */
+function factsText(facts: Anomaly['facts']): string {
+  return Object.entries(facts).map(([k, v]) => `${k}: ${typeof v === 'number' && /ms$/i.test(k) ? duration(v) : String(v)}`).join(', ');
+}
+
+function first<T>(list: readonly T[], fallback: T): T {
+  return list.length ? list[0] : fallback;
+}
+
+const str = (v: string | number | undefined, fallback = '?') => (v === undefined ? fallback : String(v));
+const num = (v: string | number | undefined) => (typeof v === 'number' ? v : undefined);
+
+export function describeAnomaly(a: Anomaly): AnomalyText {
+  const path = first(a.paths, '');
+  const session = first(a.sessions, '?');
+  const f = a.facts;
+  const rest = factsText(f);
+  switch (a.kind) {
+    case 'herd': return {
+      title: t('Herd effect'),
+      explanation: f.watchKind === 'children'
+        ? t('{0} waiters watch the children of {1}: every release wakes all of them and all re-read the queue. A waiter should watch only its predecessor.', str(f.watchers, String(a.sessions.length)), str(f.target, path))
+        : t('{0} sessions watch {1}: one change wakes all of them. A waiter should watch only its predecessor.', str(f.watchers, String(a.sessions.length)), str(f.target, path)),
+    };
+    case 'stuck-waiter': return {
+      title: t('Stuck waiter'),
+      explanation: f.reason === 'watchesMissingNode'
+        ? t('{0} watches {1}, which no longer exists: it will not be woken.', path, str(f.watched))
+        : t('{0} should watch {1}, but no server lists such a watch of its session: it may never be woken.', path, str(f.expected)),
+    };
+    case 'persistent-lock-node': return {
+      title: t('Persistent lock node'),
+      explanation: t('{0} is not ephemeral: it stays when its owner dies, and blocks everyone behind it until someone deletes it.', path),
+    };
+    case 'dead-owner': return {
+      title: t('Owner session gone'),
+      explanation: t('No server has a connection from session {0}, the owner of {1}: if the session has expired, the node vanishes shortly; if it stays, the lock is stuck.', session, path),
+    };
+    case 'held-too-long': return {
+      title: t('Held too long'),
+      explanation: t('{0} has been held for {1}, longer than {2} (zooscope.locks.heldTooLongMinutes).', path,
+        num(f.heldMs) !== undefined ? duration(num(f.heldMs)!) : '?', num(f.thresholdMs) !== undefined ? duration(num(f.thresholdMs)!) : '?'),
+    };
+    case 'duplicate-guid': return {
+      title: t('Duplicate client id'),
+      explanation: t('{0} nodes carry the client id {1}: a create lost to a connection loss was probably retried, so one client is queued more than once.', str(f.count, String(a.paths.length)), str(f.guid)),
+    };
+    case 'deadlock': return {
+      title: t('Deadlock'),
+      explanation: t('Sessions {0} each hold a lock the next one waits for: none can go on until one of them gives up.', a.sessions.join(', ')),
+    };
+    case 'unknown-recipe': return {
+      title: t('Unknown recipe'),
+      explanation: t('The names under {0} follow no known lock recipe: the order shown is by sequence number and who waits for whom is a guess.', path),
+    };
+    case 'child-watches-invisible': return {
+      title: t('Child watches not listed'),
+      explanation: rest
+        ? t('The servers count child watches but cannot say who set them ({0}): waiters that watch the whole queue are drawn as inferred.', rest)
+        : t('The servers count child watches but cannot say who set them: waiters that watch the whole queue are drawn as inferred.'),
+    };
+  }
+}
+
+/** Explanations for every anomaly of an analysis, by anomalyKey. */
+export function anomalyTexts(analysis: LockAnalysis): Record<string, AnomalyText> {
+  const texts: Record<string, AnomalyText> = {};
+  for (const a of [...analysis.anomalies, ...analysis.queues.flatMap((q) => q.anomalies)]) texts[anomalyKey(a)] = describeAnomaly(a);
+  return texts;
+}

@@ -1,0 +1,136 @@
+/// <reference lib="dom" />
+// The lock-queue webview: renders the models the host sends, asks the host to act, and saves its state so the
+// panel comes back after a window reload. No framework: a header and a virtualized list (listView.ts).
+import type {
+  ActionRequest, AnomalyText, HostMessage, LockQueuePanelState, PanelCapabilities, PanelStatus, WebviewMessage, WebviewStrings,
+} from '../../shared/lockQueueMessages';
+import type { LockAnalysis } from '../../zk/analysis/model';
+import { fmt } from './format';
+import { ActionEvent, LockListView } from './listView';
+import { buildRows } from './rows';
+import { el, icon } from './rowView';
+
+interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+  setState(state: LockQueuePanelState): void;
+  getState(): LockQueuePanelState | undefined;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+let strings: WebviewStrings | undefined;
+let capabilities: PanelCapabilities = { canAcquire: false, canRelease: false, canForceRelease: false };
+let anomalyTexts: Record<string, AnomalyText> = {};
+let state: LockQueuePanelState | undefined = vscode.getState();
+let connectionName = '';
+let status: { status: PanelStatus; message?: string } = { status: 'loading' };
+let analysis: LockAnalysis | undefined;
+let nextRequestId = 1;
+
+const header = el('header', 'header');
+const title = el('h1', 'title');
+const statusLine = el('div', 'status');
+statusLine.setAttribute('role', 'status');
+statusLine.setAttribute('aria-live', 'polite');
+const servers = el('div', 'servers');
+const refresh = el('button', 'action action-refresh');
+refresh.type = 'button';
+refresh.append(icon('refresh'));
+refresh.addEventListener('click', () => send({ type: 'refresh' }));
+const titleRow = el('div', 'title-row');
+titleRow.append(title, el('span', 'fill'), refresh);
+header.append(titleRow, statusLine, servers);
+const scroller = el('div', 'scroller');
+scroller.setAttribute('role', 'list');
+document.body.append(header, scroller);
+
+const list = new LockListView(scroller, () => ({ strings: strings!, capabilities, anomalyTexts, now: Date.now() }), onAction);
+
+function send(request: ActionRequest): void {
+  vscode.postMessage({ ...request, requestId: nextRequestId++ });
+}
+
+function onAction(event: ActionEvent): void {
+  switch (event.action) {
+    case 'reveal': return send({ type: 'reveal', path: event.target });
+    case 'acquire': return send({ type: 'acquire', queuePath: event.target });
+    case 'release': return send({ type: 'release', path: event.target });
+    case 'forceRelease': return send({ type: 'forceRelease', path: event.target });
+    case 'focusEdge': return;
+  }
+}
+
+function renderHeader(): void {
+  if (!strings || !state) return;
+  title.textContent = fmt(state.mode === 'queue' ? strings.title : strings.subtreeTitle, state.root, connectionName);
+  refresh.title = strings.refresh;
+  refresh.setAttribute('aria-label', strings.refresh);
+  scroller.setAttribute('aria-label', fmt(strings.queueList, state.root));
+  const parts = [status.message ?? strings[status.status === 'error' ? 'disconnected' : status.status]];
+  if (analysis) parts.push(fmt(strings.updated, new Date(analysis.takenAt).toLocaleTimeString()));
+  statusLine.textContent = parts.join(' · ');
+  statusLine.className = `status status-${status.status}`;
+  servers.textContent = analysis ? serverSummary(analysis, strings) : '';
+}
+
+function serverSummary(a: LockAnalysis, s: WebviewStrings): string {
+  return a.servers.map((server) => server.via === 'none'
+    ? fmt(s.serverWatchesNone, server.server, server.reason ?? '')
+    : fmt(s.serverWatches, server.server, server.dataWatches ?? '?', server.childWatches ?? '?', server.via)).join(' · ');
+}
+
+function onModel(message: Extract<HostMessage, { type: 'model' }>, received: number): void {
+  analysis = message.analysis;
+  const textsChanged = JSON.stringify(anomalyTexts) !== JSON.stringify(message.anomalyTexts);
+  anomalyTexts = message.anomalyTexts;
+  list.setRows(buildRows(message.analysis), textsChanged);
+  renderHeader();
+  // Layout is part of the cost: read a size so the browser lays out before the time is taken.
+  void scroller.offsetHeight;
+  vscode.postMessage({ type: 'rendered', seq: message.seq, rows: list.rowCount, domRows: list.domRowCount, ms: performance.now() - received });
+}
+
+function onMessage(message: HostMessage): void {
+  const received = performance.now();
+  switch (message.type) {
+    case 'init':
+      strings = message.strings;
+      capabilities = message.capabilities;
+      state = message.state;
+      connectionName = message.connectionName;
+      vscode.setState(state);
+      renderHeader();
+      list.refreshAll();
+      break;
+    case 'model':
+      if (strings) onModel(message, received);
+      break;
+    case 'status':
+      status = { status: message.status, message: message.message };
+      renderHeader();
+      break;
+    case 'capabilities':
+      capabilities = message.capabilities;
+      list.refreshAll();
+      break;
+    case 'reply':
+      if (!message.ok && message.message) statusLine.textContent = message.message;
+      break;
+    case 'snapshotRequest':
+      vscode.postMessage({ type: 'snapshot', requestId: message.requestId, rows: list.snapshot(), total: list.rowCount });
+      break;
+    case 'focusPath':
+      list.focusKey(`p:${message.path}`);
+      break;
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  try {
+    onMessage(event.data);
+  } catch (error) {
+    vscode.postMessage({ type: 'error', message: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) });
+  }
+});
+setInterval(() => { if (strings) list.tick(); }, 1000);
+vscode.postMessage({ type: 'ready' });

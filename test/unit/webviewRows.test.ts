@@ -1,0 +1,160 @@
+// The lock-queue front-end's pure parts: model → rows (order, roles, edges, anomalies, deadlocks), keyed diffing
+// of updates, the virtualization window, and duration text.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { anomalyKey } from '../../src/shared/lockQueueMessages';
+import { formatDuration, fmt } from '../../src/webview/lockQueue/format';
+import { ROW_HEIGHTS, rowAt, rowOffsets, scrollToReveal, visibleWindow } from '../../src/webview/lockQueue/layout';
+import { buildRows, diffRows, ParticipantRow, Row, signatures } from '../../src/webview/lockQueue/rows';
+import { fixtureAnalysis } from './webviewFixtures';
+
+const participants = (rows: Row[]) => rows.filter((r): r is ParticipantRow => r.kind === 'participant');
+
+test('a queue becomes a header, its anomaly rows, then holder first and waiters in order', () => {
+  const rows = buildRows(fixtureAnalysis(5));
+  assert.deepEqual(rows.map((r) => r.kind), ['queue', 'anomaly', 'participant', 'participant', 'participant', 'participant', 'participant']);
+  const people = participants(rows);
+  assert.deepEqual(people.map((p) => p.participant.role), ['holder', 'waiter', 'waiter', 'waiter', 'waiter']);
+  assert.deepEqual(people.map((p) => p.participant.position), [0, 1, 2, 3, 4]);
+  const header = rows[0];
+  assert.ok(header.kind === 'queue');
+  assert.equal(header.holders, 1);
+  assert.equal(header.waiters, 4);
+});
+
+test('each waiter points at what it watches, server-seen and inferred kept apart, with the target position', () => {
+  const people = participants(buildRows(fixtureAnalysis(4)));
+  assert.deepEqual(people[0].edges, []);
+  assert.equal(people[0].watchesRowAbove, undefined);
+  assert.deepEqual(people[1].edges.map((e) => [e.position, e.source]), [[0, 'server']]);
+  assert.deepEqual(people[2].edges.map((e) => [e.position, e.source]), [[1, 'inferred']]);
+  assert.equal(people[1].watchesRowAbove, 'server');
+  assert.equal(people[2].watchesRowAbove, 'inferred');
+});
+
+test('a recipe wait no watch confirms is shown as a dotted "waits for", not as a watch', () => {
+  const analysis = fixtureAnalysis(3);
+  const waiter = analysis.queues[0].participants[2];
+  waiter.watches = [];
+  const row = participants(buildRows(analysis))[2];
+  assert.equal(row.edges.length, 1);
+  assert.equal(row.edges[0].waitOnly, true);
+  assert.equal(row.edges[0].source, 'inferred');
+  assert.equal(row.watchesRowAbove, undefined);
+});
+
+test('an edge to a node outside the queue names its path', () => {
+  const analysis = fixtureAnalysis(2);
+  analysis.queues[0].participants[1].watches = [{ path: '/elsewhere/x', source: 'server' }];
+  analysis.queues[0].participants[1].waitsFor = [];
+  const row = participants(buildRows(analysis))[1];
+  assert.deepEqual(row.edges, [{ path: '/elsewhere/x', name: '/elsewhere/x', source: 'server', position: undefined, waitOnly: undefined }]);
+});
+
+test('anomalies: a row with the explanation key under the header, and a badge on the participant it is about', () => {
+  const analysis = fixtureAnalysis(3);
+  const rows = buildRows(analysis);
+  const key = anomalyKey(analysis.queues[0].anomalies[0]);
+  const anomalyRow = rows.find((r) => r.kind === 'anomaly');
+  assert.ok(anomalyRow?.kind === 'anomaly');
+  assert.equal(anomalyRow.anomalyKey, key);
+  const people = participants(rows);
+  assert.deepEqual(people[0].anomalies.map((a) => a.key), [key]);
+  assert.deepEqual(people[1].anomalies, []);
+});
+
+test('deadlock cycles come first and mark the waiting sessions of the cycle', () => {
+  const analysis = fixtureAnalysis(3);
+  const [, w1] = analysis.queues[0].participants;
+  analysis.deadlocks = [{ sessions: [w1.session!, '0xdead'], locks: [analysis.queues[0].path, '/locks/other'] }];
+  analysis.anomalies = [{ kind: 'deadlock', severity: 'error', paths: [], sessions: [w1.session!, '0xdead'], facts: {} }];
+  const rows = buildRows(analysis);
+  assert.equal(rows[0].kind, 'deadlock');
+  assert.equal(rows.filter((r) => r.kind === 'anomaly' && r.anomaly.kind === 'deadlock').length, 0, 'the deadlock is not listed twice');
+  const header = rows.find((r) => r.kind === 'queue');
+  assert.ok(header?.kind === 'queue' && header.deadlocked);
+  assert.deepEqual(participants(rows).map((p) => p.deadlocked), [false, true, false]);
+});
+
+test('no queues and empty queues get a note row', () => {
+  const none = fixtureAnalysis(0);
+  none.queues = [];
+  assert.deepEqual(buildRows(none).map((r) => r.kind), ['note']);
+  assert.deepEqual(buildRows(fixtureAnalysis(0)).map((r) => r.kind), ['queue', 'note']);
+});
+
+test('diffing: an unchanged model changes nothing; one changed label changes one row', () => {
+  const before = buildRows(fixtureAnalysis(1000));
+  const same = diffRows(signatures(before), buildRows(fixtureAnalysis(1000)));
+  assert.deepEqual([same.added, same.removed, same.changed, same.unchanged], [[], [], [], before.length]);
+  const after = buildRows(fixtureAnalysis(1000, { changed: [500] }));
+  const diff = diffRows(signatures(before), after);
+  assert.deepEqual(diff.changed, [`p:/locks/orders/${participants(after)[500].participant.name}`]);
+  assert.equal(diff.unchanged, before.length - 1);
+});
+
+test('diffing: the holder leaving removes its row and changes only the rows whose role, position or edge changed', () => {
+  const analysis = fixtureAnalysis(6);
+  const before = buildRows(analysis);
+  const next = fixtureAnalysis(6);
+  const q = next.queues[0];
+  const [gone, first] = q.participants;
+  q.participants = q.participants.slice(1).map((p, i) => ({ ...p, position: i }));
+  q.participants[0] = { ...q.participants[0], role: 'holder', watches: [], waitsFor: [] };
+  q.anomalies = [];
+  const diff = diffRows(signatures(before), buildRows(next));
+  assert.deepEqual(diff.removed.sort(), [`a:${analysis.queues[0].path}\u0001${anomalyKey(analysis.queues[0].anomalies[0])}`, `p:${gone.path}`].sort());
+  assert.ok(diff.changed.includes(`p:${first.path}`));
+  assert.ok(diff.changed.includes('q:/locks/orders'));
+  assert.deepEqual(diff.added, []);
+});
+
+test('rows are keyed by path: the same participant keeps its key when others come and go', () => {
+  const a = participants(buildRows(fixtureAnalysis(3)));
+  const b = participants(buildRows(fixtureAnalysis(5)));
+  assert.deepEqual(a.map((r) => r.key), b.slice(0, 3).map((r) => r.key));
+});
+
+test('offsets add up the row heights', () => {
+  const rows = buildRows(fixtureAnalysis(3));
+  const offsets = rowOffsets(rows);
+  assert.equal(offsets[0], 0);
+  assert.equal(offsets[1], ROW_HEIGHTS.queue);
+  assert.equal(offsets[rows.length], ROW_HEIGHTS.queue + ROW_HEIGHTS.anomaly + 3 * ROW_HEIGHTS.participant);
+  assert.equal(rowAt(offsets, 0), 0);
+  assert.equal(rowAt(offsets, ROW_HEIGHTS.queue - 0.5), 0);
+  assert.equal(rowAt(offsets, ROW_HEIGHTS.queue), 1);
+  assert.equal(rowAt(offsets, 1e9), rows.length - 1);
+});
+
+test('the window of 10,000 rows holds only what is on screen plus the margin, wherever it is scrolled', () => {
+  const rows = buildRows(fixtureAnalysis(10000));
+  const offsets = rowOffsets(rows);
+  const top = visibleWindow(offsets, 0, 600, 200);
+  assert.equal(top.start, 0);
+  assert.ok(top.end - top.start <= Math.ceil(800 / ROW_HEIGHTS.participant) + 2, `${top.end - top.start} rows`);
+  const middle = visibleWindow(offsets, 46 * 5000, 600, 200);
+  assert.ok(middle.start > 4900 && middle.end < 5100, JSON.stringify(middle));
+  assert.ok(middle.end - middle.start <= Math.ceil(1000 / ROW_HEIGHTS.participant) + 2);
+  const bottom = visibleWindow(offsets, offsets[rows.length] - 600, 600, 200);
+  assert.equal(bottom.end, rows.length);
+  assert.deepEqual(visibleWindow(new Float64Array(1), 0, 600), { start: 0, end: 0 });
+});
+
+test('scrollToReveal scrolls only when the row is outside the viewport', () => {
+  const offsets = rowOffsets(buildRows(fixtureAnalysis(100)));
+  assert.equal(scrollToReveal(offsets, 3, 0, 600), undefined);
+  assert.equal(scrollToReveal(offsets, 50, 0, 600), offsets[51] - 600);
+  assert.equal(scrollToReveal(offsets, 2, 1000, 600), offsets[2]);
+});
+
+test('durations: the two largest units, in the given words, never negative', () => {
+  const units = { 'unit.d': '{0}d', 'unit.h': '{0}h', 'unit.m': '{0}m', 'unit.s': '{0}s' };
+  assert.equal(formatDuration(-5000, units), '0s');
+  assert.equal(formatDuration(42_500, units), '42s');
+  assert.equal(formatDuration(12 * 60_000 + 5000, units), '12m 5s');
+  assert.equal(formatDuration(3 * 3_600_000 + 12 * 60_000 + 9000, units), '3h 12m');
+  assert.equal(formatDuration(2 * 86_400_000 + 3 * 3_600_000, units), '2d 3h');
+  assert.equal(formatDuration(65_000, { 'unit.d': '{0}天', 'unit.h': '{0}小时', 'unit.m': '{0}分', 'unit.s': '{0}秒' }), '1分 5秒');
+  assert.equal(fmt('{0} waits for {1} on {2}', 'a', 'b'), 'a waits for b on {2}');
+});
