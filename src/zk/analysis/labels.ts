@@ -24,6 +24,5 @@ export function dataLabel(data: Buffer | undefined, maxChars = LABEL_MAX_CHARS):
     const chars = [...flat];
     return chars.length > maxChars ? chars.slice(0, maxChars - 1).join('') + '…' : flat;
   }
-  const hex = data.subarray(0, HEX_MAX_BYTES).toString('hex').replace(/(..)(?!$)/g, '$1 ');
-  return `0x ${hex}${data.length > HEX_MAX_BYTES ? ' …' : ''}`;
+  return `0x${data.subarray(0, HEX_MAX_BYTES).toString('hex')}${data.length > HEX_MAX_BYTES ? '…' : ''}`;
 }
