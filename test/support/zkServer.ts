@@ -9,6 +9,8 @@ import { fourLetterWord, freePort } from './ports';
 export interface ZkServerOptions {
   /** Allow createContainer/createTTL (`zookeeper.extendedTypesEnabled`). */
   extendedTypes?: boolean;
+  /** Extra JVM system properties, e.g. `{ 'znode.container.checkIntervalMs': '200' }`. */
+  systemProperties?: Record<string, string>;
   /** Value of `4lw.commands.whitelist`; null leaves the line out (then only `srvr` answers). */
   fourLetterWhitelist?: string | null;
   /** Start the AdminServer (Jetty) on a loopback port. */
@@ -120,6 +122,7 @@ async function startCluster(size: number, o: ZkServerOptions): Promise<ZkCluster
   const ownsBaseDir = !o.baseDir;
   const baseDir = o.baseDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-zk-'));
   const props = o.extendedTypes === false ? [] : ['-Dzookeeper.extendedTypesEnabled=true'];
+  for (const [key, value] of Object.entries(o.systemProperties ?? {})) props.push(`-D${key}=${value}`);
   const peers: string[] = [];
   const specs: { dir: string; client: number; admin?: number }[] = [];
   for (let i = 1; i <= size; i++) {

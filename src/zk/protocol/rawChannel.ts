@@ -98,22 +98,41 @@ export class RawChannel {
    */
   send(opCode: number, body: Buffer, operation: string, path?: string): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      const request: OwnRequest = {
-        header: { xid: 0, type: opCode },
-        payload: { setChrootPath() { /* paths in `body` already carry the chroot */ } },
-        zooscope: true,
-        toBuffer() {
-          const frame = Buffer.allocUnsafe(12 + body.length);
-          frame.writeInt32BE(8 + body.length, 0);
-          frame.writeInt32BE(this.header.xid, 4);
-          frame.writeInt32BE(opCode, 8);
-          body.copy(frame, 12);
-          return frame;
-        },
-      };
-      this.manager.queue(request, (error, reply) => {
+      this.queueOwn(opCode, body, (error, reply) => {
         if (error) reject(ZkError.from(error, operation, path));
         else resolve(reply ?? Buffer.alloc(0));
+      });
+    });
+  }
+
+  private queueOwn(opCode: number, body: Buffer, callback: LibraryCallback): void {
+    const request: OwnRequest = {
+      header: { xid: 0, type: opCode },
+      payload: { setChrootPath() { /* paths in `body` already carry the chroot */ } },
+      zooscope: true,
+      toBuffer() {
+        const frame = Buffer.allocUnsafe(12 + body.length);
+        frame.writeInt32BE(8 + body.length, 0);
+        frame.writeInt32BE(this.header.xid, 4);
+        frame.writeInt32BE(opCode, 8);
+        body.copy(frame, 12);
+        return frame;
+      },
+    };
+    this.manager.queue(request, callback);
+  }
+
+  /**
+   * Like send(), but a server error resolves with its code and whatever body came with it (multi answers per op
+   * even when it fails). Connection errors still reject.
+   */
+  sendForReply(opCode: number, body: Buffer, operation: string, path?: string): Promise<{ err: number; reply: Buffer }> {
+    return new Promise((resolve, reject) => {
+      this.queueOwn(opCode, body, (error, reply) => {
+        const code = (error as { code?: unknown } | null)?.code;
+        if (!error) resolve({ err: 0, reply: reply ?? Buffer.alloc(0) });
+        else if (typeof code === 'number' && reply) resolve({ err: code, reply });
+        else reject(ZkError.from(error, operation, path));
       });
     });
   }
@@ -189,7 +208,8 @@ export class RawChannel {
     const zxid = frame.readBigInt64BE(8);
     if (zxid > 0n) manager.zxid = Buffer.from(frame.subarray(8, 16));
     const err = frame.readInt32BE(16);
-    if (err !== 0) head.callback?.({ code: err });
+    // The body goes along with an error too: a failed multi still lists the result of each op.
+    if (err !== 0) head.callback?.({ code: err }, frame.subarray(20));
     else head.callback?.(null, frame.subarray(20));
     return true;
   }
