@@ -8,25 +8,8 @@ import { E2eTest, Workbench } from './workbench';
 
 const CONNECTION = 'E2E ZooKeeper';
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A row of the ZooScope tree whose label is exactly `name`. */
-function row(wb: Workbench, name: string): Locator {
-  return wb.page.locator('.part.sidebar .monaco-list-row')
-    .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) }).first();
-}
-
-async function expand(wb: Workbench, name: string): Promise<void> {
-  const r = row(wb, name);
-  await r.waitFor({ timeout: 30000 });
-  if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
-  // Re-query each time: the tree's rows are virtualized and re-rendered, so a held element handle goes stale.
-  await wb.page.locator('.part.sidebar .monaco-list-row[aria-expanded="true"]')
-    .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) })
-    .first().waitFor({ timeout: 30000 });
-}
+const row = (wb: Workbench, name: string): Locator => wb.explorerRow(name);
+const expand = (wb: Workbench, name: string): Promise<void> => wb.expandRow(name);
 
 /** Seeds a fresh subtree per test (`/e2e-<tag>`), so tests never see each other's leftovers. */
 async function seed(zk: string, tag: string): Promise<{ other: OtherClient; BASE: string }> {

@@ -37,6 +37,10 @@ export interface E2eTest {
 
 export const ZOOSCOPE_TITLE = 'ZooScope';
 
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 export class Workbench {
   /** Uncaught errors of the workbench page, for diagnostics. */
   readonly pageErrors: string[] = [];
@@ -112,6 +116,61 @@ export class Workbench {
     const row = this.treeRow(label).first();
     await row.waitFor({ timeout: timeoutMs });
     return row;
+  }
+
+  /** A row of the side bar's tree whose label is exactly `name` (first match). */
+  explorerRow(name: string): Locator {
+    return this.page.locator('.part.sidebar .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) }).first();
+  }
+
+  /** Expands the side-bar tree row `name` (clicking it unless already expanded) and waits until it is. */
+  async expandRow(name: string): Promise<void> {
+    const row = this.explorerRow(name);
+    await row.waitFor({ timeout: 30000 });
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    // Re-query each time: the tree's rows are virtualized and re-rendered, so a held element handle goes stale.
+    await this.page.locator('.part.sidebar .monaco-list-row[aria-expanded="true"]')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) })
+      .first().waitFor({ timeout: 30000 });
+  }
+
+  /** Answers the input box whose prompt matches `prompt`: replaces its value with `value` and presses Enter. */
+  async answerInput(prompt: RegExp, value: string): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget').filter({ hasText: prompt });
+    await widget.waitFor({ timeout: 15000 });
+    const input = widget.locator('input').first();
+    await input.fill(value);
+    await input.press('Enter');
+    // The same widget is reused by the next step: wait until this prompt is gone so the next answer lands there.
+    await widget.waitFor({ state: 'hidden', timeout: 15000 });
+  }
+
+  /** Picks the quick-pick item whose label starts with `label`. */
+  async pickItem(label: string): Promise<void> {
+    const item = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();
+    await item.waitFor({ timeout: 15000 });
+    await item.click();
+  }
+
+  /** The notification toast whose message matches `text`. */
+  notification(text: RegExp): Locator {
+    return this.page.locator('.notifications-toasts .notification-toast').filter({ hasText: text }).first();
+  }
+
+  /** Clicks `button` on the notification matching `text` (waiting for it). */
+  async clickNotificationButton(text: RegExp, button: string): Promise<void> {
+    const toast = this.notification(text);
+    await toast.waitFor({ timeout: 30000 });
+    // By keyboard: a hover left over another toast would intercept a pointer click.
+    const action = toast.locator('a.monaco-button', { hasText: button }).first();
+    await action.focus();
+    await action.press('Enter');
+  }
+
+  /** The ZooScope status bar entry of connection `name`. */
+  statusBarItem(name: string): Locator {
+    return this.page.locator('.statusbar-item', { hasText: name }).first();
   }
 
   /** Runs a command from the command palette by its full title, e.g. "ZooScope: Refresh". */
