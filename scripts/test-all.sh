@@ -25,6 +25,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund || { record "npm ci" 1; exit 1; }
 fi
 bash scripts/zk/ensure-zookeeper.sh || { record "ZooKeeper available" 1; exit 1; }
+bash scripts/zk/ensure-clients.sh || { record "Curator and kazoo available" 1; exit 1; }
 
 echo "== checks"
 npx tsc -p . --noEmit; record "typecheck (tsc --noEmit)" $?

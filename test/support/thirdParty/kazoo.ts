@@ -1,0 +1,14 @@
+// Starts the Python driver for kazoo 2.8.0 (kazoo_driver.py; protocol in driver.ts) with Debian's /usr/bin/python3,
+// where python3-kazoo is installed (the python3 first on PATH may be another one, without kazoo).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot, startDriver, ThirdPartyClient } from './driver';
+
+export const SYSTEM_PYTHON = '/usr/bin/python3';
+
+/** A kazoo driver connected to `connectString` (each contender on a session of its own). */
+export function startKazoo(connectString: string, sessionTimeoutMs = 15000): Promise<ThirdPartyClient> {
+  if (!fs.existsSync(SYSTEM_PYTHON)) throw new Error(`${SYSTEM_PYTHON} missing: run scripts/zk/ensure-clients.sh`);
+  const script = path.join(repoRoot(), 'test', 'support', 'thirdParty', 'kazoo_driver.py');
+  return startDriver('kazoo', SYSTEM_PYTHON, ['-u', script, connectString, String(sessionTimeoutMs)]);
+}
