@@ -5,6 +5,7 @@ import { ZkError } from '../zk/errors';
 import type { PathProblem } from '../zk/paths';
 import type { ProbeResult } from '../zk/probe';
 import { ConnectFailure } from '../zk/session';
+import type { Permission, WriteFailure } from '../zk/write/outcome';
 
 const t = vscode.l10n.t;
 
@@ -75,4 +76,46 @@ export function describeError(error: unknown): string {
   if (error instanceof ZkError) return describeZkError(error);
   if (error instanceof ConnectFailure) return describeConnectFailure('', error);
   return error instanceof Error ? error.message : String(error);
+}
+
+function describePermission(letter: Permission): string {
+  switch (letter) {
+    case 'c': return t('create (c)');
+    case 'd': return t('delete (d)');
+    case 'r': return t('read (r)');
+    case 'w': return t('write (w)');
+    case 'a': return t('admin (a)');
+  }
+}
+
+/** A failed or refused write (src/zk/write) as one sentence naming the path. */
+export function describeWriteFailure(failure: WriteFailure): string {
+  const path = failure.path;
+  switch (failure.code) {
+    case 'readOnly': return t('{0} was not changed: this connection is read-only.', path);
+    case 'invalidPath': return t('{0} is not a valid node path: {1}', path, describePathProblem(failure.problem));
+    case 'protectedPath': return t('{0} is protected: ZooScope never changes or deletes "/" or /zookeeper.', path);
+    case 'dataTooLarge': return t('The data for {0} is {1} bytes; the server accepts at most {2} bytes for this node.', path, failure.bytes, failure.limit);
+    case 'invalidTtl': return t('The time to live for {0} must be between 1 and {1} milliseconds.', path, failure.max);
+    case 'invalidCredentials': return t('Digest credentials need a user name without ":" and a password.');
+    case 'incompletePlan': return t('The preview of {0} did not see the whole subtree (cancelled or failed): preview it again before deleting.', path);
+    case 'childNotDeleted': return t('{0} was kept because {1} below it could not be deleted.', path, failure.child);
+    case 'extendedTypesDisabled': return t('The server does not allow TTL nodes ({0}): it needs zookeeper.extendedTypesEnabled=true.', path);
+    case 'noAuth':
+      if ('needs' in failure && failure.needs) {
+        return t('Not authorized to {0} {1}: the ACL of {2} does not grant {3} to your credentials.', failure.operation, path,
+          failure.needs.on, failure.needs.anyOf.map(describePermission).join(t(' or ')));
+      }
+      break;
+    case 'notEmpty':
+      if ('newChildren' in failure && failure.newChildren?.length) {
+        return t('{0} was kept: it gained children after the preview ({1}), which were left alone.', path, failure.newChildren.join(', '));
+      }
+      break;
+    case 'noChildrenForEphemerals': return t('{0} cannot be created: its parent is an ephemeral node, which cannot have children.', path);
+    case 'invalidAcl': return t('The server rejected the ACL for {0} as invalid.', path);
+    case 'badArguments': return t('The server rejected the arguments of {0} {1}.', failure.operation, path);
+  }
+  const zkCode = 'zkCode' in failure ? failure.zkCode : undefined;
+  return describeZkError(new ZkError(failure.code as ZkError['code'], failure.operation, path, zkCode));
 }
