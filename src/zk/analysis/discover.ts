@@ -17,7 +17,11 @@ export type QueueSpec =
 export interface Discovery {
   specs: QueueSpec[];
   truncated: boolean;
+  /** Folders crawled that are not queues (at most MAX_WATCHED_DIRS): a monitor watches them for new queues. */
+  dirs: string[];
 }
+
+export const MAX_WATCHED_DIRS = 1000;
 
 export interface DiscoverOptions {
   maxQueues?: number;
@@ -70,11 +74,12 @@ export async function discoverQueues(session: ZkSession, root: string, options: 
   const maxNodes = options.maxNodes ?? 20000;
   const rootList = await session.getChildren(root);
   // The root itself: a fixed leader node asked for by name is one whatever it is called.
-  if (rootList.children.length === 0 && nodeKind(rootList.stat) === 'ephemeral') return { specs: [{ shape: 'fixed', path: root }], truncated: false };
+  if (rootList.children.length === 0 && nodeKind(rootList.stat) === 'ephemeral') return { specs: [{ shape: 'fixed', path: root }], truncated: false, dirs: [] };
   const own = specFor(root, rootList.children, rootList.stat);
-  if (own) return { specs: [await lifted(session, own)], truncated: false };
+  if (own) return { specs: [await lifted(session, own)], truncated: false, dirs: [] };
   const lifted1 = await semaphoreParentOf(session, root);
-  if (lifted1) return { specs: [lifted1], truncated: false };
+  if (lifted1) return { specs: [lifted1], truncated: false, dirs: [] };
+  const dirs = [root];
 
   const found = new Map<string, QueueSpec>();
   let truncated = false;
@@ -97,6 +102,7 @@ export async function discoverQueues(session: ZkSession, root: string, options: 
         if (!found.has(spec.path)) found.set(spec.path, spec);
       } else {
         for (const c of list.children) next.push(joinPath(path, c));
+        if (nodeKind(list.stat) !== 'ephemeral' && dirs.length < MAX_WATCHED_DIRS) dirs.push(path);
       }
     });
     if (found.size >= maxQueues) {
@@ -105,9 +111,9 @@ export async function discoverQueues(session: ZkSession, root: string, options: 
     }
     level = next;
   }
-  // A kazoo semaphore found both as its lease directory and through its lock: keep one.
+  // Keyed by path: a kazoo semaphore found both as its lease directory and through its lock is kept once.
   const specs = [...found.values()].slice(0, maxQueues);
-  return { specs, truncated };
+  return { specs, truncated, dirs };
 }
 
 /** A Curator semaphore's `leases` or `locks` directory asked for directly: analyse the semaphore as a whole. */

@@ -23,6 +23,8 @@ export class LockMonitor {
   private readonly raws = new Map<string, RawQueue>();
   private tables?: ServerTables[];
   private truncated = false;
+  /** Non-queue folders of a subtree, watched for queues that appear. */
+  private dirs: string[] = [];
   private readonly unwatchers = new Map<string, Promise<(() => void) | undefined>>();
   private readonly dirty = new Set<string>();
   private rediscoverPending = false;
@@ -101,6 +103,7 @@ export class LockMonitor {
     if (this.disposed) return;
     this.specs = discovery.specs;
     this.truncated = discovery.truncated;
+    this.dirs = discovery.dirs;
     const queues = await readSpecs(this.session, this.specs, false);
     this.raws.clear();
     for (const q of queues) this.raws.set(q.path, q);
@@ -110,7 +113,7 @@ export class LockMonitor {
 
   private syncWatches(): void {
     if (!this.started || this.disposed) return;
-    const wanted = new Set<string>([this.root]);
+    const wanted = new Set<string>([this.root, ...this.dirs]);
     for (const raw of this.raws.values()) for (const p of queueWatchPaths(raw)) wanted.add(p);
     for (const path of [...this.unwatchers.keys()]) if (!wanted.has(path)) this.unwatch(path);
     for (const path of wanted) {
@@ -132,6 +135,8 @@ export class LockMonitor {
   private onWatchEvent(path: string, event: WatchEvent): void {
     if (this.disposed) return;
     const spec = this.specs.find((s) => s.path === path || (this.raws.has(s.path) && queueWatchPaths(this.raws.get(s.path) as RawQueue).includes(path)));
+    // A folder's data changing does not make or unmake a queue.
+    if (!spec && event.kind === 'dataChanged') return;
     if (event.kind === 'resync' || !spec) this.rediscoverPending = true;
     else this.dirty.add(spec.path);
     clearTimeout(this.changeTimer);
