@@ -1,0 +1,54 @@
+// Helpers for lock tests: managers on a real server, state trails, queue listings, notification counts.
+import * as zookeeper from 'node-zookeeper-client';
+import { LockHandle, LockManager, LockSnapshot, LockState } from '../../src/zk/locks';
+import type { OtherClient } from './zkClient';
+
+export function newManager(connectString: string, sessionTimeoutMs = 10000): LockManager {
+  return new LockManager({ connectString, sessionTimeoutMs, requestTimeoutMs: 8000 });
+}
+
+/** Every state a handle goes through, from now on. */
+export function trail(handle: LockHandle): LockState[] {
+  const states: LockState[] = [handle.state];
+  handle.on('change', (s: LockSnapshot) => { if (states[states.length - 1] !== s.state) states.push(s.state); });
+  return states;
+}
+
+export function children(other: OtherClient, path: string): Promise<string[]> {
+  return new Promise((resolve, reject) => other.client.getChildren(path, (error, names) => (error ? reject(error) : resolve(names))));
+}
+
+export function ownerOf(other: OtherClient, path: string): Promise<string | undefined> {
+  return new Promise((resolve, reject) => other.client.exists(path, (error, stat) => {
+    if (error) return reject(error);
+    resolve(stat ? `0x${stat.ephemeralOwner.readBigUInt64BE(0).toString(16)}` : undefined);
+  }));
+}
+
+/** Counts watch notifications the manager's lock session receives (any type, any path). */
+export function countNotifications(manager: LockManager): { count: number; paths: string[] } {
+  const counter = { count: 0, paths: [] as string[] };
+  const session = manager.lockSession;
+  if (!session) throw new Error('no lock session yet');
+  session.onNotification((n) => { counter.count++; counter.paths.push(n.path); });
+  return counter;
+}
+
+/** Expires `sessionId`/`password` on purpose: a twin client attaches to the session and closes it. */
+export async function closeSessionAsTwin(connectString: string, sessionId: Buffer, password: Buffer): Promise<void> {
+  const twin = zookeeper.createClient(connectString, {
+    sessionTimeout: 10000, retries: 0, spinDelay: 200, sessionId, sessionPassword: password,
+  } as unknown as zookeeper.Option);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('twin did not connect')), 10000);
+    twin.once('connected', () => { clearTimeout(timer); resolve(); });
+    twin.connect();
+  });
+  await new Promise<void>((resolve) => {
+    twin.once('disconnected', () => resolve());
+    twin.close();
+    setTimeout(resolve, 2000);
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
