@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { anomalyKey } from '../../src/shared/lockQueueMessages';
 import { formatDuration, fmt } from '../../src/webview/lockQueue/format';
 import { ROW_HEIGHTS, rowAt, rowOffsets, scrollToReveal, visibleWindow } from '../../src/webview/lockQueue/layout';
-import { buildRows, diffRows, ParticipantRow, Row, signatures } from '../../src/webview/lockQueue/rows';
+import { buildRows, ParticipantRow, planPatch, Row } from '../../src/webview/lockQueue/rows';
 import { fixtureAnalysis } from './webviewFixtures';
 
 const participants = (rows: Row[]) => rows.filter((r): r is ParticipantRow => r.kind === 'participant');
@@ -83,17 +83,21 @@ test('no queues and empty queues get a note row', () => {
   assert.deepEqual(buildRows(fixtureAnalysis(0)).map((r) => r.kind), ['queue', 'note']);
 });
 
-test('diffing: an unchanged model changes nothing; one changed label changes one row', () => {
+const rendered = (rows: Row[], start: number, end: number) => new Map(rows.slice(start, end).map((r) => [r.key, r.sig] as const));
+
+test('patching: an unchanged model keeps every row on screen; one changed label re-renders that row only', () => {
   const before = buildRows(fixtureAnalysis(1000));
-  const same = diffRows(signatures(before), buildRows(fixtureAnalysis(1000)));
-  assert.deepEqual([same.added, same.removed, same.changed, same.unchanged], [[], [], [], before.length]);
-  const after = buildRows(fixtureAnalysis(1000, { changed: [500] }));
-  const diff = diffRows(signatures(before), after);
-  assert.deepEqual(diff.changed, [`p:/locks/orders/${participants(after)[500].participant.name}`]);
-  assert.equal(diff.unchanged, before.length - 1);
+  const same = planPatch(rendered(before, 0, 30), buildRows(fixtureAnalysis(1000)), 0, 30);
+  assert.deepEqual([same.create, same.update, same.remove, same.keep.length], [[], [], [], 30]);
+  const after = buildRows(fixtureAnalysis(1000, { changed: [5] }));
+  const plan = planPatch(rendered(before, 0, 30), after, 0, 30);
+  assert.deepEqual(plan.update.map((i) => after[i].key), [`p:/locks/orders/${participants(after)[5].participant.name}`]);
+  assert.equal(plan.keep.length, 29);
+  const offScreen = planPatch(rendered(before, 0, 30), buildRows(fixtureAnalysis(1000, { changed: [500] })), 0, 30);
+  assert.deepEqual(offScreen.update, [], 'a change off screen costs no DOM work');
 });
 
-test('diffing: the holder leaving removes its row and changes only the rows whose role, position or edge changed', () => {
+test('patching: the holder leaving drops its row and re-renders the rows whose role or position changed', () => {
   const analysis = fixtureAnalysis(6);
   const before = buildRows(analysis);
   const next = fixtureAnalysis(6);
@@ -102,11 +106,37 @@ test('diffing: the holder leaving removes its row and changes only the rows whos
   q.participants = q.participants.slice(1).map((p, i) => ({ ...p, position: i }));
   q.participants[0] = { ...q.participants[0], role: 'holder', watches: [], waitsFor: [] };
   q.anomalies = [];
-  const diff = diffRows(signatures(before), buildRows(next));
-  assert.deepEqual(diff.removed.sort(), [`a:${analysis.queues[0].path}\u0001${anomalyKey(analysis.queues[0].anomalies[0])}`, `p:${gone.path}`].sort());
-  assert.ok(diff.changed.includes(`p:${first.path}`));
-  assert.ok(diff.changed.includes('q:/locks/orders'));
-  assert.deepEqual(diff.added, []);
+  const after = buildRows(next);
+  const plan = planPatch(rendered(before, 0, before.length), after, 0, after.length);
+  assert.deepEqual(plan.remove.sort(), [`a:${analysis.queues[0].path}\u0001${anomalyKey(analysis.queues[0].anomalies[0])}`, `p:${gone.path}`].sort());
+  const updated = plan.update.map((i) => after[i].key);
+  assert.ok(updated.includes(`p:${first.path}`));
+  assert.ok(updated.includes('q:/locks/orders'));
+  assert.deepEqual(plan.create, []);
+});
+
+test('patching: scrolling creates the rows that come into view and removes those that leave', () => {
+  const rows = buildRows(fixtureAnalysis(100));
+  const plan = planPatch(rendered(rows, 0, 20), rows, 10, 30);
+  assert.deepEqual(plan.create, Array.from({ length: 10 }, (_, i) => 20 + i));
+  assert.equal(plan.remove.length, 10);
+  assert.equal(plan.keep.length, 10);
+});
+
+test('signatures change with what a participant row shows, and only then', () => {
+  const sig = (a: ReturnType<typeof fixtureAnalysis>, i = 1) => participants(buildRows(a))[i].sig;
+  const base = fixtureAnalysis(3);
+  assert.equal(sig(base), sig(fixtureAnalysis(3)));
+  const watched = fixtureAnalysis(3);
+  watched.queues[0].participants[1].watches[0].source = 'inferred';
+  assert.notEqual(sig(watched), sig(base));
+  const client = fixtureAnalysis(3);
+  client.queues[0].participants[1].clientAddress = '1.2.3.4:5';
+  assert.notEqual(sig(client), sig(base));
+  const flagged = fixtureAnalysis(3);
+  flagged.queues[0].anomalies.push({ kind: 'stuck-waiter', severity: 'error', paths: [flagged.queues[0].participants[1].path], sessions: [], facts: {} });
+  assert.notEqual(sig(flagged), sig(base));
+  assert.equal(sig(flagged, 2), sig(base, 2));
 });
 
 test('rows are keyed by path: the same participant keeps its key when others come and go', () => {

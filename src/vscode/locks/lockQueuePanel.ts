@@ -186,7 +186,7 @@ export class LockQueuePanel implements vscode.Disposable {
   }
 
   private sendModel(analysis: LockAnalysis): void {
-    this.post({ type: 'model', seq: ++this.seq, analysis, anomalyTexts: anomalyTexts(analysis) });
+    this.post({ type: 'model', seq: ++this.seq, analysisJson: JSON.stringify(analysis), anomalyTexts: anomalyTexts(analysis) });
   }
 
   private setStatus(status: PanelStatus, message?: string): void {

@@ -3,7 +3,7 @@
 // rows whose signature changed and moves the others. Arrow keys move a roving focus, Enter reveals.
 import { rowOffsets, scrollToReveal, visibleWindow } from './layout';
 import { renderRow, RenderContext, RowAction, updateTime } from './rowView';
-import { diffRows, Row, RowDiff, signatures } from './rows';
+import { planPatch, Row } from './rows';
 
 export interface ActionEvent {
   action: RowAction;
@@ -14,10 +14,11 @@ export interface ActionEvent {
 export class LockListView {
   private rows: Row[] = [];
   private offsets: Float64Array = new Float64Array(1);
-  private indexByKey = new Map<string, number>();
-  private sigs = new Map<string, string>();
-  /** Rendered rows by key. */
+  /** Key → index, built only when a key must be found (focus, clicks), not on every update. */
+  private indexCache: Map<string, number> | undefined;
+  /** Rendered rows by key, and the signature each was rendered with. */
   private readonly nodes = new Map<string, HTMLElement>();
+  private readonly renderedSigs = new Map<string, string>();
   private readonly spacer: HTMLElement;
   private focusedKey: string | undefined;
   private frame = 0;
@@ -45,37 +46,38 @@ export class LockListView {
     return this.nodes.size;
   }
 
-  /** Replaces the rows; returns what changed. `forceAll` re-renders every shown row (strings or capabilities). */
-  setRows(rows: Row[], forceAll = false): RowDiff {
-    const diff = diffRows(this.sigs, rows);
+  /** Replaces the rows. Only rows on screen whose signature changed are re-rendered, unless `forceAll`. */
+  setRows(rows: Row[], forceAll = false): void {
     this.rows = rows;
-    this.sigs = signatures(rows);
+    this.indexCache = undefined;
     this.offsets = rowOffsets(rows);
-    this.indexByKey = new Map(rows.map((r, i) => [r.key, i] as const));
     this.spacer.style.height = `${this.offsets[rows.length]}px`;
-    const dirty = forceAll ? new Set(this.nodes.keys()) : new Set([...diff.changed]);
-    if (this.focusedKey && !this.indexByKey.has(this.focusedKey)) this.focusedKey = undefined;
-    this.render(dirty);
-    return diff;
+    if (this.focusedKey && this.indexOf(this.focusedKey) === undefined) this.focusedKey = undefined;
+    this.render(forceAll);
   }
 
-  /** Re-renders every shown row (e.g. new anomaly texts or capabilities). */
+  /** Re-renders every shown row (e.g. new strings or capabilities). */
   refreshAll(): void {
-    this.render(new Set(this.nodes.keys()));
+    this.render(true);
+  }
+
+  private indexOf(key: string): number | undefined {
+    this.indexCache ??= new Map(this.rows.map((r, i) => [r.key, i] as const));
+    return this.indexCache.get(key);
   }
 
   /** Updates ticking times of the rows on screen. */
   tick(): void {
     const ctx = this.context();
-    for (const [key, node] of this.nodes) {
-      const row = this.rows[this.indexByKey.get(key) ?? -1];
+    for (const node of this.nodes.values()) {
+      const row = this.rows[Number(node.dataset.index)];
       if (row) updateTime(node, row, ctx);
     }
   }
 
   /** Scrolls to a row by key and gives it the keyboard focus. */
   focusKey(key: string): boolean {
-    const index = this.indexByKey.get(key);
+    const index = this.indexOf(key);
     if (index === undefined) return false;
     this.moveFocus(index);
     return true;
@@ -84,7 +86,7 @@ export class LockListView {
   /** The text of the rendered rows, top to bottom (tests, diagnostics). */
   snapshot(): string[] {
     return [...this.nodes.entries()]
-      .sort((a, b) => (this.indexByKey.get(a[0]) ?? 0) - (this.indexByKey.get(b[0]) ?? 0))
+      .sort((a, b) => Number(a[1].dataset.index) - Number(b[1].dataset.index))
       .map(([, node]) => node.textContent ?? '');
   }
 
@@ -92,45 +94,56 @@ export class LockListView {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
-      this.render(new Set());
+      this.render(false);
     });
   }
 
-  private render(dirty: Set<string>): void {
+  /** Patches the DOM to the rows on screen: drops rows scrolled away, creates new ones, re-renders changed ones. */
+  private render(forceAll: boolean): void {
     const ctx = this.context();
     const { start, end } = visibleWindow(this.offsets, this.scroller.scrollTop, this.scroller.clientHeight || 800);
-    const wanted = new Set<string>();
-    for (let i = start; i < end; i++) wanted.add(this.rows[i].key);
+    const plan = planPatch(this.renderedSigs, this.rows, start, end);
     const focusedInside = document.activeElement && this.scroller.contains(document.activeElement);
-    for (const [key, node] of this.nodes) {
-      if (!wanted.has(key)) {
-        node.remove();
-        this.nodes.delete(key);
-      }
+    const fresh = new Set<string>();
+    for (const key of plan.remove) {
+      this.nodes.get(key)?.remove();
+      this.nodes.delete(key);
+      this.renderedSigs.delete(key);
+    }
+    for (const i of plan.create) {
+      const row = this.rows[i];
+      const node = document.createElement('div');
+      node.dataset.key = row.key;
+      node.setAttribute('role', 'listitem');
+      renderRow(node, row, ctx);
+      this.spacer.append(node);
+      this.nodes.set(row.key, node);
+      this.renderedSigs.set(row.key, row.sig);
+      fresh.add(row.key);
+    }
+    for (const i of forceAll ? [...plan.update, ...plan.keep] : plan.update) {
+      const row = this.rows[i];
+      const node = this.nodes.get(row.key)!;
+      const hadFocus = node.contains(document.activeElement) && document.activeElement !== node;
+      renderRow(node, row, ctx);
+      this.renderedSigs.set(row.key, row.sig);
+      fresh.add(row.key);
+      if (hadFocus) node.focus();
     }
     const tabKey = this.focusedKey ?? this.rows[start]?.key;
     for (let i = start; i < end; i++) {
       const row = this.rows[i];
-      let node = this.nodes.get(row.key);
-      if (!node) {
-        node = document.createElement('div');
-        node.dataset.key = row.key;
-        node.setAttribute('role', 'listitem');
-        renderRow(node, row, ctx);
-        this.spacer.append(node);
-        this.nodes.set(row.key, node);
-      } else if (dirty.has(row.key)) {
-        const hadFocus = node.contains(document.activeElement) && document.activeElement !== node;
-        renderRow(node, row, ctx);
-        if (hadFocus) node.focus();
-      }
+      const node = this.nodes.get(row.key)!;
       const top = `${this.offsets[i]}px`;
       if (node.style.top !== top) node.style.top = top;
+      node.dataset.index = String(i);
       node.setAttribute('aria-posinset', String(i + 1));
       node.setAttribute('aria-setsize', String(this.rows.length));
       const tabbable = row.key === tabKey;
-      node.tabIndex = tabbable ? 0 : -1;
-      node.querySelectorAll<HTMLElement>('button').forEach((b) => { b.tabIndex = tabbable ? 0 : -1; });
+      if (fresh.has(row.key) || node.tabIndex !== (tabbable ? 0 : -1)) {
+        node.tabIndex = tabbable ? 0 : -1;
+        node.querySelectorAll<HTMLElement>('button').forEach((b) => { b.tabIndex = tabbable ? 0 : -1; });
+      }
     }
     if (focusedInside && this.focusedKey && !this.scroller.contains(document.activeElement)) this.nodes.get(this.focusedKey)?.focus();
   }
@@ -141,12 +154,12 @@ export class LockListView {
     this.focusedKey = this.rows[i].key;
     const target = scrollToReveal(this.offsets, i, this.scroller.scrollTop, this.scroller.clientHeight);
     if (target !== undefined) this.scroller.scrollTop = target;
-    this.render(new Set());
+    this.render(false);
     this.nodes.get(this.focusedKey)?.focus();
   }
 
   private currentIndex(): number {
-    return this.focusedKey ? this.indexByKey.get(this.focusedKey) ?? 0 : 0;
+    return this.focusedKey ? this.indexOf(this.focusedKey) ?? 0 : 0;
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -168,7 +181,7 @@ export class LockListView {
     const rowNode = (e.target as HTMLElement).closest<HTMLElement>('[data-key]');
     if (e.key === 'Enter' && rowNode && e.target === rowNode) {
       e.preventDefault();
-      const row = this.rows[this.indexByKey.get(rowNode.dataset.key ?? '') ?? -1];
+      const row = this.rows[Number(rowNode.dataset.index)];
       const path = row?.kind === 'participant' ? row.participant.path : row?.kind === 'queue' ? row.queue.path : undefined;
       if (row && path) this.onAction({ action: 'reveal', target: path, row });
     }
@@ -178,14 +191,14 @@ export class LockListView {
     const rowNode = (e.target as HTMLElement).closest<HTMLElement>('[data-key]');
     if (rowNode?.dataset.key && rowNode.dataset.key !== this.focusedKey) {
       this.focusedKey = rowNode.dataset.key;
-      this.render(new Set());
+      this.render(false);
     }
   }
 
   private onClick(e: MouseEvent): void {
     const b = (e.target as HTMLElement).closest<HTMLElement>('[data-action]');
     const rowNode = b?.closest<HTMLElement>('[data-key]');
-    const row = rowNode ? this.rows[this.indexByKey.get(rowNode.dataset.key ?? '') ?? -1] : undefined;
+    const row = rowNode ? this.rows[Number(rowNode.dataset.index)] : undefined;
     if (!b || !row) return;
     e.stopPropagation();
     const action = b.dataset.action as RowAction;

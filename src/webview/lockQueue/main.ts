@@ -80,10 +80,10 @@ function serverSummary(a: LockAnalysis, s: WebviewStrings): string {
 }
 
 function onModel(message: Extract<HostMessage, { type: 'model' }>, received: number): void {
-  analysis = message.analysis;
+  analysis = JSON.parse(message.analysisJson) as LockAnalysis;
   const textsChanged = JSON.stringify(anomalyTexts) !== JSON.stringify(message.anomalyTexts);
   anomalyTexts = message.anomalyTexts;
-  list.setRows(buildRows(message.analysis), textsChanged);
+  list.setRows(buildRows(analysis), textsChanged);
   renderHeader();
   // Layout is part of the cost: read a size so the browser lays out before the time is taken.
   void scroller.offsetHeight;

@@ -30,16 +30,73 @@ export interface QueueRow extends RowBase {
   waiters: number;
   deadlocked: boolean;
 }
-export interface ParticipantRow extends RowBase {
-  kind: 'participant';
-  participant: Participant;
-  queuePath: string;
-  edges: EdgeTarget[];
-  anomalies: { kind: Anomaly['kind']; severity: Anomaly['severity']; key: string }[];
-  deadlocked: boolean;
-  /** The row directly above is the participant it watches (the usual predecessor edge). */
-  watchesRowAbove?: EdgeSource;
+/** What a queue's participant rows share: built once per update, looked into lazily by the rows on screen. */
+interface QueueContext {
+  queue: LockQueue;
+  anomaliesByPath: Map<string, ParticipantAnomaly[]>;
+  deadlocked: Set<string>;
+  byPathCache?: Map<string, Participant>;
 }
+
+export interface ParticipantAnomaly { kind: Anomaly['kind']; severity: Anomaly['severity']; key: string }
+const NO_ANOMALIES: ParticipantAnomaly[] = [];
+
+/**
+ * A participant's row. Built for every participant on each update, so it does nothing up front: its signature
+ * and edges are computed when the row is on screen (10,000 waiters cost 10,000 small objects, not 10,000 strings).
+ */
+export class ParticipantRow {
+  readonly kind = 'participant' as const;
+  readonly key: string;
+  private sigCache?: string;
+  private edgesCache?: EdgeTarget[];
+
+  constructor(readonly participant: Participant, private readonly index: number, private readonly ctx: QueueContext) {
+    this.key = `p:${participant.path}`;
+  }
+
+  get queuePath(): string {
+    return this.ctx.queue.path;
+  }
+
+  get anomalies(): ParticipantAnomaly[] {
+    return this.ctx.anomaliesByPath.get(this.participant.path) ?? NO_ANOMALIES;
+  }
+
+  get deadlocked(): boolean {
+    const p = this.participant;
+    return p.session !== undefined && p.role === 'waiter' && this.ctx.deadlocked.has(p.session);
+  }
+
+  /** How it watches the participant in the row directly above (the usual predecessor edge), if it does. */
+  get watchesRowAbove(): EdgeSource | undefined {
+    const above = this.ctx.queue.participants[this.index - 1];
+    return above ? this.participant.watches.find((w) => w.path === above.path)?.source : undefined;
+  }
+
+  get edges(): EdgeTarget[] {
+    if (!this.edgesCache) {
+      const ctx = this.ctx;
+      ctx.byPathCache ??= new Map(ctx.queue.participants.map((p) => [p.path, p] as const));
+      this.edgesCache = edgesOf(this.participant, ctx.byPathCache);
+    }
+    return this.edgesCache;
+  }
+
+  get sig(): string {
+    if (this.sigCache === undefined) {
+      const p = this.participant;
+      let sig = `${p.name}${SEP}${p.role}${SEP}${p.position}${SEP}${p.kind}${SEP}${p.session ?? ''}${SEP}${p.clientAddress ?? ''}${SEP}${p.label ?? ''}${SEP}${p.since}${SEP}${p.ours ? 1 : 0}${SEP}`;
+      for (const w of p.watches) sig += `${w.path}>${w.source},`;
+      sig += SEP;
+      for (const path of p.waitsFor) sig += `${path},`;
+      for (const a of this.anomalies) sig += `${SEP}${a.key}`;
+      this.sigCache = `${sig}${SEP}${this.deadlocked ? 1 : 0}${SEP}${this.watchesRowAbove ?? ''}`;
+    }
+    return this.sigCache;
+  }
+}
+
 export interface NoteRow extends RowBase { kind: 'note'; note: 'noQueues' | 'emptyQueue'; queuePath?: string }
 
 export type Row = DeadlockRow | GlobalAnomalyRow | QueueRow | ParticipantRow | NoteRow;
@@ -68,20 +125,20 @@ function edgesOf(p: Participant, byPath: Map<string, Participant>): EdgeTarget[]
   return edges;
 }
 
-function participantRow(queue: LockQueue, p: Participant, byPath: Map<string, Participant>, above: Participant | undefined,
-  deadlocked: Set<string>): ParticipantRow {
-  const edges = edgesOf(p, byPath);
-  const anomalies = queue.anomalies.filter((a) => a.paths.includes(p.path) || (p.session !== undefined && a.kind === 'deadlock' && a.sessions.includes(p.session)))
-    .map((a) => ({ kind: a.kind, severity: a.severity, key: anomalyKey(a) }));
-  const isDeadlocked = p.session !== undefined && deadlocked.has(p.session) && p.role === 'waiter';
-  const aboveEdge = above ? edges.find((e) => e.path === above.path && !e.waitOnly) : undefined;
-  const sig = [p.name, p.role, p.position, p.kind, p.session ?? '', p.clientAddress ?? '', p.label ?? '', p.since, p.ours ? 1 : 0,
-    edges.map((e) => `${e.path}>${e.source}${e.waitOnly ? '?' : ''}${e.position ?? ''}`).join(','),
-    anomalies.map((a) => a.key).join(','), isDeadlocked ? 1 : 0, aboveEdge?.source ?? ''].join(SEP);
-  return {
-    kind: 'participant', key: `p:${p.path}`, sig, participant: p, queuePath: queue.path, edges, anomalies,
-    deadlocked: isDeadlocked, watchesRowAbove: aboveEdge?.source,
+function anomaliesByPath(queue: LockQueue): Map<string, ParticipantAnomaly[]> {
+  const map = new Map<string, ParticipantAnomaly[]>();
+  const add = (path: string, a: Anomaly) => {
+    const list = map.get(path) ?? [];
+    list.push({ kind: a.kind, severity: a.severity, key: anomalyKey(a) });
+    map.set(path, list);
   };
+  for (const a of queue.anomalies) {
+    for (const path of new Set(a.paths)) add(path, a);
+    if (a.kind === 'deadlock') {
+      for (const p of queue.participants) if (p.session !== undefined && a.sessions.includes(p.session) && !a.paths.includes(p.path)) add(p.path, a);
+    }
+  }
+  return map;
 }
 
 export function buildRows(analysis: LockAnalysis): Row[] {
@@ -97,7 +154,6 @@ export function buildRows(analysis: LockAnalysis): Row[] {
   }
   if (analysis.queues.length === 0) rows.push({ kind: 'note', key: 'n:none', sig: 'noQueues', note: 'noQueues' });
   for (const queue of analysis.queues) {
-    const byPath = new Map(queue.participants.map((p) => [p.path, p] as const));
     const holders = queue.participants.filter((p) => p.role !== 'waiter').length;
     const waiters = queue.participants.length - holders;
     const queueDeadlocked = analysis.deadlocks.some((c) => c.locks.includes(queue.path));
@@ -113,37 +169,36 @@ export function buildRows(analysis: LockAnalysis): Row[] {
     if (queue.participants.length === 0) {
       rows.push({ kind: 'note', key: `n:${queue.path}`, sig: 'emptyQueue', note: 'emptyQueue', queuePath: queue.path });
     }
-    let above: Participant | undefined;
-    for (const p of queue.participants) {
-      rows.push(participantRow(queue, p, byPath, above, deadlocked));
-      above = p;
-    }
+    const ctx: QueueContext = { queue, anomaliesByPath: anomaliesByPath(queue), deadlocked };
+    queue.participants.forEach((p, i) => rows.push(new ParticipantRow(p, i, ctx)));
   }
   return rows;
 }
 
-export interface RowDiff {
-  added: string[];
-  removed: string[];
-  changed: string[];
-  unchanged: number;
+/** How to bring the rendered rows (key → signature) to rows [start, end) of the new list. */
+export interface PatchPlan {
+  /** Indexes of rows to create (not rendered yet). */
+  create: number[];
+  /** Indexes of rendered rows whose content changed. */
+  update: number[];
+  /** Indexes of rendered rows to keep as they are (at most moved). */
+  keep: number[];
+  /** Rendered keys that are no longer in the window (or gone). */
+  remove: string[];
 }
 
-/** What changed between the signatures of the previous rows (key → sig) and the new rows. */
-export function diffRows(previous: ReadonlyMap<string, string>, next: readonly Row[]): RowDiff {
-  const diff: RowDiff = { added: [], removed: [], changed: [], unchanged: 0 };
-  const seen = new Set<string>();
-  for (const row of next) {
-    seen.add(row.key);
-    const before = previous.get(row.key);
-    if (before === undefined) diff.added.push(row.key);
-    else if (before !== row.sig) diff.changed.push(row.key);
-    else diff.unchanged++;
+/** The keyed diff of an update, restricted to the rows on screen: the only ones that cost DOM work. */
+export function planPatch(rendered: ReadonlyMap<string, string>, rows: readonly Row[], start: number, end: number): PatchPlan {
+  const plan: PatchPlan = { create: [], update: [], keep: [], remove: [] };
+  const wanted = new Set<string>();
+  for (let i = start; i < end; i++) {
+    const row = rows[i];
+    wanted.add(row.key);
+    const before = rendered.get(row.key);
+    if (before === undefined) plan.create.push(i);
+    else if (before !== row.sig) plan.update.push(i);
+    else plan.keep.push(i);
   }
-  for (const key of previous.keys()) if (!seen.has(key)) diff.removed.push(key);
-  return diff;
-}
-
-export function signatures(rows: readonly Row[]): Map<string, string> {
-  return new Map(rows.map((r) => [r.key, r.sig] as const));
+  for (const key of rendered.keys()) if (!wanted.has(key)) plan.remove.push(key);
+  return plan;
 }

@@ -1,0 +1,125 @@
+// Bench: the lock-queue webview's update time for queues of 100, 1,000 and 10,000 participants. The front-end is
+// bundled as shipped and loaded into headless Debian Chromium (playwright-core); `model` messages (the analysis as
+// JSON text, as the host sends it) are posted with window.postMessage, like a real webview receives them, and timed
+// in the page until the front-end reports `rendered` (parsed, rows built, the rows on screen patched and laid out).
+// Cases per size: first render into an empty panel, one waiter's data changed, and the holder releasing (every
+// position shifts by one). The host's JSON.stringify of the model is timed apart (it runs in the extension host).
+// Baseline (same page, same run): a trivial message round trip (snapshot request → answer).
+// Standalone: node out/bench/webviewBench.js [runs]
+import type { Browser } from 'playwright-core';
+import type { HostMessage, LockQueuePanelState } from '../src/shared/lockQueueMessages';
+import type { LockAnalysis } from '../src/zk/analysis/model';
+import { chromiumPath, launchChromium } from '../test/support/chromium';
+import { fixtureAnalysis } from '../test/unit/webviewFixtures';
+import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from '../test/unit/webviewPage';
+import { formatTable, now, Row, summarize } from './stats';
+
+export const WEBVIEW_SIZES = [100, 1000, 10000];
+const GOAL_MS = 50;
+const STATE: LockQueuePanelState = { connectionId: 'bench', root: '/locks/orders', mode: 'queue' };
+
+type ModelMessage = Extract<HostMessage, { type: 'model' }>;
+
+/** The holder released: the first waiter holds, everyone moves up one position. */
+function released(size: number): LockAnalysis {
+  const a = fixtureAnalysis(size);
+  const q = a.queues[0];
+  q.participants = q.participants.slice(1).map((p, i) => ({ ...p, position: i }));
+  if (q.participants[0]) q.participants[0] = { ...q.participants[0], role: 'holder', watches: [], waitsFor: [] };
+  q.anomalies = [];
+  return a;
+}
+
+async function loadModels(fe: FrontEnd, models: LockAnalysis[]): Promise<void> {
+  await fe.page.evaluate((list) => {
+    const w = window as unknown as { __models: unknown[]; __seq: number };
+    w.__models = list.map((analysis) => ({ type: 'model', seq: 0, analysisJson: JSON.stringify(analysis), anomalyTexts: {} }));
+    w.__seq = 0;
+  }, models);
+}
+
+/** Posts stored model `index` (with a fresh seq) and returns the in-page time until it was rendered. */
+function timeStored(fe: FrontEnd, index: number): Promise<number> {
+  return fe.page.evaluate((i) => {
+    const w = window as unknown as { __models: ModelMessage[]; __seq: number; __timeModel: (m: unknown) => Promise<number> };
+    return w.__timeModel({ ...w.__models[i], seq: ++w.__seq });
+  }, index);
+}
+
+function timeRoundTrip(fe: FrontEnd): Promise<number> {
+  return fe.page.evaluate(() => new Promise<number>((resolve) => {
+    const w = window as unknown as { __waiters: ((m: { type: string }) => void)[] };
+    const t0 = performance.now();
+    const wait = (m: { type: string }) => (m.type === 'snapshot' ? resolve(performance.now() - t0) : w.__waiters.push(wait));
+    w.__waiters.push(wait);
+    window.postMessage({ type: 'snapshotRequest', requestId: 1 }, '*');
+  }));
+}
+
+export async function webviewBench(runs: number): Promise<{ rows: Row[]; notes: string[] }> {
+  try {
+    chromiumPath();
+  } catch (error) {
+    return { rows: [], notes: [`webview: not measured (${(error as Error).message})`] };
+  }
+  const browser: Browser = await launchChromium();
+  const rows: Row[] = [];
+  try {
+    const code = await bundleFrontEnd();
+    for (const size of WEBVIEW_SIZES) {
+      const base = fixtureAnalysis(size);
+      const oneChanged = fixtureAnalysis(size, { changed: [Math.min(5, size - 1)], labelSuffix: ' (changed)' });
+      const shifted = released(size);
+      const first: number[] = [];
+      const update: number[] = [];
+      const shift: number[] = [];
+      const roundTrip: number[] = [];
+      let domRows = 0;
+      for (let run = 0; run < runs + 1; run++) {
+        const fe = await openFrontEnd({ browser, code, width: 1200, height: 800 });
+        try {
+          await fe.send({ type: 'init', state: STATE, connectionName: 'bench', strings: testStrings(), capabilities: { canAcquire: true, canRelease: true, canForceRelease: true } });
+          await loadModels(fe, [base, oneChanged, base, shifted]);
+          const samples = [await timeStored(fe, 0), await timeStored(fe, 1), await timeStored(fe, 2), await timeStored(fe, 3), await timeRoundTrip(fe)];
+          domRows = await fe.page.locator('.row').count();
+          if (run === 0) continue; // warm-up: the page's first compile of the bundle
+          first.push(samples[0]);
+          update.push(samples[1]);
+          shift.push(samples[3]);
+          roundTrip.push(samples[4]);
+        } finally {
+          await fe.close();
+        }
+      }
+      const label = `${size.toLocaleString('en-US')} participants`;
+      const stringify: number[] = [];
+      for (let run = 0; run < runs; run++) {
+        const t0 = now();
+        if (JSON.stringify(shifted).length === 0) throw new Error('empty model');
+        stringify.push(now() - t0);
+      }
+      const baseline = { label: 'message round trip', summary: summarize(roundTrip) };
+      const goal = size === 10000 ? { op: '<' as const, value: GOAL_MS } : undefined;
+      rows.push(
+        { bench: 'webview', case: `${label}: first render`, unit: 'ms', summary: summarize(first), samples: first, baseline, note: `${domRows} rows in the DOM` },
+        { bench: 'webview', case: `${label}: update, one waiter changed`, unit: 'ms', summary: summarize(update), samples: update, baseline, goal },
+        { bench: 'webview', case: `${label}: update, holder released (all shift)`, unit: 'ms', summary: summarize(shift), samples: shift, baseline, goal },
+        { bench: 'webview', case: `${label}: host JSON.stringify of the model`, unit: 'ms', summary: summarize(stringify), samples: stringify },
+      );
+    }
+  } finally {
+    await browser.close();
+  }
+  return { rows, notes: [] };
+}
+
+if (require.main === module) {
+  const runs = Math.max(5, Number(process.argv[2] ?? 9));
+  webviewBench(runs).then(({ rows, notes }) => {
+    console.log(formatTable(rows));
+    notes.forEach((n) => console.log(`note: ${n}`));
+  }, (error: unknown) => {
+    console.error('webview bench failed:', error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,109 @@
+// The lock-queue panel and the Ensemble view as a person sees them: a real queue (separate sessions, waiters with
+// exists watches on their predecessor) opened from the palette; the webview's text read through its nested
+// iframes (order, roles, sessions, labels, watch edges), a node name that is markup shown as text, live changes,
+// the keyboard, and screenshots of the panel and the Ensemble view.
+import * as assert from 'node:assert';
+import type { FrameLocator } from 'playwright-core';
+import { LockQueueClients, startLockQueue } from '../support/lockQueueClients';
+import { connectOtherClient } from '../support/zkClient';
+import { E2eTest, Workbench } from './workbench';
+
+const CONNECTION = 'E2E Locks';
+const XSS_NAME = '<img src=x onerror=alert(1)>lock-';
+
+function webview(wb: Workbench): FrameLocator {
+  return wb.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+}
+
+async function participantTexts(frame: FrameLocator): Promise<string[]> {
+  const rows = frame.locator('.row-participant');
+  const texts = await rows.evaluateAll((list) => list
+    .sort((a, b) => parseFloat((a as HTMLElement).style.top) - parseFloat((b as HTMLElement).style.top))
+    .map((r) => r.textContent ?? ''));
+  return texts;
+}
+
+async function waitForTexts(frame: FrameLocator, check: (rows: string[]) => boolean, what: string, timeoutMs = 30000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  let rows: string[] = [];
+  while (Date.now() < deadline) {
+    rows = await participantTexts(frame).catch(() => []);
+    if (check(rows)) return rows;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`webview: ${what} not shown; rows: ${JSON.stringify(rows).slice(0, 800)}`);
+}
+
+export const tests: E2eTest[] = [
+  {
+    name: 'lock queue panel: holders and waiters of a real queue, live changes, markup names as text, keyboard, Ensemble view',
+    timeoutMs: 240000,
+    async run(ctx) {
+      assert.ok(ctx.zk, 'no test ZooKeeper');
+      const base = `/e2e-locks-${Date.now().toString(36)}`;
+      let queue: LockQueueClients | undefined;
+      try {
+        queue = await startLockQueue(ctx.zk, `${base}/orders`, 3);
+        await queue.join('<b>not bold</b>', XSS_NAME);
+        const wb = await ctx.open({ settings: { 'zooscope.connections': [{ id: 'e2e-locks', name: CONNECTION, connectString: ctx.zk }] } });
+        await wb.openZooScope();
+        await wb.runCommand('ZooScope: Show Lock Queue');
+        await wb.answerInput(/Path of the lock/, `${base}/orders`);
+        const frame = webview(wb);
+        await frame.locator('h1', { hasText: `${base}/orders` }).waitFor({ timeout: 60000 });
+
+        const rows = await waitForTexts(frame, (r) => r.length === 4, 'four participants');
+        rows.forEach((text, i) => assert.match(text, new RegExp(`^#${i}`), `row ${i}: ${text}`));
+        assert.match(rows[0], /holder/);
+        for (const i of [1, 2, 3]) assert.match(rows[i], /waiting/);
+        queue.contenders.forEach((c, i) => {
+          assert.ok(rows[i].includes(c.session), `row ${i} names session ${c.session}`);
+          assert.ok(rows[i].includes(c.data), `row ${i} shows data ${c.data}`);
+        });
+        assert.match(rows[1], /#0 lock-0000000000/, 'the first waiter points at the holder');
+        assert.match(rows[2], /#1 lock-0000000001/);
+        // The name that is markup is shown as text, and no element came of it.
+        assert.ok(rows[3].includes('<img src=x onerror=alert(1)>lock-0000000003'), rows[3]);
+        assert.ok(rows[3].includes('<b>not bold</b>'), rows[3]);
+        assert.strictEqual(await frame.locator('img').count(), 0);
+        assert.strictEqual(await frame.locator('.row b').count(), 0);
+        assert.strictEqual(await frame.locator('.edge').count() >= 3, true, 'watch edges are drawn');
+        await wb.screenshot('lock-queue-panel');
+
+        // Live: a waiter joins, then the holder's session ends.
+        await queue.join('late-joiner');
+        await waitForTexts(frame, (r) => r.length === 5 && r[4].includes('late-joiner'), 'the new waiter');
+        queue.leave(queue.contenders[0]);
+        const after = await waitForTexts(frame, (r) => r.length === 4 && r[0].includes('worker-1') && /holder/.test(r[0]), 'worker-1 holding');
+        assert.match(after[0], /^#0/);
+        await wb.screenshot('lock-queue-panel-after-release');
+
+        // Keyboard: arrows move through the rows, Enter reveals the node in the ZooKeeper tree.
+        await frame.locator('.row-participant').first().focus();
+        await wb.page.keyboard.press('ArrowDown');
+        const focused = await frame.locator('.row-participant:focus').textContent();
+        assert.match(String(focused), /^#1/);
+        await wb.page.keyboard.press('Enter');
+        const revealed = wb.page.locator('.part.sidebar .monaco-list-row[aria-selected="true"]')
+          .filter({ has: wb.page.locator('.label-name', { hasText: /^lock-0000000002$/ }) }).first();
+        await revealed.waitFor({ timeout: 20000 });
+
+        // The Ensemble view: the test server with its mode and version.
+        const ensembleHeader = wb.page.locator('.part.sidebar .pane-header', { hasText: /Ensemble/i }).first();
+        await ensembleHeader.waitFor({ timeout: 20000 });
+        if ((await ensembleHeader.getAttribute('aria-expanded')) !== 'true') await ensembleHeader.click();
+        const serverRow = wb.page.locator('.part.sidebar .monaco-list-row', { hasText: ctx.zk.split(',')[0] }).first();
+        await serverRow.waitFor({ timeout: 30000 });
+        assert.match(await serverRow.innerText(), /standalone|leader|follower/);
+        if ((await serverRow.getAttribute('aria-expanded')) !== 'true') await serverRow.click();
+        await wb.page.locator('.part.sidebar .monaco-list-row', { hasText: 'Znodes' }).first().waitFor({ timeout: 20000 });
+        await wb.screenshot('ensemble-view');
+      } finally {
+        queue?.close();
+        const cleanup = await connectOtherClient(ctx.zk);
+        await cleanup.removeRecursive(base).catch(() => undefined);
+        cleanup.close();
+      }
+    },
+  },
+];

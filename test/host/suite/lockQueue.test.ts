@@ -1,0 +1,173 @@
+// The lock-queue panel inside a real VS Code against a real ZooKeeper: commands, a panel on a live queue whose
+// webview shows holder then waiters (read back through a message round trip), live changes, polling only while
+// visible, the serializer, and force-release with its confirmation and version check.
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import type { LockQueuePanelState } from '../../../src/shared/lockQueueMessages';
+import { forceRelease } from '../../../src/vscode/locks/lockActions';
+import type { LockQueuePanel } from '../../../src/vscode/locks/lockQueuePanel';
+import type { Services } from '../../../src/vscode/services';
+import { LockQueueClients, startLockQueue } from '../../support/lockQueueClients';
+import { connectOtherClient, eventually } from '../../support/zkClient';
+import { services, testZk } from './zooscope';
+
+const ID = 'host-locks';
+const BASE = `/host-locks-${Date.now().toString(36)}`;
+
+async function waitForRows(panel: LockQueuePanel, check: (rows: string[]) => boolean, what: string): Promise<string[]> {
+  let last: string[] = [];
+  await eventually(async () => {
+    last = (await panel.snapshot().catch(() => ({ rows: [] as string[] }))).rows;
+    return check(last);
+  }, 20000, `${what} (rows: ${JSON.stringify(last).slice(0, 600)})`);
+  return last;
+}
+
+const participantRows = (rows: string[]) => rows.filter((r) => /#\d+/.test(r));
+
+describe('Lock queue panel', function () {
+  this.timeout(90000);
+  let s: Services;
+  let queue: LockQueueClients;
+  const opened: LockQueuePanel[] = [];
+
+  before(async () => {
+    s = await services();
+    queue = await startLockQueue(testZk(), `${BASE}/orders`, 3);
+    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Locks', connectString: testZk() });
+  });
+
+  after(async () => {
+    for (const p of opened) p.panel.dispose();
+    queue?.close();
+    const cleanup = await connectOtherClient(testZk());
+    await cleanup.removeRecursive(BASE).catch(() => undefined);
+    cleanup.close();
+    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+  });
+
+  async function open(path: string, command = 'zooscope.showLockQueue'): Promise<LockQueuePanel> {
+    const panel = await vscode.commands.executeCommand<LockQueuePanel>(command, ID, path);
+    assert.ok(panel, `${command} opened no panel`);
+    opened.push(panel);
+    return panel;
+  }
+
+  it('registers its commands', async () => {
+    const all = new Set(await vscode.commands.getCommands(true));
+    for (const id of ['zooscope.showLockQueue', 'zooscope.showLocksUnder', 'zooscope.refreshEnsemble']) assert.ok(all.has(id), id);
+  });
+
+  it('opens on a real queue: holder first, waiters in order, with sessions, labels and watch edges', async () => {
+    const panel = await open(`${BASE}/orders`);
+    assert.strictEqual(panel.panel.viewType, 'zooscope.lockQueue');
+    const rows = await waitForRows(panel, (r) => participantRows(r).length === 3, 'three participants');
+    const people = participantRows(rows);
+    assert.match(people[0], /#0/);
+    assert.match(people[0], /holder/);
+    for (const [i, c] of queue.contenders.entries()) {
+      assert.ok(people[i].includes(c.path.split('/').pop()!), `row ${i} is ${c.path}: ${people[i]}`);
+      assert.ok(people[i].includes(c.session), `row ${i} shows session ${c.session}`);
+      assert.ok(people[i].includes(c.data), `row ${i} shows its data ${c.data}`);
+    }
+    assert.match(people[1], /waiting/);
+    // Each waiter points at its predecessor (#0, #1), whether seen on the server or inferred.
+    assert.match(people[1], /#0 lock-/);
+    assert.match(people[2], /#1 lock-/);
+    const analysis = panel.analysis!;
+    assert.strictEqual(analysis.queues[0].participants[1].waitsFor[0], queue.contenders[0].path);
+    assert.ok(panel.lastRendered && panel.lastRendered.rows >= 4, 'the webview reported a render');
+  });
+
+  it('shows a change in the queue without a refresh: a new waiter, then the holder leaving', async () => {
+    const panel = await open(`${BASE}/orders`);
+    await waitForRows(panel, (r) => participantRows(r).length === 3, 'three participants');
+    const joined = await queue.join('late-joiner');
+    const rows = await waitForRows(panel, (r) => participantRows(r).some((x) => x.includes('late-joiner')), 'the new waiter');
+    assert.match(participantRows(rows)[3], /#3/);
+    queue.leave(queue.contenders[0]);
+    const after = await waitForRows(panel, (r) => participantRows(r).length === 3 && !r.some((x) => x.includes('worker-0')), 'the holder gone');
+    assert.match(participantRows(after)[0], /worker-1/);
+    assert.match(participantRows(after)[0], /holder/);
+    assert.ok(joined.path);
+  });
+
+  it('"Show Locks Under…" finds every queue of a subtree', async () => {
+    const second = await startLockQueue(testZk(), `${BASE}/sub/payments`, 2, { dataPrefix: 'payer-' });
+    try {
+      const panel = await open(BASE, 'zooscope.showLocksUnder');
+      assert.strictEqual(panel.state.mode, 'subtree');
+      const rows = await waitForRows(panel, (r) => r.some((x) => x.includes(`${BASE}/sub/payments`)) && r.some((x) => x.includes(`${BASE}/orders`)), 'both queues');
+      assert.ok(rows.some((x) => x.includes('payer-1')));
+    } finally {
+      second.close();
+    }
+  });
+
+  it('runs its monitor only while the panel is visible', async () => {
+    const panel = await open(`${BASE}/orders`);
+    await eventually(() => panel.isMonitoring, 10000, 'monitoring while visible');
+    const doc = await vscode.workspace.openTextDocument({ content: 'cover the panel' });
+    await vscode.window.showTextDocument(doc, { viewColumn: panel.panel.viewColumn, preview: false });
+    await eventually(() => !panel.panel.visible && !panel.isMonitoring, 10000, 'stopped while hidden');
+    panel.reveal();
+    await eventually(() => panel.panel.visible && panel.isMonitoring, 10000, 'monitoring again');
+    await waitForRows(panel, (r) => participantRows(r).length >= 3, 'rows after being shown again');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor').then(undefined, () => undefined);
+  });
+
+  it('comes back from the serializer with the saved connection and root', async () => {
+    const state: LockQueuePanelState = { connectionId: ID, root: `${BASE}/orders`, mode: 'queue' };
+    for (const p of s.locks.all()) p.panel.dispose();
+    const restored = vscode.window.createWebviewPanel('zooscope.lockQueue', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+    await s.locks.deserializeWebviewPanel(restored, state);
+    const panel = s.locks.get(state);
+    assert.ok(panel, 'the restored panel is registered');
+    opened.push(panel);
+    await waitForRows(panel, (r) => participantRows(r).length >= 3, 'rows in the restored panel');
+    const bogus = vscode.window.createWebviewPanel('zooscope.lockQueue', 'bogus', vscode.ViewColumn.Active, { enableScripts: true });
+    let disposed = false;
+    bogus.onDidDispose(() => { disposed = true; });
+    await s.locks.deserializeWebviewPanel(bogus, { connectionId: 'no-such-connection', root: '/x', mode: 'queue' });
+    assert.ok(disposed, 'a panel whose state names no saved connection is closed');
+  });
+
+  it('force-release asks first (naming session and client), deletes only at the version shown, and not on cancel', async () => {
+    const locks = await startLockQueue(testZk(), `${BASE}/force`, 2);
+    const window = vscode.window as { showWarningMessage: (...args: unknown[]) => Thenable<unknown> };
+    const original = window.showWarningMessage;
+    const holder = locks.contenders[0];
+    const shown = { path: holder.path, session: holder.session, clientAddress: '127.0.0.1:1234' } as Parameters<typeof forceRelease>[3];
+    const asked: string[] = [];
+    try {
+      window.showWarningMessage = async (message: unknown, options: unknown) => {
+        asked.push(`${String(message)} | ${JSON.stringify(options)}`);
+        return undefined;
+      };
+      const cancelled = await forceRelease(s.connections, ID, holder.path, shown);
+      assert.strictEqual(cancelled.ok, false);
+      assert.match(asked[0], new RegExp(holder.session));
+      assert.match(asked[0], /127\.0\.0\.1:1234/);
+      assert.match(asked[0], /"modal":true/);
+      assert.ok(await s.connections.get(ID)!.session.exists(holder.path), 'not deleted on cancel');
+
+      window.showWarningMessage = async (_message: unknown, _options: unknown, ...items: unknown[]) => {
+        await holder.client.setData(holder.path, 'changed meanwhile');
+        return items[0];
+      };
+      const raced = await forceRelease(s.connections, ID, holder.path, shown);
+      assert.strictEqual(raced.ok, false);
+      assert.match(raced.message ?? '', /changed/);
+      assert.ok(await s.connections.get(ID)!.session.exists(holder.path), 'not deleted when the version moved');
+
+      window.showWarningMessage = async (_message: unknown, _options: unknown, ...items: unknown[]) => items[0];
+      const done = await forceRelease(s.connections, ID, holder.path, shown);
+      assert.strictEqual(done.ok, true, done.message);
+      assert.strictEqual(await s.connections.get(ID)!.session.exists(holder.path), undefined, 'the holder node is gone');
+      assert.ok(await s.connections.get(ID)!.session.exists(locks.contenders[1].path), 'only that node');
+    } finally {
+      window.showWarningMessage = original;
+      locks.close();
+    }
+  });
+});

@@ -1,0 +1,189 @@
+// The bundled lock-queue front-end in headless Chromium (no VS Code): handshake and saved state, rows in queue
+// order, ZooKeeper text never becoming markup, virtualization of 10,000 waiters, keyed updates that keep
+// unchanged rows, keyboard navigation, and actions hidden by capability.
+import { after, before, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import type { HostMessage, LockQueuePanelState, PanelCapabilities, WebviewMessage } from '../../src/shared/lockQueueMessages';
+import type { LockAnalysis } from '../../src/zk/analysis/model';
+import { launchChromium } from '../support/chromium';
+import { fixtureAnalysis } from './webviewFixtures';
+import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from './webviewPage';
+
+const STATE: LockQueuePanelState = { connectionId: 'c1', root: '/locks/orders', mode: 'queue' };
+const ALL: PanelCapabilities = { canAcquire: true, canRelease: true, canForceRelease: true };
+const XSS = '<img src=x onerror="window.__xss=1">';
+
+function init(capabilities: PanelCapabilities = ALL): HostMessage {
+  return { type: 'init', state: STATE, connectionName: 'Test <b>conn</b>', strings: testStrings(), capabilities };
+}
+
+let seq = 0;
+function model(analysis: LockAnalysis): Extract<HostMessage, { type: 'model' }> {
+  return { type: 'model', seq: ++seq, analysisJson: JSON.stringify(analysis), anomalyTexts: {} };
+}
+
+describe('lock-queue webview (bundled, in Chromium)', () => {
+  let browser: Browser;
+  let code: string;
+  before(async () => {
+    browser = await launchChromium();
+    code = await bundleFrontEnd();
+  });
+  after(async () => { await browser?.close(); });
+
+  async function open(capabilities?: PanelCapabilities, height = 700): Promise<FrontEnd> {
+    const fe = await openFrontEnd({ browser, code, height });
+    await fe.send(init(capabilities));
+    return fe;
+  }
+
+  const rowTexts = (fe: FrontEnd) => fe.page.$$eval('.row', (rows) => rows
+    .sort((a, b) => parseFloat((a as HTMLElement).style.top) - parseFloat((b as HTMLElement).style.top))
+    .map((r) => r.textContent ?? ''));
+
+  it('says ready, saves its state for the serializer, and renders holder first then waiters in order', async () => {
+    const fe = await open();
+    try {
+      assert.deepEqual((await fe.posted())[0], { type: 'ready' });
+      assert.deepEqual(await fe.page.evaluate(() => (window as unknown as { __state: unknown }).__state), STATE);
+      await fe.timeModel(model(fixtureAnalysis(4)));
+      const texts = await rowTexts(fe);
+      assert.match(texts[0], /\/locks\/orders/);
+      assert.match(texts[0], /1 holding/);
+      const people = texts.filter((t) => /#\d/.test(t));
+      assert.deepEqual(people.map((t) => /#(\d+)/.exec(t)?.[1]), ['0', '1', '2', '3']);
+      assert.match(people[0], /holder/);
+      assert.match(people[0], /session 0x1000/);
+      assert.match(people[0], /client 10\.0\.0\.0:40000/);
+      assert.match(people[0], /held 1m 4s|held \d/);
+      assert.match(people[1], /waiting/);
+      assert.match(people[2], /ours/);
+      assert.equal(await fe.page.locator('.row.edge-above-server').count(), 2);
+      assert.equal(await fe.page.locator('.row.edge-above-inferred').count(), 1);
+      assert.equal(await fe.page.locator('.edge-server').count(), 2);
+      assert.equal(await fe.page.locator('.edge-inferred').count(), 1);
+      const title = await fe.page.locator('h1').textContent();
+      assert.equal(title, 'Lock queue /locks/orders — Test <b>conn</b>');
+    } finally {
+      await fe.close();
+    }
+  });
+
+  it('shows names, data and connection names from ZooKeeper as text, never as markup', async () => {
+    const fe = await open();
+    try {
+      const analysis = fixtureAnalysis(3, { holderName: XSS });
+      analysis.queues[0].participants[1].label = '<script>window.__xss=2</script><b>bold</b>';
+      await fe.timeModel(model(analysis));
+      assert.equal(await fe.page.locator('img').count(), 0);
+      assert.equal(await fe.page.locator('.row b, .row script').count(), 0);
+      assert.equal(await fe.page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
+      const names = await fe.page.locator('.row-participant .name').allTextContents();
+      assert.equal(names[0], XSS);
+      const labels = await fe.page.locator('.row-participant .label').allTextContents();
+      assert.equal(labels[1], '<script>window.__xss=2</script><b>bold</b>');
+      assert.match(await fe.page.locator('.row-participant').first().getAttribute('aria-label') ?? '', /<img src=x/);
+    } finally {
+      await fe.close();
+    }
+  });
+
+  it('keeps only the rows on screen in the DOM for 10,000 waiters, and renders the end when scrolled there', async () => {
+    const fe = await open();
+    try {
+      await fe.timeModel(model(fixtureAnalysis(10000)));
+      const count = await fe.page.locator('.row').count();
+      assert.ok(count > 5 && count < 60, `${count} rows in the DOM`);
+      const rendered = (await fe.posted()).filter((m): m is Extract<WebviewMessage, { type: 'rendered' }> => m.type === 'rendered').pop();
+      assert.equal(rendered?.rows, 10002);
+      await fe.page.locator('.scroller').evaluate((s) => { s.scrollTop = s.scrollHeight; });
+      await fe.page.locator('.row-participant', { hasText: '#9999' }).waitFor({ timeout: 5000 });
+      assert.equal(await fe.page.locator('.row-participant', { hasText: /#0 / }).count(), 0);
+      assert.ok(await fe.page.locator('.row').count() < 60);
+    } finally {
+      await fe.close();
+    }
+  });
+
+  it('an update re-renders only the changed row and keeps the other elements', async () => {
+    const fe = await open();
+    try {
+      await fe.timeModel(model(fixtureAnalysis(1000)));
+      await fe.page.evaluate(() => document.querySelectorAll('.row').forEach((r) => { (r as HTMLElement & { __mark?: boolean }).__mark = true; }));
+      await fe.timeModel(model(fixtureAnalysis(1000, { changed: [5], labelSuffix: ' (changed)' })));
+      const rows = await fe.page.$$eval('.row-participant', (list) => list.map((r) => ({
+        text: r.querySelector('.label')?.textContent ?? '', kept: (r as HTMLElement & { __mark?: boolean }).__mark === true,
+      })));
+      const five = rows.find((r) => r.text.startsWith('worker-5'));
+      assert.equal(five?.text, 'worker-5 (changed)');
+      assert.ok(five?.kept, 'the changed row keeps its element');
+      assert.ok(rows.filter((r) => r.text !== 'worker-5 (changed)').every((r) => r.kept), 'unchanged rows are the same elements');
+    } finally {
+      await fe.close();
+    }
+  });
+
+  it('moves through rows with the arrow keys, Home/End, and reveals the focused node with Enter', async () => {
+    const fe = await open(ALL, 400);
+    try {
+      await fe.timeModel(model(fixtureAnalysis(500)));
+      await fe.page.locator('.row-participant').first().focus();
+      for (let i = 0; i < 3; i++) await fe.page.keyboard.press('ArrowDown');
+      const focused = () => fe.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.key);
+      const analysis = fixtureAnalysis(500);
+      assert.equal(await focused(), `p:${analysis.queues[0].participants[3].path}`);
+      await fe.page.keyboard.press('End');
+      assert.equal(await focused(), `p:${analysis.queues[0].participants[499].path}`);
+      await fe.page.keyboard.press('ArrowUp');
+      await fe.page.keyboard.press('Enter');
+      const reveal = (await fe.posted()).find((m) => m.type === 'reveal');
+      assert.ok(reveal?.type === 'reveal');
+      assert.equal(reveal.path, analysis.queues[0].participants[498].path);
+      await fe.page.keyboard.press('Home');
+      assert.equal(await focused(), 'q:/locks/orders');
+      assert.equal(await fe.page.locator('[role=list] [role=listitem][aria-posinset="1"]').count(), 1);
+    } finally {
+      await fe.close();
+    }
+  });
+
+  it('offers force-release on holders that are not ours, release on ours, acquire only when the command exists', async () => {
+    const fe = await open({ canAcquire: false, canRelease: true, canForceRelease: true });
+    try {
+      const analysis = fixtureAnalysis(4);
+      await fe.timeModel(model(analysis));
+      assert.equal(await fe.page.locator('.action-acquire').count(), 0);
+      assert.equal(await fe.page.locator('.action-forceRelease').count(), 1);
+      assert.equal(await fe.page.locator('.action-release').count(), 1);
+      const holder = fe.page.locator('.row-participant').first();
+      await holder.hover();
+      await holder.locator('.action-forceRelease').click();
+      const request = (await fe.posted()).find((m) => m.type === 'forceRelease');
+      assert.ok(request?.type === 'forceRelease');
+      assert.equal(request.path, analysis.queues[0].participants[0].path);
+      await fe.send({ type: 'capabilities', capabilities: { canAcquire: true, canRelease: false, canForceRelease: false } });
+      await fe.page.locator('.action-acquire').waitFor({ state: 'attached', timeout: 5000 });
+      assert.equal(await fe.page.locator('.action-forceRelease').count(), 0);
+      assert.equal(await fe.page.locator('.action-release').count(), 0);
+    } finally {
+      await fe.close();
+    }
+  });
+
+  it('answers a snapshot request with the rows as shown', async () => {
+    const fe = await open();
+    try {
+      await fe.timeModel(model(fixtureAnalysis(2)));
+      await fe.send({ type: 'snapshotRequest', requestId: 7 });
+      await fe.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'snapshot'));
+      const snapshot = (await fe.posted()).find((m) => m.type === 'snapshot');
+      assert.ok(snapshot?.type === 'snapshot');
+      assert.equal(snapshot.requestId, 7);
+      assert.equal(snapshot.total, 4);
+      assert.match(snapshot.rows[2], /#0/);
+    } finally {
+      await fe.close();
+    }
+  });
+});
