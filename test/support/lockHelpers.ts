@@ -1,6 +1,7 @@
 // Helpers for lock tests: managers on a real server, state trails, queue listings, notification counts.
+import * as fs from 'node:fs';
 import * as zookeeper from 'node-zookeeper-client';
-import { LockHandle, LockManager, LockSnapshot, LockState } from '../../src/zk/locks';
+import { AcquireOptions, LockHandle, LockManager, LockSnapshot, LockState } from '../../src/zk/locks';
 import type { OtherClient } from './zkClient';
 
 export function newManager(connectString: string, sessionTimeoutMs = 10000): LockManager {
@@ -52,3 +53,20 @@ export async function closeSessionAsTwin(connectString: string, sessionId: Buffe
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * ZooScope's side of a `cycles` run (see thirdParty/driver.ts): n × acquire, append `enter <kind> <name> <i>`, hold
+ * `holdMs`, append `exit …`, release — into the same log the third-party drivers write.
+ */
+export async function zooscopeCycles(manager: LockManager, path: string, n: number, log: string, name: string,
+  options: AcquireOptions = {}, holdMs = 2): Promise<void> {
+  const kind = options.mode === 'read' ? 'read' : options.mode === 'write' ? 'write' : 'mutex';
+  for (let i = 0; i < n; i++) {
+    const handle = await manager.acquire(path, options);
+    await handle.whenHeld();
+    fs.appendFileSync(log, `enter ${kind} ${name} ${i}\n`);
+    if (holdMs) await sleep(holdMs);
+    fs.appendFileSync(log, `exit ${kind} ${name} ${i}\n`);
+    await handle.release();
+  }
+}
