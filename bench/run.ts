@@ -11,6 +11,7 @@ import { connectOtherClient, CREATE_WINDOW, DEBOUNCE_MS, PAGE_SIZE, startServer,
 import { memoryBench, openBench } from './openBench';
 import { packageFigures } from './packageFigures';
 import { sortBench } from './sortBench';
+import { searchBench } from './searchBench';
 import { formatTable, hasGc, meetsGoal, ratio, Row } from './stats';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -73,6 +74,8 @@ async function main(): Promise<number> {
       });
 
       rows.push(...await phase('natural sort', () => sortBench(raw, wide, open.openMedian, runs)));
+      // Own run count: each run crawls 100k nodes four times (ours and bare, by path and by content).
+      rows.push(...await phase('search 100k', () => searchBench(connectString, writer, intFromEnv('BENCH_SEARCH_RUNS', 5, 5))));
     } finally {
       writer.close();
       rawClient.close();

@@ -39,8 +39,8 @@ export interface Row {
   summary: Summary;
   /** What the ratio is taken against (measured in the same run). */
   baseline?: { label: string; summary: Summary };
-  /** A goal for the median, e.g. `<= 200`. */
-  goal?: { op: '<=' | '<'; value: number };
+  /** A goal for the median, e.g. `<= 200` (or `>= 80` for a share where more is better). */
+  goal?: { op: '<=' | '<' | '>='; value: number };
   note?: string;
   samples?: number[];
 }
@@ -53,6 +53,7 @@ export function ratio(row: Row): number | undefined {
 export function meetsGoal(row: Row): boolean | undefined {
   if (!row.goal) return undefined;
   const m = row.summary.median;
+  if (row.goal.op === '>=') return m >= row.goal.value;
   return row.goal.op === '<=' ? m <= row.goal.value : m < row.goal.value;
 }
 
