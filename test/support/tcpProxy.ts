@@ -25,6 +25,11 @@ export interface ProxyOptions {
    * including its length prefix) to send instead, or null to swallow it.
    */
   rewriteClientFrame?: (frame: ClientFrame) => Buffer | null | undefined;
+  /**
+   * Called for every server→client chunk (raw bytes, not split into frames), with the connection number. Return
+   * undefined to pass it on, a Buffer to send instead, or null to drop it (e.g. to lose a reply).
+   */
+  rewriteServerData?: (connection: number, chunk: Buffer) => Buffer | null | undefined;
 }
 
 export interface TcpProxy {
@@ -69,7 +74,10 @@ export async function startProxy(targetPort: number, options: ProxyOptions = {})
     server.on('error', cut);
     client.on('close', cut);
     server.on('close', cut);
-    server.on('data', (chunk) => { if (!client.destroyed) client.write(chunk); });
+    server.on('data', (chunk: Buffer) => {
+      const out = options.rewriteServerData ? options.rewriteServerData(connection, chunk) : undefined;
+      if (out !== null && !client.destroyed) client.write(out ?? chunk);
+    });
 
     const frames = new FrameReader();
     let index = 0;
