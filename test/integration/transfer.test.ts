@@ -1,0 +1,179 @@
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as zookeeper from 'node-zookeeper-client';
+import { OpCode } from '../../src/zk/protocol/opcodes';
+import { ZkSession } from '../../src/zk/session';
+import { mapBounded } from '../../src/zk/timeouts';
+import { ExportDocument, executeImport, exportSubtree, ImportPlan, ImportReport, parseExport, planImport } from '../../src/zk/transfer';
+import { WriteFailure } from '../../src/zk/write';
+import { startProxy, TcpProxy } from '../support/tcpProxy';
+import { startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+
+async function exportText(session: ZkSession, root: string): Promise<{ text: string; summary: Awaited<ReturnType<typeof exportSubtree>> }> {
+  const chunks: string[] = [];
+  const summary = await exportSubtree(session, root, (c) => chunks.push(c));
+  return { text: chunks.join(''), summary };
+}
+
+function docOf(text: string): ExportDocument {
+  const parsed = parseExport(text);
+  if (!parsed.ok) assert.fail(`not an export: ${JSON.stringify(parsed.problem)}`);
+  return parsed.doc;
+}
+
+async function run(session: ZkSession, plan: ImportPlan): Promise<ImportReport> {
+  const done = await executeImport(session, plan, { readOnly: false });
+  if (!done.ok) assert.fail(`import refused: ${JSON.stringify(done.failure)}`);
+  return done.report;
+}
+
+/** path → data of every node under root (via a crawl of our own export). */
+async function snapshot(session: ZkSession, root: string, relocateTo = root): Promise<Map<string, string>> {
+  const doc = docOf((await exportText(session, root)).text);
+  return new Map(doc.nodes.map((n) => [relocateTo + n.path.slice(root.length), `${n.encoding}:${n.data}`]));
+}
+
+describe('export a subtree to JSON and import it with a dry run', () => {
+  let zk: ZkCluster;
+  let proxy: TcpProxy;
+  let session: ZkSession;
+  let other: OtherClient;
+  let cutAtCreate: number | undefined;
+  let creates = 0;
+
+  before(async () => {
+    zk = await startStandalone({ adminServer: false });
+    proxy = await startProxy(zk.members[0].clientPort, {
+      rewriteClientFrame: (frame) => {
+        if (frame.opCode !== OpCode.create2 || cutAtCreate === undefined) return undefined;
+        if (++creates === cutAtCreate) {
+          cutAtCreate = undefined;
+          setImmediate(() => proxy.cutAll());
+        }
+        return undefined;
+      },
+    });
+    session = new ZkSession({ connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 20000, requestTimeoutMs: 15000 });
+    await session.open();
+    other = await connectOtherClient(zk.connectString, 30000);
+    await other.mkdirp('/src/conf');
+    await other.create('/src/conf/text', 'a=1\nb=ünïcode 日本');
+    await other.create('/src/conf/binary', Buffer.from([0, 0xff, 0xfe, 0x80, 0x41]));
+    await other.create('/src/conf/empty');
+    await other.create('/src/conf/name with spaces & ü', '{"json": true}');
+    await other.create('/src/lock-', '', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+  });
+
+  after(async () => {
+    session?.close();
+    other?.close();
+    await proxy?.close();
+    await zk?.stop();
+  });
+
+  test('the export: parents first, UTF-8 as text, other bytes as base64, stat kept, ephemerals marked', async () => {
+    const { text, summary } = await exportText(session, '/src');
+    assert.equal(summary.complete, true);
+    assert.equal(summary.nodes, 7);
+    assert.equal(summary.ephemeral, 1);
+    const doc = docOf(text);
+    assert.equal(doc.root, '/src');
+    const byPath = new Map(doc.nodes.map((n) => [n.path, n]));
+    assert.deepEqual([byPath.get('/src/conf/text')?.encoding, byPath.get('/src/conf/text')?.data], ['utf8', 'a=1\nb=ünïcode 日本']);
+    assert.deepEqual([byPath.get('/src/conf/binary')?.encoding, byPath.get('/src/conf/binary')?.data], ['base64', Buffer.from([0, 0xff, 0xfe, 0x80, 0x41]).toString('base64')]);
+    assert.equal(byPath.get('/src/conf/empty')?.data, '');
+    assert.match(byPath.get('/src/conf/text')?.stat?.czxid ?? '', /^0x[0-9a-f]+$/);
+    const lock = doc.nodes.find((n) => n.path.startsWith('/src/lock-'));
+    assert.equal(lock?.ephemeral, true);
+    const seen = new Set<string>();
+    for (const n of doc.nodes) {
+      const parent = n.path.slice(0, n.path.lastIndexOf('/'));
+      if (n.path !== '/src') assert.ok(seen.has(parent), `${n.path} before its parent`);
+      seen.add(n.path);
+    }
+  });
+
+  test('dry run lists what would be created, changed or left alone, and writes nothing; then import applies it', async () => {
+    const doc = docOf((await exportText(session, '/src')).text);
+    await other.mkdirp('/dst/conf');
+    await other.create('/dst/conf/text', 'a=1\nb=ünïcode 日本'); // same data: left alone
+    await other.create('/dst/conf/empty', 'not empty'); // differs: changed
+    const before = await snapshot(session, '/dst');
+    const plan = await planImport(session, doc, { targetRoot: '/dst' });
+    const action = new Map(plan.entries.map((e) => [e.path, e.action]));
+    assert.equal(action.get('/dst'), 'unchanged'); // both empty
+    assert.deepEqual([action.get('/dst/conf/text'), action.get('/dst/conf/empty'), action.get('/dst/conf/binary'), action.get('/dst/conf/name with spaces & ü')],
+      ['unchanged', 'update', 'create', 'create']);
+    const skipped = plan.entries.filter((e) => e.action === 'skip');
+    assert.equal(skipped.length, 1);
+    assert.equal(skipped[0].reason?.code, 'ephemeral');
+    assert.deepEqual(await snapshot(session, '/dst'), before, 'the dry run wrote nothing');
+    const report = await run(session, plan);
+    assert.deepEqual(report.failed, []);
+    assert.equal(report.created.length, 2);
+    assert.equal(report.skipped, 1);
+    const src = await snapshot(session, '/src', '/dst');
+    const dst = await snapshot(session, '/dst');
+    for (const [path, data] of src) if (!path.startsWith('/dst/lock-')) assert.equal(dst.get(path), data, path);
+  });
+
+  test('a node changed after the dry run is not overwritten: badVersion is reported', async () => {
+    const doc = docOf((await exportText(session, '/src')).text);
+    await other.mkdirp('/dst2/conf');
+    await other.create('/dst2/conf/text', 'old');
+    const plan = await planImport(session, doc, { targetRoot: '/dst2' });
+    await other.setData('/dst2/conf/text', 'someone else');
+    const report = await run(session, plan);
+    assert.deepEqual(report.failed.map((f) => [f.code, f.path, f.operation]), [['badVersion', '/dst2/conf/text', 'setData']]);
+    assert.equal((await session.getData('/dst2/conf/text')).data.toString(), 'someone else');
+  });
+
+  test('the connection lost in the middle of an import: the report says so and running the plan again finishes it', async () => {
+    await other.mkdirp('/big/a');
+    await mapBounded(Array.from({ length: 600 }, (_, i) => i), 256, (i) => other.create(`/big/a/n${i}`, `v${i}`));
+    const doc = docOf((await exportText(session, '/big')).text);
+    const plan = await planImport(session, doc, { targetRoot: '/copy' });
+    assert.equal(plan.counts.create, 602);
+    creates = 0;
+    cutAtCreate = 200;
+    const first = await run(session, plan);
+    assert.equal(first.interrupted?.code, 'connectionLoss');
+    assert.ok(first.remaining > 0 && first.created.length < 602, `created ${first.created.length}, remaining ${first.remaining}`);
+    assert.equal(first.created.length + first.remaining + first.failed.length, 602);
+    assert.deepEqual(first.failed, []);
+    await eventually(() => session.state === 'connected', 20000, 'the reconnect');
+    const second = await run(session, plan);
+    assert.equal(second.interrupted, undefined);
+    assert.deepEqual(second.failed, []);
+    assert.equal(second.created.length + second.unchanged.length, 602);
+    // Nothing duplicated or lost: the copy equals the source.
+    assert.deepEqual(await snapshot(session, '/copy'), await snapshot(session, '/big', '/copy'));
+    const third = await run(session, await planImport(session, doc, { targetRoot: '/copy' }));
+    assert.deepEqual([third.created.length, third.updated.length, third.unchanged.length], [0, 0, 602]);
+  });
+
+  test('bad input: not JSON, not an export, a node outside the root, invalid or protected target paths, read-only', async () => {
+    assert.equal((parseExport('{nope') as { problem: { code: string } }).problem.code, 'notJson');
+    assert.equal((parseExport('{"format":"other","nodes":[]}') as { problem: { code: string } }).problem.code, 'notAnExport');
+    assert.equal((parseExport('{"format":"zooscope-export","version":9,"root":"/a","nodes":[]}') as { problem: { code: string } }).problem.code, 'unsupportedVersion');
+    const outside = parseExport(JSON.stringify({ format: 'zooscope-export', version: 1, root: '/a', exportedAt: '', nodes: [{ path: '/b', data: '', encoding: 'utf8' }] }));
+    assert.deepEqual((outside as { problem: unknown }).problem, { code: 'badNode', index: 0, field: 'path' });
+    const doc = docOf(JSON.stringify({
+      format: 'zooscope-export', version: 1, root: '/x', exportedAt: '', nodes: [
+        { path: '/x', data: '', encoding: 'utf8' }, { path: '/x/bad//name', data: '', encoding: 'utf8' }, { path: '/x/ok', data: 'AQI=', encoding: 'base64' },
+      ],
+    }));
+    const plan = await planImport(session, doc, { targetRoot: '/imp' });
+    assert.deepEqual(plan.entries.map((e) => [e.path, e.action, e.reason?.code]),
+      [['/imp', 'create', undefined], ['/imp/bad//name', 'skip', 'invalidPath'], ['/imp/ok', 'create', undefined]]);
+    const intoZk = await planImport(session, doc, { targetRoot: '/zookeeper/x' });
+    assert.ok(intoZk.entries.every((e) => e.action === 'skip' && e.reason?.code === 'protectedPath'));
+    const readOnly = await executeImport(session, plan, { readOnly: true });
+    assert.equal((readOnly as { failure: WriteFailure }).failure.code, 'readOnly');
+    assert.equal(await session.exists('/imp'), undefined);
+    const report = await run(session, plan);
+    assert.deepEqual((await session.getData('/imp/ok')).data, Buffer.from([1, 2]));
+    assert.equal(report.skipped, 1);
+  });
+});
