@@ -6,6 +6,9 @@ import type { PathProblem } from '../zk/paths';
 import type { ProbeResult } from '../zk/probe';
 import { ConnectFailure } from '../zk/session';
 import type { Permission, WriteFailure } from '../zk/write/outcome';
+import type { SearchProblem } from '../zk/search/search';
+import type { ExportProblem } from '../zk/transfer/exportFormat';
+import type { ImportEntry } from '../zk/transfer/importPlan';
 
 const t = vscode.l10n.t;
 
@@ -118,4 +121,30 @@ export function describeWriteFailure(failure: WriteFailure): string {
   }
   const zkCode = 'zkCode' in failure ? failure.zkCode : undefined;
   return describeZkError(new ZkError(failure.code as ZkError['code'], failure.operation, path, zkCode));
+}
+
+/** A search query that cannot run, for the input box's validation message. */
+export function describeSearchProblem(problem: SearchProblem): string {
+  if (problem.code === 'emptyQuery') return t('Enter a path pattern, a text to find in the data, or both.');
+  return problem.field === 'path'
+    ? t('The path pattern is not a valid regular expression: {0}', problem.message)
+    : t('The content pattern is not a valid regular expression: {0}', problem.message);
+}
+
+/** Why a file cannot be imported. */
+export function describeExportProblem(file: string, problem: ExportProblem): string {
+  switch (problem.code) {
+    case 'notJson': return t('{0} is not valid JSON: {1}', file, problem.message);
+    case 'notAnExport': return t('{0} is not a ZooScope export.', file);
+    case 'unsupportedVersion': return t('{0} is a ZooScope export of version {1}, which this version cannot read.', file, String(problem.version));
+    case 'badNode': return t('{0}: node {1} has an invalid "{2}".', file, problem.index + 1, problem.field);
+  }
+}
+
+/** Why the import's dry run will leave a node out. */
+export function describeImportSkip(entry: ImportEntry): string {
+  const reason = entry.reason;
+  if (!reason) return t('{0} is skipped.', entry.path);
+  if (reason.code === 'ephemeral') return t('{0} is skipped: it was an ephemeral node (it would vanish with this session).', entry.path);
+  return describeWriteFailure('operation' in reason ? reason : { ...reason, operation: 'import', path: entry.path });
 }
