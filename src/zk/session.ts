@@ -85,7 +85,9 @@ export class ZkSession extends EventEmitter {
       spinDelay: 200,
       retries: 0,
     });
-    this.channel = new RawChannel(this.client);
+    // A third of each server's share of the session timeout: time to try again before the session is at risk.
+    const handshakeTimeoutMs = Math.max(1500, this.sessionTimeoutMs / (3 * this.parsed.servers.length));
+    this.channel = new RawChannel(this.client, handshakeTimeoutMs);
     this.watches = new WatchRegistry(this);
     for (const credential of options.digest ?? []) this.client.addAuthInfo('digest', Buffer.from(credential));
     this.client.on('state', (s: { code: number }) => this.onLibraryState(s.code));

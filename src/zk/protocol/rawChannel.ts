@@ -52,8 +52,14 @@ export class RawChannel {
   private readonly notificationListeners = new Set<(n: WatchNotification) => void>();
   private readonly manager: ConnectionManagerInternals;
   private reconnectPrevented = false;
+  private handshakeTimer: NodeJS.Timeout | undefined;
 
-  constructor(client: Client) {
+  /**
+   * `handshakeTimeoutMs`: how long a connected socket may wait for the server's answer to the session handshake.
+   * The library clears its connect timeout once TCP connects and then waits for that answer forever; a server
+   * that accepts connections while it is still starting (seen after restarts) can leave it there for good.
+   */
+  constructor(client: Client, private readonly handshakeTimeoutMs = 10000) {
     this.manager = (client as unknown as { connectionManager: ConnectionManagerInternals }).connectionManager;
     if (!this.manager || !Array.isArray(this.manager.pendingQueue) || typeof this.manager.queue !== 'function' ||
       !Array.isArray(this.manager.packetQueue?.queue)) {
@@ -173,8 +179,10 @@ export class RawChannel {
         return;
       }
       connected();
+      this.watchHandshake();
     };
     manager.onSocketClosed = (hadError: boolean) => {
+      clearTimeout(this.handshakeTimer);
       this.frames.reset();
       closed(hadError);
     };
@@ -184,6 +192,17 @@ export class RawChannel {
         if (!this.dispatch(frame)) passOn(frame);
       }
     };
+  }
+
+  /** Drops a socket whose session handshake gets no answer in time, so the library tries again. */
+  private watchHandshake(): void {
+    const manager = this.manager;
+    const socket = manager.socket;
+    clearTimeout(this.handshakeTimer);
+    this.handshakeTimer = setTimeout(() => {
+      if (manager.socket === socket && manager.state === CONNECTING) socket?.destroy();
+    }, this.handshakeTimeoutMs);
+    this.handshakeTimer.unref();
   }
 
   /** Handles a frame if it is ours; returns false to let the library handle it. */
