@@ -3,6 +3,7 @@
 // watched path, plus a `resync` after a reconnect (events may have been missed meanwhile).
 import type { Client, Event } from 'node-zookeeper-client';
 import { isZkError, ZkError } from './errors';
+import { parentPath } from './paths';
 import * as ops from './protocol/operations';
 import { AddWatchMode, EventType, WatcherType } from './protocol/opcodes';
 import type { WatchNotification } from './protocol/rawChannel';
@@ -41,6 +42,10 @@ export class WatchRegistry {
   private persistentSupported: boolean | undefined;
   /** One-shot mode: the watcher functions of each watched path. */
   private readonly oneShot = new Map<string, OneShotWatchers>();
+  /** Persistent-recursive watches: listeners hear about the root and every node below it. */
+  private readonly treeListeners = new Map<string, Set<WatchListener>>();
+  /** Paths whose watch is in recursive mode on the server now (until a plain re-add or removal is answered). */
+  private readonly recursiveOnServer = new Set<string>();
 
   constructor(private readonly host: WatchHost) {
     host.onNotification((n) => this.onNotification(n));
@@ -81,9 +86,50 @@ export class WatchRegistry {
     return () => this.unwatch(path, listener);
   }
 
+  /**
+   * Watches `root` and everything below it with one persistent-recursive watch (3.6+): created, deleted and
+   * dataChanged events of any descendant, with its path (the server sends no childrenChanged for these).
+   * Re-added after every reconnect, followed by a `resync` for the root. A server without addWatch answers
+   * `unimplemented`: there is no cheap emulation of a whole subtree, so the caller decides what to do.
+   */
+  async watchTree(root: string, listener: WatchListener): Promise<() => void> {
+    let set = this.treeListeners.get(root);
+    const first = !set;
+    if (!set) this.treeListeners.set(root, (set = new Set()));
+    set.add(listener);
+    if (first) {
+      try {
+        this.recursiveOnServer.add(root);
+        await this.retryOnConnectionLoss(() =>
+          this.host.request(ops.addWatch(this.host.channel, root, AddWatchMode.persistentRecursive), 'addWatch', root));
+      } catch (error) {
+        if (!this.treeListeners.has(root)) this.recursiveOnServer.delete(root);
+        set.delete(listener);
+        if (set.size === 0) this.treeListeners.delete(root);
+        throw error;
+      }
+    }
+    return () => {
+      const current = this.treeListeners.get(root);
+      if (!current?.delete(listener) || current.size > 0) return;
+      this.treeListeners.delete(root);
+      if (this.listeners.has(root) && this.persistentSupported && this.host.isLive) {
+        // Back to the plain persistent mode the path's other listeners need (children events, no descendants).
+        void this.host.request(ops.addWatch(this.host.channel, root, AddWatchMode.persistent), 'addWatch', root)
+          .catch(() => undefined)
+          .finally(() => { if (!this.treeListeners.has(root)) this.recursiveOnServer.delete(root); });
+      } else {
+        this.recursiveOnServer.delete(root);
+      }
+      this.removeServerWatch(root);
+    };
+  }
+
   clear(): void {
     this.listeners.clear();
     this.oneShot.clear();
+    this.treeListeners.clear();
+    this.recursiveOnServer.clear();
   }
 
   private unwatch(path: string, listener: WatchListener): void {
@@ -91,15 +137,21 @@ export class WatchRegistry {
     if (!set?.delete(listener) || set.size > 0) return;
     this.listeners.delete(path);
     this.oneShot.delete(path);
-    if (this.persistentSupported && this.host.isLive) {
-      // Best effort: the server drops it with the session anyway. `any`, because servers before 3.9 do not know
-      // the `persistent` watcher type, while `any` removes persistent watches on every version that has them.
-      this.host.request(ops.removeWatches(this.host.channel, path, WatcherType.any), 'removeWatches', path)
-        .catch(() => undefined);
-    }
+    if (this.persistentSupported) this.removeServerWatch(path);
+  }
+
+  private removeServerWatch(path: string): void {
+    // `any` also removes the other kind of persistent watch on the same path: keep both while either is used.
+    if (!this.host.isLive || this.listeners.has(path) || this.treeListeners.has(path)) return;
+    // Best effort: the server drops it with the session anyway. `any`, because servers before 3.9 do not know
+    // the `persistent` watcher types, while `any` removes persistent watches on every version that has them.
+    this.host.request(ops.removeWatches(this.host.channel, path, WatcherType.any), 'removeWatches', path)
+      .catch(() => undefined);
   }
 
   private async arm(path: string): Promise<void> {
+    // The server keeps one watch mode per path and session: a recursive watch there covers this one too.
+    if (this.treeListeners.has(path) && this.persistentSupported) return;
     if (this.persistentSupported !== false) {
       try {
         await this.retryOnConnectionLoss(() =>
@@ -191,6 +243,29 @@ export class WatchRegistry {
 
   private onNotification(n: WatchNotification): void {
     if (this.persistentSupported) this.deliver(n);
+    if (this.treeListeners.size > 0) this.deliverToTrees(n);
+    if (this.recursiveOnServer.size > 0) this.synthesizeChildrenChanged(n);
+  }
+
+  /**
+   * A path watched both ways is in recursive mode on the server, which sends no childrenChanged: the plain
+   * listeners hear one when a direct child is created or deleted.
+   */
+  private synthesizeChildrenChanged(n: WatchNotification): void {
+    if (n.type !== EventType.created && n.type !== EventType.deleted) return;
+    const parent = parentPath(n.path);
+    if (parent !== undefined && this.recursiveOnServer.has(parent) && this.listeners.has(parent)) {
+      this.deliver({ type: EventType.childrenChanged, state: n.state, path: parent });
+    }
+  }
+
+  private deliverToTrees(n: WatchNotification): void {
+    const kind = kinds[n.type];
+    if (!kind) return;
+    for (const [root, set] of this.treeListeners) {
+      if (n.path !== root && !n.path.startsWith(root === '/' ? '/' : `${root}/`)) continue;
+      for (const listener of [...set]) listener({ kind, path: n.path });
+    }
   }
 
   private deliver(n: WatchNotification): void {
@@ -202,7 +277,9 @@ export class WatchRegistry {
 
   private onReconnected(): void {
     for (const path of this.listeners.keys()) {
-      if (this.persistentSupported) {
+      if (this.persistentSupported && this.treeListeners.has(path)) {
+        // Re-added in recursive mode below.
+      } else if (this.persistentSupported) {
         void this.host.request(ops.addWatch(this.host.channel, path, AddWatchMode.persistent), 'addWatch', path)
           .catch(() => undefined);
       } else if (this.persistentSupported === false) {
@@ -210,6 +287,11 @@ export class WatchRegistry {
         void this.armOneShot(path).catch(() => undefined);
       }
       for (const listener of [...(this.listeners.get(path) ?? [])]) listener({ kind: 'resync', path });
+    }
+    for (const [root, set] of this.treeListeners) {
+      void this.host.request(ops.addWatch(this.host.channel, root, AddWatchMode.persistentRecursive), 'addWatch', root)
+        .catch(() => undefined);
+      for (const listener of [...set]) listener({ kind: 'resync', path: root });
     }
   }
 }
