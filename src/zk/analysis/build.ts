@@ -83,13 +83,23 @@ function participantsFor(raw: RawQueue, view: ServerView, ours: Set<string>): { 
 }
 
 /** Fills client addresses, ours, and each participant's watches: seen on a server, or inferred from the recipe. */
-function enrich(p: Participant, dirs: string[], view: ServerView, ours: Set<string>, childWatchPath: string | undefined, dataWatchRecipe: boolean): void {
+/** A session's data watches inside the queue's directories (computed once per session and queue). */
+function watchesInQueue(session: string, dirs: string[], view: ServerView, cache: Map<string, string[]>): string[] {
+  let seen = cache.get(session);
+  if (!seen) {
+    seen = [...(view.watchesBySession.get(session) ?? [])].filter((w) => inQueueDirs(w, dirs) || dirs.includes(w)).sort();
+    cache.set(session, seen);
+  }
+  return seen;
+}
+
+function enrich(p: Participant, dirs: string[], view: ServerView, ours: Set<string>, childWatchPath: string | undefined, dataWatchRecipe: boolean, cache: Map<string, string[]>): void {
   if (!p.session) return;
   const connection = view.connected.get(p.session);
   if (connection) p.clientAddress = connection.client;
   if (ours.has(p.session)) p.ours = true;
   if (p.nodeless) return;
-  const seen = [...(view.watchesBySession.get(p.session) ?? [])].filter((w) => inQueueDirs(w, dirs) || dirs.includes(w)).sort();
+  const seen = watchesInQueue(p.session, dirs, view, cache);
   p.watches = seen.map((path) => ({ path, source: 'server' as const }));
   if (p.role !== 'waiter') return;
   if (childWatchPath) {
@@ -140,10 +150,11 @@ export function buildAnalysis(input: BuildInput): LockAnalysis {
     const dirs = queueDirs(raw);
     const dataWatchRecipe = recipe !== 'plain-lock' && recipe !== 'plain-rwlock' && recipe !== 'unknown';
     const childWaiters = new Set<string>();
+    const cache = new Map<string, string[]>();
     for (const p of participants) {
       const isNext = !!sem?.next && p.path === sem.next;
       if (isNext) childWaiters.add(p.path);
-      enrich(p, dirs, view, ours, isNext ? sem?.childWatchPath : undefined, dataWatchRecipe);
+      enrich(p, dirs, view, ours, isNext ? sem?.childWatchPath : undefined, dataWatchRecipe, cache);
     }
     const queue: LockQueue = { path: raw.path, recipe, participants, anomalies: [] };
     queue.leases = sem ? sem.leases : 1;
@@ -162,7 +173,10 @@ export function buildAnalysis(input: BuildInput): LockAnalysis {
   const anomalies: Anomaly[] = deadlocks.map((c) => ({
     kind: 'deadlock', severity: 'error', paths: [...new Set(c.locks)], sessions: c.sessions, facts: { length: c.sessions.length },
   }));
-  const usesChildWatches = queues.some((q) => q.participants.some((p) => p.watches.some((w) => w.source === 'inferred' && !q.participants.some((o) => o.path === w.path))));
+  const usesChildWatches = queues.some((q) => {
+    const nodes = new Set(q.participants.map((p) => p.path));
+    return q.participants.some((p) => p.watches.some((w) => w.source === 'inferred' && !nodes.has(w.path)));
+  });
   if (view.available && (usesChildWatches || (view.childWatches ?? 0) > 0)) {
     anomalies.push({ kind: 'child-watches-invisible', severity: 'info', paths: [], sessions: [], facts: { childWatches: view.childWatches ?? -1 } });
   }

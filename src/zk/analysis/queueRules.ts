@@ -111,26 +111,28 @@ export function participantsOf(recipe: RecipeId, family: Family, nodes: readonly
   const election = ELECTION_RECIPES.has(recipe);
   const readWrite = recipe === 'curator-rwlock' || recipe === 'kazoo-rwlock' || recipe === 'plain-rwlock';
   const result: Participant[] = [];
+  // One pass, keeping what the rules look back for: the last contender, the first and the nearest write node.
+  let lastCounted: Ranked | undefined;
+  let firstWrite: Ranked | undefined;
+  let nearestWrite: Ranked | undefined;
   ordered.forEach((r, index) => {
     const kind: ParticipantKind = election ? 'candidate'
       : readWrite ? (r.parsed?.kind === 'read' ? 'read' : 'write')
       : r.parsed?.kind === 'lease' ? 'lease' : 'exclusive';
     const p = baseParticipant(r, index, kind);
-    const earlier = ordered.slice(0, index).filter((e) => e.counted);
     let blocker: Ranked | undefined;
     if (kind === 'read') {
       if (recipe === 'curator-rwlock') {
         // Curator: a reader holds unless a write node comes before it; then it waits for the FIRST write node,
         // except that the write-lock holder's own read lock (same session, same number) holds with it.
-        const firstWrite = earlier.find(isWrite);
         const ownWriter = firstWrite && firstWrite === ordered[0] && ownerSession(firstWrite.node.owner) === p.session && p.session !== undefined;
         blocker = ownWriter ? undefined : firstWrite;
       } else {
         // kazoo and the plain recipe: the nearest earlier write node.
-        blocker = [...earlier].reverse().find(isWrite);
+        blocker = nearestWrite;
       }
     } else if (r.counted) {
-      blocker = earlier[earlier.length - 1];
+      blocker = lastCounted;
     } else {
       blocker = ordered[index - 1];
     }
@@ -140,6 +142,13 @@ export function participantsOf(recipe: RecipeId, family: Family, nodes: readonly
       p.role = election ? 'leader' : 'holder';
     }
     result.push(p);
+    if (r.counted) {
+      lastCounted = r;
+      if (isWrite(r)) {
+        firstWrite ??= r;
+        nearestWrite = r;
+      }
+    }
   });
   return result;
 }
