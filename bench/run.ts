@@ -10,6 +10,7 @@ import { changeBench, ChangeCase } from './changeBench';
 import { connectOtherClient, CREATE_WINDOW, DEBOUNCE_MS, PAGE_SIZE, startServer, WideNode, WINDOW, createWideNode } from './fixtures';
 import { memoryBench, openBench } from './openBench';
 import { packageFigures } from './packageFigures';
+import { analysisBench } from './analysisBench';
 import { sortBench } from './sortBench';
 import { searchBench } from './searchBench';
 import { formatTable, hasGc, meetsGoal, ratio, Row } from './stats';
@@ -76,6 +77,8 @@ async function main(): Promise<number> {
       rows.push(...await phase('natural sort', () => sortBench(raw, wide, open.openMedian, runs)));
       // Own run count: each run crawls 100k nodes four times (ours and bare, by path and by content).
       rows.push(...await phase('search 100k', () => searchBench(connectString, writer, intFromEnv('BENCH_SEARCH_RUNS', 5, 5))));
+      // Its own server (AdminServer on), so the tables can be read both ways.
+      rows.push(...await phase('lock analysis', () => analysisBench(Math.max(5, Math.min(runs, 7)))));
     } finally {
       writer.close();
       rawClient.close();
