@@ -91,6 +91,31 @@ describe('LockMonitor', () => {
     await eventually(async () => (parseWchc(await fourLetterWord(zk.members[0].clientPort, 'wchc')).get(session.sessionId!) ?? []).length === 0, 10000, 'monitor watch removed');
   });
 
+  test('a lock folder that does not exist yet (Curator\'s containers come and go): shown once it appears', async () => {
+    const monitor = new LockMonitor(session, '/mon/later', { serverWatches: false });
+    const updates: LockAnalysis[] = [];
+    const errors: Error[] = [];
+    monitor.onUpdate((u) => updates.push(u));
+    monitor.onError((e) => errors.push(e));
+    try {
+      monitor.start();
+      await eventually(() => updates.length > 0, 10000, 'first analysis');
+      assert.deepEqual(updates[updates.length - 1].queues, []);
+      await a.mkdirp('/mon/later');
+      const node = await a.create('/mon/later/lock-', '', EPH_SEQ);
+      await eventually(() => updates[updates.length - 1].queues[0]?.participants[0]?.path === node, 10000, 'queue after creation');
+      await a.remove(node);
+      await a.remove('/mon/later');
+      await eventually(() => (updates[updates.length - 1].queues[0]?.participants.length ?? 0) === 0, 10000, 'queue gone');
+      await a.mkdirp('/mon/later');
+      const again = await b.create('/mon/later/lock-', '', EPH_SEQ);
+      await eventually(() => updates[updates.length - 1].queues[0]?.participants[0]?.path === again, 10000, 'queue back');
+      assert.deepEqual(errors, []);
+    } finally {
+      monitor.dispose();
+    }
+  });
+
   test('a subtree monitor finds a queue that appears below root and follows it', async () => {
     await a.mkdirp('/mon/tree/app/config');
     const monitor = new LockMonitor(session, '/mon/tree', { serverWatches: false });

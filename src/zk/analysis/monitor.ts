@@ -1,12 +1,13 @@
 // A live analysis: persistent watches on the queue directories show queue changes at once (only the changed
 // queue is read again), and the members' watch/connection tables are polled gently, only while started.
 // dispose() stops every timer and removes every watch.
+import { isZkError } from '../errors';
 import type { ZkSession } from '../session';
 import type { ServerTables } from '../servers/serverTables';
 import type { WatchEvent } from '../watchRegistry';
 import { AnalyzeOptions, ourSessionsOf, readSpecs, readTables } from './analyze';
 import { buildAnalysis, DEFAULT_HELD_TOO_LONG_MS, queueWatchPaths, RawQueue } from './build';
-import { discoverQueues, QueueSpec } from './discover';
+import { Discovery, discoverQueues, QueueSpec } from './discover';
 import type { LockAnalysis } from './model';
 import { readQueue } from './readQueue';
 
@@ -99,7 +100,15 @@ export class LockMonitor {
 
   private async rediscover(): Promise<void> {
     this.rediscoverPending = false;
-    const discovery = await discoverQueues(this.session, this.root, { maxQueues: this.options.maxQueues, signal: this.abort.signal });
+    let discovery: Discovery;
+    try {
+      discovery = await discoverQueues(this.session, this.root, { maxQueues: this.options.maxQueues, signal: this.abort.signal });
+    } catch (error) {
+      // Curator's lock folders are containers: gone while nobody contends, back with the next contender. Keep
+      // watching the path (a watch on a missing node reports its creation) and show no queue meanwhile.
+      if (!isZkError(error, 'noNode')) throw error;
+      discovery = { specs: [], truncated: false, dirs: [] };
+    }
     if (this.disposed) return;
     this.specs = discovery.specs;
     this.truncated = discovery.truncated;
