@@ -17,7 +17,11 @@ export interface ZnodeStat {
 
 export type NodeKind = 'persistent' | 'ephemeral' | 'container' | 'ttl';
 
-/** Long.MIN_VALUE: the ephemeralOwner ZooKeeper stores for container nodes. */
+/**
+ * Long.MIN_VALUE: the ephemeralOwner ZooKeeper stores for container nodes. Servers since 3.5.4 hide these marks
+ * from clients (the Stat they send says 0 for containers and TTL nodes, measured on 3.8.0), so `nodeKind` can
+ * tell them only on older servers; the VS Code layer remembers the mode of the nodes it created itself.
+ */
 export const CONTAINER_OWNER = 0x8000000000000000n;
 const TTL_MARK = 0xff00000000000000n;
 
