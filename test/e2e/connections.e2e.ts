@@ -59,6 +59,19 @@ export const tests: E2eTest[] = [
       const status = await statusShows(wb, 'Renamed ZooKeeper', /read-only/);
       assert.match(status, /connected/);
       await wb.screenshot('connection-edited-read-only');
+
+      // Removing asks first (Cancel keeps it), then leaves nothing behind: the welcome view is back.
+      const dialog = wb.page.locator('.monaco-dialog-box').filter({ hasText: /Remove the connection "Renamed ZooKeeper"\?/ });
+      await wb.runCommand('ZooScope: Remove Connection');
+      await dialog.waitFor({ timeout: 15000 });
+      await wb.screenshot('connection-remove-confirm');
+      await dialog.locator('a.monaco-button', { hasText: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: 10000 });
+      await wb.explorerRow('Renamed ZooKeeper').waitFor({ timeout: 10000 });
+      await wb.runCommand('ZooScope: Remove Connection');
+      await dialog.locator('a.monaco-button', { hasText: 'Remove' }).click();
+      await wb.page.locator('.part.sidebar .welcome-view-content a.monaco-button', { hasText: 'Add Connection' }).waitFor({ timeout: 15000 });
+      await wb.statusBarItem('Renamed ZooKeeper').waitFor({ state: 'hidden', timeout: 10000 });
     },
   },
   {

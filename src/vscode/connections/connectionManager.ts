@@ -26,6 +26,9 @@ export class ConnectionManager implements vscode.Disposable {
   /** Fires with a connection id when it got a new session (after expiry): everything shown must be reloaded. */
   private readonly renewed = new vscode.EventEmitter<string>();
   readonly onDidRenewSession = this.renewed.event;
+  /** Fires with a connection id when the user closed its session (not when it expired or failed). */
+  private readonly closedByUser = new vscode.EventEmitter<string>();
+  readonly onDidDisconnect = this.closedByUser.event;
 
   constructor(private readonly store: ConnectionStore) {}
 
@@ -60,6 +63,7 @@ export class ConnectionManager implements vscode.Disposable {
     this.live.delete(id);
     connection.session.close();
     log().info(`disconnected ${connection.saved.name}`);
+    this.closedByUser.fire(id);
     this.changed.fire(id);
   }
 
@@ -146,5 +150,6 @@ export class ConnectionManager implements vscode.Disposable {
     for (const id of [...this.live.keys()]) this.disconnect(id);
     this.changed.dispose();
     this.renewed.dispose();
+    this.closedByUser.dispose();
   }
 }

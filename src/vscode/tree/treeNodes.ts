@@ -5,7 +5,8 @@ import type { ZnodeStat } from '../../zk/stat';
 export class ConnectionNode {
   readonly kind = 'connection';
   readonly path = '/';
-  constructor(readonly connectionId: string) {}
+  /** `generation`: bumped when the user disconnects, so the root shows collapsed (a new tree item id). */
+  constructor(readonly connectionId: string, readonly generation = 0) {}
 }
 
 export class ZnodeNode {
