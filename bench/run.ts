@@ -12,6 +12,7 @@ import { memoryBench, openBench } from './openBench';
 import { packageFigures } from './packageFigures';
 import { analysisBench } from './analysisBench';
 import { sortBench } from './sortBench';
+import { webviewBench } from './webviewBench';
 import { searchBench } from './searchBench';
 import { formatTable, hasGc, meetsGoal, ratio, Row } from './stats';
 
@@ -88,6 +89,10 @@ async function main(): Promise<number> {
     process.off('SIGINT', stopOnSignal);
     process.off('SIGTERM', stopOnSignal);
   }
+
+  const webview = await phase(`webview (${runs} runs per size)`, () => webviewBench(runs));
+  rows.push(...webview.rows);
+  notes.push(...webview.notes);
 
   const pkg = packageFigures(repoRoot);
   rows.push(...pkg.rows);

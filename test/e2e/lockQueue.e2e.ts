@@ -84,19 +84,24 @@ export const tests: E2eTest[] = [
         const focused = await frame.locator('.row-participant:focus').textContent();
         assert.match(String(focused), /^#1/);
         await wb.page.keyboard.press('Enter');
-        const revealed = wb.page.locator('.part.sidebar .monaco-list-row[aria-selected="true"]')
-          .filter({ has: wb.page.locator('.label-name', { hasText: /^lock-0000000002$/ }) }).first();
-        await revealed.waitFor({ timeout: 20000 });
+        const revealedRow = wb.explorerRow('lock-0000000002');
+        await revealedRow.waitFor({ timeout: 20000 });
+        await wb.screenshot('lock-queue-reveal');
+        await wb.page.waitForFunction(() => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row.selected, .part.sidebar .monaco-list-row[aria-selected="true"]'))
+          .some((r) => r.querySelector('.label-name')?.textContent === 'lock-0000000002'), undefined, { timeout: 20000 });
 
         // The Ensemble view: the test server with its mode and version.
-        const ensembleHeader = wb.page.locator('.part.sidebar .pane-header', { hasText: /Ensemble/i }).first();
+        const ensemble = wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header', { hasText: /^Ensemble/i }) }).first();
+        const ensembleHeader = ensemble.locator('.pane-header');
         await ensembleHeader.waitFor({ timeout: 20000 });
         if ((await ensembleHeader.getAttribute('aria-expanded')) !== 'true') await ensembleHeader.click();
-        const serverRow = wb.page.locator('.part.sidebar .monaco-list-row', { hasText: ctx.zk.split(',')[0] }).first();
+        const serverRow = ensemble.locator('.monaco-list-row[aria-level="2"]', { hasText: ctx.zk.split(',')[0] }).first();
         await serverRow.waitFor({ timeout: 30000 });
         assert.match(await serverRow.innerText(), /standalone|leader|follower/);
         if ((await serverRow.getAttribute('aria-expanded')) !== 'true') await serverRow.click();
-        await wb.page.locator('.part.sidebar .monaco-list-row', { hasText: 'Znodes' }).first().waitFor({ timeout: 20000 });
+        for (const figure of ['Mode', 'Version', 'Connections', 'Znodes', 'Watches']) {
+          await ensemble.locator('.monaco-list-row', { hasText: figure }).first().waitFor({ timeout: 20000 });
+        }
         await wb.screenshot('ensemble-view');
       } finally {
         queue?.close();

@@ -3,7 +3,7 @@
 // the webview asks for. Hidden panels poll nothing; their webview is rebuilt from the latest model when shown.
 import * as vscode from 'vscode';
 import {
-  HostMessage, LOCK_QUEUE_VIEW_TYPE, LockQueuePanelState, PanelCapabilities, PanelStatus, WebviewMessage, isWebviewMessage,
+  ActionRequest, HostMessage, LOCK_QUEUE_VIEW_TYPE, LockQueuePanelState, PanelCapabilities, PanelStatus, WebviewMessage, isWebviewMessage,
 } from '../../shared/lockQueueMessages';
 import type { LockAnalysis } from '../../zk/analysis/model';
 import type { ZkSession } from '../../zk/session';
@@ -116,10 +116,10 @@ export class LockQueuePanel implements vscode.Disposable {
     });
   }
 
-  /** The rows as the webview shows them (a round trip through the webview). */
-  async snapshot(): Promise<{ rows: string[]; total: number }> {
+  /** The rows as the webview shows them (a round trip through the webview; fails if it is not loaded). */
+  async snapshot(timeoutMs = 2000): Promise<{ rows: string[]; total: number }> {
     const requestId = this.nextRequestId++;
-    const answer = this.nextMessage((m): m is Extract<WebviewMessage, { type: 'snapshot' }> => m.type === 'snapshot' && m.requestId === requestId);
+    const answer = this.nextMessage((m): m is Extract<WebviewMessage, { type: 'snapshot' }> => m.type === 'snapshot' && m.requestId === requestId, timeoutMs);
     this.post({ type: 'snapshotRequest', requestId });
     const { rows, total } = await answer;
     return { rows, total };
@@ -150,15 +150,22 @@ export class LockQueuePanel implements vscode.Disposable {
       case 'snapshot':
         return;
       default: {
-        const result = await this.act(message).catch((error: unknown): ActionResult => ({ ok: false, message: describeError(error) }));
-        if (result.message && !result.ok) void vscode.window.showErrorMessage(result.message);
+        const result = await this.perform(message);
         this.post({ type: 'reply', requestId: message.requestId, ok: result.ok, message: result.message });
-        if (result.ok && message.type !== 'reveal') await this.refresh();
       }
     }
   }
 
-  private act(request: Exclude<WebviewMessage, { type: 'ready' | 'rendered' | 'error' | 'snapshot' }>): Promise<ActionResult> {
+  /** Carries out what the webview asked for (tests call it as the webview would), and says why it failed. */
+  async perform(request: ActionRequest): Promise<ActionResult> {
+    const result = await this.act(request).catch((error: unknown): ActionResult => ({ ok: false, message: describeError(error) }));
+    log().info(`lock panel ${this.state.root}: ${JSON.stringify(request)} → ${result.ok ? 'ok' : `not done${result.message ? `: ${result.message}` : ''}`}`);
+    if (result.message && !result.ok) void vscode.window.showErrorMessage(result.message);
+    if (result.ok && request.type !== 'reveal' && request.type !== 'refresh') await this.refresh();
+    return result;
+  }
+
+  private act(request: ActionRequest): Promise<ActionResult> {
     const id = this.state.connectionId;
     switch (request.type) {
       case 'reveal': return revealNode(id, request.path);

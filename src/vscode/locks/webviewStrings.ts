@@ -55,6 +55,9 @@ export function webviewStrings(): WebviewStrings {
     serverWatchesNone: t('{0}: watch tables not readable ({1})'),
     updated: t('updated {0}'),
     anomalies: t('Anomalies'),
+    'via.admin': t('AdminServer'),
+    'via.fourLetterWords': t('four-letter words'),
+    truncated: t('More lock queues may exist below: only the first ones found are shown.'),
   };
 }
 
@@ -63,11 +66,6 @@ function duration(ms: number): string {
   if (s < 120) return t('{0} s', s);
   const m = Math.round(s / 60);
   return m < 120 ? t('{0} min', m) : t('{0} h', Math.round(m / 60));
-}
-
-/** The facts an analysis attached, as "name: value" (durations for keys ending in Ms). */
-function factsText(facts: Anomaly['facts']): string {
-  return Object.entries(facts).map(([k, v]) => `${k}: ${typeof v === 'number' && /ms$/i.test(k) ? duration(v) : String(v)}`).join(', ');
 }
 
 function first<T>(list: readonly T[], fallback: T): T {
@@ -81,7 +79,6 @@ export function describeAnomaly(a: Anomaly): AnomalyText {
   const path = first(a.paths, '');
   const session = first(a.sessions, '?');
   const f = a.facts;
-  const rest = factsText(f);
   switch (a.kind) {
     case 'herd': return {
       title: t('Herd effect'),
@@ -122,8 +119,8 @@ export function describeAnomaly(a: Anomaly): AnomalyText {
     };
     case 'child-watches-invisible': return {
       title: t('Child watches not listed'),
-      explanation: rest
-        ? t('The servers count child watches but cannot say who set them ({0}): waiters that watch the whole queue are drawn as inferred.', rest)
+      explanation: typeof f.childWatches === 'number' && f.childWatches >= 0
+        ? t('The servers hold {0} child watches but cannot say which sessions set them: waiters that watch the whole queue are drawn as inferred.', f.childWatches)
         : t('The servers count child watches but cannot say who set them: waiters that watch the whole queue are drawn as inferred.'),
     };
   }

@@ -1,5 +1,6 @@
 // How each element looks: icons and contextValue by node kind, description with size and child count.
 import * as vscode from 'vscode';
+import type { RecipeId } from '../../zk/analysis/model';
 import { sequenceNumber } from '../../zk/naturalOrder';
 import { nodeKind } from '../../zk/stat';
 import type { ChildListing } from '../../zk/childListing';
@@ -14,7 +15,7 @@ const t = vscode.l10n.t;
 export function connectionItem(node: ConnectionNode, saved: SavedConnection, state: ConnectionState, server: string | undefined,
   sessionId: string | undefined, listing: ChildListing | undefined): vscode.TreeItem {
   const item = new vscode.TreeItem(saved.name, vscode.TreeItemCollapsibleState.Collapsed);
-  item.id = `conn:${node.connectionId}`;
+  item.id = `conn:${node.connectionId}${node.generation ? `#${node.generation}` : ''}`;
   const stateText = stateLabel(state);
   item.description = [stateText, server, filterText(listing)].filter(Boolean).join(' · ');
   item.iconPath = new vscode.ThemeIcon(
@@ -51,7 +52,8 @@ function filterText(listing: ChildListing | undefined): string | undefined {
 
 const kindIcons = { persistent: 'symbol-file', ephemeral: 'pulse', container: 'package', ttl: 'history' } as const;
 
-export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, listing: ChildListing | undefined): vscode.TreeItem {
+export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, listing: ChildListing | undefined,
+  lockQueue?: RecipeId): vscode.TreeItem {
   const { stat } = node;
   const hasChildren = stat.numChildren > 0;
   const kind = nodeKind(stat);
@@ -60,14 +62,18 @@ export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, 
   const item = new vscode.TreeItem(node.name, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `znode:${node.connectionId}:${node.path}`;
   const icon = yours ? 'account' : kind === 'persistent' ? (hasChildren ? 'folder' : sequential ? 'list-ordered' : kindIcons.persistent) : kindIcons[kind];
-  item.iconPath = new vscode.ThemeIcon(icon, kind === 'ephemeral' ? new vscode.ThemeColor('charts.orange') : undefined);
+  item.iconPath = lockQueue ? new vscode.ThemeIcon('lock', new vscode.ThemeColor('charts.purple'))
+    : new vscode.ThemeIcon(icon, kind === 'ephemeral' ? new vscode.ThemeColor('charts.orange') : undefined);
   const parts = [formatBytes(stat.dataLength)];
+  // Children that follow a lock recipe (see src/vscode/locks/lockQueueMarks.ts).
+  if (lockQueue) parts.unshift(t('lock queue ({0})', lockQueue));
   if (hasChildren) parts.push(stat.numChildren === 1 ? t('1 child') : t('{0} children', stat.numChildren));
   if (kind !== 'persistent') parts.push(yours ? t('{0}, yours', kindName(kind)) : kindName(kind));
   const filter = filterText(listing);
   if (filter) parts.push(filter);
   item.description = parts.join(' · ');
-  item.contextValue = ['znode', `kind-${kind}`, sequential ? 'sequential' : '', hasChildren ? 'children' : '', yours ? 'yours' : '', listing?.filter ? 'filtered' : '']
+  item.contextValue = ['znode', `kind-${kind}`, sequential ? 'sequential' : '', hasChildren ? 'children' : '', yours ? 'yours' : '', listing?.filter ? 'filtered' : '',
+    lockQueue ? 'lockqueue' : '']
     .filter(Boolean).join(' ');
   item.accessibilityInformation = { label: `${node.name}, ${item.description}` };
   return item;

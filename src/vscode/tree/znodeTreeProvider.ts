@@ -6,6 +6,7 @@ import { sequenceNumber } from '../../zk/naturalOrder';
 import { hex, nodeKind } from '../../zk/stat';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { ConnectionStore } from '../connections/connectionStore';
+import { LockQueueMarks } from '../locks/lockQueueMarks';
 import { log } from '../log';
 import { describeError } from '../messages';
 import { ConnectionTree, TreeSettings } from './connectionTree';
@@ -21,12 +22,19 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   private readonly roots = new Map<string, ConnectionNode>();
   private readonly trees = new Map<string, ConnectionTree>();
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** Nodes whose listed children look like a lock queue. */
+  readonly lockQueues = new LockQueueMarks();
 
   constructor(private readonly store: ConnectionStore, private readonly connections: ConnectionManager) {
     this.subscriptions.push(
       store.onDidChange(() => this.changed.fire(undefined)),
       connections.onDidChange((id) => this.onConnectionChanged(id)),
       connections.onDidRenewSession((id) => this.onConnectionChanged(id, true)),
+      // An expanded root would ask for its children again at once, and connect again: show it collapsed.
+      connections.onDidDisconnect((id) => {
+        this.roots.set(id, new ConnectionNode(id, (this.roots.get(id)?.generation ?? 0) + 1));
+        this.changed.fire(undefined);
+      }),
     );
   }
 
@@ -41,7 +49,10 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
         this.trees.get(node.connectionId)?.listing('/'));
       return item;
     }
-    if (node instanceof ZnodeNode) return znodeItem(node, this.ownSession(node.connectionId), this.trees.get(node.connectionId)?.listing(node.path));
+    if (node instanceof ZnodeNode) {
+      return znodeItem(node, this.ownSession(node.connectionId), this.trees.get(node.connectionId)?.listing(node.path),
+        this.lockQueues.get(node.connectionId, node.path));
+    }
     if (node instanceof ShowMoreNode) return showMoreItem(node);
     return messageItem(node);
   }
@@ -55,7 +66,12 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     if (!tree) return [];
     try {
       const listing = await tree.openListing(node.path);
-      const nodes: TreeNode[] = tree.nodesFor(node, await listing.entries());
+      const entries = await listing.entries();
+      const nodes: TreeNode[] = tree.nodesFor(node, entries);
+      // Redraw the node itself when its children turn out to look like a lock queue (or stop to).
+      if (node instanceof ZnodeNode && !listing.filter && this.lockQueues.update(node.connectionId, node.path, entries.map((e) => e.name))) {
+        setTimeout(() => this.changed.fire(node), 0);
+      }
       if (listing.hasMore) nodes.push(new ShowMoreNode(node, listing.matching - nodes.length, this.settings().pageSize));
       if (nodes.length === 0 && listing.filter) nodes.push(new MessageNode(node, t('No children match "{0}".', listing.filter.text), 'info'));
       return nodes;

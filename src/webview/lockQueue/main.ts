@@ -76,7 +76,7 @@ function renderHeader(): void {
 function serverSummary(a: LockAnalysis, s: WebviewStrings): string {
   return a.servers.map((server) => server.via === 'none'
     ? fmt(s.serverWatchesNone, server.server, server.reason ?? '')
-    : fmt(s.serverWatches, server.server, server.dataWatches ?? '?', server.childWatches ?? '?', server.via)).join(' · ');
+    : fmt(s.serverWatches, server.server, server.dataWatches ?? '?', server.childWatches ?? '?', s[`via.${server.via}`])).join(' · ');
 }
 
 function onModel(message: Extract<HostMessage, { type: 'model' }>, received: number): void {

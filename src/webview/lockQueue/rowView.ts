@@ -153,8 +153,9 @@ export function renderRow(node: HTMLElement, row: Row, ctx: RenderContext): void
       if (row.deadlocked) classes += ' deadlocked';
       break;
     case 'deadlock': {
-      const steps = row.cycle.sessions.map((session, i) =>
-        fmt(s.deadlockStep, session, row.cycle.sessions[(i + 1) % row.cycle.sessions.length], row.cycle.locks[i] ?? ''));
+      const { sessions, locks, clients } = row.cycle;
+      const who = (i: number) => (clients?.[i] ? `${sessions[i]} (${clients[i]})` : sessions[i]);
+      const steps = sessions.map((_, i) => fmt(s.deadlockStep, who(i), who((i + 1) % sessions.length), locks[i] ?? ''));
       const line = el('div', 'line');
       line.append(icon('error'), el('span', 'title', s.deadlock));
       const text = el('div', 'line explanation', steps.join(' · '));

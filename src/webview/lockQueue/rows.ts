@@ -97,7 +97,7 @@ export class ParticipantRow {
   }
 }
 
-export interface NoteRow extends RowBase { kind: 'note'; note: 'noQueues' | 'emptyQueue'; queuePath?: string }
+export interface NoteRow extends RowBase { kind: 'note'; note: 'noQueues' | 'emptyQueue' | 'truncated'; queuePath?: string }
 
 export type Row = DeadlockRow | GlobalAnomalyRow | QueueRow | ParticipantRow | NoteRow;
 
@@ -152,6 +152,7 @@ export function buildRows(analysis: LockAnalysis): Row[] {
     const key = anomalyKey(anomaly);
     rows.push({ kind: 'anomaly', key: `g:${key}`, sig: key + SEP + JSON.stringify(anomaly.facts), anomaly, anomalyKey: key });
   }
+  if (analysis.truncated) rows.push({ kind: 'note', key: 'n:truncated', sig: 'truncated', note: 'truncated' });
   if (analysis.queues.length === 0) rows.push({ kind: 'note', key: 'n:none', sig: 'noQueues', note: 'noQueues' });
   for (const queue of analysis.queues) {
     const holders = queue.participants.filter((p) => p.role !== 'waiter').length;

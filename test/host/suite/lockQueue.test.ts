@@ -4,9 +4,9 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { LockQueuePanelState } from '../../../src/shared/lockQueueMessages';
-import { forceRelease } from '../../../src/vscode/locks/lockActions';
 import type { LockQueuePanel } from '../../../src/vscode/locks/lockQueuePanel';
 import type { Services } from '../../../src/vscode/services';
+import type { TreeNode } from '../../../src/vscode/tree/treeNodes';
 import { LockQueueClients, startLockQueue } from '../../support/lockQueueClients';
 import { connectOtherClient, eventually } from '../../support/zkClient';
 import { services, testZk } from './zooscope';
@@ -58,6 +58,18 @@ describe('Lock queue panel', function () {
     for (const id of ['zooscope.showLockQueue', 'zooscope.showLocksUnder', 'zooscope.refreshEnsemble']) assert.ok(all.has(id), id);
   });
 
+  it('marks a tree node whose listed children look like a lock queue', async () => {
+    const node = await vscode.commands.executeCommand<TreeNode>('zooscope.goToPath', ID, `${BASE}/orders`);
+    assert.ok(node?.kind === 'znode');
+    await s.tree.getChildren(node);
+    await eventually(() => /\blockqueue\b/.test(String(s.tree.getTreeItem(node).contextValue)), 5000, 'lockqueue in contextValue');
+    assert.match(String(s.tree.getTreeItem(node).description), /lock queue \(plain-lock\)/);
+    const parent = s.tree.getParent(node);
+    assert.ok(parent?.kind === 'znode');
+    await s.tree.getChildren(parent);
+    assert.doesNotMatch(String(s.tree.getTreeItem(parent).contextValue), /lockqueue/, 'a folder of queues is not a queue');
+  });
+
   it('opens on a real queue: holder first, waiters in order, with sessions, labels and watch edges', async () => {
     const panel = await open(`${BASE}/orders`);
     assert.strictEqual(panel.panel.viewType, 'zooscope.lockQueue');
@@ -90,6 +102,15 @@ describe('Lock queue panel', function () {
     assert.match(participantRows(after)[0], /worker-1/);
     assert.match(participantRows(after)[0], /holder/);
     assert.ok(joined.path);
+  });
+
+  it('reveals a participant\'s node in the ZooKeeper tree when the webview asks', async () => {
+    const panel = await open(`${BASE}/orders`);
+    const target = queue.contenders[1].path;
+    const result = await panel.perform({ type: 'reveal', path: target });
+    assert.strictEqual(result.ok, true, result.message);
+    const selected = s.view.selection[0];
+    assert.ok(selected?.kind === 'znode' && selected.path === target, `selected ${JSON.stringify(selected && 'path' in selected ? selected.path : selected)}`);
   });
 
   it('"Show Locks Under…" finds every queue of a subtree', async () => {
@@ -134,37 +155,40 @@ describe('Lock queue panel', function () {
 
   it('force-release asks first (naming session and client), deletes only at the version shown, and not on cancel', async () => {
     const locks = await startLockQueue(testZk(), `${BASE}/force`, 2);
+    const panel = await open(`${BASE}/force`);
+    const holder = locks.contenders[0];
+    await eventually(() => panel.analysis?.queues[0]?.participants.length === 2, 20000, 'the panel sees both contenders');
     const window = vscode.window as { showWarningMessage: (...args: unknown[]) => Thenable<unknown> };
     const original = window.showWarningMessage;
-    const holder = locks.contenders[0];
-    const shown = { path: holder.path, session: holder.session, clientAddress: '127.0.0.1:1234' } as Parameters<typeof forceRelease>[3];
     const asked: string[] = [];
+    const exists = (path: string) => s.connections.get(ID)!.session.exists(path);
     try {
       window.showWarningMessage = async (message: unknown, options: unknown) => {
         asked.push(`${String(message)} | ${JSON.stringify(options)}`);
         return undefined;
       };
-      const cancelled = await forceRelease(s.connections, ID, holder.path, shown);
+      const cancelled = await panel.perform({ type: 'forceRelease', path: holder.path });
       assert.strictEqual(cancelled.ok, false);
-      assert.match(asked[0], new RegExp(holder.session));
-      assert.match(asked[0], /127\.0\.0\.1:1234/);
+      assert.ok(asked[0]?.includes(holder.session), `the question names session ${holder.session}: ${asked[0]}`);
+      assert.match(asked[0], /client 127\.0\.0\.1:\d+|client [^)]+\)/, 'the question names the client');
       assert.match(asked[0], /"modal":true/);
-      assert.ok(await s.connections.get(ID)!.session.exists(holder.path), 'not deleted on cancel');
+      assert.ok(await exists(holder.path), 'not deleted on cancel');
 
       window.showWarningMessage = async (_message: unknown, _options: unknown, ...items: unknown[]) => {
         await holder.client.setData(holder.path, 'changed meanwhile');
         return items[0];
       };
-      const raced = await forceRelease(s.connections, ID, holder.path, shown);
+      const raced = await panel.perform({ type: 'forceRelease', path: holder.path });
       assert.strictEqual(raced.ok, false);
-      assert.match(raced.message ?? '', /changed/);
-      assert.ok(await s.connections.get(ID)!.session.exists(holder.path), 'not deleted when the version moved');
+      assert.match(raced.message ?? '', /changed since it was shown/);
+      assert.ok(await exists(holder.path), 'not deleted when the version moved');
 
       window.showWarningMessage = async (_message: unknown, _options: unknown, ...items: unknown[]) => items[0];
-      const done = await forceRelease(s.connections, ID, holder.path, shown);
+      const done = await panel.perform({ type: 'forceRelease', path: holder.path });
       assert.strictEqual(done.ok, true, done.message);
-      assert.strictEqual(await s.connections.get(ID)!.session.exists(holder.path), undefined, 'the holder node is gone');
-      assert.ok(await s.connections.get(ID)!.session.exists(locks.contenders[1].path), 'only that node');
+      assert.strictEqual(await exists(holder.path), undefined, 'the holder node is gone');
+      assert.ok(await exists(locks.contenders[1].path), 'only that node');
+      await eventually(() => panel.analysis?.queues[0]?.participants[0]?.path === locks.contenders[1].path, 10000, 'the next waiter holds');
     } finally {
       window.showWarningMessage = original;
       locks.close();
