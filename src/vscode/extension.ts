@@ -3,6 +3,7 @@ import { registerCommands } from './commands/registerCommands';
 import { ConnectionManager } from './connections/connectionManager';
 import { ConnectionStore } from './connections/connectionStore';
 import { DETAILS_SCHEME, DetailsProvider } from './details/detailsDocument';
+import { createHeldLockViews, registerHeldLockViews } from './heldLocks';
 import { createLockViews, registerLockViews } from './locks/lockViews';
 import { log } from './log';
 import type { Services } from './services';
@@ -19,7 +20,8 @@ export function activate(context: vscode.ExtensionContext): Services {
   const statusBar = new ConnectionStatusBar(store, connections);
   const details = new DetailsProvider(connections);
   const lockViews = createLockViews(context.extensionUri, store, connections);
-  const services: Services = { store, connections, tree, view, statusBar, details, ...lockViews };
+  const heldLockViews = createHeldLockViews(store, connections);
+  const services: Services = { store, connections, tree, view, statusBar, details, ...lockViews, ...heldLockViews };
   context.subscriptions.push(
     log(), store, connections, tree, view, statusBar, details,
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
@@ -27,6 +29,7 @@ export function activate(context: vscode.ExtensionContext): Services {
     view.onDidChangeSelection((e) => { const n = e.selection[0]; if (isPathNode(n)) statusBar.setActive(n.connectionId); }),
     ...registerCommands(services),
     ...registerLockViews(lockViews),
+    ...registerHeldLockViews(heldLockViews, store),
   );
   log().info(`ZooScope activated in ${Date.now() - started} ms (${vscode.env.appName}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''})`);
   return services;

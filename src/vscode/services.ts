@@ -2,13 +2,14 @@ import type * as vscode from 'vscode';
 import type { ConnectionManager } from './connections/connectionManager';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { DetailsProvider } from './details/detailsDocument';
+import type { HeldLockViews } from './heldLocks';
 import type { LockViews } from './locks/lockViews';
 import type { ConnectionStatusBar } from './statusBar';
 import type { TreeNode } from './tree/treeNodes';
 import type { ZnodeTreeProvider } from './tree/znodeTreeProvider';
 
 /** What commands work with; also what `activate` returns, so in-host tests can look inside. */
-export interface Services extends LockViews {
+export interface Services extends LockViews, HeldLockViews {
   readonly store: ConnectionStore;
   readonly connections: ConnectionManager;
   readonly tree: ZnodeTreeProvider;

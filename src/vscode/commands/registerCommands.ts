@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { acquire, clearHeldLocks, release, releaseAll, revealHeldLock } from '../heldLocks';
 import { showLockQueue, showLocksUnder } from '../locks/lockCommands';
 import { log } from '../log';
 import type { Services } from '../services';
@@ -25,6 +26,14 @@ const commands: Record<string, Command> = {
   'zooscope.showLockQueue': showLockQueue,
   'zooscope.showLocksUnder': showLocksUnder,
   'zooscope.refreshEnsemble': (s) => s.ensemble.refresh(),
+  'zooscope.acquireLock': (s, arg?: unknown) => acquire(s, 'exclusive', arg),
+  'zooscope.acquireReadLock': (s, arg?: unknown) => acquire(s, 'read', arg),
+  'zooscope.acquireWriteLock': (s, arg?: unknown) => acquire(s, 'write', arg),
+  'zooscope.joinElection': (s, arg?: unknown) => acquire(s, 'election', arg),
+  'zooscope.releaseLock': release,
+  'zooscope.releaseAllLocks': releaseAll,
+  'zooscope.revealHeldLock': revealHeldLock,
+  'zooscope.clearHeldLocks': clearHeldLocks,
 };
 
 export function registerCommands(services: Services): vscode.Disposable[] {

@@ -1,0 +1,142 @@
+// The commands that take part in locks by hand: Acquire Lock / Read Lock / Write Lock, Join Election, Release,
+// Release All, and the Held Locks view's Reveal and Clear. They accept an explorer znode, `{ connectionId, path }`
+// (the lock-queue panel), a Held Locks row, or nothing (the palette asks). The lock logic is src/zk/locks'.
+import * as vscode from 'vscode';
+import type { ConventionId, LockMode, LockSnapshot } from '../../zk/locks';
+import { ConnectFailure } from '../../zk/session';
+import { lockSettings } from '../locks/lockSettings';
+import { describeConnectFailure, describeError } from '../messages';
+import type { Services } from '../services';
+import { isPathNode } from '../tree/treeNodes';
+import { HeldLock, isLive } from './heldLocks';
+import { isHeldLockNode } from './heldLocksView';
+import { followAttempt } from './lockNotifications';
+import { chooseConvention, resolveLockTarget } from './lockTarget';
+import { modeLabel, stateLabel, waitingText } from './lockWords';
+
+const t = vscode.l10n.t;
+
+function acquireTitle(mode: LockMode): string {
+  switch (mode) {
+    case 'read': return t('Acquire Read Lock');
+    case 'write': return t('Acquire Write Lock');
+    case 'election': case 'unfairElection': return t('Join Election');
+    default: return t('Acquire Lock');
+  }
+}
+
+/**
+ * Starts taking part in the lock at the target path and returns its first snapshot at once (it may still wait:
+ * a progress notification shows where it stands). Undefined when nothing was started.
+ */
+export async function acquire(services: Services, mode: LockMode, arg?: unknown): Promise<LockSnapshot | undefined> {
+  const target = await resolveLockTarget(services, arg, acquireTitle(mode));
+  if (!target) return undefined;
+  const { connectionId, path } = target;
+  const saved = services.store.get(connectionId);
+  if (!saved) {
+    void vscode.window.showErrorMessage(t('No saved connection "{0}".', connectionId));
+    return undefined;
+  }
+  if (saved.readOnly) {
+    void vscode.window.showErrorMessage(t('"{0}" is a read-only connection: taking a lock creates nodes.', saved.name));
+    return undefined;
+  }
+  const locks = services.heldLocks;
+  try {
+    const already = locks.list(connectionId).find((e) => e.snapshot.path === path && isLive(e.snapshot));
+    let conventionChoice: ConventionId | 'auto' = target.convention ?? 'auto';
+    if (!already) {
+      const manager = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('Opening a lock session to "{0}"…', saved.name) },
+        async () => {
+          const m = await locks.managers.get(connectionId);
+          await m?.open();
+          return m;
+        });
+      if (!manager) return undefined;
+      if (!target.convention) {
+        const chosen = await chooseConvention(path, mode, await manager.detectConvention(path));
+        if (!chosen) return undefined;
+        conventionChoice = chosen;
+      }
+    }
+    const started = await locks.start(connectionId, path, { mode, convention: conventionChoice, positionRefreshMs: lockSettings().pollIntervalMs });
+    if (!started) return undefined;
+    const s = started.entry.snapshot;
+    if (started.repeated) {
+      const where = s.state === 'waiting' ? waitingText(s) : stateLabel(s.state);
+      void vscode.window.showInformationMessage(t('This window already takes part in {0} ({1}, {2}): it was not queued again.', path, modeLabel(s.mode), where));
+    } else {
+      followAttempt(locks, started.entry);
+    }
+    return started.entry.handle.snapshot;
+  } catch (error) {
+    void vscode.window.showErrorMessage(error instanceof ConnectFailure ? describeConnectFailure(saved.name, error) : describeError(error));
+    return undefined;
+  }
+}
+
+/** The entry a release/reveal/clear is about: a Held Locks row, a znode or `{ connectionId, path }`, or a pick. */
+async function resolveEntry(services: Services, arg: unknown, liveOnly: boolean): Promise<HeldLock | undefined> {
+  const locks = services.heldLocks;
+  if (isHeldLockNode(arg)) return arg.entry;
+  const o = arg as { connectionId?: unknown; path?: unknown } | undefined;
+  if (isPathNode(arg) || (typeof o?.connectionId === 'string' && typeof o.path === 'string')) {
+    const connectionId = String(o!.connectionId);
+    const path = String(o!.path);
+    const found = locks.find(connectionId, path);
+    if (!found) void vscode.window.showInformationMessage(t('This window takes part in no lock at {0}.', path));
+    return found;
+  }
+  const selected = services.heldLocksView.selection[0];
+  if (isHeldLockNode(selected)) return selected.entry;
+  const candidates = locks.list().filter((e) => !liveOnly || isLive(e.snapshot));
+  if (candidates.length === 0) {
+    void vscode.window.showInformationMessage(t('This window takes part in no locks.'));
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(candidates.map((entry) => ({
+    label: entry.snapshot.path, description: services.heldLocksTree.summary(entry), entry,
+  })), { placeHolder: t('Choose a lock') });
+  return pick?.entry;
+}
+
+/** Releases a held lock, or cancels a pending attempt (its node is deleted). Resolves true when it did. */
+export async function release(services: Services, arg?: unknown): Promise<boolean> {
+  const entry = await resolveEntry(services, arg, true);
+  if (!entry) return false;
+  const s = entry.snapshot;
+  if (!isLive(s)) {
+    void vscode.window.showInformationMessage(t('{0} is already {1}.', s.path, stateLabel(s.state)));
+    return false;
+  }
+  try {
+    await services.heldLocks.release(entry);
+    vscode.window.setStatusBarMessage(`$(unlock) ${t('{0}: {1}', s.path, stateLabel(entry.snapshot.state))}`, 5000);
+    return true;
+  } catch (error) {
+    void vscode.window.showErrorMessage(describeError(error));
+    return false;
+  }
+}
+
+/** Releases every lock and election of the window (held or pending). Resolves with how many. */
+export async function releaseAll(services: Services): Promise<number> {
+  const count = await services.heldLocks.releaseAll();
+  if (count === 0) void vscode.window.showInformationMessage(t('This window takes part in no locks.'));
+  else vscode.window.setStatusBarMessage(`$(unlock) ${t('Released {0} locks.', count)}`, 5000);
+  return count;
+}
+
+/** Reveals the lock's own node (or its path once the node is gone) in the explorer. */
+export async function revealHeldLock(services: Services, arg?: unknown): Promise<unknown> {
+  const entry = await resolveEntry(services, arg, false);
+  if (!entry) return undefined;
+  const s = entry.snapshot;
+  return vscode.commands.executeCommand('zooscope.goToPath', entry.connectionId, isLive(s) && s.node ? s.node : s.path);
+}
+
+/** Clears an ended entry from the Held Locks view, or every ended entry. */
+export function clearHeldLocks(services: Services, arg?: unknown): number {
+  return services.heldLocks.clear(isHeldLockNode(arg) ? [arg.entry] : undefined);
+}

@@ -1,0 +1,75 @@
+// What the user is told while taking part in locks: a cancellable progress notification while an attempt waits
+// (its place in the queue and the node it waits for, live), a word when it becomes ours, the reason when it fails,
+// a warning the moment a lock is lost, and which locks ended when a connection's lock session was closed.
+import * as vscode from 'vscode';
+import type { LockSnapshot } from '../../zk/locks';
+import type { ConnectionStore } from '../connections/connectionStore';
+import { log } from '../log';
+import { HeldLock, HeldLocks, isHeld, isLive } from './heldLocks';
+import { failureText, lostMessage, waitingText } from './lockWords';
+
+const t = vscode.l10n.t;
+
+const isElection = (s: LockSnapshot) => s.mode === 'election' || s.mode === 'unfairElection';
+const stillWaiting = (s: LockSnapshot) => s.state === 'waiting' || s.state === 'acquiring' || (s.state === 'suspended' && s.suspendedFrom !== 'held' && s.suspendedFrom !== 'leader');
+
+/** Warnings that concern every lock of the window (lost, released with its connection). */
+export function registerLockNotifications(locks: HeldLocks, store: ConnectionStore): vscode.Disposable[] {
+  const name = (id: string) => store.get(id)?.name ?? id;
+  return [
+    locks.onDidLose((entry) => {
+      // At once and without waiting for an answer: whoever relies on the lock must stop now.
+      void vscode.window.showWarningMessage(lostMessage(entry.snapshot, name(entry.connectionId)), t('Show Held Locks')).then((choice) => {
+        if (choice) void vscode.commands.executeCommand('zooscope.heldLocks.focus');
+      });
+    }),
+    locks.onDidCloseConnection(({ connectionId, ended }) => {
+      void vscode.window.showInformationMessage(ended.length === 1
+        ? t('Released the lock {0}: the lock session of "{1}" was closed.', ended[0].snapshot.path, name(connectionId))
+        : t('Released {0} locks: the lock session of "{1}" was closed.', ended.length, name(connectionId)));
+    }),
+  ];
+}
+
+/**
+ * Follows one new attempt until it holds or ends: a progress notification (cancel = the attempt is cancelled and
+ * its node deleted) once it has to wait, then a word when it is ours or why it failed.
+ */
+export function followAttempt(locks: HeldLocks, entry: HeldLock): void {
+  let waitedVisibly = false;
+  let progressDone: (() => void) | undefined;
+  let report: ((s: LockSnapshot) => void) | undefined;
+  const showProgress = (first: LockSnapshot) => {
+    waitedVisibly = true;
+    const title = isElection(first) ? t('Waiting to lead {0}', first.path) : t('Waiting for the lock {0}', first.path);
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+      token.onCancellationRequested(() => {
+        log().info(`lock ${first.path}: wait cancelled by the user`);
+        void locks.release(entry);
+      });
+      report = (s) => progress.report({ message: waitingText(s) });
+      report(first);
+      return new Promise<void>((resolve) => { progressDone = resolve; });
+    });
+  };
+  const onChange = (s: LockSnapshot) => {
+    if (stillWaiting(s)) {
+      if (s.state === 'waiting' && !waitedVisibly) showProgress(s);
+      report?.(s);
+      return;
+    }
+    progressDone?.();
+    progressDone = undefined;
+    report = undefined;
+    if (isHeld(s) || !isLive(s)) entry.handle.off('change', onChange);
+    if (isHeld(s)) {
+      const text = isElection(s) ? t('You lead {0} now.', s.path) : t('You hold the lock {0} now.', s.path);
+      if (waitedVisibly) void vscode.window.showInformationMessage(text);
+      else vscode.window.setStatusBarMessage(`$(lock) ${text}`, 5000);
+    } else if (s.state === 'failed') {
+      void vscode.window.showErrorMessage(failureText(s));
+    }
+  };
+  entry.handle.on('change', onChange);
+  onChange(entry.snapshot);
+}

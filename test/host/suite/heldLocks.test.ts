@@ -1,0 +1,270 @@
+// Locks held by hand inside a real VS Code against a real ZooKeeper: the lock commands (exclusive, read/write
+// sharing, election), the Held Locks view and the status bar count, a repeated request reported, the waiting
+// notification's position and cancel, the lost-lock warning when another client deletes our node, digest
+// credentials on the lock session, the palette's path check, the convention question, and release on disconnect.
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import * as zookeeper from 'node-zookeeper-client';
+import type { LockSnapshot } from '../../../src/zk/locks';
+import type { HeldLockNode } from '../../../src/vscode/heldLocks/heldLocksView';
+import type { Services } from '../../../src/vscode/services';
+import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
+import { services, testZk } from './zooscope';
+import { captureWindow, ownerOf } from './heldLocksHelpers';
+
+const ID = 'host-held';
+const BASE = `/host-held-${Date.now().toString(36)}`;
+
+describe('Held locks', function () {
+  this.timeout(90000);
+  let s: Services;
+  let other: OtherClient;
+
+  const entry = (path: string) => s.heldLocks.find(ID, path);
+  const state = (path: string) => entry(path)?.snapshot.state;
+  const rows = () => s.heldLocksTree.getChildren().filter((n): n is HeldLockNode => n.kind === 'heldLock');
+  const row = (path: string) => rows().find((n) => n.entry.snapshot.path === path);
+  const item = (path: string) => { const n = row(path); assert.ok(n, `no Held Locks row for ${path}`); return s.heldLocksTree.getTreeItem(n); };
+  const acquire = (command: string, path: string, extra: object = {}) =>
+    vscode.commands.executeCommand<LockSnapshot | undefined>(command, { connectionId: ID, path, ...extra });
+
+  before(async () => {
+    s = await services();
+    other = await connectOtherClient(testZk());
+    await other.mkdirp(BASE);
+    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Held Locks', connectString: testZk() });
+  });
+
+  afterEach(async () => {
+    await s.heldLocks.releaseAll(ID);
+    s.heldLocks.clear();
+  });
+
+  after(async () => {
+    await other?.removeRecursive(BASE).catch(() => undefined);
+    other?.close();
+    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+  });
+
+  it('registers the lock commands', async () => {
+    const all = new Set(await vscode.commands.getCommands(true));
+    for (const id of ['acquireLock', 'acquireReadLock', 'acquireWriteLock', 'joinElection', 'releaseLock', 'releaseAllLocks', 'revealHeldLock', 'clearHeldLocks']) {
+      assert.ok(all.has(`zooscope.${id}`), id);
+    }
+  });
+
+  it('acquires an exclusive lock on an explorer node, shows it, and releases it by its node path', async () => {
+    const path = `${BASE}/exclusive`;
+    await other.mkdirp(path);
+    const node = await s.tree.treeFor(ID)!.resolve(path);
+    assert.ok(node, 'the explorer resolves the path');
+    await vscode.commands.executeCommand('zooscope.acquireLock', node);
+    await eventually(() => state(path) === 'held', 20000, 'held');
+    const snap = entry(path)!.snapshot;
+    assert.ok(snap.node?.startsWith(`${path}/`), snap.node);
+    assert.match(snap.node!, /-lock-\d{10}$/, 'ZooScope\'s own naming on an empty path');
+    // Its own session: not the explorer's.
+    assert.strictEqual(await ownerOf(other, snap.node!), snap.sessionId);
+    assert.notStrictEqual(snap.sessionId, s.connections.get(ID)?.session.sessionId);
+    const it = item(path);
+    assert.match(String(it.description), /exclusive lock · held since \d/);
+    assert.match(String(it.contextValue), /^heldLock live state-held/);
+    const facts = s.heldLocksTree.getChildren(row(path)).map((f) => `${String(s.heldLocksTree.getTreeItem(f).label)}=${String(s.heldLocksTree.getTreeItem(f).description)}`);
+    assert.ok(facts.includes(`Own node=${snap.node}`), facts.join());
+    assert.ok(facts.includes(`Session=${snap.sessionId}`), facts.join());
+    await eventually(() => s.heldLocksStatusBar.text === '$(lock) 1 held', 5000, `status bar (${s.heldLocksStatusBar.text})`);
+
+    // As the lock-queue panel calls it: `{ connectionId, path: <our node> }`.
+    const released = await vscode.commands.executeCommand<boolean>('zooscope.releaseLock', { connectionId: ID, path: snap.node });
+    assert.strictEqual(released, true);
+    assert.strictEqual(state(path), 'released');
+    assert.strictEqual(await ownerOf(other, snap.node!), undefined, 'our node is gone');
+    assert.strictEqual(s.heldLocksStatusBar.text, '', 'the status bar item hides when nothing is held');
+    assert.match(String(item(path).contextValue), /^heldLock ended state-released/);
+    assert.strictEqual(await vscode.commands.executeCommand('zooscope.clearHeldLocks', row(path)), 1);
+    assert.strictEqual(row(path), undefined, 'cleared');
+  });
+
+  it('shares a read lock with another reader, and a write lock waits for the reader', async () => {
+    const path = `${BASE}/rw`;
+    await other.mkdirp(path);
+    const reader = await other.create(`${path}/0123456789abcdef0123456789abcdef-read-`, 'other reader', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+    await acquire('zooscope.acquireReadLock', path);
+    await eventually(() => state(path) === 'held', 20000, 'read lock held next to the other reader');
+    assert.match(entry(path)!.snapshot.node!, /-read-\d{10}$/);
+    assert.ok(await ownerOf(other, reader), 'the other reader still holds');
+    await s.heldLocks.release(entry(path)!);
+
+    const writePath = `${BASE}/rw-write`;
+    await other.mkdirp(writePath);
+    const reader2 = await other.create(`${writePath}/0123456789abcdef0123456789abcdef-read-`, 'other reader', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+    await acquire('zooscope.acquireWriteLock', writePath);
+    await eventually(() => state(writePath) === 'waiting', 20000, 'the writer waits');
+    assert.strictEqual(entry(writePath)!.snapshot.waitingFor, reader2);
+    await other.remove(reader2);
+    await eventually(() => state(writePath) === 'held', 20000, 'the writer holds once the reader left');
+    assert.match(String(item(writePath).description), /^write lock · held since/);
+  });
+
+  it('joins an election and leads it', async () => {
+    const path = `${BASE}/election`;
+    await acquire('zooscope.joinElection', path);
+    await eventually(() => state(path) === 'leader', 20000, 'leader');
+    assert.match(String(item(path).description), /^election · leader since/);
+    assert.match(String(item(path).contextValue), /state-leader/);
+    assert.strictEqual(s.heldLocksStatusBar.text, '$(lock) 1 held');
+  });
+
+  it('reports a repeated request instead of queuing twice', async () => {
+    const path = `${BASE}/repeat`;
+    await acquire('zooscope.acquireLock', path);
+    await eventually(() => state(path) === 'held', 20000, 'held');
+    const said = captureWindow('showInformationMessage');
+    try {
+      await acquire('zooscope.acquireLock', path);
+    } finally {
+      said.restore();
+    }
+    assert.match(said.messages.join('\n'), new RegExp(`already takes part in ${path} \\(exclusive lock, held\\): it was not queued again`));
+    const children = await new Promise<string[]>((resolve, reject) => other.client.getChildren(path, (e, c) => (e ? reject(e) : resolve(c))));
+    assert.strictEqual(children.length, 1, `one node only: ${children.join()}`);
+    assert.strictEqual(entry(path)!.snapshot.repeatedRequests, 1);
+    assert.strictEqual(rows().filter((n) => n.entry.snapshot.path === path).length, 1, 'one row');
+  });
+
+  it('shows the place in the queue and the node waited for, live, and cancel removes our node', async () => {
+    const path = `${BASE}/queue`;
+    await other.mkdirp(path);
+    const first = await other.create(`${path}/lock-`, 'holder', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+    const second = await other.create(`${path}/lock-`, 'waiter', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+    const progress = captureWindow('withProgress');
+    try {
+      await acquire('zooscope.acquireLock', path);
+      await eventually(() => progress.reports.length > 0, 20000, 'a waiting notification');
+      assert.strictEqual(progress.titles[0], `Waiting for the lock ${path}`);
+      await eventually(() => progress.reports.at(-1) === `3rd of 3, waiting for ${second.split('/').pop()}`, 20000, `position (${progress.reports.join(' | ')})`);
+      assert.match(String(item(path).description), new RegExp(`3rd of 3, waiting for ${second.split('/').pop()}`));
+      // Someone ahead (not the node we watch) leaves: the position follows (re-read at the poll interval).
+      await other.remove(first);
+      await eventually(() => progress.reports.at(-1) === `2nd of 2, waiting for ${second.split('/').pop()}`, 20000, `position after a leave (${progress.reports.join(' | ')})`);
+      const ours = entry(path)!.snapshot.node!;
+      assert.ok(await ownerOf(other, ours));
+      progress.cancel();
+      await eventually(() => state(path) === 'cancelled', 20000, 'cancelled');
+      await eventually(async () => (await ownerOf(other, ours)) === undefined, 20000, 'our node removed');
+      assert.ok(progress.done, 'the notification closed');
+    } finally {
+      progress.restore();
+    }
+  });
+
+  it('warns at once when another client deletes our node, and marks the lock lost', async () => {
+    const path = `${BASE}/lost`;
+    await acquire('zooscope.acquireLock', path);
+    await eventually(() => state(path) === 'held', 20000, 'held');
+    const warnings = captureWindow('showWarningMessage');
+    try {
+      await other.remove(entry(path)!.snapshot.node!);
+      await eventually(() => warnings.messages.length > 0, 10000, 'a warning');
+    } finally {
+      warnings.restore();
+    }
+    assert.match(warnings.messages[0], new RegExp(`^Lost the lock ${path} on "Host Held Locks": its node ${path}/\\S+ was deleted by someone else`));
+    assert.strictEqual(state(path), 'lost');
+    assert.match(String(item(path).contextValue), /^heldLock ended state-lost/);
+    const facts = s.heldLocksTree.getChildren(row(path)).map((f) => String(s.heldLocksTree.getTreeItem(f).label));
+    assert.ok(facts.includes('Lost because'), facts.join());
+    assert.strictEqual(s.heldLocksStatusBar.text, '');
+  });
+
+  it('asks which naming rules to follow in a queue of unknown names, and joins with the choice', async () => {
+    const path = `${BASE}/unknown`;
+    await other.mkdirp(path);
+    await other.create(`${path}/job-`, 'someone', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+    const picks = captureWindow('showQuickPick', (items) => (items as { id: string }[]).find((i) => i.id === 'kazoo'));
+    try {
+      await acquire('zooscope.acquireLock', path);
+    } finally {
+      picks.restore();
+    }
+    assert.ok(picks.placeHolders[0]?.includes('no known lock library'), picks.placeHolders[0]);
+    assert.ok(picks.labels[0].includes('plain') && picks.labels[0].includes('kazoo'), picks.labels[0].join());
+    assert.ok(!picks.labels[0].includes('curator-latch'), 'a latch has no exclusive lock: not offered');
+    await eventually(() => entry(path)?.snapshot.node !== undefined, 20000, 'our node');
+    assert.match(entry(path)!.snapshot.node!, /__lock__\d{10}$/, 'named as kazoo names its nodes');
+
+    const backedOut = `${BASE}/unknown-2`;
+    await other.mkdirp(backedOut);
+    await other.create(`${backedOut}/job-`, 'someone', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+    const escape = captureWindow('showQuickPick', () => undefined);
+    try {
+      assert.strictEqual(await acquire('zooscope.acquireLock', backedOut), undefined);
+    } finally {
+      escape.restore();
+    }
+    assert.strictEqual(entry(backedOut), undefined, 'nothing joined when the user backs out');
+  });
+
+  it('asks the palette for a valid path', async () => {
+    const inputs = captureWindow('showInputBox', () => `${BASE}/palette`);
+    try {
+      await vscode.commands.executeCommand('zooscope.acquireLock', ID);
+    } finally {
+      inputs.restore();
+    }
+    const validate = inputs.validators[0];
+    assert.ok(validate, 'the input box validates');
+    assert.match(String(validate('relative/path')), /must start with "\/"/);
+    assert.match(String(validate('/')), /below "\/"/);
+    assert.match(String(validate('/a/')), /must not end with/);
+    assert.strictEqual(validate('/a/b'), undefined);
+    await eventually(() => state(`${BASE}/palette`) === 'held', 20000, 'held');
+  });
+
+  it('uses the connection\'s digest credentials on the lock session', async () => {
+    const authId = `${ID}-auth`;
+    const path = `${BASE}/acl`;
+    const owner = await connectOtherClient(testZk());
+    try {
+      owner.client.addAuthInfo('digest', Buffer.from('locker:secret'));
+      await new Promise<void>((resolve, reject) => owner.client.create(path, Buffer.alloc(0), [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('auth', ''))], zookeeper.CreateMode.PERSISTENT, (e) => (e ? reject(e) : resolve())));
+      await vscode.commands.executeCommand('zooscope.addConnection', { id: authId, name: 'Host Held Locks (auth)', connectString: testZk(), digestUser: 'locker', password: 'secret' });
+      await vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: authId, path });
+      await eventually(() => s.heldLocks.find(authId, path)?.snapshot.state === 'held', 20000, 'held under a digest ACL');
+    } finally {
+      await s.heldLocks.releaseAll(authId);
+      await vscode.commands.executeCommand('zooscope.removeConnection', authId, true);
+      owner.close();
+    }
+    assert.strictEqual(s.heldLocks.find(authId, path)?.snapshot.state, undefined, 'a removed connection leaves no rows');
+  });
+
+  it('releases every lock of a connection when it is disconnected', async () => {
+    await s.connections.connect(ID);
+    await acquire('zooscope.acquireLock', `${BASE}/d1`);
+    await acquire('zooscope.joinElection', `${BASE}/d2`);
+    await eventually(() => state(`${BASE}/d1`) === 'held' && state(`${BASE}/d2`) === 'leader', 20000, 'both held');
+    const nodes = [entry(`${BASE}/d1`)!.snapshot.node!, entry(`${BASE}/d2`)!.snapshot.node!];
+    assert.strictEqual(s.heldLocksStatusBar.text, '$(lock) 2 held');
+    const said = captureWindow('showInformationMessage');
+    try {
+      await vscode.commands.executeCommand('zooscope.disconnect', ID);
+      await eventually(() => state(`${BASE}/d1`) === 'released' && state(`${BASE}/d2`) === 'released', 10000, 'released');
+    } finally {
+      said.restore();
+    }
+    assert.match(said.messages.join('\n'), /Released 2 locks: the lock session of "Host Held Locks" was closed/);
+    for (const n of nodes) await eventually(async () => (await ownerOf(other, n)) === undefined, 10000, `${n} deleted`);
+    assert.strictEqual(s.heldLocksStatusBar.text, '');
+    await s.connections.connect(ID);
+  });
+
+  it('Release All releases every lock of the window', async () => {
+    await acquire('zooscope.acquireLock', `${BASE}/all-1`);
+    await acquire('zooscope.acquireWriteLock', `${BASE}/all-2`);
+    await eventually(() => state(`${BASE}/all-1`) === 'held' && state(`${BASE}/all-2`) === 'held', 20000, 'both held');
+    assert.strictEqual(await vscode.commands.executeCommand('zooscope.releaseAllLocks'), 2);
+    assert.strictEqual(state(`${BASE}/all-1`), 'released');
+    assert.strictEqual(state(`${BASE}/all-2`), 'released');
+  });
+});

@@ -1,0 +1,69 @@
+// For the held-locks suite: what the extension shows through vscode.window (messages, the waiting notification,
+// quick picks, input boxes), captured by replacing the API for one step, and a node's owner as another client sees it.
+import * as vscode from 'vscode';
+import type { OtherClient } from '../../support/zkClient';
+
+type WindowApi = 'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage' | 'withProgress' | 'showQuickPick' | 'showInputBox';
+
+export interface Capture {
+  /** Message texts (show*Message). */
+  messages: string[];
+  /** Notification progress: titles, every reported message, whether the task finished, and its cancel. */
+  titles: string[];
+  reports: string[];
+  done: boolean;
+  cancel(): void;
+  /** Quick picks: the items' labels and the placeholder, per call. */
+  labels: string[][];
+  placeHolders: string[];
+  /** Input boxes: their validateInput functions, per call. */
+  validators: ((value: string) => unknown)[];
+  restore(): void;
+}
+
+/** Replaces `vscode.window[api]` until `restore()`; `answer` decides what a quick pick or input box returns. */
+export function captureWindow(api: WindowApi, answer: (items: unknown[]) => unknown = () => undefined): Capture {
+  const win = vscode.window as unknown as Record<string, unknown>;
+  const original = win[api] as (...args: unknown[]) => unknown;
+  const cancellation = new vscode.CancellationTokenSource();
+  const capture: Capture = {
+    messages: [], titles: [], reports: [], done: false, labels: [], placeHolders: [], validators: [],
+    cancel: () => cancellation.cancel(),
+    restore: () => { win[api] = original; },
+  };
+  win[api] = (...args: unknown[]): unknown => {
+    switch (api) {
+      case 'withProgress': {
+        const [options, task] = args as [vscode.ProgressOptions, (p: vscode.Progress<{ message?: string }>, t: vscode.CancellationToken) => Thenable<unknown>];
+        if (options.location !== vscode.ProgressLocation.Notification) return original.apply(vscode.window, args);
+        capture.titles.push(options.title ?? '');
+        const running = Promise.resolve(task({ report: (v) => { if (v.message) capture.reports.push(v.message); } }, cancellation.token));
+        void running.then(() => { capture.done = true; });
+        return running;
+      }
+      case 'showQuickPick': {
+        const [items, options] = args as [{ label: string }[], vscode.QuickPickOptions | undefined];
+        capture.labels.push(items.map((i) => i.label));
+        capture.placeHolders.push(options?.placeHolder ?? '');
+        return Promise.resolve(answer(items));
+      }
+      case 'showInputBox': {
+        const [options] = args as [vscode.InputBoxOptions];
+        if (options.validateInput) capture.validators.push(options.validateInput as (v: string) => unknown);
+        return Promise.resolve(answer([]));
+      }
+      default:
+        capture.messages.push(String(args[0]));
+        return Promise.resolve(undefined);
+    }
+  };
+  return capture;
+}
+
+/** The 0x-hex session owning an ephemeral node, or undefined when the node does not exist. */
+export function ownerOf(other: OtherClient, path: string): Promise<string | undefined> {
+  return new Promise((resolve, reject) => other.client.exists(path, (error, stat) => {
+    if (error) return reject(error);
+    resolve(stat ? '0x' + stat.ephemeralOwner.readBigUInt64BE(0).toString(16) : undefined);
+  }));
+}
