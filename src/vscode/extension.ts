@@ -10,6 +10,7 @@ import type { Services } from './services';
 import { ConnectionStatusBar } from './statusBar';
 import { isPathNode, TreeNode } from './tree/treeNodes';
 import { ZnodeTreeProvider } from './tree/znodeTreeProvider';
+import { createWriteViews, registerWriteViews } from './write/writeViews';
 
 export function activate(context: vscode.ExtensionContext): Services {
   const started = Date.now();
@@ -21,7 +22,9 @@ export function activate(context: vscode.ExtensionContext): Services {
   const details = new DetailsProvider(connections);
   const lockViews = createLockViews(context.extensionUri, store, connections);
   const heldLockViews = createHeldLockViews(store, connections);
-  const services: Services = { store, connections, tree, view, statusBar, details, ...lockViews, ...heldLockViews };
+  const writeViews = createWriteViews(connections);
+  const services: Services = { store, connections, tree, view, statusBar, details, ...lockViews, ...heldLockViews, ...writeViews };
+  lockViews.locks.ourSessions = (id) => heldLockViews.heldLocks.sessionIds(id);
   context.subscriptions.push(
     log(), store, connections, tree, view, statusBar, details,
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
@@ -30,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): Services {
     ...registerCommands(services),
     ...registerLockViews(lockViews),
     ...registerHeldLockViews(heldLockViews, store),
+    ...registerWriteViews(writeViews),
   );
   log().info(`ZooScope activated in ${Date.now() - started} ms (${vscode.env.appName}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''})`);
   return services;

@@ -78,14 +78,19 @@ export const tests: E2eTest[] = [
         assert.match(after[0], /^#0/);
         await wb.screenshot('lock-queue-panel-after-release');
 
-        // Keyboard: arrows move through the rows, Enter reveals the node in the ZooKeeper tree.
+        // Keyboard: arrows move through the rows, Enter reveals the node in the ZooKeeper tree. (The connection is
+        // expanded first: a reveal into a tree whose connection was never expanded shows nothing in code-server yet.)
+        await wb.expandRow(CONNECTION);
         await frame.locator('.row-participant').first().focus();
         await wb.page.keyboard.press('ArrowDown');
         const focused = await frame.locator('.row-participant:focus').textContent();
         assert.match(String(focused), /^#1/);
         await wb.page.keyboard.press('Enter');
         const revealedRow = wb.explorerRow('lock-0000000002');
-        await revealedRow.waitFor({ timeout: 20000 });
+        await revealedRow.waitFor({ timeout: 20000 }).catch(async (error: unknown) => {
+          await wb.screenshot('lock-queue-reveal-missing');
+          throw error;
+        });
         await wb.screenshot('lock-queue-reveal');
         await wb.page.waitForFunction(() => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row.selected, .part.sidebar .monaco-list-row[aria-selected="true"]'))
           .some((r) => r.querySelector('.label-name')?.textContent === 'lock-0000000002'), undefined, { timeout: 20000 });

@@ -37,8 +37,11 @@ export function modeLabel(mode: string | undefined): string {
   }
 }
 
+/** Latencies as the servers report them (avg has many decimals), rounded to what a person reads. */
+const ms = (value: number) => String(Math.round(value * 100) / 100);
+
 function latencyText(s: ServerStatus): string | undefined {
-  return s.latencyMs ? t('{0}/{1}/{2} ms', s.latencyMs.min, s.latencyMs.avg, s.latencyMs.max) : undefined;
+  return s.latencyMs ? t('{0}/{1}/{2} ms', ms(s.latencyMs.min), ms(s.latencyMs.avg), ms(s.latencyMs.max)) : undefined;
 }
 
 function viaText(s: ServerStatus): string {
@@ -62,7 +65,7 @@ export function serverItem(node: EnsembleServerNode): vscode.TreeItem {
     item.description = t('unreachable');
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
   } else {
-    const latency = s.latencyMs ? t('{0} ms avg', s.latencyMs.avg) : undefined;
+    const latency = s.latencyMs ? t('{0} ms avg', ms(s.latencyMs.avg)) : undefined;
     item.description = [modeLabel(s.mode), s.version, latency].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(modeIcons[s.mode ?? ''] ?? 'server',
       s.mode === 'leader' ? new vscode.ThemeColor('charts.yellow') : undefined);

@@ -36,11 +36,12 @@ export async function revealNode(connectionId: string, path: string): Promise<Ac
   return { ok: node !== undefined };
 }
 
-/** Runs another command with `{ connectionId, path }` and the path itself, as the lock commands take them. */
+/** Runs a lock command (src/vscode/heldLocks) with `{ connectionId, path }`, as they take it from this panel. */
 async function runLockCommand(command: string, connectionId: string, path: string): Promise<ActionResult> {
   try {
-    await vscode.commands.executeCommand(command, { connectionId, path });
-    return { ok: true };
+    const result = await vscode.commands.executeCommand<unknown>(command, { connectionId, path });
+    // Acquire answers undefined and release false when nothing was done (a question cancelled, nothing held).
+    return { ok: result !== undefined && result !== false };
   } catch (error) {
     return { ok: false, message: describeError(error) };
   }

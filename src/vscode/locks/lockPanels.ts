@@ -12,6 +12,8 @@ const realMonitor: MonitorFactory = (session, root, options) => new LockMonitor(
 
 export class LockPanels implements vscode.Disposable, vscode.WebviewPanelSerializer<unknown> {
   private readonly panels = new Map<string, LockQueuePanel>();
+  /** Sessions of this window besides the connection's own (the held-lock sessions): their nodes are "ours". */
+  ourSessions: (connectionId: string) => string[] = () => [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -53,6 +55,7 @@ export class LockPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
   private adopt(panel: vscode.WebviewPanel, state: LockQueuePanelState): LockQueuePanel {
     const lockPanel = new LockQueuePanel(panel, state, {
       extensionUri: this.extensionUri, connections: this.connections, store: this.store, createMonitor: this.createMonitor,
+      ourSessions: (id) => this.ourSessions(id),
     });
     this.panels.set(lockPanel.key, lockPanel);
     lockPanel.onDidClose(() => { if (this.panels.get(lockPanel.key) === lockPanel) this.panels.delete(lockPanel.key); });

@@ -43,6 +43,7 @@ export interface PanelDeps {
   connections: ConnectionManager;
   store: ConnectionStore;
   createMonitor: MonitorFactory;
+  ourSessions: (connectionId: string) => string[];
 }
 
 export function panelTitle(state: LockQueuePanelState): string {
@@ -161,7 +162,9 @@ export class LockQueuePanel implements vscode.Disposable {
     const result = await this.act(request).catch((error: unknown): ActionResult => ({ ok: false, message: describeError(error) }));
     log().info(`lock panel ${this.state.root}: ${JSON.stringify(request)} → ${result.ok ? 'ok' : `not done${result.message ? `: ${result.message}` : ''}`}`);
     if (result.message && !result.ok) void vscode.window.showErrorMessage(result.message);
-    if (result.ok && request.type !== 'reveal' && request.type !== 'refresh') await this.refresh();
+    // Acquiring may have opened this window's lock session: start over so its nodes count as ours.
+    if (result.ok && (request.type === 'acquire' || request.type === 'release')) this.restart();
+    else if (result.ok && request.type === 'forceRelease') await this.refresh();
     return result;
   }
 
@@ -212,7 +215,7 @@ export class LockQueuePanel implements vscode.Disposable {
       return;
     }
     if (!this.panel.visible || this.monitor) return;
-    this.startMonitor(session, live!.saved.readOnly ? [] : [session.sessionId ?? ''].filter(Boolean));
+    this.startMonitor(session, [session.sessionId ?? '', ...this.deps.ourSessions(this.state.connectionId)].filter(Boolean));
   }
 
   private startMonitor(session: ZkSession, ourSessions: string[]): void {
