@@ -7,9 +7,10 @@ import type { LockViews } from './locks/lockViews';
 import type { ConnectionStatusBar } from './statusBar';
 import type { TreeNode } from './tree/treeNodes';
 import type { ZnodeTreeProvider } from './tree/znodeTreeProvider';
+import type { WriteViews } from './write/writeViews';
 
 /** What commands work with; also what `activate` returns, so in-host tests can look inside. */
-export interface Services extends LockViews, HeldLockViews {
+export interface Services extends LockViews, HeldLockViews, WriteViews {
   readonly store: ConnectionStore;
   readonly connections: ConnectionManager;
   readonly tree: ZnodeTreeProvider;

@@ -3,6 +3,7 @@ import { acquire, clearHeldLocks, release, releaseAll, revealHeldLock } from '..
 import { showLockQueue, showLocksUnder } from '../locks/lockCommands';
 import { log } from '../log';
 import type { Services } from '../services';
+import { writeCommands } from '../write/writeCommands';
 import { addConnection, connect, disconnect, editConnection, removeConnection } from './connectionCommands';
 import { clearFilter, copyPath, filterChildren, goToPath, refresh, showDetails, showMore } from './navigationCommands';
 
@@ -34,6 +35,7 @@ const commands: Record<string, Command> = {
   'zooscope.releaseAllLocks': releaseAll,
   'zooscope.revealHeldLock': revealHeldLock,
   'zooscope.clearHeldLocks': clearHeldLocks,
+  ...writeCommands,
 };
 
 export function registerCommands(services: Services): vscode.Disposable[] {

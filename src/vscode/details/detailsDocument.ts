@@ -6,6 +6,7 @@ import type { ConnectionManager } from '../connections/connectionManager';
 import { describeError } from '../messages';
 import { formatTime } from '../tree/format';
 import { kindLabel } from '../tree/tooltip';
+import { aclLines, AclView, readAcl } from '../write/aclText';
 import { sequenceNumber } from '../../zk/naturalOrder';
 import { baseName } from '../../zk/paths';
 
@@ -39,7 +40,7 @@ export function hexDump(data: Buffer, maxBytes = 64 * 1024): string {
   return lines.join('\n');
 }
 
-export function renderDetails(path: string, stat: ZnodeStat, data: Buffer): string {
+export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?: AclView): string {
   const text = asText(data);
   const rows: [string, string][] = [
     [t('Path'), path], [t('Kind'), kindLabel(stat, sequenceNumber(baseName(path)) !== undefined)],
@@ -52,7 +53,8 @@ export function renderDetails(path: string, stat: ZnodeStat, data: Buffer): stri
   const width = Math.max(...rows.map(([k]) => k.length));
   const header = rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
   const title = data.length === 0 ? t('Data: empty') : text !== undefined ? t('Data: {0} bytes, UTF-8 text', data.length) : t('Data: {0} bytes, binary (hex)', data.length);
-  return `${header}\n\n── ${title} ──\n${text ?? hexDump(data)}\n`;
+  const aclSection = acl ? `\n\n── ${t('ACL')} ──\n${aclLines(acl).join('\n')}` : '';
+  return `${header}${aclSection}\n\n── ${title} ──\n${text ?? hexDump(data)}\n`;
 }
 
 export class DetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -79,8 +81,8 @@ export class DetailsProvider implements vscode.TextDocumentContentProvider, vsco
       this.watches.set(key, live.session.watches.watch(path, () => this.changed.fire(uri)).catch(() => undefined));
     }
     try {
-      const { data, stat } = await live.session.getData(path);
-      return renderDetails(path, stat, data);
+      const [{ data, stat }, acl] = await Promise.all([live.session.getData(path), readAcl(live.session, path)]);
+      return renderDetails(path, stat, data, acl);
     } catch (error) {
       return describeError(error);
     }

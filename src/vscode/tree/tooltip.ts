@@ -1,6 +1,7 @@
 // The Markdown tooltip of a znode: all 11 Stat fields, exact, plus the owner session's client where a server tells.
 import * as vscode from 'vscode';
 import { hex, NodeKind, nodeKind, ttlMillis, ZnodeStat } from '../../zk/stat';
+import { aclLines, AclView } from '../write/aclText';
 import { escapeMarkdown, formatBytes, formatTime } from './format';
 
 const t = vscode.l10n.t;
@@ -9,18 +10,20 @@ export function kindName(kind: NodeKind): string {
   return kind === 'persistent' ? t('persistent') : kind === 'ephemeral' ? t('ephemeral') : kind === 'container' ? t('container') : t('TTL');
 }
 
-export function kindLabel(stat: ZnodeStat, sequential: boolean): string {
-  const base = kindName(nodeKind(stat));
+export function kindLabel(stat: ZnodeStat, sequential: boolean, kind?: NodeKind): string {
+  const base = kindName(kind ?? nodeKind(stat));
   return sequential ? t('{0}, sequential', base) : base;
 }
 
-export function statTooltip(path: string, stat: ZnodeStat, sequential: boolean, ownerClient: string | undefined, ownSession: boolean): vscode.MarkdownString {
+/** `extras.kind`: the mode this window created the node with; `extras.acl`: its ACL, read on hover. */
+export function statTooltip(path: string, stat: ZnodeStat, sequential: boolean, ownerClient: string | undefined, ownSession: boolean,
+  extras: { kind?: NodeKind; acl?: AclView } = {}): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
   const ttl = ttlMillis(stat);
   md.appendMarkdown(`**${escapeMarkdown(path)}**\n\n`);
-  md.appendMarkdown(`${escapeMarkdown(kindLabel(stat, sequential))}${ttl !== undefined ? ` · TTL ${ttl} ms` : ''}\n\n`);
+  md.appendMarkdown(`${escapeMarkdown(kindLabel(stat, sequential, extras.kind))}${ttl !== undefined ? ` · TTL ${ttl} ms` : ''}\n\n`);
   const rows: [string, string][] = [
     ['czxid', hex(stat.czxid)],
     ['mzxid', hex(stat.mzxid)],
@@ -42,5 +45,6 @@ export function statTooltip(path: string, stat: ZnodeStat, sequential: boolean, 
     md.appendMarkdown(escapeMarkdown(ownSession ? t('Owner session {0} (this window\'s session)', owner) : t('Owner session {0}', owner)));
     md.appendMarkdown(escapeMarkdown(ownerClient ? t(', client {0}', ownerClient) : t(', client address not reported by the servers')));
   }
+  if (extras.acl) md.appendMarkdown(`\n\n**ACL**\n\n${aclLines(extras.acl).map((line) => `- ${escapeMarkdown(line)}`).join('\n')}\n`);
   return md;
 }

@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import type { RecipeId } from '../../zk/analysis/model';
 import { sequenceNumber } from '../../zk/naturalOrder';
-import { nodeKind } from '../../zk/stat';
+import { NodeKind, nodeKind } from '../../zk/stat';
+import { isProtectedPath } from '../../zk/write/guard';
 import type { ChildListing } from '../../zk/childListing';
 import type { ConnectionState } from '../connections/connectionManager';
 import type { SavedConnection } from '../connections/connectionStore';
@@ -53,10 +54,11 @@ function filterText(listing: ChildListing | undefined): string | undefined {
 const kindIcons = { persistent: 'symbol-file', ephemeral: 'pulse', container: 'package', ttl: 'history' } as const;
 
 export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, listing: ChildListing | undefined,
-  lockQueue?: RecipeId): vscode.TreeItem {
+  lockQueue?: RecipeId, knownKind?: NodeKind): vscode.TreeItem {
   const { stat } = node;
   const hasChildren = stat.numChildren > 0;
-  const kind = nodeKind(stat);
+  // knownKind: the mode this window created it with (3.8 shows containers and TTL nodes as persistent).
+  const kind = knownKind ?? nodeKind(stat);
   const sequential = sequenceNumber(node.name) !== undefined;
   const yours = kind === 'ephemeral' && ownSessionOwner !== undefined && stat.ephemeralOwner === ownSessionOwner;
   const item = new vscode.TreeItem(node.name, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
@@ -73,7 +75,7 @@ export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, 
   if (filter) parts.push(filter);
   item.description = parts.join(' · ');
   item.contextValue = ['znode', `kind-${kind}`, sequential ? 'sequential' : '', hasChildren ? 'children' : '', yours ? 'yours' : '', listing?.filter ? 'filtered' : '',
-    lockQueue ? 'lockqueue' : '']
+    lockQueue ? 'lockqueue' : '', isProtectedPath(node.path) ? 'protected' : '']
     .filter(Boolean).join(' ');
   item.accessibilityInformation = { label: `${node.name}, ${item.description}` };
   return item;

@@ -9,6 +9,8 @@ import type { ConnectionStore } from '../connections/connectionStore';
 import { LockQueueMarks } from '../locks/lockQueueMarks';
 import { log } from '../log';
 import { describeError } from '../messages';
+import { readAcl } from '../write/aclText';
+import { CreatedModes } from '../write/createdModes';
 import { ConnectionTree, TreeSettings } from './connectionTree';
 import { statTooltip } from './tooltip';
 import { connectionItem, messageItem, showMoreItem, znodeItem } from './treeItems';
@@ -24,6 +26,8 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   private readonly subscriptions: vscode.Disposable[] = [];
   /** Nodes whose listed children look like a lock queue. */
   readonly lockQueues = new LockQueueMarks();
+  /** Modes of the nodes created in this window (containers and TTL nodes look persistent in a 3.8 Stat). */
+  readonly createdModes = new CreatedModes();
 
   constructor(private readonly store: ConnectionStore, private readonly connections: ConnectionManager) {
     this.subscriptions.push(
@@ -51,7 +55,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     }
     if (node instanceof ZnodeNode) {
       return znodeItem(node, this.ownSession(node.connectionId), this.trees.get(node.connectionId)?.listing(node.path),
-        this.lockQueues.get(node.connectionId, node.path));
+        this.lockQueues.get(node.connectionId, node.path), this.createdModes.kind(node.connectionId, node.path, node.stat));
     }
     if (node instanceof ShowMoreNode) return showMoreItem(node);
     return messageItem(node);
@@ -93,9 +97,14 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     if (!(node instanceof ZnodeNode)) return item;
     const live = this.connections.get(node.connectionId);
     const owner = nodeKind(node.stat) === 'ephemeral' ? hex(node.stat.ephemeralOwner) : undefined;
-    const client = owner && live ? await live.directory.clientAddress(owner).catch(() => undefined) : undefined;
+    // The ACL is read here, on hover (one getACL next to the owner lookup), never with the listing.
+    const [client, acl] = await Promise.all([
+      owner && live ? live.directory.clientAddress(owner).catch(() => undefined) : undefined,
+      live ? readAcl(live.session, node.path).catch(() => undefined) : undefined,
+    ]);
     const own = owner !== undefined && owner === live?.session.sessionId;
-    item.tooltip = statTooltip(node.path, node.stat, sequenceNumber(node.name) !== undefined, client, own);
+    item.tooltip = statTooltip(node.path, node.stat, sequenceNumber(node.name) !== undefined, client, own,
+      { kind: this.createdModes.kind(node.connectionId, node.path, node.stat), acl });
     return item;
   }
 

@@ -1,0 +1,189 @@
+// A znode's data as a file VS Code can open, edit and save (`zooscope:/<connection>/<path>[?view=hex|base64]`).
+//
+// Saving never overwrites a change it did not show the user. VS Code checks the file's mtime before every save
+// (it calls stat() right before writeFile()) and, when the node changed since the document read it, refuses with
+// its own "Compare" / "Overwrite" choice; only after Overwrite does it write anyway. So writeFile() writes at the
+// version that stat() saw: the version the document read, or the newer one the user chose to overwrite. A change
+// VS Code cannot see (same millisecond) or one between stat() and the write fails with badVersion and is refused.
+import * as vscode from 'vscode';
+import type { ZnodeStat } from '../../zk/stat';
+import { isProtectedPath, WriteFailure } from '../../zk/write';
+import type { WatchEvent } from '../../zk/watchRegistry';
+import type { ConnectionManager } from '../connections/connectionManager';
+import { log } from '../log';
+import { describeWriteFailure } from '../messages';
+import { showWriteFailure } from '../write/failures';
+import { liveWriter, LiveWriter } from '../write/liveWriter';
+import { decodeView, encodedLength, encodeView } from './dataCodec';
+import { DataWatches } from './dataWatches';
+import { describeDecodeProblem } from './editMessages';
+import { parseLocation, queryFor, uriPathFor, ZNODE_SCHEME, ZnodeLocation } from './znodeUriPath';
+import type { DataView } from './dataCodec';
+
+const t = vscode.l10n.t;
+
+export function znodeUri(connectionId: string, path: string, view: DataView = 'text'): vscode.Uri {
+  return vscode.Uri.from({ scheme: ZNODE_SCHEME, path: uriPathFor(connectionId, path), query: queryFor(view) });
+}
+
+export function locate(uri: vscode.Uri): ZnodeLocation {
+  const location = uri.scheme === ZNODE_SCHEME ? parseLocation(uri.path, uri.query) : undefined;
+  if (!location) throw vscode.FileSystemError.FileNotFound(uri);
+  return location;
+}
+
+interface Seen { version: number; mtime: number }
+
+export class ZnodeFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
+  /** Per document URI: the version its content was read at, and the version the last stat() saw. */
+  private readonly read = new Map<string, Seen>();
+  private readonly statted = new Map<string, Seen>();
+  readonly watches: DataWatches;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly documentWatches = new Map<string, vscode.Disposable>();
+
+  constructor(private readonly connections: ConnectionManager) {
+    this.watches = new DataWatches(connections, (id, path, event) => this.onWatchEvent(id, path, event));
+    // Watch while a document is open, whether or not VS Code asks for a watch itself.
+    for (const doc of vscode.workspace.textDocuments) this.onOpened(doc);
+    this.subscriptions.push(
+      vscode.workspace.onDidOpenTextDocument((doc) => this.onOpened(doc)),
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        const key = doc.uri.toString();
+        this.documentWatches.get(key)?.dispose();
+        this.documentWatches.delete(key);
+      }),
+    );
+  }
+
+  watch(uri: vscode.Uri): vscode.Disposable {
+    const { connectionId, path } = locate(uri);
+    return this.watches.hold(connectionId, path);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const { connectionId, path, view } = locate(uri);
+    const { live } = await this.writer(uri, connectionId);
+    let stat: ZnodeStat | undefined;
+    try {
+      stat = await live.session.exists(path);
+    } catch (error) {
+      throw new vscode.FileSystemError(String(error));
+    }
+    if (!stat) throw vscode.FileSystemError.FileNotFound(uri);
+    this.statted.set(uri.toString(), { version: stat.version, mtime: stat.mtime });
+    const readOnly = live.saved.readOnly === true || isProtectedPath(path);
+    return {
+      type: vscode.FileType.File, ctime: stat.ctime, mtime: stat.mtime, size: encodedLength(stat.dataLength, view),
+      permissions: readOnly ? vscode.FilePermission.Readonly : undefined,
+    };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const { connectionId, path, view } = locate(uri);
+    const { writer } = await this.writer(uri, connectionId);
+    const outcome = await writer.getData(path);
+    if (!outcome.ok) throw this.error(outcome.failure);
+    const seen = { version: outcome.stat.version, mtime: outcome.stat.mtime };
+    this.read.set(uri.toString(), seen);
+    this.statted.set(uri.toString(), seen);
+    return encodeView(outcome.data, view);
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array, _options?: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+    const { connectionId, path, view } = locate(uri);
+    const decoded = decodeView(content, view);
+    if (!decoded.ok) throw vscode.FileSystemError.NoPermissions(describeDecodeProblem(path, decoded.problem));
+    const { writer } = await this.writer(uri, connectionId);
+    const version = await this.versionToWrite(uri, writer, path);
+    const outcome = await writer.setData(path, decoded.data, version);
+    if (!outcome.ok) {
+      if (outcome.failure.code === 'noAuth') void showWriteFailure(connectionId, outcome.failure);
+      throw this.error(outcome.failure);
+    }
+    log().info(`saved ${path} (${decoded.data.length} bytes, version ${version} → ${outcome.stat.version})`);
+    const seen = { version: outcome.stat.version, mtime: outcome.stat.mtime };
+    this.read.set(uri.toString(), seen);
+    this.statted.set(uri.toString(), seen);
+  }
+
+  /**
+   * The version this save may overwrite: the one stat() saw when VS Code could tell it from the one the document
+   * read (a newer mtime: VS Code asked the user, who chose Overwrite), else the one the document read.
+   */
+  private async versionToWrite(uri: vscode.Uri, writer: LiveWriter['writer'], path: string): Promise<number> {
+    const key = uri.toString();
+    const read = this.read.get(key);
+    const statted = this.statted.get(key);
+    if (read && statted && statted.version !== read.version && statted.mtime > read.mtime) return statted.version;
+    if (read) return read.version;
+    if (statted) return statted.version;
+    // Written without being read (workspace.fs.writeFile): that API means "replace", at the current version.
+    const current = await writer.session.exists(path).catch(() => undefined);
+    if (!current) throw vscode.FileSystemError.FileNotFound(uri);
+    return current.version;
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  delete(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(t('{0}: delete nodes from the ZooScope explorer.', locate(uri).path));
+  }
+
+  rename(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(t('{0}: ZooKeeper cannot rename nodes.', locate(uri).path));
+  }
+
+  /** Every open document (any view) of a node. */
+  private urisOf(connectionId: string, path: string): vscode.Uri[] {
+    return vscode.workspace.textDocuments.map((d) => d.uri).filter((uri) => {
+      if (uri.scheme !== ZNODE_SCHEME) return false;
+      const location = parseLocation(uri.path, uri.query);
+      return location?.connectionId === connectionId && location.path === path;
+    });
+  }
+
+  private onOpened(doc: vscode.TextDocument): void {
+    if (doc.uri.scheme !== ZNODE_SCHEME) return;
+    const key = doc.uri.toString();
+    if (this.documentWatches.has(key)) return;
+    const location = parseLocation(doc.uri.path, doc.uri.query);
+    if (location) this.documentWatches.set(key, this.watches.hold(location.connectionId, location.path));
+  }
+
+  private onWatchEvent(connectionId: string, path: string, event: WatchEvent): void {
+    if (event.kind === 'childrenChanged') return;
+    const type = event.kind === 'deleted' ? vscode.FileChangeType.Deleted : event.kind === 'created' ? vscode.FileChangeType.Created : vscode.FileChangeType.Changed;
+    const uris = this.urisOf(connectionId, path);
+    if (uris.length) this.changed.fire(uris.map((uri) => ({ type, uri })));
+  }
+
+  private async writer(uri: vscode.Uri, connectionId: string): Promise<LiveWriter> {
+    const found = await liveWriter(this.connections, connectionId);
+    if (!found) throw vscode.FileSystemError.Unavailable(t('{0}: the connection is not open.', locate(uri).path));
+    return found;
+  }
+
+  private error(failure: WriteFailure): vscode.FileSystemError {
+    const message = describeWriteFailure(failure);
+    if (failure.code === 'noNode') return vscode.FileSystemError.FileNotFound(message);
+    if (failure.code === 'readOnly' || failure.code === 'noAuth' || failure.code === 'protectedPath') return vscode.FileSystemError.NoPermissions(message);
+    if (failure.code === 'connectionLoss' || failure.code === 'closed' || failure.code === 'sessionExpired') return vscode.FileSystemError.Unavailable(message);
+    return new vscode.FileSystemError(message);
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
+    this.documentWatches.forEach((d) => d.dispose());
+    this.watches.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,97 @@
+// The "Search Results" view: the matches of the last search as they stream in, each revealing its node in the
+// explorer when selected.
+import * as vscode from 'vscode';
+import type { SearchMatch, SearchSummary } from '../../zk/search/search';
+import { baseName, parentPath } from '../../zk/paths';
+
+const t = vscode.l10n.t;
+const REDRAW_MS = 150;
+
+export interface SearchRun {
+  connectionId: string;
+  connectionName: string;
+  root: string;
+  description: string;
+  matches: SearchMatch[];
+  visited: number;
+  summary?: SearchSummary;
+}
+
+export type SearchItem = { kind: 'summary'; run: SearchRun } | { kind: 'match'; run: SearchRun; match: SearchMatch };
+
+export class SearchResultsProvider implements vscode.TreeDataProvider<SearchItem>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<SearchItem | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private current: SearchRun | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  get run(): SearchRun | undefined {
+    return this.current;
+  }
+
+  start(run: SearchRun): void {
+    this.current = run;
+    void vscode.commands.executeCommand('setContext', 'zooscope.hasSearchResults', true);
+    this.redrawNow();
+  }
+
+  /** Something changed in the current run (a match, progress): redraw soon, not per match. */
+  redraw(): void {
+    this.timer ??= setTimeout(() => this.redrawNow(), REDRAW_MS);
+  }
+
+  redrawNow(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.changed.fire(undefined);
+  }
+
+  clear(): void {
+    this.current = undefined;
+    void vscode.commands.executeCommand('setContext', 'zooscope.hasSearchResults', false);
+    this.redrawNow();
+  }
+
+  getChildren(item?: SearchItem): SearchItem[] {
+    const run = this.current;
+    if (item || !run) return [];
+    return [{ kind: 'summary', run }, ...run.matches.map((match): SearchItem => ({ kind: 'match', run, match }))];
+  }
+
+  getTreeItem(item: SearchItem): vscode.TreeItem {
+    if (item.kind === 'summary') return summaryItem(item.run);
+    const { match, run } = item;
+    const tree = new vscode.TreeItem(baseName(match.path));
+    tree.id = `hit:${run.connectionId}:${match.path}`;
+    tree.description = match.content ? match.content.snippet.replace(/\s+/g, ' ') : parentPath(match.path);
+    tree.tooltip = match.content ? `${match.path}\n\n${match.content.snippet}` : match.path;
+    tree.iconPath = new vscode.ThemeIcon(match.content ? 'search' : 'symbol-file');
+    tree.contextValue = 'searchMatch';
+    tree.command = { command: 'zooscope.goToPath', title: t('Reveal in Explorer'), arguments: [run.connectionId, match.path] };
+    tree.accessibilityInformation = { label: match.path };
+    return tree;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.changed.dispose();
+  }
+}
+
+function summaryItem(run: SearchRun): vscode.TreeItem {
+  const s = run.summary;
+  const label = !s ? t('Searching {0} on {1}… {2} matches in {3} nodes', run.root, run.connectionName, run.matches.length, run.visited)
+    : s.cancelled ? t('Search cancelled: {0} matches in {1} nodes under {2}', s.matched, s.visited, run.root)
+      : s.error ? t('Search stopped: {0} matches in {1} nodes under {2} ({3} {4}: {5})', s.matched, s.visited, run.root, s.error.operation, s.error.path, s.error.code)
+        : s.truncated ? t('{0} matches (the first ones) in {1} nodes under {2}', s.matched, s.visited, run.root)
+          : t('{0} matches in {1} nodes under {2}', s.matched, s.visited, run.root);
+  const item = new vscode.TreeItem(label);
+  item.id = `summary:${run.connectionId}:${run.root}:${run.description}`;
+  item.description = run.description;
+  const notes = [run.connectionName, run.description];
+  if (s?.unreadableCount) notes.push(t('{0} nodes could not be read (no permission): {1}', s.unreadableCount, s.unreadable.slice(0, 5).map((u) => u.path).join(', ')));
+  item.tooltip = notes.join('\n');
+  item.iconPath = new vscode.ThemeIcon(!s ? 'loading~spin' : s.cancelled || s.error ? 'warning' : 'info');
+  item.contextValue = 'searchSummary';
+  return item;
+}

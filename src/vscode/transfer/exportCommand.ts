@@ -1,0 +1,71 @@
+// "Export Subtree…": the node and everything below it to a JSON file (format: src/zk/transfer/exportFormat.ts),
+// streamed to disk as the crawl reads it, with progress and cancel.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { baseName } from '../../zk/paths';
+import { exportSubtree, ExportSummary } from '../../zk/transfer';
+import { pickConnection } from '../commands/pickConnection';
+import { log } from '../log';
+import type { Services } from '../services';
+import { liveWriter } from '../write/liveWriter';
+import { nodeTarget } from '../write/targets';
+
+const t = vscode.l10n.t;
+
+export async function exportTree(services: Services, arg?: unknown, preset?: { file: string }): Promise<ExportSummary | undefined> {
+  const known = nodeTarget(services, arg);
+  const connectionId = known?.connectionId ?? await pickConnection(services, arg, false);
+  if (!connectionId) return undefined;
+  const root = known?.path ?? '/';
+  const name = root === '/' ? 'root' : baseName(root);
+  const file = preset ? vscode.Uri.file(preset.file) : await vscode.window.showSaveDialog({
+    title: t('Export {0}', root), saveLabel: t('Export'), filters: { [t('ZooScope export')]: ['json'] },
+    defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(process.env.HOME ?? '/'), `${name}.zooscope.json`),
+  });
+  if (!file) return undefined;
+  const found = await liveWriter(services.connections, connectionId);
+  if (!found) return undefined;
+  const summary = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: t('Exporting {0}…', root), cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      const sink = openSink(file);
+      try {
+        const result = await exportSubtree(found.live.session, root, sink.write, {
+          signal: abort.signal, onProgress: ({ visited }) => progress.report({ message: t('{0} nodes', visited) }),
+        });
+        await sink.close();
+        return result;
+      } catch (error) {
+        await sink.close().catch(() => undefined);
+        throw error;
+      }
+    });
+  const where = file.scheme === 'file' ? file.fsPath : file.toString();
+  log().info(`export ${root} → ${where}: ${summary.nodes} nodes${summary.complete ? '' : ' (incomplete)'}`);
+  if (summary.crawl.cancelled) {
+    await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
+    void vscode.window.showWarningMessage(t('The export of {0} was cancelled; no file was kept.', root));
+    return summary;
+  }
+  const open = t('Open File');
+  const message = summary.complete
+    ? t('Exported {0} nodes from {1} to {2}.', summary.nodes, root, where)
+    : t('Exported {0} nodes from {1} to {2}, but the file is incomplete: {3} nodes could not be read{4}.', summary.nodes, root, where,
+      summary.crawl.unreadableCount, summary.crawl.error ? ` (${summary.crawl.error.operation} ${summary.crawl.error.path}: ${summary.crawl.error.code})` : '');
+  const notes = summary.ephemeral ? ' ' + t('{0} ephemeral nodes are marked; import skips them.', summary.ephemeral) : '';
+  void (summary.complete ? vscode.window.showInformationMessage(message + notes, open) : vscode.window.showWarningMessage(message + notes, open))
+    .then((choice) => choice === open ? vscode.window.showTextDocument(file) : undefined);
+  return summary;
+}
+
+/** Writes chunks straight to a local file; other file systems (virtual workspaces) get the text at the end. */
+function openSink(file: vscode.Uri): { write: (chunk: string) => void; close: () => Promise<void> } {
+  if (file.scheme === 'file') {
+    const fd = fs.openSync(file.fsPath, 'w');
+    return { write: (chunk) => void fs.writeSync(fd, chunk), close: async () => fs.closeSync(fd) };
+  }
+  const chunks: string[] = [];
+  return { write: (chunk) => void chunks.push(chunk), close: () => Promise.resolve(vscode.workspace.fs.writeFile(file, Buffer.from(chunks.join(''), 'utf8'))) };
+}

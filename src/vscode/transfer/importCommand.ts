@@ -1,0 +1,121 @@
+// "Import…": reads an export, asks where its root goes, runs a dry run (what would be created, changed, left
+// alone or skipped, and why) shown as a preview document, and writes only after a modal confirmation.
+import * as vscode from 'vscode';
+import { checkPath } from '../../zk/paths';
+import { executeImport, ImportPlan, ImportReport, parseExport, planImport } from '../../zk/transfer';
+import { pickConnection } from '../commands/pickConnection';
+import { log } from '../log';
+import { describeExportProblem, describePathProblem, describeWriteFailure } from '../messages';
+import type { Services } from '../services';
+import { showWriteFailure } from '../write/failures';
+import { liveWriter } from '../write/liveWriter';
+import { refreshParents } from '../write/reveal';
+import { nodeTarget } from '../write/targets';
+import { importPreview, importReport, importSummary } from './importTexts';
+
+const t = vscode.l10n.t;
+
+/** Answers given up front (automation, tests). */
+export interface ImportPreset {
+  file: string;
+  targetRoot?: string;
+  confirmed?: boolean;
+}
+
+export interface ImportResult {
+  plan: ImportPlan;
+  report?: ImportReport;
+}
+
+export async function importTree(services: Services, arg?: unknown, preset?: ImportPreset): Promise<ImportResult | undefined> {
+  const known = nodeTarget(services, arg);
+  const connectionId = known?.connectionId ?? await pickConnection(services, arg, false);
+  if (!connectionId) return undefined;
+  const file = preset ? vscode.Uri.file(preset.file) : (await vscode.window.showOpenDialog({
+    title: t('Import into ZooKeeper'), openLabel: t('Preview Import'), canSelectMany: false, filters: { [t('ZooScope export')]: ['json'] },
+    defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+  }))?.[0];
+  if (!file) return undefined;
+  const shown = file.scheme === 'file' ? file.fsPath : file.toString();
+  let text: string;
+  try {
+    text = Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8');
+  } catch (error) {
+    void vscode.window.showErrorMessage(t('Cannot read {0}: {1}', shown, error instanceof Error ? error.message : String(error)));
+    return undefined;
+  }
+  const parsed = parseExport(text);
+  if (!parsed.ok) {
+    void vscode.window.showErrorMessage(describeExportProblem(shown, parsed.problem));
+    return undefined;
+  }
+  const doc = parsed.doc;
+  const targetRoot = preset ? preset.targetRoot ?? doc.root : await vscode.window.showInputBox({
+    title: t('Import {0}', shown), prompt: t('Where the export\'s root {0} goes ({1} nodes); the same path restores it in place', doc.root, doc.nodes.length),
+    value: known && known.path !== doc.root && known.path !== '/' ? known.path : doc.root,
+    validateInput: (v) => { const p = checkPath(v); return p ? describePathProblem(p) : undefined; },
+  });
+  if (targetRoot === undefined) return undefined;
+  const found = await liveWriter(services.connections, connectionId);
+  if (!found) return undefined;
+  const guard = { readOnly: found.writer.readOnly };
+  if (guard.readOnly) {
+    void vscode.window.showErrorMessage(describeWriteFailure({ code: 'readOnly', operation: 'import', path: targetRoot }));
+    return undefined;
+  }
+  const plan = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: t('Comparing {0} with {1}…', shown, targetRoot), cancellable: true },
+    (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      return planImport(found.live.session, doc, {
+        targetRoot, guard, signal: abort.signal, onProgress: ({ checked, total }) => progress.report({ message: t('{0} of {1}', checked, total) }),
+      });
+    });
+  if (plan.cancelled) return { plan };
+  if (plan.error) {
+    await showWriteFailure(connectionId, plan.error);
+    return { plan };
+  }
+  const writes = plan.counts.create + plan.counts.update;
+  if (writes === 0) {
+    void vscode.window.showInformationMessage(t('Nothing to import into {0}: {1} nodes already hold this data, {2} are skipped.', targetRoot, plan.counts.unchanged, plan.counts.skip));
+    return { plan };
+  }
+  const preview = importPreview(plan, shown);
+  if (!preset) await services.reports.show(t('Import preview {0}', targetRoot), preview.text);
+  const confirmed = preset?.confirmed ?? (await vscode.window.showWarningMessage(preview.message, { modal: true, detail: preview.detail }, preview.confirmLabel)) === preview.confirmLabel;
+  if (!confirmed) return { plan };
+  return { plan, report: await run(services, connectionId, plan) };
+}
+
+async function run(services: Services, connectionId: string, plan: ImportPlan): Promise<ImportReport | undefined> {
+  const found = await liveWriter(services.connections, connectionId);
+  if (!found) return undefined;
+  const executed = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: t('Importing into {0}…', plan.targetRoot), cancellable: true },
+    (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      return executeImport(found.live.session, plan, { readOnly: found.writer.readOnly }, {
+        signal: abort.signal, onProgress: ({ done, total }) => progress.report({ message: t('{0} of {1}', done, total) }),
+      });
+    });
+  if (!executed.ok) {
+    await showWriteFailure(connectionId, executed.failure);
+    return undefined;
+  }
+  const report = executed.report;
+  log().info(`import ${plan.targetRoot}: ${report.created.length} created, ${report.updated.length} updated, ${report.failed.length} failed, ${report.remaining} left`);
+  await refreshParents(services, connectionId, [plan.targetRoot, ...report.created]);
+  const show = t('Show Report');
+  const again = t('Run Again');
+  const clean = !report.interrupted && !report.cancelled && report.failed.length === 0;
+  const summary = importSummary(plan, report);
+  void (clean ? vscode.window.showInformationMessage(summary, show) : vscode.window.showWarningMessage(summary, ...(report.interrupted ? [again, show] : [show])))
+    .then(async (choice) => {
+      if (choice === show) await services.reports.show(t('Import {0}', plan.targetRoot), importReport(plan, report));
+      if (choice === again) await run(services, connectionId, plan);
+    });
+  return report;
+}

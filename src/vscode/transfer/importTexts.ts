@@ -1,0 +1,41 @@
+// The words of an import: the dry run's preview and the report of what was written.
+import * as vscode from 'vscode';
+import type { ImportPlan, ImportReport } from '../../zk/transfer';
+import { describeImportSkip, describeWriteFailure } from '../messages';
+import { listLines } from '../write/reports';
+
+const t = vscode.l10n.t;
+
+export function importPreview(plan: ImportPlan, file: string): { text: string; message: string; detail: string; confirmLabel: string } {
+  const of = (action: 'create' | 'update' | 'unchanged') => plan.entries.filter((e) => e.action === action).map((e) => e.path);
+  const skipped = plan.entries.filter((e) => e.action === 'skip').map(describeImportSkip);
+  const counts = t('{0} to create, {1} to change, {2} unchanged, {3} skipped', plan.counts.create, plan.counts.update, plan.counts.unchanged, plan.counts.skip);
+  const text = [
+    `# ${t('Import preview: {0} → {1}', file, plan.targetRoot)}`, '', t('Nothing has been written yet.'), '', counts, '',
+    `## ${t('Create ({0})', plan.counts.create)}`, ...listLines(of('create')), '',
+    `## ${t('Change data ({0})', plan.counts.update)}`, ...listLines(of('update')), '',
+    `## ${t('Skip ({0})', plan.counts.skip)}`, ...listLines(skipped), '',
+    `## ${t('Unchanged ({0})', plan.counts.unchanged)}`, ...listLines(of('unchanged')),
+  ].join('\n') + '\n';
+  const detail = [counts, '', t('Changed nodes are written only if nobody changed them since this preview.')];
+  if (plan.counts.skip) detail.push('', ...skipped.slice(0, 5));
+  return { text, message: t('Import into {0}?', plan.targetRoot), detail: detail.join('\n'), confirmLabel: t('Import') };
+}
+
+export function importSummary(plan: ImportPlan, report: ImportReport): string {
+  const base = t('Import into {0}: {1} created, {2} changed, {3} unchanged, {4} skipped, {5} failed.', plan.targetRoot,
+    report.created.length, report.updated.length, report.unchanged.length, report.skipped, report.failed.length);
+  if (report.interrupted) return `${base} ${t('Stopped with {0} left: {1}', report.remaining, describeWriteFailure(report.interrupted))}`;
+  if (report.cancelled) return `${base} ${t('Cancelled with {0} left.', report.remaining)}`;
+  return base;
+}
+
+export function importReport(plan: ImportPlan, report: ImportReport): string {
+  return [
+    `# ${t('Import into {0}', plan.targetRoot)}`, '', importSummary(plan, report), '',
+    `## ${t('Failed ({0})', report.failed.length)}`, ...listLines(report.failed.map(describeWriteFailure)), '',
+    `## ${t('Created ({0})', report.created.length)}`, ...listLines(report.created), '',
+    `## ${t('Changed ({0})', report.updated.length)}`, ...listLines(report.updated), '',
+    `## ${t('Skipped ({0})', report.skipped)}`, ...listLines(plan.entries.filter((e) => e.action === 'skip').map(describeImportSkip)),
+  ].join('\n') + '\n';
+}

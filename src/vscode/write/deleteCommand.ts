@@ -1,0 +1,85 @@
+// "Delete": one node (at the version the explorer shows) or every selected node, after a modal confirmation.
+// A single node with children goes to "Delete Recursively…", which previews the whole subtree first.
+import * as vscode from 'vscode';
+import { DeleteManyReport, isProtectedPath, WriteFailure } from '../../zk/write';
+import { log } from '../log';
+import { describeWriteFailure } from '../messages';
+import type { Services } from '../services';
+import type { ZnodeNode } from '../tree/treeNodes';
+import { deleteRecursively, RecursiveDeleteOptions, RecursiveDeleteResult } from './deleteRecursiveCommand';
+import { showWriteFailure } from './failures';
+import { liveWriter } from './liveWriter';
+import { listLines } from './reports';
+import { refreshParents } from './reveal';
+import { selectedZnodes } from './targets';
+
+const t = vscode.l10n.t;
+const SHOWN = 10;
+
+export interface DeleteOptions extends RecursiveDeleteOptions {
+  /** Skip the confirmation (automation, tests): true deletes, false answers "Cancel". */
+  confirmed?: boolean;
+}
+
+export async function deleteNodes(services: Services, node?: unknown, nodes?: unknown, options: DeleteOptions = {}): Promise<DeleteManyReport | RecursiveDeleteResult | undefined> {
+  const selected = selectedZnodes(services, node, nodes);
+  if (selected.length === 0) return undefined;
+  const protectedOnes = selected.filter((n) => isProtectedPath(n.path));
+  if (protectedOnes.length) {
+    void vscode.window.showErrorMessage(describeWriteFailure({ code: 'protectedPath', operation: 'delete', path: protectedOnes[0].path }));
+    return undefined;
+  }
+  if (selected.length === 1 && selected[0].stat.numChildren > 0) return deleteRecursively(services, selected[0], undefined, options);
+  const connections = new Set(selected.map((n) => n.connectionId));
+  if (connections.size > 1) {
+    void vscode.window.showErrorMessage(t('Select nodes of one connection to delete them together.'));
+    return undefined;
+  }
+  const connectionId = selected[0].connectionId;
+  if (!(options.confirmed ?? await confirm(selected))) return undefined;
+  const found = await liveWriter(services.connections, connectionId);
+  if (!found) return undefined;
+  const targets = selected.map((n) => ({ path: n.path, version: n.stat.version }));
+  const report: DeleteManyReport = selected.length === 1
+    ? single(await found.writer.delete(targets[0].path, targets[0].version), targets[0].path)
+    : await found.writer.deleteMany(targets);
+  log().info(`delete: ${report.deleted.length} deleted, ${report.alreadyGone.length} already gone, ${report.failed.length} kept`);
+  await refreshParents(services, connectionId, selected.map((n) => n.path));
+  await tell(services, connectionId, report, selected.length);
+  return report;
+}
+
+function single(outcome: { ok: true } | { ok: false; failure: WriteFailure }, path: string): DeleteManyReport {
+  if (outcome.ok) return { deleted: [path], alreadyGone: [], failed: [] };
+  if (outcome.failure.code === 'noNode') return { deleted: [], alreadyGone: [path], failed: [] };
+  return { deleted: [], alreadyGone: [], failed: [outcome.failure] };
+}
+
+async function confirm(nodes: ZnodeNode[]): Promise<boolean> {
+  const button = nodes.length === 1 ? t('Delete') : t('Delete {0} Nodes', nodes.length);
+  const message = nodes.length === 1 ? t('Delete {0}?', nodes[0].path) : t('Delete these {0} nodes?', nodes.length);
+  const lines = nodes.slice(0, SHOWN).map((n) => n.path);
+  if (nodes.length > SHOWN) lines.push(t('… and {0} more', nodes.length - SHOWN));
+  lines.push('', t('Each node is deleted only if it is unchanged since the explorer showed it.'));
+  const answer = await vscode.window.showWarningMessage(message, { modal: true, detail: lines.join('\n') }, button);
+  return answer === button;
+}
+
+async function tell(services: Services, connectionId: string, report: DeleteManyReport, asked: number): Promise<void> {
+  const done = report.deleted.length + report.alreadyGone.length;
+  if (report.failed.length === 0) {
+    vscode.window.setStatusBarMessage(asked === 1 ? t('Deleted {0}', report.deleted[0] ?? report.alreadyGone[0]) : t('Deleted {0} nodes', done), 5000);
+    return;
+  }
+  if (asked === 1) {
+    await showWriteFailure(connectionId, report.failed[0]);
+    return;
+  }
+  const show = t('Show Report');
+  const choice = await vscode.window.showWarningMessage(
+    t('Deleted {0} of {1} nodes; {2} were kept: {3}', done, asked, report.failed.length, describeWriteFailure(report.failed[0])), show);
+  if (choice !== show) return;
+  const text = [`# ${t('Delete')}`, '', `## ${t('Kept')}`, ...listLines(report.failed.map(describeWriteFailure)),
+    '', `## ${t('Deleted')}`, ...listLines([...report.deleted, ...report.alreadyGone])].join('\n');
+  await services.reports.show(t('Delete report'), text + '\n');
+}

@@ -1,0 +1,99 @@
+// "Delete Recursively…": a preview of exactly what would go (count, samples, other sessions' ephemeral nodes
+// with their owners), a modal confirmation, then the confirmed plan runs in batches with progress and cancel, and
+// a report says what was and was not deleted. "/" and /zookeeper are refused by the ZooKeeper layer as well.
+import * as vscode from 'vscode';
+import { DeleteExecution, DeletePlan, executeDeletePlan, planRecursiveDelete } from '../../zk/write';
+import { log } from '../log';
+import { describeWriteFailure } from '../messages';
+import type { Services } from '../services';
+import { deletePreview, DeletePreview, deleteReport, deleteSummary } from './deletePreview';
+import { showWriteFailure } from './failures';
+import { liveWriter } from './liveWriter';
+import { refreshParents } from './reveal';
+import { nodeTarget } from './targets';
+
+const t = vscode.l10n.t;
+
+export interface RecursiveDeleteOptions {
+  /** Skip the confirmation (automation, tests): true deletes what the preview lists, false cancels. */
+  confirmed?: boolean;
+  /** Most deletes per multi request. */
+  batchSize?: number;
+}
+
+export interface RecursiveDeleteResult {
+  plan?: DeletePlan;
+  preview?: DeletePreview;
+  report?: DeleteExecution;
+}
+
+export async function deleteRecursively(services: Services, node?: unknown, _nodes?: unknown, options: RecursiveDeleteOptions = {}): Promise<RecursiveDeleteResult | undefined> {
+  const target = nodeTarget(services, node);
+  if (!target) return undefined;
+  const found = await liveWriter(services.connections, target.connectionId);
+  if (!found) return undefined;
+  const { session } = found.live;
+  const planned = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: t('Previewing the delete of {0}…', target.path), cancellable: true },
+    (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      return planRecursiveDelete(session, target.path, {
+        signal: abort.signal, onProgress: ({ visited }) => progress.report({ message: t('{0} nodes seen', visited) }),
+      });
+    });
+  if (!planned.ok) {
+    await showWriteFailure(target.connectionId, planned.failure);
+    return undefined;
+  }
+  const plan = planned.plan;
+  if (!plan.complete) {
+    if (!plan.crawl.cancelled) void vscode.window.showErrorMessage(describeWriteFailure({ code: 'incompletePlan', operation: 'delete', path: plan.root }));
+    return { plan };
+  }
+  const preview = deletePreview(plan);
+  const confirmed = options.confirmed ?? (await vscode.window.showWarningMessage(preview.message, { modal: true, detail: preview.detail }, preview.confirmLabel)) === preview.confirmLabel;
+  if (!confirmed) return { plan, preview };
+  const report = await run(services, target.connectionId, plan, options);
+  return report ? { plan, preview, report } : { plan, preview };
+}
+
+async function run(services: Services, connectionId: string, plan: DeletePlan, options: RecursiveDeleteOptions): Promise<DeleteExecution | undefined> {
+  const found = await liveWriter(services.connections, connectionId);
+  if (!found) return undefined;
+  const executed = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: t('Deleting {0}…', plan.root), cancellable: true },
+    (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      let last = 0;
+      return executeDeletePlan(found.live.session, plan, { readOnly: found.writer.readOnly }, {
+        signal: abort.signal, batchSize: options.batchSize,
+        onProgress: ({ done, total }) => {
+          progress.report({ message: t('{0} of {1}', done, total), increment: (100 * (done - last)) / total });
+          last = done;
+        },
+      });
+    });
+  if (!executed.ok) {
+    await showWriteFailure(connectionId, executed.failure);
+    return undefined;
+  }
+  const report = executed.report;
+  log().info(`delete -r ${plan.root}: ${report.deleted.length} deleted, ${report.alreadyGone.length} gone, ${report.notDeleted.length} kept, ${report.remaining} left`);
+  await refreshParents(services, connectionId, [plan.root]);
+  void tell(services, connectionId, plan, report, options);
+  return report;
+}
+
+async function tell(services: Services, connectionId: string, plan: DeletePlan, report: DeleteExecution, options: RecursiveDeleteOptions): Promise<void> {
+  const show = t('Show Report');
+  const again = t('Run Again');
+  const clean = !report.interrupted && !report.cancelled && report.notDeleted.length === 0;
+  const summary = deleteSummary(report);
+  const choice = clean
+    ? await vscode.window.showInformationMessage(summary, show)
+    : await vscode.window.showWarningMessage(summary, ...(report.interrupted ? [again, show] : [show]));
+  if (choice === show) await services.reports.show(t('Delete {0}', plan.root), deleteReport(report));
+  if (choice === again) await run(services, connectionId, plan, options);
+}

@@ -1,0 +1,51 @@
+// What a command works on: the tree node it was invoked on (or the selected nodes), a data document's URI, or —
+// from the palette — a connection and a path the user types.
+import * as vscode from 'vscode';
+import { checkPath } from '../../zk/paths';
+import { pickConnection } from '../commands/pickConnection';
+import { parseLocation, ZNODE_SCHEME } from '../edit/znodeUriPath';
+import { describePathProblem } from '../messages';
+import type { Services } from '../services';
+import { isPathNode, ZnodeNode } from '../tree/treeNodes';
+
+const t = vscode.l10n.t;
+
+export interface NodeTarget {
+  connectionId: string;
+  path: string;
+}
+
+export function isNodeTarget(arg: unknown): arg is NodeTarget {
+  return !!arg && typeof arg === 'object' && typeof (arg as NodeTarget).connectionId === 'string' && typeof (arg as NodeTarget).path === 'string';
+}
+
+/** The node of a tree argument, a `zooscope:` URI or the explorer's selection; undefined when there is none. */
+export function nodeTarget(services: Services, arg: unknown): NodeTarget | undefined {
+  if (isPathNode(arg)) return { connectionId: arg.connectionId, path: arg.path };
+  if (arg instanceof vscode.Uri && arg.scheme === ZNODE_SCHEME) {
+    const location = parseLocation(arg.path, arg.query);
+    if (location) return { connectionId: location.connectionId, path: location.path };
+  }
+  if (isNodeTarget(arg)) return { connectionId: arg.connectionId, path: arg.path };
+  const selected = services.view.selection[0];
+  return isPathNode(selected) ? { connectionId: selected.connectionId, path: selected.path } : undefined;
+}
+
+/** The node a command is about, asking for a connection and a path when invoked from the palette. */
+export async function nodeTargetOrAsk(services: Services, arg: unknown, title: string): Promise<NodeTarget | undefined> {
+  const known = nodeTarget(services, arg);
+  if (known) return known;
+  const connectionId = await pickConnection(services, arg, false);
+  if (!connectionId) return undefined;
+  const path = await vscode.window.showInputBox({
+    title, prompt: t('Absolute znode path, e.g. /app/config'), value: '/',
+    validateInput: (v) => { const p = checkPath(v); return p ? describePathProblem(p) : undefined; },
+  });
+  return path === undefined ? undefined : { connectionId, path };
+}
+
+/** The znodes a context-menu command got: VS Code passes (clicked node, all selected nodes). */
+export function selectedZnodes(services: Services, node: unknown, nodes: unknown): ZnodeNode[] {
+  const list = Array.isArray(nodes) && nodes.length > 0 ? nodes : node !== undefined ? [node] : services.view.selection;
+  return list.filter((n): n is ZnodeNode => isPathNode(n) && n.kind === 'znode');
+}

@@ -1,0 +1,29 @@
+// What editing adds to the window: the znode file system, the Search Results view and report documents.
+import * as vscode from 'vscode';
+import type { ConnectionManager } from '../connections/connectionManager';
+import { ZnodeFileSystem } from '../edit/znodeFileSystem';
+import { ZNODE_SCHEME } from '../edit/znodeUriPath';
+import { SearchItem, SearchResultsProvider } from '../search/searchResults';
+import { shownFailures } from './failures';
+import { REPORT_SCHEME, ReportDocuments } from './reports';
+
+export interface WriteViews {
+  readonly znodeFs: ZnodeFileSystem;
+  readonly searchResults: SearchResultsProvider;
+  readonly reports: ReportDocuments;
+  /** Failures shown to the user, for in-host tests. */
+  readonly shownFailures: readonly { message: string; buttons: string[] }[];
+}
+
+export function createWriteViews(connections: ConnectionManager): WriteViews {
+  return { znodeFs: new ZnodeFileSystem(connections), searchResults: new SearchResultsProvider(), reports: new ReportDocuments(), shownFailures };
+}
+
+export function registerWriteViews(views: WriteViews): vscode.Disposable[] {
+  return [
+    views.znodeFs, views.searchResults,
+    vscode.workspace.registerFileSystemProvider(ZNODE_SCHEME, views.znodeFs, { isCaseSensitive: true }),
+    vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, views.reports),
+    vscode.window.createTreeView<SearchItem>('zooscope.searchResults', { treeDataProvider: views.searchResults }),
+  ];
+}
