@@ -194,8 +194,13 @@ export class WatchRegistry {
           if (this.oneShot.get(path) !== own) return;
           const type = event.getType();
           const rearmed = this.armData(path, own);
-          // A created node needs its children watch again (getChildren on a missing node sets none).
-          if (type === EventType.created) void this.armChildren(path, own).catch(() => undefined);
+          // A created node needs its children watch again (getChildren on a missing node sets none). A new node
+          // has no children: any the arming finds came before the watch did, so report them.
+          if (type === EventType.created) {
+            void this.armChildren(path, own).then((count) => {
+              if (count > 0 && this.oneShot.get(path) === own) this.deliver({ type: EventType.childrenChanged, state: 3, path });
+            }, () => undefined);
+          }
           this.deliver({ type, state: 3, path });
           // A deletion or creation between the event and the new watch would go unreported: the new watch's
           // answer tells whether the node exists now.
@@ -232,12 +237,13 @@ export class WatchRegistry {
     }), 'exists', path);
   }
 
-  private armChildren(path: string, watchers: OneShotWatchers): Promise<void> {
+  /** Arms the children watch; resolves with how many children the node has (0 when it is missing). */
+  private armChildren(path: string, watchers: OneShotWatchers): Promise<number> {
     const client = this.host.client;
-    return this.host.request(new Promise<void>((resolve, reject) => {
+    return this.host.request(new Promise<number>((resolve, reject) => {
       // NoNode is fine: the exists watch reports the creation, and the children watch is armed then.
-      client.getChildren(path, watchers.children, (error) =>
-        (error && !isZkError(ZkError.from(error, 'getChildren', path), 'noNode') ? reject(error) : resolve()));
+      client.getChildren(path, watchers.children, (error, children) =>
+        (error && !isZkError(ZkError.from(error, 'getChildren', path), 'noNode') ? reject(error) : resolve(children?.length ?? 0)));
     }), 'getChildren', path);
   }
 
