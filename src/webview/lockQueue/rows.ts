@@ -75,12 +75,16 @@ export class ParticipantRow {
   }
 
   get edges(): EdgeTarget[] {
-    if (!this.edgesCache) {
-      const ctx = this.ctx;
-      ctx.byPathCache ??= new Map(ctx.queue.participants.map((p) => [p.path, p] as const));
-      this.edgesCache = edgesOf(this.participant, ctx.byPathCache);
-    }
+    this.edgesCache ??= edgesOf(this.participant, (path) => this.find(path));
     return this.edgesCache;
+  }
+
+  /** A participant of the same queue by path: most edges go to a near predecessor, so look there first. */
+  private find(path: string): Participant | undefined {
+    const list = this.ctx.queue.participants;
+    for (let i = this.index - 1; i >= Math.max(0, this.index - 4); i--) if (list[i].path === path) return list[i];
+    this.ctx.byPathCache ??= new Map(list.map((p) => [p.path, p] as const));
+    return this.ctx.byPathCache.get(path);
   }
 
   get sig(): string {
@@ -114,9 +118,9 @@ function deadlockedSessions(deadlocks: readonly DeadlockCycle[]): Set<string> {
   return set;
 }
 
-function edgesOf(p: Participant, byPath: Map<string, Participant>): EdgeTarget[] {
+function edgesOf(p: Participant, find: (path: string) => Participant | undefined): EdgeTarget[] {
   const target = (path: string, source: EdgeSource, waitOnly?: boolean): EdgeTarget => {
-    const other = byPath.get(path);
+    const other = find(path);
     return { path, name: other ? other.name : path, source, position: other?.position, waitOnly };
   };
   const edges = p.watches.map((w) => target(w.path, w.source));
