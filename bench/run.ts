@@ -14,6 +14,7 @@ import { analysisBench } from './analysisBench';
 import { sortBench } from './sortBench';
 import { webviewBench } from './webviewBench';
 import { searchBench } from './searchBench';
+import { locksBench } from './locksBench';
 import { formatTable, hasGc, meetsGoal, ratio, Row } from './stats';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -80,6 +81,8 @@ async function main(): Promise<number> {
       rows.push(...await phase('search 100k', () => searchBench(connectString, writer, intFromEnv('BENCH_SEARCH_RUNS', 5, 5))));
       // Its own server (AdminServer on), so the tables can be read both ways.
       rows.push(...await phase('lock analysis', () => analysisBench(Math.max(5, Math.min(runs, 7)))));
+      // Hand-off against Curator and kazoo driver processes; notifications per release against the naive recipe.
+      rows.push(...await phase('locks', () => locksBench(connectString, intFromEnv('BENCH_LOCK_RUNS', 5, 5))));
     } finally {
       writer.close();
       rawClient.close();

@@ -35,7 +35,8 @@ export const hasGc = (): boolean => typeof (globalThis as { gc?: unknown }).gc =
 export interface Row {
   bench: string;
   case: string;
-  unit: 'ms' | 'MiB' | 'KiB' | '%' | 'B';
+  /** `n`: a count (e.g. notifications). */
+  unit: 'ms' | 'MiB' | 'KiB' | '%' | 'B' | 'n';
   summary: Summary;
   /** What the ratio is taken against (measured in the same run). */
   baseline?: { label: string; summary: Summary };
@@ -60,6 +61,7 @@ export function meetsGoal(row: Row): boolean | undefined {
 function num(value: number, unit: Row['unit']): string {
   if (!Number.isFinite(value)) return '-';
   if (unit === 'B') return String(Math.round(value));
+  if (unit === 'n') return Number.isInteger(value) ? String(value) : value.toFixed(1);
   const abs = Math.abs(value);
   const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
   return value.toFixed(digits);

@@ -13,6 +13,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 bash scripts/zk/ensure-zookeeper.sh
+bash scripts/zk/ensure-clients.sh # Curator and kazoo, the lock hand-off baselines
 
 echo "== compile"
 # Type errors elsewhere in the repo do not stop the benchmarks (tsc still emits); errors in what they run do.
