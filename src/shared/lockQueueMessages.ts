@@ -14,7 +14,7 @@ export interface LockQueuePanelState {
 
 /** Every text the webview shows, localized by the host (vscode.l10n) and sent once in `init`. */
 export const STRING_KEYS = [
-  'title', 'subtreeTitle', 'loading', 'live', 'paused', 'disconnected', 'noQueues', 'emptyQueue',
+  'title', 'subtreeTitle', 'loading', 'live', 'disconnected', 'noQueues', 'emptyQueue',
   'holder', 'waiter', 'leader', 'heldFor', 'waitingFor', 'leadingFor', 'session', 'client', 'persistentNode',
   'watches', 'waitsFor', 'seenOnServer', 'inferred', 'ours', 'position', 'holders', 'waiters', 'leases',
   'reveal', 'acquire', 'release', 'forceRelease', 'refresh', 'deadlock', 'deadlockStep', 'queueList',
@@ -41,7 +41,7 @@ export interface PanelCapabilities {
   canForceRelease: boolean;
 }
 
-export type PanelStatus = 'loading' | 'live' | 'paused' | 'disconnected' | 'error';
+export type PanelStatus = 'loading' | 'live' | 'disconnected' | 'error';
 
 // ---- host → webview ----
 

@@ -108,6 +108,14 @@ export const tests: E2eTest[] = [
           await ensemble.locator('.monaco-list-row', { hasText: figure }).first().waitFor({ timeout: 20000 });
         }
         await wb.screenshot('ensemble-view');
+
+        // A window reload brings the panel back (serializer) on the same connection and path, live again.
+        await wb.page.reload();
+        await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60000 });
+        const restored = webview(wb);
+        await restored.locator('h1', { hasText: `${base}/orders` }).waitFor({ timeout: 60000 });
+        await waitForTexts(restored, (r) => r.length === 4 && /holder/.test(r[0]) && r[0].includes('worker-1'), 'the queue after a reload');
+        await wb.screenshot('lock-queue-panel-restored');
       } finally {
         queue?.close();
         const cleanup = await connectOtherClient(ctx.zk);

@@ -14,10 +14,10 @@ export interface LockViews {
   readonly ensembleView: vscode.TreeView<EnsembleNode>;
 }
 
-export function createLockViews(extensionUri: vscode.Uri, store: ConnectionStore, connections: ConnectionManager): LockViews {
+export function createLockViews(context: vscode.ExtensionContext, store: ConnectionStore, connections: ConnectionManager): LockViews {
   const ensemble = new EnsembleProvider(store);
   return {
-    locks: new LockPanels(extensionUri, connections, store),
+    locks: new LockPanels(context.extensionUri, context.workspaceState, connections, store),
     ensemble,
     ensembleView: vscode.window.createTreeView<EnsembleNode>('zooscope.ensemble', { treeDataProvider: ensemble }),
   };

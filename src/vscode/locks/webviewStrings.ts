@@ -12,7 +12,6 @@ export function webviewStrings(): WebviewStrings {
     subtreeTitle: t('Locks under {0} — {1}'),
     loading: t('Loading…'),
     live: t('Live'),
-    paused: t('Paused while hidden'),
     disconnected: t('Not connected'),
     noQueues: t('No lock queues found here.'),
     emptyQueue: t('Nobody holds or waits for this lock.'),

@@ -65,3 +65,18 @@ describe('Ensemble view', function () {
     assert.strictEqual(s.ensemble.refreshCount, count + 1);
   });
 });
+
+describe('Ensemble view items', () => {
+  it('explain servers that refuse four-letter words, and unreachable servers', async () => {
+    const { EnsembleConnectionNode, EnsembleServerNode, details, serverItem } = await import('../../../src/vscode/ensemble/ensembleItems');
+    const root = new EnsembleConnectionNode('x');
+    const refusing = new EnsembleServerNode(root, { address: 'zk1:2181', reachable: true, mode: 'follower', version: '3.8.0', via: 'fourLetterWords', refusedWords: ['mntr', 'wchs'] });
+    const note = details(refusing).find((d) => d.label === 'Refused four-letter words');
+    assert.ok(note, 'a note on refused words');
+    assert.match(note.value, /mntr, wchs/);
+    assert.match(note.value, /4lw\.commands\.whitelist/);
+    const down = new EnsembleServerNode(root, { address: 'zk2:2181', reachable: false, error: 'connect ECONNREFUSED', via: 'none' });
+    assert.strictEqual(serverItem(down).description, 'unreachable');
+    assert.ok(details(down).some((d) => d.label === 'Error' && d.value.includes('ECONNREFUSED')));
+  });
+});
