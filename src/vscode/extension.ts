@@ -11,7 +11,6 @@ import { ConnectionStatusBar } from './statusBar';
 import { isPathNode, TreeNode } from './tree/treeNodes';
 import { ZnodeTreeProvider } from './tree/znodeTreeProvider';
 import { createWriteViews, registerWriteViews } from './write/writeViews';
-import { createWriteViews, registerWriteViews } from './write/writeViews';
 
 export function activate(context: vscode.ExtensionContext): Services {
   const started = Date.now();
@@ -21,9 +20,8 @@ export function activate(context: vscode.ExtensionContext): Services {
   const view = vscode.window.createTreeView<TreeNode>('zooscope.explorer', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
   const statusBar = new ConnectionStatusBar(store, connections);
   const details = new DetailsProvider(connections);
-  const lockViews = createLockViews(context.extensionUri, store, connections);
+  const lockViews = createLockViews(context, store, connections);
   const heldLockViews = createHeldLockViews(store, connections);
-  const writeViews = createWriteViews(connections);
   const writeViews = createWriteViews(connections);
   const services: Services = { store, connections, tree, view, statusBar, details, ...lockViews, ...heldLockViews, ...writeViews };
   lockViews.locks.ourSessions = (id) => heldLockViews.heldLocks.sessionIds(id);
@@ -35,7 +33,6 @@ export function activate(context: vscode.ExtensionContext): Services {
     ...registerCommands(services),
     ...registerLockViews(lockViews),
     ...registerHeldLockViews(heldLockViews, store),
-    ...registerWriteViews(writeViews),
     ...registerWriteViews(writeViews),
   );
   log().info(`ZooScope activated in ${Date.now() - started} ms (${vscode.env.appName}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''})`);
