@@ -1,8 +1,9 @@
-// The "Held Locks" view: one row per lock or election the window takes part in (path, kind, state and since
-// when), its facts (own node, session, position, what it waits for, why it was lost) as child rows and tooltip.
+// The "Held Locks" view: one row per lock or election the window takes part in (name, state, kind, since when,
+// parent path), its facts (own node, session, position, what it waits for, why it was lost) as child rows and tooltip.
 // contextValue `heldLock live|ended state-<state>` keys the row's Release / Reveal / Clear actions.
 import * as vscode from 'vscode';
 import type { LockSnapshot } from '../../zk/locks';
+import { baseName, parentPath } from '../../zk/paths';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { HeldLock, HeldLocks, isLive } from './heldLocks';
 import { conventionDescription, lostReasonText, modeLabel, positionText, stateLabel, waitingText } from './lockWords';
@@ -73,14 +74,17 @@ export class HeldLocksProvider implements vscode.TreeDataProvider<HeldLocksEleme
   getTreeItem(element: HeldLocksElement): vscode.TreeItem {
     if (element.kind === 'heldLockFact') {
       const item = new vscode.TreeItem(element.label);
-      item.description = element.value;
+      // Node paths by name (the row above names the lock); the tooltip has the whole path.
+      item.description = element.value.startsWith('/') ? baseName(element.value) : element.value;
       item.tooltip = `${element.label}: ${element.value}`;
       item.iconPath = new vscode.ThemeIcon(element.icon);
       item.contextValue = 'heldLockFact';
+      item.accessibilityInformation = { label: `${element.label}: ${element.value}` };
       return item;
     }
     const s = element.entry.snapshot;
-    const item = new vscode.TreeItem(s.path, vscode.TreeItemCollapsibleState.Collapsed);
+    // The name as label and the parent in the description, as VS Code's own lists show files.
+    const item = new vscode.TreeItem(baseName(s.path), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `heldLock:${element.entry.id}`;
     item.description = this.summary(element.entry);
     const [icon, color] = STATE_ICONS[s.state];
@@ -91,15 +95,15 @@ export class HeldLocksProvider implements vscode.TreeDataProvider<HeldLocksEleme
     return item;
   }
 
-  /** "exclusive lock · held since 14:02:31 · Local", or with the place in the queue while waiting. */
+  /**
+   * "held · exclusive lock · since 14:02:31 · /app/locks" (state first: it is what a narrow side bar must not cut),
+   * the place in the queue while waiting, and the connection when locks of several connections are listed.
+   */
   summary(entry: HeldLock): string {
     const s = entry.snapshot;
-    // While waiting the place in the queue says it all: "3rd of 7, waiting for lock-0000000004".
-    const parts = s.state === 'waiting'
-      ? [modeLabel(s.mode), waitingText(s), t('since {0}', time(s.since))]
-      : [modeLabel(s.mode), t('{0} since {1}', stateLabel(s.state), time(s.since))];
-    const connectionName = this.store.get(entry.connectionId)?.name;
-    if (connectionName) parts.push(connectionName);
+    const parts = [s.state === 'waiting' ? waitingText(s) : stateLabel(s.state), modeLabel(s.mode), t('since {0}', time(s.since)), parentPath(s.path) ?? '/'];
+    const connections = new Set(this.locks.list().map((e) => e.connectionId));
+    if (connections.size > 1) parts.push(this.store.get(entry.connectionId)?.name ?? entry.connectionId);
     return parts.join(' · ');
   }
 

@@ -65,7 +65,11 @@ export function followAttempt(locks: HeldLocks, entry: HeldLock): void {
     if (isHeld(s)) {
       const text = isElection(s) ? t('You lead {0} now.', s.path) : t('You hold the lock {0} now.', s.path);
       if (waitedVisibly) void vscode.window.showInformationMessage(text);
-      else vscode.window.setStatusBarMessage(`$(lock) ${text}`, 5000);
+      else {
+        // A passing word; gone with the next change (a loss must not sit next to "you hold it").
+        const message = vscode.window.setStatusBarMessage(`$(lock) ${text}`, 5000);
+        entry.handle.once('change', () => message.dispose());
+      }
     } else if (s.state === 'failed') {
       void vscode.window.showErrorMessage(failureText(s));
     }

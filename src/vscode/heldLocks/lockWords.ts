@@ -57,8 +57,8 @@ export function lostReasonText(s: LockSnapshot): string {
   switch (reason) {
     case 'sessionExpired': return t('the lock session expired');
     case 'sessionLost': return t('no contact with ZooKeeper for a whole session timeout');
-    case 'nodeDeleted': return t('its node {0} was deleted by someone else', s.node ?? s.path);
-    case 'notOwner': return t('its node {0} now belongs to another session', s.node ?? s.path);
+    case 'nodeDeleted': return t('its node {0} was deleted by someone else', baseName(s.node ?? s.path));
+    case 'notOwner': return t('its node {0} now belongs to another session', baseName(s.node ?? s.path));
     default: return t('unknown reason');
   }
 }

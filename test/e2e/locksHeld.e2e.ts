@@ -1,0 +1,111 @@
+// Locks held by hand as a person takes them: Acquire Lock from a znode's context menu, the lock in the Held Locks
+// view and the status bar, waiting behind another client's holder with the place in the queue shown, the warning
+// when another client deletes our node, and Release from the Held Locks view. Screenshots of each step.
+import * as assert from 'node:assert';
+import * as zookeeper from 'node-zookeeper-client';
+import type { Locator } from 'playwright-core';
+import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { E2eTest, escapeRegExp, Workbench } from './workbench';
+
+const CONNECTION = 'E2E Held Locks';
+
+/** Right-clicks a side-bar row and activates the context-menu entry `entry` (by hover + Enter, as a click racing
+ *  the menu's opening can be lost). */
+async function contextMenu(wb: Workbench, row: Locator, entry: string): Promise<void> {
+  await row.click({ button: 'right' });
+  const item = wb.page.locator('.monaco-menu .action-label', { hasText: new RegExp(`^${escapeRegExp(entry)}$`) }).first();
+  await item.waitFor({ timeout: 10000 });
+  await item.hover();
+  await wb.page.keyboard.press('Enter');
+}
+
+/** The Held Locks row of `path` whose accessible name (path, description) matches `description`. */
+function heldRow(wb: Workbench, path: string, description: RegExp): Locator {
+  return wb.page.getByRole('treeitem', { name: new RegExp(`^${escapeRegExp(path)}, ${description.source}`) }).first();
+}
+
+/** Waits until a toast has finished fading in (a screenshot taken earlier shows it half transparent). */
+async function settled(toast: Locator): Promise<void> {
+  await toast.and(toast.page().locator('.notification-fade-in-done')).waitFor({ timeout: 5000 });
+}
+
+function ownerOf(other: OtherClient, path: string): Promise<string> {
+  return new Promise((resolve, reject) => other.client.exists(path, (e, stat) => (e || !stat ? reject(e ?? new Error(`${path} is gone`))
+    : resolve('0x' + stat.ephemeralOwner.readBigUInt64BE(0).toString(16)))));
+}
+
+function children(other: OtherClient, path: string): Promise<string[]> {
+  return new Promise((resolve, reject) => other.client.getChildren(path, (e, c) => (e ? reject(e) : resolve(c))));
+}
+
+export const tests: E2eTest[] = [
+  {
+    name: 'held locks: acquire from the tree, wait behind another holder, see the loss, release',
+    timeoutMs: 240000,
+    async run(ctx) {
+      assert.ok(ctx.zk, 'no test ZooKeeper');
+      const base = `/e2e-held-${Date.now().toString(36)}`;
+      const other = await connectOtherClient(ctx.zk);
+      try {
+        await other.mkdirp(`${base}/jobs`);
+        await other.mkdirp(`${base}/orders`);
+        const holder = await other.create(`${base}/orders/lock-`, 'other holder', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+        const wb = await ctx.open({ settings: { 'zooscope.connections': [{ id: 'e2e-held', name: CONNECTION, connectString: ctx.zk }] } });
+        await wb.openZooScope();
+        await wb.page.locator('.part.sidebar .pane-header', { hasText: 'Held Locks' }).first().waitFor({ timeout: 20000 });
+        // Empty at first: the view's welcome text says how to take a lock.
+        await wb.page.locator('.part.sidebar .welcome-view-content', { hasText: 'takes part in no locks' }).waitFor({ timeout: 20000 });
+        await wb.expandRow(CONNECTION);
+        await wb.expandRow(base.slice(1));
+
+        // 1. Acquire Lock from the tree's context menu: held at once, listed, counted in the status bar.
+        await contextMenu(wb, wb.explorerRow('jobs'), 'Acquire Lock');
+        await heldRow(wb, `${base}/jobs`, /held · exclusive lock · since/).waitFor({ timeout: 30000 });
+        const status = wb.page.locator('.statusbar-item', { hasText: /1 held/ }).first();
+        await status.waitFor({ timeout: 10000 });
+        const [ours] = await children(other, `${base}/jobs`);
+        assert.match(ours, /^[0-9a-f]{32}-lock-\d{10}$/, 'our node in the plain recipe');
+        // Its facts: our node and the lock session that owns it (not the explorer's session).
+        await heldRow(wb, `${base}/jobs`, /held/).locator('.monaco-tl-twistie').click();
+        await wb.page.getByRole('treeitem', { name: `Own node: ${base}/jobs/${ours}` }).waitFor({ timeout: 10000 });
+        const owner = await ownerOf(other, `${base}/jobs/${ours}`);
+        await wb.page.getByRole('treeitem', { name: `Session: ${owner}` }).waitFor({ timeout: 10000 });
+        assert.ok(!(await wb.statusBarItem(CONNECTION).innerText()).includes(owner), 'the lock session is not the explorer\'s');
+        await wb.screenshot('held-locks-view');
+        await heldRow(wb, `${base}/jobs`, /held/).locator('.monaco-tl-twistie').click();
+
+        // 2. Behind another client's holder: the notification shows the place in the queue and the node waited for.
+        await contextMenu(wb, wb.explorerRow('orders'), 'Acquire Lock');
+        const holderName = holder.split('/').pop()!;
+        const waiting = wb.notification(new RegExp(`Waiting for the lock ${escapeRegExp(base)}/orders`));
+        await waiting.filter({ hasText: `2nd of 2, waiting for ${holderName}` }).waitFor({ timeout: 30000 });
+        await heldRow(wb, `${base}/orders`, new RegExp(`2nd of 2, waiting for ${holderName} · exclusive lock · since`)).waitFor({ timeout: 10000 });
+        await settled(waiting);
+        await wb.screenshot('held-locks-waiting');
+        await other.remove(holder);
+        await wb.notification(new RegExp(`You hold the lock ${escapeRegExp(base)}/orders now`)).waitFor({ timeout: 30000 });
+        await waiting.waitFor({ state: 'hidden', timeout: 10000 });
+        await wb.page.locator('.statusbar-item', { hasText: /2 held/ }).first().waitFor({ timeout: 10000 });
+
+        // 3. Another client deletes our node: a warning at once, the row marked lost.
+        await other.remove(`${base}/jobs/${ours}`);
+        const lost = wb.notification(new RegExp(`Lost the lock ${escapeRegExp(base)}/jobs on "${CONNECTION}": its node ${escapeRegExp(ours)} was deleted by someone else`));
+        await lost.waitFor({ timeout: 15000 });
+        await heldRow(wb, `${base}/jobs`, /lost · exclusive lock · since/).waitFor({ timeout: 10000 });
+        await wb.page.locator('.statusbar-item', { hasText: /1 held/ }).first().waitFor({ timeout: 10000 });
+        await settled(lost);
+        await wb.screenshot('held-locks-lost');
+
+        // 4. Release from the Held Locks view: the node is deleted and the status bar item goes away.
+        await contextMenu(wb, heldRow(wb, `${base}/orders`, /held · exclusive lock/), 'Release Lock');
+        await heldRow(wb, `${base}/orders`, /released · exclusive lock · since/).waitFor({ timeout: 15000 });
+        assert.deepStrictEqual(await children(other, `${base}/orders`), [], 'our node is deleted');
+        await wb.page.locator('.statusbar-item', { hasText: /\d+ held/ }).first().waitFor({ state: 'detached', timeout: 10000 });
+        await wb.screenshot('held-locks-released');
+      } finally {
+        await other.removeRecursive(base).catch(() => undefined);
+        other.close();
+      }
+    },
+  },
+];
