@@ -116,6 +116,20 @@ export const tests: E2eTest[] = [
         await restored.locator('h1', { hasText: `${base}/orders` }).waitFor({ timeout: 60000 });
         await waitForTexts(restored, (r) => r.length === 4 && /holder/.test(r[0]) && r[0].includes('worker-1'), 'the queue after a reload');
         await wb.screenshot('lock-queue-panel-restored');
+
+        // From the tree's context menu (keyed on contextValue): "Show Locks Under…" on the test's base node.
+        await wb.openZooScope();
+        await wb.expandRow(CONNECTION);
+        const baseRow = wb.explorerRow(base.slice(1));
+        await baseRow.click({ button: 'right' });
+        const entry = wb.page.locator('.monaco-menu .action-label', { hasText: 'Show Locks Under…' }).first();
+        await entry.waitFor({ timeout: 10000 });
+        await entry.hover();
+        await wb.page.keyboard.press('Enter');
+        const subtree = webview(wb);
+        await subtree.locator('h1', { hasText: `Locks under ${base} — ${CONNECTION}` }).waitFor({ timeout: 60000 });
+        await waitForTexts(subtree, (r) => r.length === 4, 'the subtree\'s queue');
+        assert.strictEqual(await subtree.locator('.row-queue', { hasText: `${base}/orders` }).count(), 1);
       } finally {
         queue?.close();
         const cleanup = await connectOtherClient(ctx.zk);
