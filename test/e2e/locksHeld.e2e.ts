@@ -108,4 +108,33 @@ export const tests: E2eTest[] = [
       }
     },
   },
+  {
+    name: 'held locks: from the palette, and reloading the window releases them at once',
+    timeoutMs: 240000,
+    async run(ctx) {
+      assert.ok(ctx.zk, 'no test ZooKeeper');
+      const path = `/e2e-held-reload-${Date.now().toString(36)}`;
+      const other = await connectOtherClient(ctx.zk);
+      try {
+        // A long session timeout: the node must go because the session is closed, not because it expired.
+        const wb = await ctx.open({ settings: { 'zooscope.connections': [{ id: 'e2e-held', name: CONNECTION, connectString: ctx.zk, sessionTimeoutMs: 60000 }] } });
+        await wb.openZooScope();
+        await wb.runCommand('ZooScope: Acquire Lock');
+        await wb.answerInput(/Path of the lock/, path);
+        await wb.page.locator('.statusbar-item', { hasText: /1 held/ }).first().waitFor({ timeout: 30000 });
+        assert.strictEqual((await children(other, path)).length, 1, 'our node exists');
+        await wb.runCommand('Developer: Reload Window');
+        const started = Date.now();
+        while ((await children(other, path)).length > 0) {
+          if (Date.now() - started > 20000) throw new Error('the lock node outlived the window by 20 s');
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        console.log(`  lock node gone ${Date.now() - started} ms after the reload`);
+        await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60000 });
+      } finally {
+        await other.removeRecursive(path).catch(() => undefined);
+        other.close();
+      }
+    },
+  },
 ];

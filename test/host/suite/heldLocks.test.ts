@@ -7,10 +7,11 @@ import * as vscode from 'vscode';
 import * as zookeeper from 'node-zookeeper-client';
 import type { LockSnapshot } from '../../../src/zk/locks';
 import type { HeldLockNode } from '../../../src/vscode/heldLocks/heldLocksView';
+import { positionText } from '../../../src/vscode/heldLocks/lockWords';
 import type { Services } from '../../../src/vscode/services';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { services, testZk } from './zooscope';
-import { captureWindow, ownerOf } from './heldLocksHelpers';
+import { captureWindow, ownerOf, removeTree, writingSettings } from './heldLocksHelpers';
 
 const ID = 'host-held';
 const BASE = `/host-held-${Date.now().toString(36)}`;
@@ -32,7 +33,7 @@ describe('Held locks', function () {
     s = await services();
     other = await connectOtherClient(testZk());
     await other.mkdirp(BASE);
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Held Locks', connectString: testZk() });
+    await writingSettings(() => vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Held Locks', connectString: testZk() }));
   });
 
   afterEach(async () => {
@@ -41,9 +42,15 @@ describe('Held locks', function () {
   });
 
   after(async () => {
-    await other?.removeRecursive(BASE).catch(() => undefined);
+    if (other) await removeTree(other, BASE);
     other?.close();
-    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+    await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', ID, true));
+  });
+
+  it('says the place in the queue as an ordinal ("3rd of 7")', () => {
+    const said = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map((index) => positionText({ index, of: 120 }).split(' ')[0]);
+    assert.deepStrictEqual(said, ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th', '112th']);
+    assert.strictEqual(positionText({ index: 3, of: 7 }), '3rd of 7');
   });
 
   it('registers the lock commands', async () => {
@@ -67,12 +74,16 @@ describe('Held locks', function () {
     assert.strictEqual(await ownerOf(other, snap.node!), snap.sessionId);
     assert.notStrictEqual(snap.sessionId, s.connections.get(ID)?.session.sessionId);
     const it = item(path);
-    assert.match(String(it.description), /exclusive lock · held since \d/);
+    assert.match(String(it.description), /^held · exclusive lock · since \d.* · \/host-held-/);
+    assert.strictEqual(it.label, 'exclusive');
+    assert.strictEqual(it.accessibilityInformation?.label, `${path}, ${String(it.description)}`);
     assert.match(String(it.contextValue), /^heldLock live state-held/);
     const facts = s.heldLocksTree.getChildren(row(path)).map((f) => `${String(s.heldLocksTree.getTreeItem(f).label)}=${String(s.heldLocksTree.getTreeItem(f).description)}`);
-    assert.ok(facts.includes(`Own node=${snap.node}`), facts.join());
+    assert.ok(facts.includes(`Own node=${snap.node!.split('/').pop()}`), facts.join());
     assert.ok(facts.includes(`Session=${snap.sessionId}`), facts.join());
     await eventually(() => s.heldLocksStatusBar.text === '$(lock) 1 held', 5000, `status bar (${s.heldLocksStatusBar.text})`);
+    const revealed = await vscode.commands.executeCommand<{ path?: string } | undefined>('zooscope.revealHeldLock', row(path));
+    assert.strictEqual(revealed?.path, snap.node, 'Reveal shows our node in the explorer');
 
     // As the lock-queue panel calls it: `{ connectionId, path: <our node> }`.
     const released = await vscode.commands.executeCommand<boolean>('zooscope.releaseLock', { connectionId: ID, path: snap.node });
@@ -103,14 +114,14 @@ describe('Held locks', function () {
     assert.strictEqual(entry(writePath)!.snapshot.waitingFor, reader2);
     await other.remove(reader2);
     await eventually(() => state(writePath) === 'held', 20000, 'the writer holds once the reader left');
-    assert.match(String(item(writePath).description), /^write lock · held since/);
+    assert.match(String(item(writePath).description), /^held · write lock · since/);
   });
 
   it('joins an election and leads it', async () => {
     const path = `${BASE}/election`;
     await acquire('zooscope.joinElection', path);
     await eventually(() => state(path) === 'leader', 20000, 'leader');
-    assert.match(String(item(path).description), /^election · leader since/);
+    assert.match(String(item(path).description), /^leader · election · since/);
     assert.match(String(item(path).contextValue), /state-leader/);
     assert.strictEqual(s.heldLocksStatusBar.text, '$(lock) 1 held');
   });
@@ -169,7 +180,7 @@ describe('Held locks', function () {
     } finally {
       warnings.restore();
     }
-    assert.match(warnings.messages[0], new RegExp(`^Lost the lock ${path} on "Host Held Locks": its node ${path}/\\S+ was deleted by someone else`));
+    assert.match(warnings.messages[0], new RegExp(`^Lost the lock ${path} on "Host Held Locks": its node [0-9a-f]{32}-lock-\\d{10} was deleted by someone else`));
     assert.strictEqual(state(path), 'lost');
     assert.match(String(item(path).contextValue), /^heldLock ended state-lost/);
     const facts = s.heldLocksTree.getChildren(row(path)).map((f) => String(s.heldLocksTree.getTreeItem(f).label));
@@ -228,12 +239,13 @@ describe('Held locks', function () {
     try {
       owner.client.addAuthInfo('digest', Buffer.from('locker:secret'));
       await new Promise<void>((resolve, reject) => owner.client.create(path, Buffer.alloc(0), [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('auth', ''))], zookeeper.CreateMode.PERSISTENT, (e) => (e ? reject(e) : resolve())));
-      await vscode.commands.executeCommand('zooscope.addConnection', { id: authId, name: 'Host Held Locks (auth)', connectString: testZk(), digestUser: 'locker', password: 'secret' });
+      await writingSettings(() => vscode.commands.executeCommand('zooscope.addConnection', { id: authId, name: 'Host Held Locks (auth)', connectString: testZk(), digestUser: 'locker', password: 'secret' }));
       await vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: authId, path });
       await eventually(() => s.heldLocks.find(authId, path)?.snapshot.state === 'held', 20000, 'held under a digest ACL');
     } finally {
       await s.heldLocks.releaseAll(authId);
-      await vscode.commands.executeCommand('zooscope.removeConnection', authId, true);
+      await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', authId, true));
+      await removeTree(owner, path); // only its creator may list it
       owner.close();
     }
     assert.strictEqual(s.heldLocks.find(authId, path)?.snapshot.state, undefined, 'a removed connection leaves no rows');

@@ -60,10 +60,35 @@ export function captureWindow(api: WindowApi, answer: (items: unknown[]) => unkn
   return capture;
 }
 
+/**
+ * Runs a command that writes the user settings (add/remove connection), again when the workbench refuses because
+ * its settings model is still dirty from the previous write (seen under heavy load in code-server).
+ */
+export async function writingSettings<T>(run: () => Thenable<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= 5 || !/unsaved changes/.test(String(error))) throw error;
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+  }
+}
+
 /** The 0x-hex session owning an ephemeral node, or undefined when the node does not exist. */
 export function ownerOf(other: OtherClient, path: string): Promise<string | undefined> {
   return new Promise((resolve, reject) => other.client.exists(path, (error, stat) => {
     if (error) return reject(error);
     resolve(stat ? '0x' + stat.ephemeralOwner.readBigUInt64BE(0).toString(16) : undefined);
   }));
+}
+
+/** Deletes `path` and everything below it, children first (node-zookeeper-client's removeRecursive deletes in an
+ *  order that fails with NOT_EMPTY on trees of more than two levels). */
+export async function removeTree(other: OtherClient, path: string): Promise<void> {
+  const children = await new Promise<string[]>((resolve, reject) => other.client.getChildren(path, (e, c) => (e ? reject(e) : resolve(c))))
+    .catch((e: unknown) => { if (String(e).includes('NO_NODE')) return undefined; throw e; });
+  if (!children) return;
+  for (const child of children) await removeTree(other, `${path}/${child}`);
+  await other.remove(path).catch((e: unknown) => { if (!String(e).includes('NO_NODE')) throw e; });
 }
