@@ -8,7 +8,8 @@ import type { LockQueuePanelState } from '../../shared/lockQueueMessages';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { log } from '../log';
-import { isPanelState, LOCK_QUEUE_VIEW_TYPE, LockQueuePanel, MonitorFactory, panelKey, panelTitle } from './lockQueuePanel';
+import { isPanelState, LOCK_QUEUE_VIEW_TYPE, LockQueuePanel, panelKey, panelTitle } from './lockQueuePanel';
+import type { MonitorFactory } from './monitor';
 
 const realMonitor: MonitorFactory = (session, root, options) => new LockMonitor(session, root, options);
 const OPEN_PANELS_KEY = 'zooscope.lockPanels';

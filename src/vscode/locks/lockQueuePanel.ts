@@ -13,30 +13,11 @@ import { log } from '../log';
 import { describeError } from '../messages';
 import { acquireHere, ActionResult, findParticipant, forceRelease, registeredLockCommands, releaseOurs, revealNode } from './lockActions';
 import { adminPortOf, affectsLockSettings, lockSettings } from './lockSettings';
+import type { Monitor, MonitorFactory } from './monitor';
 import { panelHtml, webviewRoots } from './panelHtml';
 import { anomalyTexts, webviewStrings } from './webviewStrings';
 
 const t = vscode.l10n.t;
-
-/** The part of the analysis' LockMonitor the panel uses. */
-export interface Monitor {
-  onUpdate(listener: (a: LockAnalysis) => void): () => void;
-  onError(listener: (e: Error) => void): () => void;
-  start(): void;
-  refresh(): Promise<void>;
-  dispose(): void;
-}
-
-export interface MonitorOptions {
-  heldTooLongMs: number;
-  ourSessions: string[];
-  serverWatches: boolean;
-  adminPort?: number;
-  maxQueues?: number;
-  pollIntervalMs: number;
-}
-
-export type MonitorFactory = (session: ZkSession, root: string, options: MonitorOptions) => Monitor;
 
 export interface PanelDeps {
   extensionUri: vscode.Uri;
