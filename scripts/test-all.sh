@@ -38,8 +38,8 @@ mapfile -t files < <(find out/test/unit out/test/integration -name '*.test.js' |
 node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout \
   --test-reporter=tap --test-reporter-destination=.tmp/node-tests.tap "${files[@]}"
 node_rc=$?
-p=$(grep -E '^# pass [0-9]+' .tmp/node-tests.tap | awk '{print $3}')
-f=$(grep -E '^# fail [0-9]+' .tmp/node-tests.tap | awk '{print $3}')
+p=$(grep -aE '^# pass [0-9]+' .tmp/node-tests.tap | awk '{print $3}')
+f=$(grep -aE '^# fail [0-9]+' .tmp/node-tests.tap | awk '{print $3}')
 if [ -z "$p" ]; then record "node tests produced a result" 1; else
   passed=$((passed + p)); failed=$((failed + f))
   [ "$node_rc" != 0 ] && [ "$f" = 0 ] && record "node test runner exit code" "$node_rc"
@@ -47,7 +47,7 @@ fi
 
 echo "== UI tests (code-server + Chromium)"
 bash scripts/host/run-ui-tests.sh 2>&1 | tee .tmp/ui.log
-line=$(grep -E '^ui: [0-9]+ passed, [0-9]+ failed$' .tmp/ui.log | tail -1)
+line=$(grep -aE '^ui: [0-9]+ passed, [0-9]+ failed$' .tmp/ui.log | tail -1)
 if [ -z "$line" ]; then record "UI tests produced a result" 1; else
   read -r p f < <(sed -E 's/^ui: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/' <<<"$line")
   passed=$((passed + p)); failed=$((failed + f))

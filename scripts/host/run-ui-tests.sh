@@ -42,7 +42,7 @@ run_step() {
 # Adds the counts from a runner's `<label>: N passed, N failed` line (a missing line counts as one failure).
 count() {
   local line
-  line=$(grep -E "^$1: [0-9]+ passed, [0-9]+ failed$" "$WORK/$1.log" | tail -1)
+  line=$(grep -aE "^$1: [0-9]+ passed, [0-9]+ failed$" "$WORK/$1.log" | tail -1)
   if [ -z "$line" ]; then
     echo "ui: no result line from the $1 tests" >&2
     failed=$((failed + 1))
