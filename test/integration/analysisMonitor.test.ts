@@ -136,4 +136,25 @@ describe('LockMonitor', () => {
       monitor.dispose();
     }
   });
+
+  test('after a queue change the tables are read again soon, not only at the regular poll', async () => {
+    await a.mkdirp('/mon/soon');
+    const held = await a.create('/mon/soon/lock-', 'a', EPH_SEQ);
+    // A regular poll far away: only the early read after the change can show the new waiter's watch.
+    const monitor = new LockMonitor(session, '/mon/soon', { pollIntervalMs: 120_000, adminPort: 1 });
+    const updates: LockAnalysis[] = [];
+    monitor.onUpdate((u) => updates.push(u));
+    const waiter = () => updates[updates.length - 1]?.queues[0]?.participants[1];
+    try {
+      monitor.start();
+      await eventually(() => updates.length > 0, 10000, 'first analysis');
+      // The waiter sets its watch before it joins, as recipes that watch first do; its node is newer than the tables.
+      await dataWatch(b, held);
+      await b.create('/mon/soon/lock-', 'b', EPH_SEQ);
+      await eventually(() => waiter()?.watches.some((w) => w.path === held && w.source === 'server') ?? false, 8000, 'watch seen soon after the change');
+      assert.ok(!updates[updates.length - 1].queues[0].anomalies.some((x) => x.kind === 'dead-owner'), 'the newcomer is alive');
+    } finally {
+      monitor.dispose();
+    }
+  });
 });

@@ -50,6 +50,26 @@ describe('building the analysis from nodes and server tables', () => {
     assert.equal(a.sessions.find((s) => s.id === '0x13')?.server, 's2:2');
   });
 
+  test('tables older than a hand-off: no "dead owner" for nodes newer than them, no holder edge to the gone predecessor', () => {
+    const dir = '/fresh';
+    const gone = `${dir}/${kz('a', 0)}`;
+    // The tables were read 5 s ago: before the holder took over and before the newest waiter joined.
+    const holder = node(dir, kz('b', 1), 0x21n, 10_000);
+    const newcomer = node(dir, kz('c', 2), 0x22n, 1_000);
+    const q: RawQueue = { shape: 'simple', path: dir, recipe: 'kazoo-lock', family: 'kazoo', nodes: [holder, newcomer] };
+    const old = { ...tables('s:1', { connections: [['0x21', 'c:1']], watches: [['0x21', [gone]]] }), readAt: NOW - 5_000 };
+    const a = buildAnalysis({ root: dir, takenAt: NOW, queues: [q], heldTooLongMs: 3_600_000, ourSessions: [], tables: [old] });
+    const [h, w] = a.queues[0].participants;
+    assert.equal(h.role, 'holder');
+    assert.deepEqual(h.watches, [], 'the watch on the gone predecessor fired and is no more');
+    assert.equal(w.role, 'waiter');
+    assert.deepEqual(a.queues[0].anomalies.filter((x) => x.kind === 'dead-owner'), [], 'the newcomer is not in the tables yet');
+    // The same newcomer, when the tables are newer than it and still do not show its session: dead owner.
+    const fresh = { ...old, readAt: NOW };
+    const b = buildAnalysis({ root: dir, takenAt: NOW, queues: [q], heldTooLongMs: 3_600_000, ourSessions: [], tables: [fresh] });
+    assert.deepEqual(b.queues[0].anomalies.filter((x) => x.kind === 'dead-owner').map((x) => x.sessions), [['0x22']]);
+  });
+
   test('anomalies: herd, stuck on a vanished node, persistent node, dead owner, held too long, duplicate GUID', () => {
     const dir = '/h';
     const holder = node(dir, kz('a', 0), 0x1n, 2 * 3_600_000);

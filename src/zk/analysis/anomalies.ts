@@ -90,7 +90,9 @@ export function queueAnomalies(c: QueueContext): Anomaly[] {
   for (const p of q.participants) {
     if (p.nodeless) continue;
     if (!p.session) result.push(anomaly('persistent-lock-node', 'warning', [p.path], [], { role: p.role }));
-    if (p.session && c.view.connectionsComplete && !c.view.connected.has(p.session) && !c.ours.has(p.session)) {
+    // A node newer than the connection tables belongs to a session they cannot show yet.
+    const judgeable = c.view.readAt === undefined || p.since < c.view.readAt;
+    if (p.session && judgeable && c.view.connectionsComplete && !c.view.connected.has(p.session) && !c.ours.has(p.session)) {
       const tracked = c.view.tracked ? (c.view.tracked.has(p.session) ? 1 : 0) : -1;
       result.push(anomaly('dead-owner', p.role === 'waiter' ? 'warning' : 'error', [p.path], [p.session], { role: p.role, inSessionTracker: tracked }));
     }

@@ -93,7 +93,8 @@ function watchesInQueue(session: string, dirs: string[], view: ServerView, cache
   return seen;
 }
 
-function enrich(p: Participant, dirs: string[], view: ServerView, ours: Set<string>, childWatchPath: string | undefined, dataWatchRecipe: boolean, cache: Map<string, string[]>): void {
+function enrich(p: Participant, dirs: string[], view: ServerView, ours: Set<string>, childWatchPath: string | undefined, dataWatchRecipe: boolean,
+  cache: Map<string, string[]>, present: Set<string>): void {
   if (!p.session) return;
   const connection = view.connected.get(p.session);
   if (connection) p.clientAddress = connection.client;
@@ -101,7 +102,11 @@ function enrich(p: Participant, dirs: string[], view: ServerView, ours: Set<stri
   if (p.nodeless) return;
   const seen = watchesInQueue(p.session, dirs, view, cache);
   p.watches = seen.map((path) => ({ path, source: 'server' as const }));
-  if (p.role !== 'waiter') return;
+  if (p.role !== 'waiter') {
+    // A holder still "watching" a node that is gone: the tables predate the hand-off (a fired watch is removed).
+    p.watches = p.watches.filter((w) => present.has(w.path));
+    return;
+  }
   if (childWatchPath) {
     p.watches.push({ path: childWatchPath, source: 'inferred' });
   } else if (!dataWatchRecipe && seen.length === 0 && view.watchesComplete) {
@@ -151,10 +156,11 @@ export function buildAnalysis(input: BuildInput): LockAnalysis {
     const dataWatchRecipe = recipe !== 'plain-lock' && recipe !== 'plain-rwlock' && recipe !== 'unknown';
     const childWaiters = new Set<string>();
     const cache = new Map<string, string[]>();
+    const present = new Set([raw.path, ...dirs, ...nodesOf(raw).map((n) => n.path)]);
     for (const p of participants) {
       const isNext = !!sem?.next && p.path === sem.next;
       if (isNext) childWaiters.add(p.path);
-      enrich(p, dirs, view, ours, isNext ? sem?.childWatchPath : undefined, dataWatchRecipe, cache);
+      enrich(p, dirs, view, ours, isNext ? sem?.childWatchPath : undefined, dataWatchRecipe, cache, present);
     }
     const queue: LockQueue = { path: raw.path, recipe, participants, anomalies: [] };
     queue.leases = sem ? sem.leases : 1;

@@ -14,6 +14,12 @@ import { readQueue } from './readQueue';
 export const DEFAULT_POLL_INTERVAL_MS = 2000;
 /** Changes that arrive together (a release and the next acquire) are read once. */
 const CHANGE_DEBOUNCE_MS = 10;
+/**
+ * After a queue changes, the tables are read again this soon (new waiters set their watches meanwhile) rather
+ * than at the next regular poll, but never more often than every POLL_SOON_SPACING_MS: the load stays gentle.
+ */
+const POLL_SOON_DELAY_MS = 150;
+const POLL_SOON_SPACING_MS = 1000;
 
 export class LockMonitor {
   private readonly updateListeners = new Set<(analysis: LockAnalysis) => void>();
@@ -31,6 +37,9 @@ export class LockMonitor {
   private rediscoverPending = false;
   private work: Promise<void> = Promise.resolve();
   private pollTimer?: NodeJS.Timeout;
+  /** When the pending poll fires, and when the last one started (ms since epoch). */
+  private pollDueAt = 0;
+  private lastPollAt = 0;
   private changeTimer?: NodeJS.Timeout;
   private started = false;
   private disposed = false;
@@ -150,6 +159,7 @@ export class LockMonitor {
     else this.dirty.add(spec.path);
     clearTimeout(this.changeTimer);
     this.changeTimer = setTimeout(() => { void this.applyChanges().catch(() => undefined); }, CHANGE_DEBOUNCE_MS);
+    this.pollSoon();
   }
 
   private applyChanges(): Promise<void> {
@@ -169,14 +179,25 @@ export class LockMonitor {
     });
   }
 
-  private schedulePoll(): void {
+  private schedulePoll(delayMs = this.pollIntervalMs): void {
     if (this.disposed || !this.started || this.options.serverWatches === false) return;
+    clearTimeout(this.pollTimer);
+    this.pollDueAt = Date.now() + delayMs;
     this.pollTimer = setTimeout(() => {
+      this.pollDueAt = 0;
       this.enqueue(async () => {
+        this.lastPollAt = Date.now();
         this.tables = await readTables(this.session, this.analysisOptions);
         this.emit(false);
-      }).catch(() => undefined).finally(() => this.schedulePoll());
-    }, this.pollIntervalMs);
+      }).catch(() => undefined).finally(() => { if (!this.pollDueAt) this.schedulePoll(); });
+    }, delayMs);
+  }
+
+  /** A queue changed: its watchers and owners show in the tables soon; read them earlier than the regular poll. */
+  private pollSoon(): void {
+    if (!this.pollDueAt) return; // a poll is running and schedules the next one itself
+    const at = Math.max(Date.now() + POLL_SOON_DELAY_MS, this.lastPollAt + POLL_SOON_SPACING_MS);
+    if (at < this.pollDueAt) this.schedulePoll(at - Date.now());
   }
 
   private emit(always: boolean): void {

@@ -20,6 +20,8 @@ export interface ServerView {
   /** Child watches the servers hold but cannot list (mntr total minus data watches), summed. */
   childWatches?: number;
   servers: ServerWatchInfo[];
+  /** When the oldest member's tables were read: nodes created later cannot be judged by them yet. */
+  readAt?: number;
 }
 
 export function mergeServerTables(tables: readonly ServerTables[] | undefined): ServerView {
@@ -29,6 +31,8 @@ export function mergeServerTables(tables: readonly ServerTables[] | undefined): 
   };
   if (!tables || tables.length === 0) return view;
   view.connectionsComplete = tables.every((t) => !!t.connections);
+  const times = tables.map((t) => t.readAt).filter((t): t is number => t !== undefined);
+  if (times.length) view.readAt = Math.min(...times);
   view.watchesComplete = tables.every((t) => !!t.watches);
   let childWatches: number | undefined;
   for (const t of tables) {

@@ -35,6 +35,8 @@ export interface ServerTables {
   dataWatches?: number;
   /** Total watches (mntr watch_count), data and child. */
   totalWatches?: number;
+  /** When the reading started (ms since epoch): anything newer than this is not in the tables yet. */
+  readAt?: number;
 }
 
 export interface TableOptions extends AskOptions {
@@ -155,6 +157,11 @@ async function readViaWords(endpoint: ServerEndpoint, options: TableOptions, adm
 
 /** Reads one server's tables: AdminServer first when a port is given, else (or failing that) four-letter words. */
 export async function readServerTables(endpoint: ServerEndpoint, options: TableOptions = {}): Promise<ServerTables> {
+  const readAt = Date.now();
+  return { ...(await readServerTablesOnce(endpoint, options)), readAt };
+}
+
+async function readServerTablesOnce(endpoint: ServerEndpoint, options: TableOptions): Promise<ServerTables> {
   let adminReason: string | undefined;
   if (endpoint.adminPort) {
     try {
