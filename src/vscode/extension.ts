@@ -22,7 +22,7 @@ export function activate(context: vscode.ExtensionContext): Services {
   const details = new DetailsProvider(connections);
   const lockViews = createLockViews(context, store, connections);
   const heldLockViews = createHeldLockViews(store, connections);
-  const writeViews = createWriteViews(connections);
+  const writeViews = createWriteViews(connections, tree);
   const services: Services = { store, connections, tree, view, statusBar, details, ...lockViews, ...heldLockViews, ...writeViews };
   lockViews.locks.ourSessions = (id) => heldLockViews.heldLocks.sessionIds(id);
   context.subscriptions.push(

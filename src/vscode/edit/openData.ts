@@ -18,7 +18,7 @@ export async function openData(services: Services, arg?: unknown, view?: DataVie
   // Read once first: a node we may not read or that is gone gets a message with a way out, not a broken editor.
   const outcome = await found.writer.getData(target.path);
   if (!outcome.ok) {
-    await showWriteFailure(target.connectionId, outcome.failure);
+    void showWriteFailure(target.connectionId, outcome.failure);
     return undefined;
   }
   const chosen = view ?? defaultView(outcome.data);

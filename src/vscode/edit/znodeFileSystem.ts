@@ -44,7 +44,7 @@ export class ZnodeFileSystem implements vscode.FileSystemProvider, vscode.Dispos
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly documentWatches = new Map<string, vscode.Disposable>();
 
-  constructor(private readonly connections: ConnectionManager) {
+  constructor(private readonly connections: ConnectionManager, private readonly onNodeChanged: (connectionId: string, path: string) => void = () => undefined) {
     this.watches = new DataWatches(connections, (id, path, event) => this.onWatchEvent(id, path, event));
     // Watch while a document is open, whether or not VS Code asks for a watch itself.
     for (const doc of vscode.workspace.textDocuments) this.onOpened(doc);
@@ -161,6 +161,7 @@ export class ZnodeFileSystem implements vscode.FileSystemProvider, vscode.Dispos
 
   private onWatchEvent(connectionId: string, path: string, event: WatchEvent): void {
     if (event.kind === 'childrenChanged') return;
+    if (event.kind !== 'deleted') this.onNodeChanged(connectionId, path);
     const type = event.kind === 'deleted' ? vscode.FileChangeType.Deleted : event.kind === 'created' ? vscode.FileChangeType.Created : vscode.FileChangeType.Changed;
     const uris = this.urisOf(connectionId, path);
     if (uris.length) this.changed.fire(uris.map((uri) => ({ type, uri })));

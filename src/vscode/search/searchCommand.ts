@@ -6,7 +6,9 @@ import { pickConnection } from '../commands/pickConnection';
 import { log } from '../log';
 import { describeSearchProblem } from '../messages';
 import type { Services } from '../services';
+import { showProblem } from '../write/failures';
 import { liveWriter } from '../write/liveWriter';
+import { withCancellableProgress } from '../write/progress';
 import { nodeTarget } from '../write/targets';
 import type { SearchRun } from './searchResults';
 
@@ -15,45 +17,53 @@ const t = vscode.l10n.t;
 /** Answers given up front (automation, tests). */
 export type SearchPreset = Omit<SearchQuery, 'root'>;
 
-const isRegex = (text: string) => /^\/.*\/[a-z]*$/s.test(text);
+/**
+ * What the user typed as a path pattern, as the ZooKeeper layer reads it. `/…/flags` with valid flags is a regex (on
+ * the full path when its source holds a "/": a name never does); anything else is a glob, on the full path when it
+ * holds a "/". The layer would read a full-path glob such as `/app/x/db` as the regex `app/x` with flags `db`, so its
+ * first "/" is written as the class `[/]`, which matches the same.
+ */
+export function pathPattern(text: string, matchFullPath?: boolean): { path: string; matchFullPath: boolean } {
+  const regex = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
+  if (regex) return { path: text, matchFullPath: matchFullPath ?? regex[1].includes('/') };
+  return { path: text.startsWith('/') ? `[/]${text.slice(1)}` : text, matchFullPath: matchFullPath ?? text.includes('/') };
+}
 
 export async function search(services: Services, arg?: unknown, preset?: SearchPreset): Promise<SearchRun | undefined> {
-  const known = nodeTarget(services, arg);
+  // A connection id (palette, automation) means that connection's root, not the explorer's selection.
+  const known = typeof arg === 'string' ? undefined : nodeTarget(services, arg);
   const connectionId = known?.connectionId ?? await pickConnection(services, arg, false);
   if (!connectionId) return undefined;
   const root = known?.path ?? '/';
-  const query = preset ? { ...preset, root } : await ask(root);
-  if (!query) return undefined;
+  const asked = preset ? { ...preset, root } : await ask(root);
+  if (!asked) return undefined;
+  const query = asked.path ? { ...asked, ...pathPattern(asked.path, asked.matchFullPath) } : asked;
   const compiled = compileSearch(query);
   if (isSearchProblem(compiled)) {
-    void vscode.window.showErrorMessage(describeSearchProblem(compiled));
+    showProblem(describeSearchProblem(compiled));
     return undefined;
   }
   const found = await liveWriter(services.connections, connectionId);
   if (!found) return undefined;
-  const description = [query.path && t('path {0}', query.path), query.content && t('data contains {0}', query.content)].filter(Boolean).join(' · ');
+  const description = [asked.path && t('path {0}', asked.path), asked.content && t('data contains {0}', asked.content)].filter(Boolean).join(' · ');
   const run: SearchRun = { connectionId, connectionName: found.live.saved.name, root, description, matches: [], visited: 0 };
   const results = services.searchResults;
   results.start(run);
   void vscode.commands.executeCommand('zooscope.searchResults.focus');
-  await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: t('Searching {0}…', root), cancellable: true },
-    async (progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      const outcome = await searchTree(found.live.session, query, (match) => {
-        run.matches.push(match);
+  await withCancellableProgress(t('Searching {0}…', root), async (signal, report) => {
+    const outcome = await searchTree(found.live.session, query, (match) => {
+      run.matches.push(match);
+      results.redraw();
+    }, {
+      signal,
+      onProgress: ({ visited }) => {
+        run.visited = visited;
+        report(t('{0} nodes, {1} matches', visited, run.matches.length));
         results.redraw();
-      }, {
-        signal: abort.signal,
-        onProgress: ({ visited }) => {
-          run.visited = visited;
-          progress.report({ message: t('{0} nodes, {1} matches', visited, run.matches.length) });
-          results.redraw();
-        },
-      });
-      if (outcome.ok) run.summary = outcome.summary;
+      },
     });
+    if (outcome.ok) run.summary = outcome.summary;
+  }, 'zooscope.searchResults');
   results.redrawNow();
   log().info(`search ${root} (${description}): ${run.matches.length} matches in ${run.summary?.visited ?? run.visited} nodes`);
   return run;
@@ -64,7 +74,7 @@ async function ask(root: string): Promise<SearchQuery | undefined> {
     title: t('Search under {0}', root),
     prompt: t('Node names to find: a glob (lock-*), a glob on the full path when it holds a "/" (/app/*/config), or a /regex/. Leave empty to match any name.'),
     validateInput: (v) => {
-      const problem = v ? compileSearch({ root, path: v }) : undefined;
+      const problem = v ? compileSearch({ root, ...pathPattern(v) }) : undefined;
       return problem && isSearchProblem(problem) ? describeSearchProblem(problem) : undefined;
     },
   });
@@ -73,10 +83,10 @@ async function ask(root: string): Promise<SearchQuery | undefined> {
     title: t('Search under {0}', root),
     prompt: t('Text to find in the data (case-sensitive), or a /regex/i. Leave empty to search by name only.'),
     validateInput: (v) => {
-      const problem = compileSearch({ root, path, content: v });
+      const problem = compileSearch({ root, ...(path ? pathPattern(path) : {}), content: v });
       return isSearchProblem(problem) ? describeSearchProblem(problem) : undefined;
     },
   });
   if (content === undefined) return undefined;
-  return { root, path: path || undefined, content: content || undefined, matchFullPath: path !== '' && !isRegex(path) && path.includes('/') };
+  return { root, path: path || undefined, content: content || undefined };
 }

@@ -8,12 +8,14 @@ import { pickConnection } from '../commands/pickConnection';
 import { log } from '../log';
 import type { Services } from '../services';
 import { liveWriter } from '../write/liveWriter';
+import { withCancellableProgress } from '../write/progress';
 import { nodeTarget } from '../write/targets';
 
 const t = vscode.l10n.t;
 
 export async function exportTree(services: Services, arg?: unknown, preset?: { file: string }): Promise<ExportSummary | undefined> {
-  const known = nodeTarget(services, arg);
+  // A connection id (palette, automation) means that connection's root, not the explorer's selection.
+  const known = typeof arg === 'string' ? undefined : nodeTarget(services, arg);
   const connectionId = known?.connectionId ?? await pickConnection(services, arg, false);
   if (!connectionId) return undefined;
   const root = known?.path ?? '/';
@@ -25,23 +27,19 @@ export async function exportTree(services: Services, arg?: unknown, preset?: { f
   if (!file) return undefined;
   const found = await liveWriter(services.connections, connectionId);
   if (!found) return undefined;
-  const summary = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: t('Exporting {0}…', root), cancellable: true },
-    async (progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      const sink = openSink(file);
-      try {
-        const result = await exportSubtree(found.live.session, root, sink.write, {
-          signal: abort.signal, onProgress: ({ visited }) => progress.report({ message: t('{0} nodes', visited) }),
-        });
-        await sink.close();
-        return result;
-      } catch (error) {
-        await sink.close().catch(() => undefined);
-        throw error;
-      }
-    });
+  const summary = await withCancellableProgress(t('Exporting {0}…', root), async (signal, report) => {
+    const sink = openSink(file);
+    try {
+      const result = await exportSubtree(found.live.session, root, sink.write, {
+        signal, onProgress: ({ visited }) => report(t('{0} nodes', visited)),
+      });
+      await sink.close();
+      return result;
+    } catch (error) {
+      await sink.close().catch(() => undefined);
+      throw error;
+    }
+  });
   const where = file.scheme === 'file' ? file.fsPath : file.toString();
   log().info(`export ${root} → ${where}: ${summary.nodes} nodes${summary.complete ? '' : ' (incomplete)'}`);
   if (summary.crawl.cancelled) {

@@ -5,10 +5,11 @@ import { checkPath } from '../../zk/paths';
 import { executeImport, ImportPlan, ImportReport, parseExport, planImport } from '../../zk/transfer';
 import { pickConnection } from '../commands/pickConnection';
 import { log } from '../log';
-import { describeExportProblem, describePathProblem, describeWriteFailure } from '../messages';
+import { describeExportProblem, describePathProblem } from '../messages';
 import type { Services } from '../services';
-import { showWriteFailure } from '../write/failures';
+import { showProblem, showWriteFailure } from '../write/failures';
 import { liveWriter } from '../write/liveWriter';
+import { withCancellableProgress } from '../write/progress';
 import { refreshParents } from '../write/reveal';
 import { nodeTarget } from '../write/targets';
 import { importPreview, importReport, importSummary } from './importTexts';
@@ -28,7 +29,8 @@ export interface ImportResult {
 }
 
 export async function importTree(services: Services, arg?: unknown, preset?: ImportPreset): Promise<ImportResult | undefined> {
-  const known = nodeTarget(services, arg);
+  // A connection id (palette, automation) means that connection's root, not the explorer's selection.
+  const known = typeof arg === 'string' ? undefined : nodeTarget(services, arg);
   const connectionId = known?.connectionId ?? await pickConnection(services, arg, false);
   if (!connectionId) return undefined;
   const file = preset ? vscode.Uri.file(preset.file) : (await vscode.window.showOpenDialog({
@@ -41,12 +43,12 @@ export async function importTree(services: Services, arg?: unknown, preset?: Imp
   try {
     text = Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8');
   } catch (error) {
-    void vscode.window.showErrorMessage(t('Cannot read {0}: {1}', shown, error instanceof Error ? error.message : String(error)));
+    showProblem(t('Cannot read {0}: {1}', shown, error instanceof Error ? error.message : String(error)));
     return undefined;
   }
   const parsed = parseExport(text);
   if (!parsed.ok) {
-    void vscode.window.showErrorMessage(describeExportProblem(shown, parsed.problem));
+    showProblem(describeExportProblem(shown, parsed.problem));
     return undefined;
   }
   const doc = parsed.doc;
@@ -60,21 +62,14 @@ export async function importTree(services: Services, arg?: unknown, preset?: Imp
   if (!found) return undefined;
   const guard = { readOnly: found.writer.readOnly };
   if (guard.readOnly) {
-    void vscode.window.showErrorMessage(describeWriteFailure({ code: 'readOnly', operation: 'import', path: targetRoot }));
+    void showWriteFailure(connectionId, { code: 'readOnly', operation: 'import', path: targetRoot });
     return undefined;
   }
-  const plan = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: t('Comparing {0} with {1}…', shown, targetRoot), cancellable: true },
-    (progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      return planImport(found.live.session, doc, {
-        targetRoot, guard, signal: abort.signal, onProgress: ({ checked, total }) => progress.report({ message: t('{0} of {1}', checked, total) }),
-      });
-    });
+  const plan = await withCancellableProgress(t('Comparing {0} with {1}…', shown, targetRoot), (signal, report) =>
+    planImport(found.live.session, doc, { targetRoot, guard, signal, onProgress: ({ checked, total }) => report(t('{0} of {1}', checked, total)) }));
   if (plan.cancelled) return { plan };
   if (plan.error) {
-    await showWriteFailure(connectionId, plan.error);
+    void showWriteFailure(connectionId, plan.error);
     return { plan };
   }
   const writes = plan.counts.create + plan.counts.update;
@@ -92,17 +87,10 @@ export async function importTree(services: Services, arg?: unknown, preset?: Imp
 async function run(services: Services, connectionId: string, plan: ImportPlan): Promise<ImportReport | undefined> {
   const found = await liveWriter(services.connections, connectionId);
   if (!found) return undefined;
-  const executed = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: t('Importing into {0}…', plan.targetRoot), cancellable: true },
-    (progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      return executeImport(found.live.session, plan, { readOnly: found.writer.readOnly }, {
-        signal: abort.signal, onProgress: ({ done, total }) => progress.report({ message: t('{0} of {1}', done, total) }),
-      });
-    });
+  const executed = await withCancellableProgress(t('Importing into {0}…', plan.targetRoot), (signal, report) =>
+    executeImport(found.live.session, plan, { readOnly: found.writer.readOnly }, { signal, onProgress: ({ done, total }) => report(t('{0} of {1}', done, total)) }));
   if (!executed.ok) {
-    await showWriteFailure(connectionId, executed.failure);
+    void showWriteFailure(connectionId, executed.failure);
     return undefined;
   }
   const report = executed.report;

@@ -26,7 +26,7 @@ export async function addCredentials(services: Services, arg?: unknown, preset?:
   if (!found) return undefined;
   const outcome = await found.writer.addDigestAuth(user, password);
   if (!outcome.ok) {
-    await showWriteFailure(connectionId, outcome.failure);
+    void showWriteFailure(connectionId, outcome.failure);
     return undefined;
   }
   const identities = outcome.identities.map((i) => `${i.scheme}:${i.user}`);

@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import { ancestors, joinPath } from '../../zk/paths';
 import { CreateMode, isTtlMode, ZnodeWriter } from '../../zk/write';
 import { log } from '../log';
-import { describePathProblem } from '../messages';
 import type { Services } from '../services';
 import { isPathNode } from '../tree/treeNodes';
 import { isNodeTarget } from './targets';
@@ -44,7 +43,7 @@ export async function createNode(services: Services, arg?: unknown, preset: Crea
     if (name === undefined) return undefined;
     const checked = ZnodeWriter.childPath(arg.path, name);
     if (!checked.ok) {
-      if (checked.refusal.code === 'invalidPath') void vscode.window.showErrorMessage(describePathProblem(checked.refusal.problem));
+      void showWriteFailure(connectionId, { ...checked.refusal, operation: 'create', path: joinPath(arg.path, name) });
       return undefined;
     }
     path = checked.path;
@@ -73,7 +72,7 @@ export async function createNode(services: Services, arg?: unknown, preset: Crea
 
   const outcome = await writer.create({ path, data: Buffer.from(data, 'utf8'), mode, ttlMs, createParents });
   if (!outcome.ok) {
-    await showWriteFailure(connectionId, outcome.failure);
+    void showWriteFailure(connectionId, outcome.failure);
     return undefined;
   }
   log().info(`created ${outcome.path} (${mode}${outcome.createdParents.length ? `, parents ${outcome.createdParents.join(' ')}` : ''})`);

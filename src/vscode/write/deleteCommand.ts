@@ -26,7 +26,7 @@ export async function deleteNodes(services: Services, node?: unknown, nodes?: un
   if (selected.length === 0) return undefined;
   const protectedOnes = selected.filter((n) => isProtectedPath(n.path));
   if (protectedOnes.length) {
-    void vscode.window.showErrorMessage(describeWriteFailure({ code: 'protectedPath', operation: 'delete', path: protectedOnes[0].path }));
+    void showWriteFailure(protectedOnes[0].connectionId, { code: 'protectedPath', operation: 'delete', path: protectedOnes[0].path });
     return undefined;
   }
   if (selected.length === 1 && selected[0].stat.numChildren > 0) return deleteRecursively(services, selected[0], undefined, options);
@@ -45,7 +45,7 @@ export async function deleteNodes(services: Services, node?: unknown, nodes?: un
     : await found.writer.deleteMany(targets);
   log().info(`delete: ${report.deleted.length} deleted, ${report.alreadyGone.length} already gone, ${report.failed.length} kept`);
   await refreshParents(services, connectionId, selected.map((n) => n.path));
-  await tell(services, connectionId, report, selected.length);
+  void tell(services, connectionId, report, selected.length);
   return report;
 }
 
@@ -72,7 +72,7 @@ async function tell(services: Services, connectionId: string, report: DeleteMany
     return;
   }
   if (asked === 1) {
-    await showWriteFailure(connectionId, report.failed[0]);
+    void showWriteFailure(connectionId, report.failed[0]);
     return;
   }
   const show = t('Show Report');

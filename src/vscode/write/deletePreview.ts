@@ -17,11 +17,16 @@ export function deletePreview(plan: DeletePlan): DeletePreview {
   const lines: string[] = [t('For example:'), ...plan.samples.slice(0, SHOWN)];
   if (plan.count > plan.samples.length) lines.push(t('… and {0} more', plan.count - Math.min(plan.samples.length, SHOWN)));
   if (plan.foreignEphemeralCount > 0) {
-    lines.push('', t('{0} of them are ephemeral nodes of OTHER sessions (live locks, leaders, registrations): the clients holding them lose them.', plan.foreignEphemeralCount));
+    lines.push('', plan.foreignEphemeralCount === 1
+      ? t('One of them is an ephemeral node of ANOTHER session (a live lock, leader or registration): the client holding it loses it.')
+      : t('{0} of them are ephemeral nodes of OTHER sessions (live locks, leaders, registrations): the clients holding them lose them.', plan.foreignEphemeralCount));
     for (const e of plan.foreignEphemerals.slice(0, SHOWN)) lines.push(t('{0} (owner session {1})', e.path, e.owner));
     if (plan.foreignEphemeralCount > SHOWN) lines.push(t('… and {0} more', plan.foreignEphemeralCount - SHOWN));
   }
-  if (plan.ownEphemeralCount > 0) lines.push('', t('{0} of them are ephemeral nodes of this window\'s session.', plan.ownEphemeralCount));
+  if (plan.ownEphemeralCount > 0) {
+    lines.push('', plan.ownEphemeralCount === 1 ? t('One of them is an ephemeral node of this window\'s session.')
+      : t('{0} of them are ephemeral nodes of this window\'s session.', plan.ownEphemeralCount));
+  }
   if (plan.crawl.unreadableCount > 0) {
     lines.push('', t('{0} nodes could not be read (no permission): what is below them is unknown, so they will be kept.', plan.crawl.unreadableCount));
   }

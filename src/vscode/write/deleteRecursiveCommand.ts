@@ -9,6 +9,7 @@ import type { Services } from '../services';
 import { deletePreview, DeletePreview, deleteReport, deleteSummary } from './deletePreview';
 import { showWriteFailure } from './failures';
 import { liveWriter } from './liveWriter';
+import { withCancellableProgress } from './progress';
 import { refreshParents } from './reveal';
 import { nodeTarget } from './targets';
 
@@ -33,17 +34,10 @@ export async function deleteRecursively(services: Services, node?: unknown, _nod
   const found = await liveWriter(services.connections, target.connectionId);
   if (!found) return undefined;
   const { session } = found.live;
-  const planned = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: t('Previewing the delete of {0}…', target.path), cancellable: true },
-    (progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      return planRecursiveDelete(session, target.path, {
-        signal: abort.signal, onProgress: ({ visited }) => progress.report({ message: t('{0} nodes seen', visited) }),
-      });
-    });
+  const planned = await withCancellableProgress(t('Previewing the delete of {0}…', target.path), (signal, report) =>
+    planRecursiveDelete(session, target.path, { signal, onProgress: ({ visited }) => report(t('{0} nodes seen', visited)) }));
   if (!planned.ok) {
-    await showWriteFailure(target.connectionId, planned.failure);
+    void showWriteFailure(target.connectionId, planned.failure);
     return undefined;
   }
   const plan = planned.plan;
@@ -61,22 +55,12 @@ export async function deleteRecursively(services: Services, node?: unknown, _nod
 async function run(services: Services, connectionId: string, plan: DeletePlan, options: RecursiveDeleteOptions): Promise<DeleteExecution | undefined> {
   const found = await liveWriter(services.connections, connectionId);
   if (!found) return undefined;
-  const executed = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: t('Deleting {0}…', plan.root), cancellable: true },
-    (progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      let last = 0;
-      return executeDeletePlan(found.live.session, plan, { readOnly: found.writer.readOnly }, {
-        signal: abort.signal, batchSize: options.batchSize,
-        onProgress: ({ done, total }) => {
-          progress.report({ message: t('{0} of {1}', done, total), increment: (100 * (done - last)) / total });
-          last = done;
-        },
-      });
-    });
+  const executed = await withCancellableProgress(t('Deleting {0}…', plan.root), (signal, report) =>
+    executeDeletePlan(found.live.session, plan, { readOnly: found.writer.readOnly }, {
+      signal, batchSize: options.batchSize, onProgress: ({ done, total }) => report(t('{0} of {1}', done, total)),
+    }));
   if (!executed.ok) {
-    await showWriteFailure(connectionId, executed.failure);
+    void showWriteFailure(connectionId, executed.failure);
     return undefined;
   }
   const report = executed.report;

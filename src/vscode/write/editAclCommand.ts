@@ -26,7 +26,7 @@ export async function editAcl(services: Services, arg?: unknown, preset?: AclPre
   if (!found) return false;
   const current = await found.writer.getAcl(target.path);
   if (!current.ok) {
-    await showWriteFailure(target.connectionId, current.failure);
+    void showWriteFailure(target.connectionId, current.failure);
     return false;
   }
   const aversion = preset?.aversion ?? current.stat.aversion;
@@ -39,8 +39,9 @@ export async function editAcl(services: Services, arg?: unknown, preset?: AclPre
   const outcome = await found.writer.setAcl(target.path, acl, aversion);
   if (!outcome.ok) {
     const reload = t('Edit Again');
-    const choice = await showWriteFailure(target.connectionId, outcome.failure, outcome.failure.code === 'badVersion' ? [reload] : []);
-    if (choice === reload) return editAcl(services, target);
+    // Not awaited: the command ends now; the button (if ever pressed) starts a fresh edit.
+    void showWriteFailure(target.connectionId, outcome.failure, outcome.failure.code === 'badVersion' ? [reload] : [])
+      .then((choice) => choice === reload ? editAcl(services, target) : undefined);
     return false;
   }
   log().info(`setACL ${target.path}: ${acl.map((e) => `${e.scheme}:${formatPermissions(e.perms)}`).join(', ')}`);

@@ -19,26 +19,37 @@ export function isNodeTarget(arg: unknown): arg is NodeTarget {
   return !!arg && typeof arg === 'object' && typeof (arg as NodeTarget).connectionId === 'string' && typeof (arg as NodeTarget).path === 'string';
 }
 
-/** The node of a tree argument, a `zooscope:` URI or the explorer's selection; undefined when there is none. */
-export function nodeTarget(services: Services, arg: unknown): NodeTarget | undefined {
+/** The node of a tree argument, a `zooscope:` URI or a `{ connectionId, path }`. */
+export function explicitTarget(arg: unknown): NodeTarget | undefined {
   if (isPathNode(arg)) return { connectionId: arg.connectionId, path: arg.path };
   if (arg instanceof vscode.Uri && arg.scheme === ZNODE_SCHEME) {
     const location = parseLocation(arg.path, arg.query);
     if (location) return { connectionId: location.connectionId, path: location.path };
   }
   if (isNodeTarget(arg)) return { connectionId: arg.connectionId, path: arg.path };
+  return undefined;
+}
+
+/** The node of the command's argument, else the explorer's selection; undefined when there is none. */
+export function nodeTarget(services: Services, arg: unknown): NodeTarget | undefined {
+  const explicit = explicitTarget(arg);
+  if (explicit) return explicit;
   const selected = services.view.selection[0];
   return isPathNode(selected) ? { connectionId: selected.connectionId, path: selected.path } : undefined;
 }
 
-/** The node a command is about, asking for a connection and a path when invoked from the palette. */
+/**
+ * The node a command is about: its argument, or — from the palette — a connection and a path the user types
+ * (starting from the explorer's selection).
+ */
 export async function nodeTargetOrAsk(services: Services, arg: unknown, title: string): Promise<NodeTarget | undefined> {
-  const known = nodeTarget(services, arg);
-  if (known) return known;
+  const given = explicitTarget(arg);
+  if (given) return given;
   const connectionId = await pickConnection(services, arg, false);
   if (!connectionId) return undefined;
+  const selected = nodeTarget(services, undefined);
   const path = await vscode.window.showInputBox({
-    title, prompt: t('Absolute znode path, e.g. /app/config'), value: '/',
+    title, prompt: t('Absolute znode path, e.g. /app/config'), value: selected?.connectionId === connectionId ? selected.path : '/',
     validateInput: (v) => { const p = checkPath(v); return p ? describePathProblem(p) : undefined; },
   });
   return path === undefined ? undefined : { connectionId, path };

@@ -1,6 +1,7 @@
 // What editing adds to the window: the znode file system, the Search Results view and report documents.
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/connectionManager';
+import type { ZnodeTreeProvider } from '../tree/znodeTreeProvider';
 import { ZnodeFileSystem } from '../edit/znodeFileSystem';
 import { ZNODE_SCHEME } from '../edit/znodeUriPath';
 import { SearchItem, SearchResultsProvider } from '../search/searchResults';
@@ -15,8 +16,13 @@ export interface WriteViews {
   readonly shownFailures: readonly { message: string; buttons: string[] }[];
 }
 
-export function createWriteViews(connections: ConnectionManager): WriteViews {
-  return { znodeFs: new ZnodeFileSystem(connections), searchResults: new SearchResultsProvider(), reports: new ReportDocuments(), shownFailures };
+export function createWriteViews(connections: ConnectionManager, tree: ZnodeTreeProvider): WriteViews {
+  // A data change seen by an open document (ours or another client's) also redraws the node's size in the explorer.
+  const redraw = (connectionId: string, path: string) => {
+    const node = tree.treeFor(connectionId)?.nodeAt(path);
+    if (node) tree.refresh(node).catch(() => undefined);
+  };
+  return { znodeFs: new ZnodeFileSystem(connections, redraw), searchResults: new SearchResultsProvider(), reports: new ReportDocuments(), shownFailures };
 }
 
 export function registerWriteViews(views: WriteViews): vscode.Disposable[] {

@@ -139,6 +139,8 @@ describe('Data editor', function () {
   it('an open, unmodified document follows another client\'s changes (watch → file change → reload)', async () => {
     const doc = await vscode.commands.executeCommand<vscode.TextDocument>('zooscope.openData', { connectionId: ID, path: `${BASE}/live` });
     assert.strictEqual(doc.getText(), 'first');
+    const shown = await s.tree.treeFor(ID)?.resolve(`${BASE}/live`);
+    assert.ok(shown?.kind === 'znode');
     const events: vscode.Uri[] = [];
     const sub = s.znodeFs.onDidChangeFile((changes) => events.push(...changes.map((c) => c.uri)));
     try {
@@ -146,6 +148,7 @@ describe('Data editor', function () {
       await other.setData(`${BASE}/live`, 'second');
       await eventually(() => events.some((u) => u.toString() === doc.uri.toString()), 5000, 'change event');
       await eventually(() => doc.getText() === 'second', 10000, 'document reloaded');
+      await eventually(() => shown.stat.dataLength === 'second'.length, 5000, 'the explorer shows the new size');
     } finally {
       sub.dispose();
     }

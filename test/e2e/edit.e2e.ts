@@ -1,0 +1,182 @@
+// Editing znodes as a person does: Create Node through the dialog, Open Data, edit and save; a save refused because
+// another client changed the node (Compare shows a diff, Overwrite writes); Delete Recursively with its preview in
+// the modal dialog and the report. Screenshots of each step go to test-results/screenshots/edit-*.png.
+import * as assert from 'node:assert';
+import * as zookeeper from 'node-zookeeper-client';
+import type { Locator } from 'playwright-core';
+import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+import { E2eTest, escapeRegExp, Workbench } from './workbench';
+
+const CONNECTION = 'E2E Edit';
+
+async function contextMenu(wb: Workbench, row: Locator, entry: string): Promise<void> {
+  await row.click({ button: 'right' });
+  const item = wb.page.locator('.monaco-menu .action-label', { hasText: new RegExp(`^${escapeRegExp(entry)}$`) }).first();
+  await item.waitFor({ timeout: 10000 });
+  await item.hover();
+  await wb.page.keyboard.press('Enter');
+}
+
+function dataOf(other: OtherClient, path: string): Promise<{ data: string; version: number } | undefined> {
+  return new Promise((resolve, reject) => other.client.getData(path, (e, d, stat) => {
+    if (e) return (e as { name?: string }).name === 'NO_NODE' ? resolve(undefined) : reject(e);
+    resolve({ data: d ? d.toString('utf8') : '', version: stat.version });
+  }));
+}
+
+/** The editor whose tab is `name` is active and shows `text`. */
+async function editorShows(wb: Workbench, name: string, text: string | RegExp): Promise<void> {
+  await wb.page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 20000 });
+  await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines', { hasText: text }).first().waitFor({ timeout: 20000 });
+}
+
+/** Waits until a toast has finished fading in (a screenshot taken earlier shows it half transparent). */
+async function settled(toast: Locator): Promise<void> {
+  await toast.and(toast.page().locator('.notification-fade-in-done')).waitFor({ timeout: 5000 });
+}
+
+async function replaceEditorText(wb: Workbench, text: string): Promise<void> {
+  await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+  await wb.page.keyboard.press('Control+A');
+  await wb.page.keyboard.type(text);
+}
+
+/** Seeds `/e2e-edit-<tag>-…` (before the workbench lists it), opens the workbench and expands the connection. */
+async function open(ctx: Parameters<E2eTest['run']>[0], tag: string, seed: (other: OtherClient, base: string) => Promise<void> = async () => undefined):
+  Promise<{ wb: Workbench; other: OtherClient; base: string }> {
+  assert.ok(ctx.zk, 'no test ZooKeeper');
+  const base = `/e2e-edit-${tag}-${Date.now().toString(36)}`;
+  const other = await connectOtherClient(ctx.zk);
+  await other.mkdirp(base);
+  await seed(other, base);
+  const wb = await ctx.open({ settings: { 'zooscope.connections': [{ id: 'e2e-edit', name: CONNECTION, connectString: ctx.zk }], 'workbench.editor.enablePreview': false } });
+  await wb.openZooScope();
+  await wb.expandRow(CONNECTION);
+  return { wb, other, base };
+}
+
+export const tests: E2eTest[] = [
+  {
+    name: 'edit: create a node through the dialog, open its data, edit and save',
+    timeoutMs: 240000,
+    async run(ctx) {
+      const { wb, other, base } = await open(ctx, 'create');
+      try {
+        await contextMenu(wb, wb.explorerRow(base.slice(1)), 'Create Node…');
+        const nameInput = wb.page.locator('.quick-input-widget').filter({ hasText: /Name of the new node/ }).locator('input').first();
+        await nameInput.fill('bad/name');
+        // Checked as typed: the message replaces the prompt.
+        await wb.page.locator('.quick-input-widget .quick-input-message', { hasText: /U\+002F/ }).first().waitFor({ timeout: 10000 });
+        await wb.screenshot('edit-create-name-invalid');
+        await wb.page.locator('.quick-input-widget input').first().fill('feature.cfg');
+        await wb.page.locator('.quick-input-widget .quick-input-message', { hasText: /Name of the new node/ }).first().waitFor({ timeout: 10000 });
+        await wb.page.locator('.quick-input-widget input').first().press('Enter');
+        await wb.page.locator('.quick-input-widget', { hasText: /vanishes when the connection closes/ }).waitFor({ timeout: 10000 });
+        await wb.screenshot('edit-create-mode');
+        await wb.pickItem('Persistent');
+        await wb.page.locator('.quick-input-widget').filter({ hasText: /Initial data of/ }).waitFor({ timeout: 10000 });
+        await wb.answerInput(/Initial data of/, 'enabled=false');
+        // Revealed and selected.
+        await wb.page.locator('.part.sidebar .monaco-list-row[aria-selected="true"]')
+          .filter({ has: wb.page.locator('.label-name', { hasText: /^feature\.cfg$/ }) }).first().waitFor({ timeout: 20000 });
+        assert.deepStrictEqual(await dataOf(other, `${base}/feature.cfg`), { data: 'enabled=false', version: 0 });
+        await wb.screenshot('edit-created');
+
+        await contextMenu(wb, wb.explorerRow('feature.cfg'), 'Open Data');
+        await editorShows(wb, 'feature.cfg', 'enabled=false');
+        await wb.screenshot('edit-open-data');
+        await replaceEditorText(wb, 'enabled=true');
+        await wb.page.keyboard.press('Control+S');
+        await eventually(async () => (await dataOf(other, `${base}/feature.cfg`))?.data === 'enabled=true', 15000, 'saved to ZooKeeper');
+        await wb.page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'detached', timeout: 10000 });
+        await wb.screenshot('edit-saved');
+      } finally {
+        await other.removeRecursive(base).catch(() => undefined);
+        other.close();
+      }
+    },
+  },
+  {
+    name: 'edit: a save after another client changed the node is refused; Compare shows a diff, Overwrite writes',
+    timeoutMs: 240000,
+    async run(ctx) {
+      const { wb, other, base } = await open(ctx, 'conflict');
+      try {
+        await other.create(`${base}/settings`, 'owner=alice');
+        await wb.runCommand('ZooScope: Open Data');
+        await wb.answerInput(/Absolute znode path/, `${base}/settings`);
+        await editorShows(wb, 'settings', 'owner=alice');
+        await replaceEditorText(wb, 'owner=mine');
+        await new Promise((r) => setTimeout(r, 20)); // a later millisecond than the read: VS Code compares mtimes
+        await other.setData(`${base}/settings`, 'owner=bob');
+        await wb.page.keyboard.press('Control+S');
+        const conflict = /content of the file is newer/;
+        await wb.notification(conflict).waitFor({ timeout: 20000 });
+        await settled(wb.notification(conflict));
+        assert.strictEqual((await dataOf(other, `${base}/settings`))?.data, 'owner=bob', 'nothing overwritten');
+        await wb.screenshot('edit-conflict');
+
+        await wb.clickNotificationButton(conflict, 'Compare');
+        const diff = wb.page.locator('.monaco-diff-editor').first();
+        await diff.waitFor({ timeout: 20000 });
+        await diff.locator('.editor.original .view-lines', { hasText: 'owner=bob' }).first().waitFor({ timeout: 20000 });
+        await diff.locator('.editor.modified .view-lines', { hasText: 'owner=mine' }).first().waitFor({ timeout: 20000 });
+        await wb.screenshot('edit-conflict-compare');
+
+        // Back in the document, save again and choose Overwrite this time.
+        await wb.page.keyboard.press('Control+W');
+        await editorShows(wb, 'settings', 'owner=mine');
+        await wb.page.keyboard.press('Control+S');
+        await wb.clickNotificationButton(conflict, 'Overwrite');
+        await eventually(async () => (await dataOf(other, `${base}/settings`))?.data === 'owner=mine', 15000, 'overwritten after the choice');
+        assert.strictEqual((await dataOf(other, `${base}/settings`))?.version, 2);
+        await wb.screenshot('edit-conflict-overwritten');
+      } finally {
+        await other.removeRecursive(base).catch(() => undefined);
+        other.close();
+      }
+    },
+  },
+  {
+    name: 'edit: delete recursively with a preview in the modal dialog, then a report',
+    timeoutMs: 240000,
+    async run(ctx) {
+      let lock = '';
+      const { wb, other, base } = await open(ctx, 'delete', async (o, b) => {
+        await o.mkdirp(`${b}/doomed/a/deep`);
+        await o.mkdirp(`${b}/doomed/b`);
+        lock = await o.create(`${b}/doomed/b/lock-`, 'held', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+      });
+      try {
+        const owner = '0x' + other.client.getSessionId().readBigUInt64BE(0).toString(16);
+        await wb.expandRow(base.slice(1));
+        await contextMenu(wb, wb.explorerRow('doomed'), 'Delete Recursively…');
+        const dialog = wb.page.locator('.monaco-dialog-box').filter({ hasText: /and everything below it: 5 nodes\?/ });
+        await dialog.waitFor({ timeout: 20000 });
+        const text = await dialog.innerText();
+        assert.ok(text.includes(`${lock} (owner session ${owner})`), text);
+        assert.match(text, /ephemeral node of ANOTHER session/);
+        await wb.screenshot('edit-delete-preview');
+        await dialog.locator('a.monaco-button', { hasText: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'hidden', timeout: 10000 });
+        assert.ok(await dataOf(other, `${base}/doomed`), 'Cancel deletes nothing');
+
+        await contextMenu(wb, wb.explorerRow('doomed'), 'Delete Recursively…');
+        await dialog.waitFor({ timeout: 20000 });
+        await dialog.locator('a.monaco-button', { hasText: 'Delete 5 Nodes' }).click();
+        const done = /Deleted .*doomed and everything below it: 5 nodes/;
+        await wb.notification(done).waitFor({ timeout: 30000 });
+        await settled(wb.notification(done));
+        await wb.explorerRow('doomed').waitFor({ state: 'detached', timeout: 15000 });
+        assert.strictEqual(await dataOf(other, `${base}/doomed`), undefined);
+        await wb.screenshot('edit-deleted');
+        await wb.clickNotificationButton(done, 'Show Report');
+        await wb.page.locator('.monaco-editor .view-lines', { hasText: 'Deleted: 5' }).first().waitFor({ timeout: 20000 });
+        await wb.screenshot('edit-delete-report');
+      } finally {
+        await other.removeRecursive(base).catch(() => undefined);
+        other.close();
+      }
+    },
+  },
+];

@@ -1,0 +1,75 @@
+// Search… inside a real VS Code against a real ZooKeeper: by name glob, full-path glob, content, regex; matches
+// in the Search Results view, each revealing its node in the explorer; a bad pattern told in words.
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import type { Services } from '../../../src/vscode/services';
+import type { PathNode } from '../../../src/vscode/tree/treeNodes';
+import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
+import { services, testZk } from './zooscope';
+
+const ID = 'host-search';
+const BASE = '/host-search';
+
+interface Run { matches: { path: string; content?: { snippet: string } }[]; summary?: { matched: number; visited: number; cancelled: boolean } }
+
+describe('Search', function () {
+  this.timeout(60000);
+  let s: Services;
+  let other: OtherClient;
+
+  before(async () => {
+    s = await services();
+    other = await connectOtherClient(testZk());
+    await other.removeRecursive(BASE).catch(() => undefined);
+    await other.mkdirp(`${BASE}/app/locks`);
+    await other.mkdirp(`${BASE}/app/config`);
+    await other.mkdirp(`${BASE}/other/config`);
+    for (let i = 0; i < 5; i++) await other.create(`${BASE}/app/locks/lock-${i}`, `holder ${i}`);
+    await other.create(`${BASE}/app/config/db`, 'url=jdbc:postgresql://db:5432/app\nuser=app');
+    await other.create(`${BASE}/other/config/db`, 'url=jdbc:mysql://x');
+    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Search', connectString: testZk() });
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('zooscope.clearSearchResults');
+    await other?.removeRecursive(BASE).catch(() => undefined);
+    other?.close();
+    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+  });
+
+  it('finds nodes by a name glob under the node it was invoked on', async () => {
+    const run = await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { path: 'lock-*' });
+    assert.deepStrictEqual(run.matches.map((m) => m.path).sort(), [0, 1, 2, 3, 4].map((i) => `${BASE}/app/locks/lock-${i}`));
+    assert.strictEqual(run.summary?.matched, 5);
+    assert.ok((run.summary?.visited ?? 0) >= 12);
+  });
+
+  it('finds by data content (with a snippet), and by a glob on the full path', async () => {
+    const byContent = await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { content: 'postgresql' });
+    assert.deepStrictEqual(byContent.matches.map((m) => m.path), [`${BASE}/app/config/db`]);
+    assert.match(byContent.matches[0].content?.snippet ?? '', /jdbc:postgresql/);
+    const byPath = await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { path: `${BASE}/*/config/db`, matchFullPath: true });
+    assert.deepStrictEqual(byPath.matches.map((m) => m.path).sort(), [`${BASE}/app/config/db`, `${BASE}/other/config/db`]);
+    const both = await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { path: '/^d./', content: '/MYSQL/i' });
+    assert.deepStrictEqual(both.matches.map((m) => m.path), [`${BASE}/other/config/db`]);
+  });
+
+  it('lists the matches in the Search Results view; selecting one reveals it in the explorer', async () => {
+    await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { content: 'holder 3' });
+    const items = s.searchResults.getChildren();
+    assert.strictEqual(items.length, 2, 'a summary and one match');
+    const summary = s.searchResults.getTreeItem(items[0]);
+    assert.match(String(summary.label), /^1 matches in \d+ nodes under \/host-search$/);
+    const hit = s.searchResults.getTreeItem(items[1]);
+    assert.strictEqual(hit.label, 'lock-3');
+    assert.ok(hit.command);
+    await vscode.commands.executeCommand(hit.command.command, ...(hit.command.arguments ?? []));
+    await eventually(() => (s.view.selection[0] as PathNode | undefined)?.path === `${BASE}/app/locks/lock-3`, 10000, 'revealed');
+  });
+
+  it('a bad pattern is told in words and nothing runs', async () => {
+    const run = await vscode.commands.executeCommand<Run | undefined>('zooscope.search', { connectionId: ID, path: BASE }, { path: '/([/' });
+    assert.strictEqual(run, undefined);
+    assert.match(s.shownFailures[s.shownFailures.length - 1].message, /The path pattern is not a valid regular expression/);
+  });
+});

@@ -1,0 +1,90 @@
+// Export Subtree… and Import… inside a real VS Code against a real ZooKeeper: the file holds the subtree; the
+// import's dry run says what it would create, change or leave alone and writes nothing; the confirmed import
+// restores exactly that; a file that is not an export is told in words.
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Services } from '../../../src/vscode/services';
+import { parseExport } from '../../../src/zk/transfer';
+import { connectOtherClient, OtherClient } from '../../support/zkClient';
+import { services, testZk } from './zooscope';
+
+const ID = 'host-transfer';
+const BASE = '/host-transfer';
+
+interface ImportResult {
+  plan: { counts: Record<'create' | 'update' | 'unchanged' | 'skip', number> };
+  report?: { created: string[]; updated: string[]; unchanged: string[]; failed: unknown[] };
+}
+
+describe('Export and import', function () {
+  this.timeout(60000);
+  let s: Services;
+  let other: OtherClient;
+  let dir: string;
+
+  const dataOf = (p: string) => new Promise<string | undefined>((resolve, reject) =>
+    other.client.getData(p, (e, d) => (e ? ((e as { name?: string }).name === 'NO_NODE' ? resolve(undefined) : reject(e)) : resolve(d ? d.toString() : ''))));
+
+  before(async () => {
+    s = await services();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-transfer-'));
+    other = await connectOtherClient(testZk());
+    await other.removeRecursive(BASE).catch(() => undefined);
+    await other.mkdirp(`${BASE}/app/cfg`);
+    await other.create(`${BASE}/app/cfg/a`, 'alpha');
+    await other.create(`${BASE}/app/cfg/b`, 'beta');
+    await other.create(`${BASE}/app/bin`, Buffer.from([0, 255, 1]));
+    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Transfer', connectString: testZk() });
+  });
+
+  after(async () => {
+    await other?.removeRecursive(BASE).catch(() => undefined);
+    other?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+  });
+
+  it('exports a subtree to a JSON file', async () => {
+    const file = path.join(dir, 'app.json');
+    const summary = await vscode.commands.executeCommand<{ nodes: number; complete: boolean }>('zooscope.exportSubtree', { connectionId: ID, path: `${BASE}/app` }, { file });
+    assert.strictEqual(summary.nodes, 5);
+    assert.ok(summary.complete);
+    const parsed = parseExport(fs.readFileSync(file, 'utf8'));
+    assert.ok(parsed.ok);
+    assert.deepStrictEqual(parsed.doc.nodes.map((n) => n.path).sort(), ['', '/bin', '/cfg', '/cfg/a', '/cfg/b'].map((p) => `${BASE}/app${p}`));
+  });
+
+  it('the dry run lists what would change and writes nothing; the confirmed import restores it', async () => {
+    const file = path.join(dir, 'app.json');
+    await other.setData(`${BASE}/app/cfg/a`, 'changed');
+    await other.remove(`${BASE}/app/cfg/b`);
+    const dry = await vscode.commands.executeCommand<ImportResult>('zooscope.importSubtree', { connectionId: ID, path: `${BASE}/app` }, { file, confirmed: false });
+    assert.deepStrictEqual(dry.plan.counts, { create: 1, update: 1, unchanged: 3, skip: 0 });
+    assert.strictEqual(dry.report, undefined);
+    assert.strictEqual(await dataOf(`${BASE}/app/cfg/a`), 'changed', 'nothing written by the dry run');
+    assert.strictEqual(await dataOf(`${BASE}/app/cfg/b`), undefined);
+    const done = await vscode.commands.executeCommand<ImportResult>('zooscope.importSubtree', { connectionId: ID, path: `${BASE}/app` }, { file, confirmed: true });
+    assert.deepStrictEqual(done.report?.created, [`${BASE}/app/cfg/b`]);
+    assert.deepStrictEqual(done.report?.updated, [`${BASE}/app/cfg/a`]);
+    assert.strictEqual(await dataOf(`${BASE}/app/cfg/a`), 'alpha');
+    assert.strictEqual(await dataOf(`${BASE}/app/cfg/b`), 'beta');
+  });
+
+  it('imports into another place (relocated root)', async () => {
+    const file = path.join(dir, 'app.json');
+    const done = await vscode.commands.executeCommand<ImportResult>('zooscope.importSubtree', ID, { file, targetRoot: `${BASE}/copy`, confirmed: true });
+    assert.strictEqual(done.report?.created.length, 5);
+    assert.strictEqual(await dataOf(`${BASE}/copy/cfg/b`), 'beta');
+  });
+
+  it('a file that is not an export is refused in words', async () => {
+    const file = path.join(dir, 'not-export.json');
+    fs.writeFileSync(file, '{"hello": 1}');
+    const result = await vscode.commands.executeCommand('zooscope.importSubtree', ID, { file, confirmed: true });
+    assert.strictEqual(result, undefined);
+    assert.match(s.shownFailures[s.shownFailures.length - 1].message, /not-export\.json is not a ZooScope export/);
+  });
+});
