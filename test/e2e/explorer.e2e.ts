@@ -84,7 +84,8 @@ export const tests: E2eTest[] = [
       try {
         const wb = await ctx.open({ settings: settings(ctx.zk) });
         await wb.openZooScope();
-        await expand(wb, CONNECTION);
+        // The connection is not even expanded yet: Go to Path connects and opens every ancestor.
+        await wb.explorerRow(CONNECTION).waitFor({ timeout: 30000 });
         await wb.runCommand('ZooScope: Go to Path…');
         const input = wb.page.locator('.quick-input-widget input');
         await input.waitFor({ timeout: 10000 });

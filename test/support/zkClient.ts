@@ -28,7 +28,18 @@ export async function connectOtherClient(connectString: string, sessionTimeout =
     remove: (path) => promisify((cb) => client.remove(path, -1, cb as never)),
     setData: (path, data) => promisify((cb) => client.setData(path, toBuffer(data) as Buffer, -1, cb as never)),
     mkdirp: (path) => promisify((cb) => client.mkdirp(path, cb as never)),
-    removeRecursive: (path) => promisify((cb) => (client as unknown as { removeRecursive: (p: string, v: number, cb: unknown) => void }).removeRecursive(path, -1, cb)),
+    // Children first, depth first (the library's own removeRecursive fails with NOT_EMPTY three levels down).
+    removeRecursive: async function removeTree(path: string): Promise<void> {
+      const children = await promisify<string[]>((cb) => client.getChildren(path, cb as never)).catch((error: { name?: string }) => {
+        if (error?.name === 'NO_NODE') return undefined;
+        throw error;
+      });
+      if (!children) return;
+      for (const child of children) await removeTree(`${path === '/' ? '' : path}/${child}`);
+      await promisify((cb) => client.remove(path, -1, cb as never)).catch((error: { name?: string }) => {
+        if (error?.name !== 'NO_NODE') throw error;
+      });
+    },
     close: () => client.close(),
   };
 }

@@ -41,6 +41,9 @@ export async function goToPath(services: Services, arg?: unknown, typedPath?: st
       void vscode.window.showErrorMessage(t('{0} does not exist.', path));
       return undefined;
     }
+    // Open the root first: a root that was never expanded (the connection was opened just now) is redrawn as its
+    // state changes, and a reveal racing that redraw lands nowhere.
+    await services.view.reveal(services.tree.rootFor(id), { expand: true });
     await services.view.reveal(node, { select: true, focus: true, expand: false });
     return node;
   } catch (error) {
