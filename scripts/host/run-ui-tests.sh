@@ -4,9 +4,16 @@
 # Stops everything it started, also on failure and Ctrl-C. Last line: `ui: N passed, N failed`.
 set -uo pipefail -m   # -m: each step runs in its own process group, so cleanup can stop the whole step
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-WORK=$ROOT/.tmp/ui
+# One folder per run (logs, ZooKeeper, the in-host user data): runs side by side must not share files.
+# Folders of runs that are over are removed.
+for old in "$ROOT"/.tmp/ui/run-*; do
+  [ -d "$old" ] && ! kill -0 "${old##*/run-}" 2>/dev/null && rm -rf "$old"
+done
+WORK=$ROOT/.tmp/ui/run-$$
 cd "$ROOT"
 mkdir -p "$WORK"
+export ZOOSCOPE_RUN_DIR=$WORK
+echo "ui: logs in ${WORK#"$ROOT"/}"
 
 passed=0
 failed=0

@@ -7,7 +7,8 @@ import { runTests } from '@vscode/test-electron';
 import type { HostResult } from './suite/index';
 
 const root = path.resolve(__dirname, '../../..');
-const work = path.join(root, '.tmp', 'host');
+// Per UI-test run (scripts/host/run-ui-tests.sh sets it), so two runs side by side never share a user-data dir.
+const work = path.join(process.env.ZOOSCOPE_RUN_DIR || path.join(root, '.tmp'), 'host');
 
 async function main(): Promise<number> {
   fs.rmSync(work, { recursive: true, force: true });
