@@ -179,4 +179,67 @@ export const tests: E2eTest[] = [
       }
     },
   },
+  {
+    name: 'edit: ACL through the quick inputs, a NoAuth save offering Add Credentials…, and Search',
+    timeoutMs: 240000,
+    async run(ctx) {
+      const { wb, other, base } = await open(ctx, 'acl', async (o, b) => {
+        await o.create(`${b}/guarded`, 'v1');
+      });
+      try {
+        await wb.expandRow(base.slice(1));
+        // 1. Edit ACL: everyone keeps read + admin, alice (digest from user + password) gets everything.
+        await contextMenu(wb, wb.explorerRow('guarded'), 'Edit ACL…');
+        await wb.pickItem('world:anyone');
+        await wb.pickItem('Change Permissions…');
+        await wb.answerInput(/Letters of cdrwa/, 'ra');
+        await wb.pickItem('Add Entry…');
+        await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'a user and password' }).first().click();
+        await wb.answerInput(/Digest user name/, 'alice');
+        await wb.answerInput(/Password of alice/, 'pw');
+        await wb.answerInput(/Letters of cdrwa/, 'cdrwa');
+        await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: /digest:alice:/ }).first().waitFor({ timeout: 10000 });
+        await wb.screenshot('edit-acl-list');
+        await wb.pickItem('Save ACL');
+        await eventually(async () => {
+          const acl = await new Promise<{ id: { scheme: string; id: string } }[]>((resolve, reject) =>
+            other.client.getACL(`${base}/guarded`, (e, a) => (e ? reject(e) : resolve(a as never))));
+          return acl.length === 2 && acl.some((a) => a.id.scheme === 'digest' && a.id.id.startsWith('alice:'));
+        }, 15000, 'ACL saved');
+
+        // 2. Saving without alice's credentials: refused, with "Add Credentials…" on the message; with them it saves.
+        await contextMenu(wb, wb.explorerRow('guarded'), 'Open Data');
+        await editorShows(wb, 'guarded', 'v1');
+        await replaceEditorText(wb, 'v2');
+        await wb.page.keyboard.press('Control+S');
+        const noAuth = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Not authorized to setData/ })
+          .filter({ has: wb.page.locator('a.monaco-button', { hasText: 'Add Credentials…' }) }).first();
+        await noAuth.waitFor({ timeout: 20000 });
+        await settled(noAuth);
+        await wb.screenshot('edit-noauth');
+        const button = noAuth.locator('a.monaco-button', { hasText: 'Add Credentials…' }).first();
+        await button.focus();
+        await button.press('Enter');
+        await wb.answerInput(/Digest user name/, 'alice');
+        await wb.answerInput(/Password of alice/, 'pw');
+        await wb.notification(/Added credentials of "alice"/).waitFor({ timeout: 15000 });
+        await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+        await wb.page.keyboard.press('Control+S');
+        await eventually(async () => (await dataOf(other, `${base}/guarded`))?.data === 'v2', 15000, 'saved with the credentials');
+        await wb.screenshot('edit-credentials-saved');
+
+        // 3. Search by name under the base node: results in their view, a click reveals the node.
+        await contextMenu(wb, wb.explorerRow(base.slice(1)), 'Search…');
+        await wb.answerInput(/Node names to find/, 'guard*');
+        await wb.answerInput(/Text to find in the data/, 'v2');
+        const hit = wb.page.locator('.part.sidebar .pane', { hasText: 'Search Results' }).locator('.monaco-list-row', { hasText: 'guarded' }).first();
+        await hit.waitFor({ timeout: 20000 });
+        await wb.page.locator('.part.sidebar .pane', { hasText: 'Search Results' }).getByText(/^1 match in \d+ nodes under/).first().waitFor({ timeout: 20000 });
+        await wb.screenshot('edit-search-results');
+      } finally {
+        await other.removeRecursive(base).catch(() => undefined);
+        other.close();
+      }
+    },
+  },
 ];

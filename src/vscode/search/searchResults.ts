@@ -84,7 +84,8 @@ function summaryItem(run: SearchRun): vscode.TreeItem {
     : s.cancelled ? t('Search cancelled: {0} matches in {1} nodes under {2}', s.matched, s.visited, run.root)
       : s.error ? t('Search stopped: {0} matches in {1} nodes under {2} ({3} {4}: {5})', s.matched, s.visited, run.root, s.error.operation, s.error.path, s.error.code)
         : s.truncated ? t('{0} matches (the first ones) in {1} nodes under {2}', s.matched, s.visited, run.root)
-          : t('{0} matches in {1} nodes under {2}', s.matched, s.visited, run.root);
+          : s.matched === 1 ? t('1 match in {0} nodes under {1}', s.visited, run.root)
+            : t('{0} matches in {1} nodes under {2}', s.matched, s.visited, run.root);
   const item = new vscode.TreeItem(label);
   item.id = `summary:${run.connectionId}:${run.root}:${run.description}`;
   item.description = run.description;

@@ -1,4 +1,5 @@
-// The questions "Create Node…" asks: a name (or a full path from the palette), the mode, a TTL, the data.
+// The questions "Create Node…" asks: a name (or a full path from the palette), the mode, a TTL, the data. They stay
+// open when focus moves elsewhere (to look up a name in the tree, say): Escape cancels.
 import * as vscode from 'vscode';
 import { checkPath } from '../../zk/paths';
 import { CreateMode, isProtectedPath, MAX_TTL_MS, ZnodeWriter } from '../../zk/write';
@@ -9,7 +10,7 @@ const t = vscode.l10n.t;
 
 export function askName(parent: string): Thenable<string | undefined> {
   return vscode.window.showInputBox({
-    title: t('Create Node under {0}', parent),
+    title: t('Create Node under {0}', parent), ignoreFocusOut: true,
     prompt: t('Name of the new node (for sequential nodes, the prefix before the 10-digit number)'),
     validateInput: (name) => {
       const checked = ZnodeWriter.childPath(parent, name);
@@ -21,7 +22,7 @@ export function askName(parent: string): Thenable<string | undefined> {
 
 export function askFullPath(value: string): Thenable<string | undefined> {
   return vscode.window.showInputBox({
-    title: t('Create Node'), prompt: t('Full path of the new node, e.g. /app/config/feature'), value,
+    title: t('Create Node'), ignoreFocusOut: true, prompt: t('Full path of the new node, e.g. /app/config/feature'), value,
     validateInput: (path) => {
       const problem = checkPath(path);
       if (problem) return describePathProblem(problem);
@@ -52,13 +53,13 @@ export async function askMode(): Promise<CreateMode | undefined> {
     { mode: 'ttl', label: t('TTL'), description: t('deleted after a time without changes when it has no children'), detail: t('Needs a server started with zookeeper.extendedTypesEnabled=true.') },
     { mode: 'ttlSequential', label: t('TTL, sequential'), description: t('the server appends a 10-digit number'), detail: t('Needs a server started with zookeeper.extendedTypesEnabled=true.') },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: t('Create Node: mode'), placeHolder: t('What kind of node?'), matchOnDetail: true });
+  const pick = await vscode.window.showQuickPick(items, { title: t('Create Node: mode'), placeHolder: t('What kind of node?'), matchOnDetail: true, ignoreFocusOut: true });
   return pick?.mode;
 }
 
 export async function askTtl(): Promise<number | undefined> {
   const text = await vscode.window.showInputBox({
-    title: t('Create Node: time to live'), prompt: t('How long the node may stay unchanged and childless, e.g. 30s, 10m, 2h, 1d'), value: '10m',
+    title: t('Create Node: time to live'), ignoreFocusOut: true, prompt: t('How long the node may stay unchanged and childless, e.g. 30s, 10m, 2h, 1d'), value: '10m',
     validateInput: (v) => {
       const ms = parseDuration(v);
       if (isDurationProblem(ms)) return t('"{0}" is not a duration: use a number with ms, s, m, h or d, e.g. 30s or 1h30m.', v);
@@ -73,6 +74,6 @@ export async function askTtl(): Promise<number | undefined> {
 
 export function askData(path: string): Thenable<string | undefined> {
   return vscode.window.showInputBox({
-    title: t('Create Node: data'), prompt: t('Initial data of {0} as UTF-8 text (may be empty; edit it later with "Open Data")', path), value: '',
+    title: t('Create Node: data'), ignoreFocusOut: true, prompt: t('Initial data of {0} as UTF-8 text (may be empty; edit it later with "Open Data")', path), value: '',
   });
 }

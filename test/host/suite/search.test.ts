@@ -59,7 +59,7 @@ describe('Search', function () {
     const items = s.searchResults.getChildren();
     assert.strictEqual(items.length, 2, 'a summary and one match');
     const summary = s.searchResults.getTreeItem(items[0]);
-    assert.match(String(summary.label), /^1 matches in \d+ nodes under \/host-search$/);
+    assert.match(String(summary.label), /^1 match in \d+ nodes under \/host-search$/);
     const hit = s.searchResults.getTreeItem(items[1]);
     assert.strictEqual(hit.label, 'lock-3');
     assert.ok(hit.command);
