@@ -95,11 +95,19 @@ export const tests: E2eTest[] = [
         await wb.page.waitForFunction(() => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row.selected, .part.sidebar .monaco-list-row[aria-selected="true"]'))
           .some((r) => r.querySelector('.label-name')?.textContent === 'lock-0000000002'), undefined, { timeout: 20000 });
 
-        // The Ensemble view: the test server with its mode and version.
-        const ensemble = wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header', { hasText: /^Ensemble/i }) }).first();
-        const ensembleHeader = ensemble.locator('.pane-header');
-        await ensembleHeader.waitFor({ timeout: 20000 });
-        if ((await ensembleHeader.getAttribute('aria-expanded')) !== 'true') await ensembleHeader.click();
+        // The Ensemble view (collapsed by default: it polls while visible): the test server with its mode and
+        // version. The other views fold away so its figures fit.
+        const pane = (title: RegExp) => wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header', { hasText: title }) }).first();
+        const setPane = async (title: RegExp, expanded: boolean) => {
+          const header = pane(title).locator('.pane-header');
+          await header.waitFor({ timeout: 20000 });
+          if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click();
+          await pane(title).locator(`.pane-header[aria-expanded="${expanded}"]`).waitFor({ timeout: 10000 });
+        };
+        const ensemble = pane(/^Ensemble/i);
+        await setPane(/^ZooKeeper/i, false);
+        await setPane(/^Held Locks/i, false);
+        await setPane(/^Ensemble/i, true);
         const serverRow = ensemble.locator('.monaco-list-row[aria-level="2"]', { hasText: ctx.zk.split(',')[0] }).first();
         await serverRow.waitFor({ timeout: 30000 });
         assert.match(await serverRow.innerText(), /standalone|leader|follower/);
@@ -108,6 +116,9 @@ export const tests: E2eTest[] = [
           await ensemble.locator('.monaco-list-row', { hasText: figure }).first().waitFor({ timeout: 20000 });
         }
         await wb.screenshot('ensemble-view');
+        await setPane(/^Ensemble/i, false);
+        await setPane(/^Held Locks/i, true);
+        await setPane(/^ZooKeeper/i, true);
 
         // A window reload brings the panel back (serializer) on the same connection and path, live again.
         await wb.page.reload();
@@ -119,6 +130,8 @@ export const tests: E2eTest[] = [
 
         // From the tree's context menu (keyed on contextValue): "Show Locks Under…" on the test's base node.
         await wb.openZooScope();
+        // Which views were folded is restored lazily by the workbench: open the explorer view for sure.
+        await setPane(/^ZooKeeper/i, true);
         await wb.expandRow(CONNECTION);
         const baseRow = wb.explorerRow(base.slice(1));
         await baseRow.click({ button: 'right' });

@@ -229,4 +229,24 @@ describe('Lock queue panel', function () {
       locks.close();
     }
   });
+
+  it('acquires here and releases ours from the panel, through the Held Locks commands', async () => {
+    const path = `${BASE}/panel-acquire`;
+    const setup = await connectOtherClient(testZk());
+    await setup.mkdirp(path);
+    setup.close();
+    const panel = await open(path);
+    const acquired = await panel.perform({ type: 'acquire', queuePath: path });
+    assert.strictEqual(acquired.ok, true, acquired.message);
+    const mine = () => s.heldLocks.list(ID).find((e) => e.snapshot.path === path);
+    await eventually(() => mine()?.snapshot.state === 'held', 20000, 'held in the Held Locks list');
+    const node = mine()?.snapshot.node;
+    assert.ok(node, 'our node');
+    // The panel shows our node as ours (the lock session counts as one of ZooScope's own).
+    await eventually(() => panel.analysis?.queues[0]?.participants.some((p) => p.path === node && p.ours === true) ?? false, 20000, 'shown as ours');
+    const released = await panel.perform({ type: 'release', path: node });
+    assert.strictEqual(released.ok, true, released.message);
+    await eventually(() => mine()?.snapshot.state === 'released', 20000, 'released');
+    await eventually(() => (panel.analysis?.queues[0]?.participants.length ?? 0) === 0, 20000, 'the queue is empty again');
+  });
 });
