@@ -92,6 +92,9 @@ export const tests: E2eTest[] = [
         assert.match(await toast.innerText(), failure);
         // A failed connection leaves no status bar entry behind ("connecting" would be a lie).
         await wb.statusBarItem('Flaky ZooKeeper').waitFor({ state: 'hidden', timeout: 10000 });
+        // And nothing tries again behind the user's back (the expanded root used to ask again, and connect again).
+        await wb.page.waitForTimeout(2000);
+        assert.equal(await wb.statusBarItem('Flaky ZooKeeper').isVisible(), false, 'no connect attempt after the failure');
         await wb.screenshot('connection-failed');
         // The server comes back: Retry connects.
         await proxy.refuse(false);

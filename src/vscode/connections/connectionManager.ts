@@ -26,7 +26,10 @@ export class ConnectionManager implements vscode.Disposable {
   /** Fires with a connection id when it got a new session (after expiry): everything shown must be reloaded. */
   private readonly renewed = new vscode.EventEmitter<string>();
   readonly onDidRenewSession = this.renewed.event;
-  /** Fires with a connection id when the user closed its session (not when it expired or failed). */
+  /**
+   * Fires with a connection id when it ends up without a session by the user's doing or a failed connect (not
+   * on expiry, which renews it): views stop asking for it until the user does.
+   */
   private readonly closedByUser = new vscode.EventEmitter<string>();
   readonly onDidDisconnect = this.closedByUser.event;
 
@@ -86,6 +89,9 @@ export class ConnectionManager implements vscode.Disposable {
     try {
       return await opening;
     } catch (error) {
+      // The tree asks for an expanded root's children again when its state changes, and that would connect again:
+      // an endless retry nobody asked for.
+      this.closedByUser.fire(id);
       if (error instanceof ConnectFailure && error.reason === 'cancelled') return undefined;
       const message = error instanceof ConnectFailure ? describeConnectFailure(saved.name, error) : String(error);
       log().error(`connect ${saved.name}: ${error instanceof Error ? error.message : String(error)}`);
