@@ -194,20 +194,14 @@ export class WatchRegistry {
           if (this.oneShot.get(path) !== own) return;
           const type = event.getType();
           const rearmed = this.armData(path, own);
-          // A created node needs its children watch again (getChildren on a missing node sets none). A new node
-          // has no children: any the arming finds came before the watch did, so report them.
-          if (type === EventType.created) {
-            void this.armChildren(path, own).then((count) => {
-              if (count > 0 && this.oneShot.get(path) === own) this.deliver({ type: EventType.childrenChanged, state: 3, path });
-            }, () => undefined);
-          }
+          if (type === EventType.created) this.rearmChildrenOfNewNode(path, own);
           this.deliver({ type, state: 3, path });
           // A deletion or creation between the event and the new watch would go unreported: the new watch's
           // answer tells whether the node exists now.
           void rearmed.then((exists) => {
             if (this.oneShot.get(path) !== own) return;
             if (type === EventType.deleted && exists) {
-              void this.armChildren(path, own).catch(() => undefined);
+              this.rearmChildrenOfNewNode(path, own);
               this.deliver({ type: EventType.created, state: 3, path });
             } else if (type !== EventType.deleted && !exists) {
               this.deliver({ type: EventType.deleted, state: 3, path });
@@ -227,6 +221,16 @@ export class WatchRegistry {
       this.oneShot.set(path, own);
     }
     return Promise.all([this.armData(path, watchers), this.armChildren(path, watchers)]).then(() => undefined);
+  }
+
+  /**
+   * A (re-)created node needs its children watch again (getChildren on a missing node sets none). A new node has
+   * no children: any the arming finds came before the watch did, so report them.
+   */
+  private rearmChildrenOfNewNode(path: string, own: OneShotWatchers): void {
+    void this.armChildren(path, own).then((count) => {
+      if (count > 0 && this.oneShot.get(path) === own) this.deliver({ type: EventType.childrenChanged, state: 3, path });
+    }, () => undefined);
   }
 
   /** Arms the exists watch; resolves with whether the node exists. */
