@@ -41,9 +41,11 @@ export async function goToPath(services: Services, arg?: unknown, typedPath?: st
       void vscode.window.showErrorMessage(t('{0} does not exist.', path));
       return undefined;
     }
-    // Open the root first: a root that was never expanded (the connection was opened just now) is redrawn as its
-    // state changes, and a reveal racing that redraw lands nowhere.
-    await services.view.reveal(services.tree.rootFor(id), { expand: true });
+    // Open the ancestors one by one, root first: a node redrawn while a single deep reveal is under way (the root
+    // as the connection's state changes, a folder as it turns out to hold a lock queue) makes it land nowhere.
+    const ancestors: TreeNode[] = [];
+    for (let up = services.tree.getParent(node); up; up = services.tree.getParent(up)) ancestors.unshift(up);
+    for (const ancestor of ancestors) await services.view.reveal(ancestor, { expand: true });
     await services.view.reveal(node, { select: true, focus: true, expand: false });
     return node;
   } catch (error) {
