@@ -118,7 +118,24 @@ function configText(o: ZkServerOptions, dataDir: string, clientPort: number, adm
   return lines.join('\n') + '\n';
 }
 
+/**
+ * Starts a cluster; when a member exits at once (a free port taken by someone else before the JVM bound it), tries
+ * again with fresh ports, and otherwise fails with the end of the member's log (the folder is removed).
+ */
 async function startCluster(size: number, o: ZkServerOptions): Promise<ZkCluster> {
+  const retries = o.clientPort || o.baseDir ? 0 : 2;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await startClusterOnce(size, o);
+    } catch (error) {
+      if (attempt >= retries || !(error instanceof MemberExited)) throw error;
+    }
+  }
+}
+
+class MemberExited extends Error {}
+
+async function startClusterOnce(size: number, o: ZkServerOptions): Promise<ZkCluster> {
   const ownsBaseDir = !o.baseDir;
   const baseDir = o.baseDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-zk-'));
   const props = o.extendedTypes === false ? [] : ['-Dzookeeper.extendedTypesEnabled=true'];
@@ -148,10 +165,21 @@ async function startCluster(size: number, o: ZkServerOptions): Promise<ZkCluster
   try {
     await Promise.all(members.map((m) => m.waitServing(60000)));
   } catch (error) {
+    const exited = members.find((m) => !m.running);
+    const tail = exited ? logTail(exited.dir) : '';
     await cluster.stop();
+    if (exited) throw new MemberExited(`${(error as Error).message}\n${tail}`);
     throw error;
   }
   return cluster;
+}
+
+function logTail(dir: string): string {
+  try {
+    return fs.readFileSync(path.join(dir, 'server.log'), 'utf8').split('\n').slice(-15).join('\n');
+  } catch {
+    return '(no server log)';
+  }
 }
 
 /** One standalone server on a free loopback port. */
