@@ -68,11 +68,31 @@ export abstract class LockHandle extends EventEmitter<LockHandleEvents> {
   /** Resolves once the lock is ours (held or leader); rejects with a LockError if the attempt ends otherwise. */
   whenHeld(): Promise<LockSnapshot> { return this.settledPromise; }
 
-  /** Releases a held lock or cancels a pending attempt; resolves when our node is gone. */
-  abstract release(): Promise<void>;
+  private running: Promise<void> | undefined;
+  private releasing: Promise<void> | undefined;
 
-  /** Starts the recipe (called once by the LockManager). */
-  abstract start(): void;
+  /** Starts the recipe (called once by the LockManager; later calls do nothing). */
+  start(): void {
+    this.running ??= this.run();
+  }
+
+  /** Releases a held lock or cancels a pending attempt; resolves when our node is gone. */
+  async release(): Promise<void> {
+    if (this.isFinal) return;
+    if (!this.heldOnce) {
+      this.stop('cancelled');
+      await this.running;
+      return;
+    }
+    this.releasing ??= this.deleteOwnNode().then(() => this.setState('released'));
+    await this.releasing;
+  }
+
+  /** The recipe's whole attempt: create, queue, hold; it ends the attempt itself on failure. */
+  protected abstract run(): Promise<void>;
+
+  /** Deletes the node that holds the lock (only if it is still ours). */
+  protected abstract deleteOwnNode(): Promise<void>;
 
   /** The same holder asked again: say so, do not queue a second node. */
   noteRepeatedRequest(): void {

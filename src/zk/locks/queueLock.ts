@@ -35,8 +35,6 @@ export class QueueLock extends LockHandle {
   /** The node we wait for (full path), while waiting. */
   private watched: string | undefined;
   private ownWatchArmed = false;
-  private running: Promise<void> | undefined;
-  private releasing: Promise<void> | undefined;
   /** Set while we delete our own node ourselves: its watch firing then is no loss. */
   private deletingOwn = false;
 
@@ -48,22 +46,7 @@ export class QueueLock extends LockHandle {
     return this.nodeName === undefined ? undefined : joinPath(this.path, this.nodeName);
   }
 
-  start(): void {
-    this.running ??= this.run();
-  }
-
-  async release(): Promise<void> {
-    if (this.isFinal) return;
-    if (!this.heldOnce) {
-      this.stop('cancelled');
-      await this.running;
-      return;
-    }
-    this.releasing ??= this.deleteOwnNode().then(() => this.setState('released'));
-    await this.releasing;
-  }
-
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     try {
       await this.prepare();
       await this.createNode();
@@ -217,7 +200,7 @@ export class QueueLock extends LockHandle {
     }
   }
 
-  private async deleteOwnNode(): Promise<void> {
+  protected async deleteOwnNode(): Promise<void> {
     this.deletingOwn = true;
     const name = this.nodeName ?? (this.createTried ? await this.retrying(() => this.findOwnNode(), true).catch(() => undefined) : undefined);
     if (name === undefined) return;

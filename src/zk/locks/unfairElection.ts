@@ -17,8 +17,6 @@ export interface UnfairElectionOptions {
 }
 
 export class UnfairElection extends LockHandle {
-  private running: Promise<void> | undefined;
-  private releasing: Promise<void> | undefined;
   private deleting = false;
 
   constructor(session: ZkSession, path: string, private readonly options: UnfairElectionOptions) {
@@ -29,22 +27,7 @@ export class UnfairElection extends LockHandle {
     return BigInt(this.session.sessionId ?? '0');
   }
 
-  start(): void {
-    this.running ??= this.run();
-  }
-
-  async release(): Promise<void> {
-    if (this.isFinal) return;
-    if (!this.heldOnce) {
-      this.stop('cancelled');
-      await this.running;
-      return;
-    }
-    this.releasing ??= this.deleteIfOurs().then(() => this.setState('released'));
-    await this.releasing;
-  }
-
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     const { client } = this.session;
     const parent = parentPath(this.path);
     try {
@@ -66,7 +49,7 @@ export class UnfairElection extends LockHandle {
     } catch (error) {
       if (error instanceof AttemptEnded) {
         if (error.state === 'cancelled' || error.state === 'timedOut') {
-          await this.deleteIfOurs().catch(() => undefined);
+          await this.deleteOwnNode().catch(() => undefined);
           this.setState(error.state, { waitingFor: undefined });
         }
       } else if (isZkError(error, 'sessionExpired')) this.lose('sessionExpired');
@@ -126,7 +109,7 @@ export class UnfairElection extends LockHandle {
   }
 
   /** Deletes the node only while our session owns it (never another candidate's). */
-  private async deleteIfOurs(): Promise<void> {
+  protected async deleteOwnNode(): Promise<void> {
     this.deleting = true;
     const { client } = this.session;
     const stat = await this.retrying(() => this.session.exists(this.path), true).catch(() => undefined);
