@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { isNameFilterProblem, parseNameFilter } from '../../zk/nameFilter';
-import { checkPath } from '../../zk/paths';
 import { detailsUri } from '../details/detailsDocument';
 import { log } from '../log';
-import { describeError, describePathProblem } from '../messages';
+import { describeError } from '../messages';
 import type { Services } from '../services';
 import { isPathNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../tree/treeNodes';
+import { askZnodePath } from './askZnodePath';
 import { pickConnection } from './pickConnection';
 
 const t = vscode.l10n.t;
@@ -21,17 +21,8 @@ export async function goToPath(services: Services, arg?: unknown, typedPath?: st
   const id = await pickConnection(services, arg, false);
   if (!id) return undefined;
   const current = selectedPathNode(services, arg);
-  const path = typedPath ?? await vscode.window.showInputBox({
-    title: t('Go to Path'), prompt: t('Absolute znode path, e.g. /app/config'),
-    value: current && current.connectionId === id ? current.path : '/',
-    validateInput: (v) => { const p = checkPath(v); return p ? describePathProblem(p) : undefined; },
-  });
+  const path = await askZnodePath(typedPath, { title: t('Go to Path'), value: current && current.connectionId === id ? current.path : '/' });
   if (path === undefined) return undefined;
-  const problem = checkPath(path);
-  if (problem) {
-    void vscode.window.showErrorMessage(describePathProblem(problem));
-    return undefined;
-  }
   const live = await services.connections.connect(id);
   const tree = live ? services.tree.treeFor(id) : undefined;
   if (!tree) return undefined;

@@ -1,9 +1,8 @@
 // "Show Lock Queue" (one queue) and "Show Locks Under…" (every queue of a subtree): from a tree node, or from the
 // palette with a connection pick and a path prompt.
 import * as vscode from 'vscode';
-import { checkPath } from '../../zk/paths';
+import { askZnodePath } from '../commands/askZnodePath';
 import { pickConnection } from '../commands/pickConnection';
-import { describePathProblem } from '../messages';
 import type { Services } from '../services';
 import { isPathNode } from '../tree/treeNodes';
 import type { LockQueuePanel } from './lockQueuePanel';
@@ -13,22 +12,13 @@ const t = vscode.l10n.t;
 async function openPanel(services: Services, arg: unknown, typedPath: string | undefined, mode: 'queue' | 'subtree'): Promise<LockQueuePanel | undefined> {
   const connectionId = await pickConnection(services, arg);
   if (!connectionId) return undefined;
-  let path = typedPath ?? (isPathNode(arg) ? arg.path : undefined);
-  if (path === undefined) {
-    const selected = services.view.selection[0];
-    path = await vscode.window.showInputBox({
-      title: mode === 'queue' ? t('Show Lock Queue') : t('Show Locks Under…'),
-      prompt: mode === 'queue' ? t('Path of the lock (the parent of its contenders), e.g. /locks/orders') : t('Path of the subtree to search for lock queues'),
-      value: isPathNode(selected) && selected.connectionId === connectionId ? selected.path : '/',
-      validateInput: (v) => { const p = checkPath(v); return p ? describePathProblem(p) : undefined; },
-    });
-    if (path === undefined) return undefined;
-  }
-  const problem = checkPath(path);
-  if (problem) {
-    void vscode.window.showErrorMessage(describePathProblem(problem));
-    return undefined;
-  }
+  const selected = services.view.selection[0];
+  const path = await askZnodePath(typedPath ?? (isPathNode(arg) ? arg.path : undefined), {
+    title: mode === 'queue' ? t('Show Lock Queue') : t('Show Locks Under…'),
+    prompt: mode === 'queue' ? t('Path of the lock (the parent of its contenders), e.g. /locks/orders') : t('Path of the subtree to search for lock queues'),
+    value: isPathNode(selected) && selected.connectionId === connectionId ? selected.path : '/',
+  });
+  if (path === undefined) return undefined;
   return services.locks.show({ connectionId, root: path, mode });
 }
 

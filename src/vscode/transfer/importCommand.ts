@@ -1,11 +1,11 @@
 // "Import…": reads an export, asks where its root goes, runs a dry run (what would be created, changed, left
 // alone or skipped, and why) shown as a preview document, and writes only after a modal confirmation.
 import * as vscode from 'vscode';
-import { checkPath } from '../../zk/paths';
 import { executeImport, ImportPlan, ImportReport, parseExport, planImport } from '../../zk/transfer';
+import { validateZnodePath } from '../commands/askZnodePath';
 import { pickConnection } from '../commands/pickConnection';
 import { log } from '../log';
-import { describeExportProblem, describePathProblem } from '../messages';
+import { describeExportProblem } from '../messages';
 import type { Services } from '../services';
 import { showProblem, showWriteFailure } from '../write/failures';
 import { liveWriter } from '../write/liveWriter';
@@ -55,7 +55,7 @@ export async function importTree(services: Services, arg?: unknown, preset?: Imp
   const targetRoot = preset ? preset.targetRoot ?? doc.root : await vscode.window.showInputBox({
     title: t('Import {0}', shown), prompt: t('Where the export\'s root {0} goes ({1} nodes); the same path restores it in place', doc.root, doc.nodes.length),
     value: known && known.path !== doc.root && known.path !== '/' ? known.path : doc.root,
-    validateInput: (v) => { const p = checkPath(v); return p ? describePathProblem(p) : undefined; },
+    validateInput: validateZnodePath,
   });
   if (targetRoot === undefined) return undefined;
   const found = await liveWriter(services.connections, connectionId);

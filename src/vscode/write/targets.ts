@@ -1,14 +1,11 @@
 // What a command works on: the tree node it was invoked on (or the selected nodes), a data document's URI, or —
 // from the palette — a connection and a path the user types.
 import * as vscode from 'vscode';
-import { checkPath } from '../../zk/paths';
+import { askZnodePath } from '../commands/askZnodePath';
 import { pickConnection } from '../commands/pickConnection';
 import { parseLocation, ZNODE_SCHEME } from '../edit/znodeUriPath';
-import { describePathProblem } from '../messages';
 import type { Services } from '../services';
 import { isPathNode, ZnodeNode } from '../tree/treeNodes';
-
-const t = vscode.l10n.t;
 
 export interface NodeTarget {
   connectionId: string;
@@ -48,10 +45,7 @@ export async function nodeTargetOrAsk(services: Services, arg: unknown, title: s
   const connectionId = await pickConnection(services, arg, false);
   if (!connectionId) return undefined;
   const selected = nodeTarget(services, undefined);
-  const path = await vscode.window.showInputBox({
-    title, prompt: t('Absolute znode path, e.g. /app/config'), value: selected?.connectionId === connectionId ? selected.path : '/',
-    validateInput: (v) => { const p = checkPath(v); return p ? describePathProblem(p) : undefined; },
-  });
+  const path = await askZnodePath(undefined, { title, value: selected?.connectionId === connectionId ? selected.path : '/' });
   return path === undefined ? undefined : { connectionId, path };
 }
 
