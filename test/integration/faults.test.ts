@@ -6,10 +6,10 @@ import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import * as zookeeper from 'node-zookeeper-client';
 import { ConnectFailure, SessionState, ZkSession } from '../../src/zk/session';
 import { WatchEvent } from '../../src/zk/watchRegistry';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
+import { closeSessionAsTwin } from '../support/lockHelpers';
 import { freePort } from '../support/ports';
 import { startProxy } from '../support/tcpProxy';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
@@ -210,23 +210,7 @@ describe('session expiry', () => {
   async function expire(session: ZkSession, proxy: Awaited<ReturnType<typeof startProxy>>, letBackIn = true): Promise<void> {
     await proxy.refuse(true);
     proxy.cutAll();
-    const twin = zookeeper.createClient(zk.connectString, {
-      sessionTimeout: 10000,
-      retries: 0,
-      spinDelay: 200,
-      sessionId: session.client.getSessionId(),
-      sessionPassword: session.client.getSessionPassword(),
-    } as unknown as zookeeper.Option);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('twin did not connect')), 10000);
-      twin.once('connected', () => { clearTimeout(timer); resolve(); });
-      twin.connect();
-    });
-    await new Promise<void>((resolve) => {
-      twin.once('disconnected', () => resolve());
-      twin.close();
-      setTimeout(resolve, 2000);
-    });
+    await closeSessionAsTwin(zk.connectString, session.client.getSessionId(), session.client.getSessionPassword());
     if (letBackIn) await proxy.refuse(false);
   }
 

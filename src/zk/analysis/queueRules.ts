@@ -3,7 +3,7 @@
 import { CONTAINER_OWNER, sessionIdHex } from '../stat';
 import { dataLabel } from './labels';
 import type { Participant, ParticipantKind, RecipeId } from './model';
-import { ELECTION_RECIPES, Family, ParsedName, parseName } from './recipes';
+import { curatorKey, ELECTION_RECIPES, Family, ParsedName, parseName } from './recipes';
 
 /** One child of a queue directory as read from ZooKeeper. */
 export interface QueueNode {
@@ -26,15 +26,7 @@ const KAZOO_MARKERS = ['__lock__', '__rlock__'];
 
 /** The library's sort key for any child of the queue, foreign names included (as the library would treat them). */
 function sortKey(family: Family, marker: string, name: string, parsed?: ParsedName): string | number {
-  if (family === 'curator') {
-    const markers = marker === '__READ__' || marker === '__WRIT__' ? ['__READ__', '__WRIT__'] : [marker];
-    let key = name;
-    for (const m of markers) {
-      const at = key.lastIndexOf(m);
-      if (at >= 0) key = key.slice(at + m.length);
-    }
-    return key;
-  }
+  if (family === 'curator') return curatorKey(name, marker);
   if (family === 'kazoo') {
     for (const m of KAZOO_MARKERS) {
       const at = name.indexOf(m);

@@ -37,7 +37,7 @@ const CURATOR_KINDS: Record<string, ParticipantKind> = {
 };
 
 /** Curator: the text after the LAST occurrence of the lock name (the whole name when absent). */
-function curatorKey(name: string, marker: string): string {
+export function curatorKey(name: string, marker: string): string {
   const markers = marker === '__READ__' || marker === '__WRIT__' ? ['__READ__', '__WRIT__'] : [marker];
   let key = name;
   for (const m of markers) {
