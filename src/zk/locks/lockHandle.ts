@@ -36,6 +36,7 @@ export abstract class LockHandle extends EventEmitter<LockHandleEvents> {
   private timer: NodeJS.Timeout | undefined;
   private readonly settledPromise: Promise<LockSnapshot>;
   private settle!: { resolve: (s: LockSnapshot) => void; reject: (e: LockError) => void };
+  private everSettled = false;
 
   constructor(protected readonly session: ZkSession, path: string, mode: LockMode, conventionId: ConventionId, timeoutMs?: number, signal?: AbortSignal) {
     super();
@@ -111,6 +112,7 @@ export abstract class LockHandle extends EventEmitter<LockHandleEvents> {
       this.heldOnce = true;
       clearTimeout(this.timer);
       if (changed) this.emit('acquired', this.snapshot);
+      this.everSettled = true;
       this.settle.resolve(this.snapshot);
     }
     if (FINAL_STATES.has(state)) this.finish();
@@ -215,6 +217,7 @@ export abstract class LockHandle extends EventEmitter<LockHandleEvents> {
   private finish(): void {
     clearTimeout(this.timer);
     for (const undo of this.detach.splice(0)) undo();
-    this.settle.reject(new LockError(this.snapshot)); // no effect once whenHeld() resolved
+    // Once whenHeld() resolved a rejection has no effect: skip building the error (on the hand-off path).
+    if (!this.everSettled) this.settle.reject(new LockError(this.snapshot));
   }
 }

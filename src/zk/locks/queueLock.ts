@@ -6,6 +6,7 @@ import * as zookeeper from 'node-zookeeper-client';
 import { isZkError } from '../errors';
 import { baseName, joinPath } from '../paths';
 import * as ops from '../protocol/operations';
+import * as writes from '../protocol/writes';
 import { EventType } from '../protocol/opcodes';
 import type { WatchNotification } from '../protocol/rawChannel';
 import type { ZkSession } from '../session';
@@ -205,8 +206,7 @@ export class QueueLock extends LockHandle {
     const name = this.nodeName ?? (this.createTried ? await this.retrying(() => this.findOwnNode(), true).catch(() => undefined) : undefined);
     if (name === undefined) return;
     const path = joinPath(this.path, name);
-    const { client } = this.session;
-    await this.retrying(() => this.session.libraryCall('remove', path, (cb) => client.remove(path, -1, cb)), true).catch((error: unknown) => {
+    await this.retrying(() => this.session.request(writes.deleteNode(this.session.channel, path, -1), 'delete', path), true).catch((error: unknown) => {
       // Gone already (or with the session): nothing left to delete.
       if (!isZkError(error, 'noNode', 'sessionExpired', 'connectionLoss', 'clientTimeout', 'closed')) throw error;
     });
