@@ -63,12 +63,14 @@ const plain: LockConvention = {
   id: 'plain',
   roleFor: (mode) => (mode === 'read' ? 'read' : mode === 'write' ? 'write' : mode === 'unfairElection' ? undefined : 'exclusive'),
   prefix: (role, id) => `${hex32(id.guid)}-${role === 'exclusive' ? 'lock' : role}-`,
+  // Runs on every wake-up (once per hand-off): one pass, one numeric sort.
   order(children) {
-    const parsed = children.flatMap((name) => {
+    const parsed: (Contender & { seq: number })[] = [];
+    for (const name of children) {
       const m = PLAIN.exec(name);
-      return m ? [{ name, role: (m[2] === 'lock' ? 'exclusive' : m[2]) as NodeRole, seq: Number(m[3]) }] : [];
-    });
-    return sortBy(parsed, (c) => c.seq, (c) => c.name).map(({ name, role }) => ({ name, role }));
+      if (m) parsed.push({ name, role: (m[2] === 'lock' ? 'exclusive' : m[2]) as NodeRole, seq: Number(m[3]) });
+    }
+    return parsed.sort((a, b) => a.seq - b.seq || byText(a.name, b.name));
   },
   blocker: (queue, index) => nearestBlocker(queue, index),
   isOwn: (name, id) => name.startsWith(`${hex32(id.guid)}-`),

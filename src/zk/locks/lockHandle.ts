@@ -104,27 +104,34 @@ export abstract class LockHandle extends EventEmitter<LockHandleEvents> {
 
   // ---- for recipes ----
 
+  // The snapshot is changed in place and copied once per change for every listener: this runs twice per hand-off.
   protected setState(state: LockState, patch: Partial<LockSnapshot> = {}): void {
     if (this.isFinal) return;
     const changed = state !== this.snap.state;
-    this.snap = { ...this.snap, ...patch, state, since: changed ? Date.now() : this.snap.since };
+    Object.assign(this.snap, patch);
+    this.snap.state = state;
+    if (changed) this.snap.since = Date.now();
+    const snapshot = this.snapshot;
     if (state === 'held' || state === 'leader') {
       this.heldOnce = true;
       clearTimeout(this.timer);
-      if (changed) this.emit('acquired', this.snapshot);
+      if (changed) this.emit('acquired', snapshot);
       this.everSettled = true;
-      this.settle.resolve(this.snapshot);
+      this.settle.resolve(snapshot);
     }
     if (FINAL_STATES.has(state)) this.finish();
-    if (state === 'lost') this.emit('lost', this.snapshot);
-    this.emit('change', this.snapshot);
+    if (state === 'lost') this.emit('lost', snapshot);
+    this.emit('change', snapshot);
   }
 
   protected update(patch: Partial<LockSnapshot>): void {
     if (this.isFinal) return;
-    const before = JSON.stringify([this.snap.position, this.snap.waitingFor, this.snap.node]);
-    this.snap = { ...this.snap, ...patch };
-    if (JSON.stringify([this.snap.position, this.snap.waitingFor, this.snap.node]) !== before) this.emit('change', this.snapshot);
+    const { position, waitingFor, node } = this.snap;
+    Object.assign(this.snap, patch);
+    const now = this.snap;
+    if (now.waitingFor !== waitingFor || now.node !== node || now.position?.index !== position?.index || now.position?.of !== position?.of) {
+      this.emit('change', this.snapshot);
+    }
   }
 
   protected lose(reason: LostReason): void {

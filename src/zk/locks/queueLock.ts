@@ -144,12 +144,13 @@ export class QueueLock extends LockHandle {
     }
   }
 
-  private async sleep(woken: Promise<void>): Promise<void> {
+  /** Until woken, or until the position is due for a refresh (not async: no extra hop on the hand-off path). */
+  private sleep(woken: Promise<void>): Promise<void> {
     const ms = this.options.positionRefreshMs;
     if (!ms) return woken;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([woken, new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); })]);
-    clearTimeout(timer);
+    return Promise.race([woken, new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); })])
+      .finally(() => clearTimeout(timer));
   }
 
   /** getData with a watch: fires once when the node goes (or changes). Undefined when it is already gone. */

@@ -31,6 +31,8 @@ interface ConnectionManagerInternals {
   /** Requests not written yet (PacketQueue); they wait there while there is no connection. */
   packetQueue: { queue: PendingPacket[] };
   connectTimeoutHandler?: NodeJS.Timeout | null;
+  /** The library's one-shot watchers (the ones registered through its own API). */
+  watcherManager?: { isEmpty(): boolean };
   queue(request: OwnRequest, callback: LibraryCallback): void;
   onSocketData(chunk: Buffer): void;
   onSocketClosed(hadError: boolean): void;
@@ -212,7 +214,9 @@ export class RawChannel {
     const xid = frame.readInt32BE(4);
     if (xid === Xid.notification) {
       this.emitNotification(frame);
-      return false; // the library's one-shot watchers need it too
+      // The library's one-shot watchers need it too, if it has any (lock sessions never do: a hand-off skips
+      // the library's second parse of every notification).
+      return manager.watcherManager?.isEmpty() === true;
     }
     if (xid < 0) return false;
     const head = manager.pendingQueue[0];
