@@ -213,7 +213,7 @@ if (require.main === module) {
     const { formatTable } = await import('./stats');
     const zk = await startStandalone({ adminServer: false });
     try {
-      const rows = await locksBench(zk.connectString, Math.max(5, Number(process.env.BENCH_RUNS ?? 7)));
+      const rows = await locksBench(zk.connectString, Math.max(5, Number(process.env.BENCH_RUNS ?? 11)));
       console.log(formatTable(rows));
     } finally {
       await zk.stop();

@@ -2,7 +2,8 @@
 // baseline measured in the same run); writes bench/results/bench-<time>.json and bench/results/latest.json.
 // Run through `npm run bench` (scripts/bench.sh), which compiles and packages first and passes --expose-gc.
 // Environment: BENCH_RUNS (open/sort runs, default 9, at least 5), BENCH_CHANGES (changes per case, default 20,
-// at least 20), BENCH_WIDE (comma-separated child counts, default 20000,100000).
+// at least 20), BENCH_WIDE (comma-separated child counts, default 20000,100000), BENCH_LOCK_RUNS (lock hand-off
+// samples per case, default 11: a hand-off is about a millisecond, so the machine's noise needs many).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -82,7 +83,7 @@ async function main(): Promise<number> {
       // Its own server (AdminServer on), so the tables can be read both ways.
       rows.push(...await phase('lock analysis', () => analysisBench(Math.max(5, Math.min(runs, 7)))));
       // Hand-off against Curator and kazoo driver processes; notifications per release against the naive recipe.
-      rows.push(...await phase('locks', () => locksBench(connectString, intFromEnv('BENCH_LOCK_RUNS', 5, 5))));
+      rows.push(...await phase('locks', () => locksBench(connectString, intFromEnv('BENCH_LOCK_RUNS', 11, 5))));
     } finally {
       writer.close();
       rawClient.close();
