@@ -1,7 +1,8 @@
 // Locks held by hand inside a real VS Code against a real ZooKeeper: the lock commands (exclusive, read/write
 // sharing, election), the Held Locks view and the status bar count, a repeated request reported, the waiting
-// notification's position and cancel, the lost-lock warning when another client deletes our node, digest
-// credentials on the lock session, the palette's path check, the convention question, and release on disconnect.
+// notification's position and cancel, the lost-lock warning when another client deletes our node or the lock
+// session expires, digest credentials on the lock session, the palette's path check, the convention question,
+// and release on disconnect.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import * as zookeeper from 'node-zookeeper-client';
@@ -9,6 +10,7 @@ import type { LockSnapshot } from '../../../src/zk/locks';
 import type { HeldLockNode } from '../../../src/vscode/heldLocks/heldLocksView';
 import { positionText } from '../../../src/vscode/heldLocks/lockWords';
 import type { Services } from '../../../src/vscode/services';
+import { closeSessionAsTwin } from '../../support/lockHelpers';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { services, testZk } from './zooscope';
 import { captureWindow, ownerOf, removeTree, writingSettings } from './heldLocksHelpers';
@@ -186,6 +188,40 @@ describe('Held locks', function () {
     const facts = s.heldLocksTree.getChildren(row(path)).map((f) => String(s.heldLocksTree.getTreeItem(f).label));
     assert.ok(facts.includes('Lost because'), facts.join());
     assert.strictEqual(s.heldLocksStatusBar.text, '');
+  });
+
+  it('warns at once when the lock session expires, for the held lock and the waiting one, and the next acquire gets a new session', async () => {
+    const held = `${BASE}/expire-held`;
+    const waiting = `${BASE}/expire-wait`;
+    await other.mkdirp(waiting);
+    await other.create(`${waiting}/lock-`, 'other holder', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+    await acquire('zooscope.acquireLock', held);
+    await acquire('zooscope.acquireLock', waiting);
+    await eventually(() => state(held) === 'held' && state(waiting) === 'waiting', 20000, 'one held, one waiting');
+    const nodes = [entry(held)!.snapshot.node!, entry(waiting)!.snapshot.node!];
+    const manager = s.heldLocks.managers.peek(ID)!;
+    const expiredSession = manager.sessionId;
+    const client = manager.lockSession!.client;
+    const warnings = captureWindow('showWarningMessage');
+    try {
+      // The server ends the session (as after a long pause); the lock session learns it on its next contact.
+      await closeSessionAsTwin(testZk(), client.getSessionId(), client.getSessionPassword());
+      await eventually(() => warnings.messages.length >= 2, 20000, 'two warnings');
+    } finally {
+      warnings.restore();
+    }
+    const said = warnings.messages.join('\n');
+    assert.match(said, new RegExp(`Lost the lock ${held} on "Host Held Locks": the lock session expired\\. Do not act as its holder any more\\.`));
+    assert.match(said, new RegExp(`Lost the lock ${waiting} on "Host Held Locks": the lock session expired`));
+    for (const path of [held, waiting]) {
+      assert.strictEqual(state(path), 'lost');
+      assert.strictEqual(entry(path)!.snapshot.lostReason, 'sessionExpired');
+    }
+    assert.strictEqual(s.heldLocksStatusBar.text, '');
+    for (const n of nodes) assert.strictEqual(await ownerOf(other, n), undefined, `${n} is gone with the session`);
+    await acquire('zooscope.acquireLock', held);
+    await eventually(() => state(held) === 'held', 20000, 'held again');
+    assert.notStrictEqual(manager.sessionId, expiredSession);
   });
 
   it('asks which naming rules to follow in a queue of unknown names, and joins with the choice', async () => {
