@@ -4,6 +4,8 @@ import type { Anomaly, LockAnalysis, LockQueue, Participant } from '../zk/analys
 
 const clean = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?');
 const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+/** `1 data watch`, `2 data watches`. */
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const short = (text: string, max: number) => (text.length > max ? text.slice(0, max - 1) + '…' : text);
 
 function duration(ms: number): string {
@@ -59,7 +61,7 @@ export function formatAnalysis(analysis: LockAnalysis): string {
   const out: string[] = [];
   if (analysis.queues.length === 0) out.push(`no lock queues at or under ${clean(analysis.root)}`);
   for (const q of analysis.queues) {
-    out.push(`QUEUE ${clean(q.path)}  (${q.recipe}${q.leases !== undefined && q.leases !== 1 ? `, ${q.leases} leases` : ''}, ${q.participants.length} participant${q.participants.length === 1 ? '' : 's'})`);
+    out.push(`QUEUE ${clean(q.path)}  (${q.recipe}${q.leases !== undefined && q.leases !== 1 ? `, ${q.leases} leases` : ''}, ${counted(q.participants.length, 'participant', 'participants')})`);
     if (q.participants.length) out.push(queueTable(q, analysis.takenAt));
     for (const a of q.anomalies) out.push(`  ! ${a.severity}: ${describeAnomaly(a)}`);
     out.push('');
@@ -70,7 +72,7 @@ export function formatAnalysis(analysis: LockAnalysis): string {
   }
   for (const a of analysis.anomalies) if (a.kind !== 'deadlock') out.push(`${a.severity}: ${describeAnomaly(a)}`);
   const servers = analysis.servers.map((s) => `${s.server} via ${s.via}${s.reason ? ` (${clean(s.reason)})` : ''}` +
-    `${s.dataWatches !== undefined ? `, ${s.dataWatches} data watches` : ''}${s.childWatches !== undefined ? `, ${s.childWatches} child watches` : ''}`);
+    `${s.dataWatches !== undefined ? `, ${counted(s.dataWatches, 'data watch', 'data watches')}` : ''}${s.childWatches !== undefined ? `, ${counted(s.childWatches, 'child watch', 'child watches')}` : ''}`);
   if (servers.length) out.push(`servers: ${servers.join('; ')}`);
   if (analysis.truncated) out.push('note: the crawl stopped at its bound; more queues may exist below');
   out.push('* = ZooScope\'s own session; WATCH: seen = the servers list the watch, inferred = from the recipe');

@@ -83,7 +83,7 @@ export function details(node: EnsembleServerNode): EnsembleDetailNode[] {
   const d = (label: string, value: string | number | undefined, icon: string, severity?: 'warning' | 'error') =>
     value === undefined ? undefined : new EnsembleDetailNode(node, label, String(value), icon, severity);
   const watches = s.watches !== undefined || s.dataWatches !== undefined
-    ? t('{0} in all, {1} data watches', s.watches ?? '?', s.dataWatches ?? '?') : undefined;
+    ? t('{0} in all, data watches {1}', s.watches ?? '?', s.dataWatches ?? '?') : undefined;
   const list = [
     d(t('Mode'), s.reachable ? modeLabel(s.mode) : undefined, 'symbol-enum'),
     d(t('Version'), s.version, 'versions'),

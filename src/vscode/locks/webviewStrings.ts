@@ -50,7 +50,7 @@ export function webviewStrings(): WebviewStrings {
     'unit.h': t('{0}h'),
     'unit.m': t('{0}m'),
     'unit.s': t('{0}s'),
-    serverWatches: t('{0}: {1} data watches, {2} child watches (via {3})'),
+    serverWatches: t('{0}: data watches {1}, child watches {2} (via {3})'),
     serverWatchesNone: t('{0}: watch tables not readable ({1})'),
     updated: t('updated {0}'),
     anomalies: t('Anomalies'),
