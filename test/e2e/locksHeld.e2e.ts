@@ -1,9 +1,11 @@
 // Locks held by hand as a person takes them: Acquire Lock from a znode's context menu, the lock in the Held Locks
 // view and the status bar, waiting behind another client's holder with the place in the queue shown, the warning
-// when another client deletes our node, and Release from the Held Locks view. Screenshots of each step.
+// when another client deletes our node, Release from the Held Locks view, and a held lock shown unsure while its
+// connection is down. Screenshots of each step.
 import * as assert from 'node:assert';
 import * as zookeeper from 'node-zookeeper-client';
 import type { Locator } from 'playwright-core';
+import { startProxy } from '../support/tcpProxy';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { E2eTest, escapeRegExp, Workbench } from './workbench';
 
@@ -105,6 +107,36 @@ export const tests: E2eTest[] = [
       } finally {
         await other.removeRecursive(base).catch(() => undefined);
         other.close();
+      }
+    },
+  },
+  {
+    name: 'held locks: unsure on a warning background while the connection is down, held again when it returns',
+    timeoutMs: 180000,
+    async run(ctx) {
+      assert.ok(ctx.zk, 'no test ZooKeeper');
+      const path = `/e2e-held-unsure-${Date.now().toString(36)}`;
+      const proxy = await startProxy(Number(ctx.zk.split(':').pop()));
+      try {
+        const connection = { id: 'e2e-held-proxy', name: CONNECTION, connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 30000 };
+        const wb = await ctx.open({ settings: { 'zooscope.connections': [connection] } });
+        await wb.openZooScope();
+        await wb.runCommand('ZooScope: Acquire Lock');
+        await wb.answerInput(/Path of the lock/, path);
+        await wb.page.locator('.statusbar-item', { hasText: /1 held/ }).first().waitFor({ timeout: 30000 });
+        await proxy.refuse(true);
+        proxy.cutAll();
+        const unsure = wb.page.locator('.statusbar-item', { hasText: /1 unsure/ }).first();
+        await unsure.waitFor({ timeout: 20000 });
+        await heldRow(wb, path, /suspended \(connection lost, unsure\)/).waitFor({ timeout: 10000 });
+        const background = await unsure.evaluate((e) => getComputedStyle(e).backgroundColor);
+        assert.notStrictEqual(background, 'rgba(0, 0, 0, 0)', 'the unsure count sits on the warning background');
+        await wb.screenshot('held-locks-unsure');
+        await proxy.refuse(false);
+        await wb.page.locator('.statusbar-item', { hasText: /1 held/ }).first().waitFor({ timeout: 30000 });
+        await heldRow(wb, path, /held/).waitFor({ timeout: 10000 });
+      } finally {
+        await proxy.close();
       }
     },
   },

@@ -69,6 +69,11 @@ export class HeldLocks implements vscode.Disposable {
     return this.list().filter((e) => isHeld(e.snapshot)).length;
   }
 
+  /** Locks that were held when their lock session lost its connection: maybe still ours, nobody can tell yet. */
+  get unsureCount(): number {
+    return this.list().filter((e) => e.snapshot.state === 'suspended' && (e.snapshot.suspendedFrom === 'held' || e.snapshot.suspendedFrom === 'leader')).length;
+  }
+
   /** Attempts still waiting (or acquiring). */
   get waitingCount(): number {
     return this.list().filter((e) => e.snapshot.state === 'waiting' || e.snapshot.state === 'acquiring').length;

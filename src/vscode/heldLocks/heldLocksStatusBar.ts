@@ -1,4 +1,5 @@
-// "$(lock) 2 held" in the status bar while the window holds locks or leads elections; hidden when it holds none.
+// "$(lock) 2 held" in the status bar while the window holds locks or leads elections ("1 unsure", on a warning
+// background, while a held lock's session has lost its connection); hidden when it holds none.
 import * as vscode from 'vscode';
 import { HeldLocks, isHeld } from './heldLocks';
 
@@ -24,16 +25,30 @@ export class HeldLocksStatusBar implements vscode.Disposable {
 
   private update(): void {
     const held = this.locks.heldCount;
-    if (held === 0) {
+    const unsure = this.locks.unsureCount;
+    if (held === 0 && unsure === 0) {
       this.visible = false;
       this.item.hide();
       return;
     }
     const waiting = this.locks.waitingCount;
-    this.item.text = waiting ? `$(lock) ${t('{0} held', held)} · ${t('{0} waiting', waiting)}` : `$(lock) ${t('{0} held', held)}`;
-    const paths = this.locks.list().filter((e) => isHeld(e.snapshot)).map((e) => e.snapshot.path);
-    this.item.tooltip = `${t('Locks and elections this window holds:')}\n${paths.join('\n')}`;
-    this.item.accessibilityInformation = { label: t('{0} locks held by this window', held) };
+    const parts = [
+      held ? t('{0} held', held) : '',
+      unsure ? t('{0} unsure', unsure) : '',
+      waiting ? t('{0} waiting', waiting) : '',
+    ].filter(Boolean);
+    this.item.text = `$(lock) ${parts.join(' · ')}`;
+    const pathsWhere = (state: 'held' | 'unsure') => this.locks.list()
+      .filter((e) => (state === 'held' ? isHeld(e.snapshot) : e.snapshot.state === 'suspended' && e.snapshot.suspendedFrom !== 'waiting' && e.snapshot.suspendedFrom !== 'acquiring'))
+      .map((e) => e.snapshot.path);
+    const tooltip = held ? [t('Locks and elections this window holds:'), ...pathsWhere('held')] : [];
+    // A lock whose session lost its connection may be gone by now: the user must not act on it until it is back.
+    if (unsure) tooltip.push(t('Connection lost, maybe no longer held (do not act on them until they are back):'), ...pathsWhere('unsure'));
+    this.item.tooltip = tooltip.join('\n');
+    this.item.backgroundColor = unsure ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.accessibilityInformation = {
+      label: unsure ? `${t('{0} locks held by this window', held)}, ${t('{0} unsure', unsure)}` : t('{0} locks held by this window', held),
+    };
     this.visible = true;
     this.item.show();
   }

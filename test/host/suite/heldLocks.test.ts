@@ -1,8 +1,8 @@
 // Locks held by hand inside a real VS Code against a real ZooKeeper: the lock commands (exclusive, read/write
 // sharing, election), the Held Locks view and the status bar count, a repeated request reported, the waiting
 // notification's position and cancel, the lost-lock warning when another client deletes our node or the lock
-// session expires, digest credentials on the lock session, the palette's path check, the convention question,
-// and release on disconnect.
+// session expires, a held lock unsure while its session has no connection, digest credentials on the lock
+// session, the palette's path check, the convention question, and release on disconnect.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import * as zookeeper from 'node-zookeeper-client';
@@ -11,6 +11,7 @@ import type { HeldLockNode } from '../../../src/vscode/heldLocks/heldLocksView';
 import { positionText } from '../../../src/vscode/heldLocks/lockWords';
 import type { Services } from '../../../src/vscode/services';
 import { closeSessionAsTwin } from '../../support/lockHelpers';
+import { startProxy } from '../../support/tcpProxy';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { services, testZk } from './zooscope';
 import { captureWindow, ownerOf, removeTree, writingSettings } from './heldLocksHelpers';
@@ -222,6 +223,36 @@ describe('Held locks', function () {
     await acquire('zooscope.acquireLock', held);
     await eventually(() => state(held) === 'held', 20000, 'held again');
     assert.notStrictEqual(manager.sessionId, expiredSession);
+  });
+
+  it('marks a held lock unsure while its session has no connection, and held again (same node, same session) after', async () => {
+    const proxy = await startProxy(Number(testZk().split(':').pop()));
+    const proxied = 'host-held-proxy';
+    const path = `${BASE}/suspend`;
+    try {
+      await writingSettings(() => vscode.commands.executeCommand('zooscope.addConnection', { id: proxied, name: 'Host Held Locks (proxy)', connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 30000 }));
+      await vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: proxied, path });
+      const find = () => s.heldLocks.find(proxied, path)?.snapshot;
+      await eventually(() => find()?.state === 'held', 20000, 'held');
+      const { node, sessionId } = find()!;
+      await proxy.refuse(true);
+      proxy.cutAll();
+      await eventually(() => find()?.state === 'suspended', 10000, 'suspended');
+      assert.strictEqual(find()!.suspendedFrom, 'held');
+      assert.strictEqual(s.heldLocksStatusBar.text, '$(lock) 1 unsure');
+      const suspendedRow = rows().find((n) => n.entry.connectionId === proxied)!;
+      assert.match(String(s.heldLocksTree.getTreeItem(suspendedRow).description), /suspended \(connection lost, unsure\)/);
+      await proxy.refuse(false);
+      await eventually(() => find()?.state === 'held', 20000, 'held again');
+      assert.strictEqual(find()!.node, node);
+      assert.strictEqual(find()!.sessionId, sessionId);
+      assert.strictEqual(await ownerOf(other, node!), sessionId);
+      assert.strictEqual(s.heldLocksStatusBar.text, '$(lock) 1 held');
+    } finally {
+      await s.heldLocks.releaseAll(proxied);
+      await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', proxied, true));
+      await proxy.close();
+    }
   });
 
   it('asks which naming rules to follow in a queue of unknown names, and joins with the choice', async () => {
