@@ -16,7 +16,7 @@ import { ZkSession } from '../src/zk/session';
 import { startCurator } from '../test/support/thirdParty/curator';
 import { ThirdPartyClient } from '../test/support/thirdParty/driver';
 import { startKazoo } from '../test/support/thirdParty/kazoo';
-import { Row, summarize } from './stats';
+import { Row, sleep, summarize } from './stats';
 
 const SIZES = [2, 10, 100];
 const WAITERS = Number(process.env.BENCH_LOCK_WAITERS ?? 100);
@@ -52,7 +52,7 @@ async function zooscopeRound(ms: LockManager[], path: string): Promise<Round> {
   // The drivers' protocol exactly: release once every contender's node exists, checking every 5 ms. (Releasing the
   // moment each one is waiting would spare ZooScope the slower first hand-off after a quiet pause.)
   const session = ms[0].lockSession!;
-  while ((await session.getChildren(path)).children.length < ms.length) await new Promise((r) => setTimeout(r, 5));
+  while ((await session.getChildren(path)).children.length < ms.length) await sleep(5);
   let last = 0;
   const done = handles.map(async (h) => {
     await h.whenHeld();

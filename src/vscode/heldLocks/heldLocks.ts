@@ -25,6 +25,8 @@ export interface StartResult {
 
 export const isLive = (s: LockSnapshot): boolean => !FINAL_STATES.has(s.state);
 export const isHeld = (s: LockSnapshot): boolean => s.state === 'held' || s.state === 'leader';
+/** Held when its lock session lost the connection: maybe still ours, nobody can tell until it is back. */
+export const isUnsure = (s: LockSnapshot): boolean => s.state === 'suspended' && (s.suspendedFrom === 'held' || s.suspendedFrom === 'leader');
 
 export class HeldLocks implements vscode.Disposable {
   readonly managers: LockManagers;
@@ -62,16 +64,6 @@ export class HeldLocks implements vscode.Disposable {
   /** The entry of connection `connectionId` whose lock path or own node is `path` (a live one before an ended one). */
   find(connectionId: string, path: string): HeldLock | undefined {
     return this.list(connectionId).find((e) => e.snapshot.path === path || e.snapshot.node === path);
-  }
-
-  /** Locks held right now (held or leader). */
-  get heldCount(): number {
-    return this.list().filter((e) => isHeld(e.snapshot)).length;
-  }
-
-  /** Locks that were held when their lock session lost its connection: maybe still ours, nobody can tell yet. */
-  get unsureCount(): number {
-    return this.list().filter((e) => e.snapshot.state === 'suspended' && (e.snapshot.suspendedFrom === 'held' || e.snapshot.suspendedFrom === 'leader')).length;
   }
 
   /** Attempts still waiting (or acquiring). */

@@ -1,7 +1,7 @@
 // "$(lock) 2 held" in the status bar while the window holds locks or leads elections ("1 unsure", on a warning
 // background, while a held lock's session has lost its connection); hidden when it holds none.
 import * as vscode from 'vscode';
-import { HeldLocks, isHeld } from './heldLocks';
+import { HeldLocks, isHeld, isUnsure } from './heldLocks';
 
 const t = vscode.l10n.t;
 
@@ -24,30 +24,30 @@ export class HeldLocksStatusBar implements vscode.Disposable {
   private visible = false;
 
   private update(): void {
-    const held = this.locks.heldCount;
-    const unsure = this.locks.unsureCount;
-    if (held === 0 && unsure === 0) {
+    const entries = this.locks.list();
+    const held = entries.filter((e) => isHeld(e.snapshot)).map((e) => e.snapshot.path);
+    const unsure = entries.filter((e) => isUnsure(e.snapshot)).map((e) => e.snapshot.path);
+    if (held.length === 0 && unsure.length === 0) {
       this.visible = false;
       this.item.hide();
       return;
     }
     const waiting = this.locks.waitingCount;
     const parts = [
-      held ? t('{0} held', held) : '',
-      unsure ? t('{0} unsure', unsure) : '',
+      held.length ? t('{0} held', held.length) : '',
+      unsure.length ? t('{0} unsure', unsure.length) : '',
       waiting ? t('{0} waiting', waiting) : '',
     ].filter(Boolean);
     this.item.text = `$(lock) ${parts.join(' · ')}`;
-    const pathsWhere = (state: 'held' | 'unsure') => this.locks.list()
-      .filter((e) => (state === 'held' ? isHeld(e.snapshot) : e.snapshot.state === 'suspended' && e.snapshot.suspendedFrom !== 'waiting' && e.snapshot.suspendedFrom !== 'acquiring'))
-      .map((e) => e.snapshot.path);
-    const tooltip = held ? [t('Locks and elections this window holds:'), ...pathsWhere('held')] : [];
+    const tooltip = held.length ? [t('Locks and elections this window holds:'), ...held] : [];
     // A lock whose session lost its connection may be gone by now: the user must not act on it until it is back.
-    if (unsure) tooltip.push(t('Connection lost, maybe no longer held (do not act on them until they are back):'), ...pathsWhere('unsure'));
+    if (unsure.length) tooltip.push(t('Connection lost, maybe no longer held (do not act on them until they are back):'), ...unsure);
     this.item.tooltip = tooltip.join('\n');
-    this.item.backgroundColor = unsure ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor = unsure.length ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = {
-      label: unsure ? `${t('{0} locks held by this window', held)}, ${t('{0} unsure', unsure)}` : t('{0} locks held by this window', held),
+      label: unsure.length
+        ? `${t('{0} locks held by this window', held.length)}, ${t('{0} unsure', unsure.length)}`
+        : t('{0} locks held by this window', held.length),
     };
     this.visible = true;
     this.item.show();

@@ -5,13 +5,13 @@ import * as vscode from 'vscode';
 import type { LockSnapshot } from '../../zk/locks';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { log } from '../log';
-import { HeldLock, HeldLocks, isHeld, isLive } from './heldLocks';
+import { HeldLock, HeldLocks, isHeld, isLive, isUnsure } from './heldLocks';
 import { failureText, lostMessage, waitingText } from './lockWords';
 
 const t = vscode.l10n.t;
 
 const isElection = (s: LockSnapshot) => s.mode === 'election' || s.mode === 'unfairElection';
-const stillWaiting = (s: LockSnapshot) => s.state === 'waiting' || s.state === 'acquiring' || (s.state === 'suspended' && s.suspendedFrom !== 'held' && s.suspendedFrom !== 'leader');
+const stillWaiting = (s: LockSnapshot) => s.state === 'waiting' || s.state === 'acquiring' || (s.state === 'suspended' && !isUnsure(s));
 
 /** Warnings that concern every lock of the window (lost, released with its connection). */
 export function registerLockNotifications(locks: HeldLocks, store: ConnectionStore): vscode.Disposable[] {

@@ -36,7 +36,6 @@ export abstract class LockHandle extends EventEmitter<LockHandleEvents> {
   private timer: NodeJS.Timeout | undefined;
   private readonly settledPromise: Promise<LockSnapshot>;
   private settle!: { resolve: (s: LockSnapshot) => void; reject: (e: LockError) => void };
-  private everSettled = false;
 
   constructor(protected readonly session: ZkSession, path: string, mode: LockMode, conventionId: ConventionId, timeoutMs?: number, signal?: AbortSignal) {
     super();
@@ -116,7 +115,6 @@ export abstract class LockHandle extends EventEmitter<LockHandleEvents> {
       this.heldOnce = true;
       clearTimeout(this.timer);
       if (changed) this.emit('acquired', snapshot);
-      this.everSettled = true;
       this.settle.resolve(snapshot);
     }
     if (FINAL_STATES.has(state)) this.finish();
@@ -225,6 +223,6 @@ export abstract class LockHandle extends EventEmitter<LockHandleEvents> {
     clearTimeout(this.timer);
     for (const undo of this.detach.splice(0)) undo();
     // Once whenHeld() resolved a rejection has no effect: skip building the error (on the hand-off path).
-    if (!this.everSettled) this.settle.reject(new LockError(this.snapshot));
+    if (!this.heldOnce) this.settle.reject(new LockError(this.snapshot));
   }
 }

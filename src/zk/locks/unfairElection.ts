@@ -5,6 +5,7 @@ import * as zookeeper from 'node-zookeeper-client';
 import { isZkError } from '../errors';
 import { parentPath } from '../paths';
 import * as ops from '../protocol/operations';
+import * as writes from '../protocol/writes';
 import type { WatchNotification } from '../protocol/rawChannel';
 import type { ZkSession } from '../session';
 import type { ZnodeStat } from '../stat';
@@ -111,10 +112,9 @@ export class UnfairElection extends LockHandle {
   /** Deletes the node only while our session owns it (never another candidate's). */
   protected async deleteOwnNode(): Promise<void> {
     this.deleting = true;
-    const { client } = this.session;
     const stat = await this.retrying(() => this.session.exists(this.path), true).catch(() => undefined);
     if (!stat || stat.ephemeralOwner !== this.sessionIdValue) return;
-    await this.retrying(() => this.session.libraryCall('remove', this.path, (cb) => client.remove(this.path, stat.version, cb)), true)
+    await this.retrying(() => this.session.request(writes.deleteNode(this.session.channel, this.path, stat.version), 'delete', this.path), true)
       .catch(() => undefined);
   }
 }
