@@ -35,21 +35,34 @@ export function countNotifications(manager: LockManager): { count: number; paths
   return counter;
 }
 
-/** Expires `sessionId`/`password` on purpose: a twin client attaches to the session and closes it. */
+/**
+ * Expires `sessionId`/`password` on purpose: a twin client attaches to the session and closes it, again until a
+ * twin is told the session expired. The owner, dropped by the server when the twin attached, may reconnect and take
+ * the session back before the twin's close arrives; one close alone then leaves the session alive.
+ */
 export async function closeSessionAsTwin(connectString: string, sessionId: Buffer, password: Buffer): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (await attachAndClose(connectString, sessionId, password) === 'expired') return;
+  }
+  throw new Error('the session outlived five closes by a twin');
+}
+
+async function attachAndClose(connectString: string, sessionId: Buffer, password: Buffer): Promise<'expired' | 'closed'> {
   const twin = zookeeper.createClient(connectString, {
     sessionTimeout: 10000, retries: 0, spinDelay: 200, sessionId, sessionPassword: password,
   } as unknown as zookeeper.Option);
-  await new Promise<void>((resolve, reject) => {
+  const attached = await new Promise<'expired' | 'connected'>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('twin did not connect')), 10000);
-    twin.once('connected', () => { clearTimeout(timer); resolve(); });
+    twin.once('connected', () => { clearTimeout(timer); resolve('connected'); });
+    twin.once('expired', () => { clearTimeout(timer); resolve('expired'); });
     twin.connect();
   });
   await new Promise<void>((resolve) => {
     twin.once('disconnected', () => resolve());
     twin.close();
-    setTimeout(resolve, 2000);
+    setTimeout(resolve, attached === 'expired' ? 0 : 2000);
   });
+  return attached === 'expired' ? 'expired' : 'closed';
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
