@@ -5,8 +5,9 @@
 import * as assert from 'node:assert';
 import * as zookeeper from 'node-zookeeper-client';
 import type { Locator } from 'playwright-core';
+import { children, ownerOf } from '../support/lockHelpers';
 import { startProxy } from '../support/tcpProxy';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { connectOtherClient } from '../support/zkClient';
 import { E2eTest, escapeRegExp, Workbench } from './workbench';
 
 const CONNECTION = 'E2E Held Locks';
@@ -29,15 +30,6 @@ function heldRow(wb: Workbench, path: string, description: RegExp): Locator {
 /** Waits until a toast has finished fading in (a screenshot taken earlier shows it half transparent). */
 async function settled(toast: Locator): Promise<void> {
   await toast.and(toast.page().locator('.notification-fade-in-done')).waitFor({ timeout: 5000 });
-}
-
-function ownerOf(other: OtherClient, path: string): Promise<string> {
-  return new Promise((resolve, reject) => other.client.exists(path, (e, stat) => (e || !stat ? reject(e ?? new Error(`${path} is gone`))
-    : resolve('0x' + stat.ephemeralOwner.readBigUInt64BE(0).toString(16)))));
-}
-
-function children(other: OtherClient, path: string): Promise<string[]> {
-  return new Promise((resolve, reject) => other.client.getChildren(path, (e, c) => (e ? reject(e) : resolve(c))));
 }
 
 export const tests: E2eTest[] = [
@@ -71,6 +63,7 @@ export const tests: E2eTest[] = [
         await heldRow(wb, `${base}/jobs`, /held/).locator('.monaco-tl-twistie').click();
         await wb.page.getByRole('treeitem', { name: `Own node: ${base}/jobs/${ours}` }).waitFor({ timeout: 10000 });
         const owner = await ownerOf(other, `${base}/jobs/${ours}`);
+        assert.ok(owner, 'our node exists');
         await wb.page.getByRole('treeitem', { name: `Session: ${owner}` }).waitFor({ timeout: 10000 });
         assert.ok(!(await wb.statusBarItem(CONNECTION).innerText()).includes(owner), 'the lock session is not the explorer\'s');
         await wb.screenshot('held-locks-view');

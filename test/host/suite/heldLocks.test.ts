@@ -10,11 +10,11 @@ import type { LockSnapshot } from '../../../src/zk/locks';
 import type { HeldLockNode } from '../../../src/vscode/heldLocks/heldLocksView';
 import { positionText } from '../../../src/vscode/heldLocks/lockWords';
 import type { Services } from '../../../src/vscode/services';
-import { closeSessionAsTwin } from '../../support/lockHelpers';
+import { closeSessionAsTwin, ownerOf } from '../../support/lockHelpers';
 import { startProxy } from '../../support/tcpProxy';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { services, testZk } from './zooscope';
-import { captureWindow, ownerOf, removeTree, writingSettings } from './heldLocksHelpers';
+import { captureWindow, writingSettings } from './heldLocksHelpers';
 
 const ID = 'host-held';
 const BASE = `/host-held-${Date.now().toString(36)}`;
@@ -45,7 +45,7 @@ describe('Held locks', function () {
   });
 
   after(async () => {
-    if (other) await removeTree(other, BASE);
+    if (other) await other.removeRecursive(BASE);
     other?.close();
     await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', ID, true));
   });
@@ -312,7 +312,7 @@ describe('Held locks', function () {
     } finally {
       await s.heldLocks.releaseAll(authId);
       await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', authId, true));
-      await removeTree(owner, path); // only its creator may list it
+      await owner.removeRecursive(path); // only its creator may list it
       owner.close();
     }
     assert.strictEqual(s.heldLocks.find(authId, path)?.snapshot.state, undefined, 'a removed connection leaves no rows');

@@ -1,7 +1,6 @@
 // For the held-locks suite: what the extension shows through vscode.window (messages, the waiting notification,
-// quick picks, input boxes), captured by replacing the API for one step, and a node's owner as another client sees it.
+// quick picks, input boxes), captured by replacing the API for one step, and settings writes retried while the previous one is pending.
 import * as vscode from 'vscode';
-import type { OtherClient } from '../../support/zkClient';
 
 type WindowApi = 'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage' | 'withProgress' | 'showQuickPick' | 'showInputBox';
 
@@ -73,22 +72,4 @@ export async function writingSettings<T>(run: () => Thenable<T>): Promise<T> {
       await new Promise((r) => setTimeout(r, 200 * attempt));
     }
   }
-}
-
-/** The 0x-hex session owning an ephemeral node, or undefined when the node does not exist. */
-export function ownerOf(other: OtherClient, path: string): Promise<string | undefined> {
-  return new Promise((resolve, reject) => other.client.exists(path, (error, stat) => {
-    if (error) return reject(error);
-    resolve(stat ? '0x' + stat.ephemeralOwner.readBigUInt64BE(0).toString(16) : undefined);
-  }));
-}
-
-/** Deletes `path` and everything below it, children first (node-zookeeper-client's removeRecursive deletes in an
- *  order that fails with NOT_EMPTY on trees of more than two levels). */
-export async function removeTree(other: OtherClient, path: string): Promise<void> {
-  const children = await new Promise<string[]>((resolve, reject) => other.client.getChildren(path, (e, c) => (e ? reject(e) : resolve(c))))
-    .catch((e: unknown) => { if (String(e).includes('NO_NODE')) return undefined; throw e; });
-  if (!children) return;
-  for (const child of children) await removeTree(other, `${path}/${child}`);
-  await other.remove(path).catch((e: unknown) => { if (!String(e).includes('NO_NODE')) throw e; });
 }
