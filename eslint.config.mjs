@@ -20,4 +20,16 @@ export default tseslint.config(
     files: ['src/zk/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: ['vscode'] }] },
   },
+  {
+    // Text from ZooKeeper reaches the user only through src/vscode/common (notifier, quick input, progress, tree
+    // items): those make links, icons and hidden characters literal. Calling VS Code's surfaces directly skips that.
+    files: ['src/vscode/**/*.ts'],
+    ignores: ['src/vscode/common/**'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "MemberExpression[object.property.name='window'][property.name=/^(showInformationMessage|showWarningMessage|showErrorMessage|setStatusBarMessage|showQuickPick|showInputBox|createQuickPick|createInputBox|withProgress)$/]",
+        message: 'Use src/vscode/common (notifier, quickInput, progress): they make ZooKeeper text literal.',
+      }],
+    },
+  },
 );

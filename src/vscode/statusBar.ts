@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ConnectionManager } from './connections/connectionManager';
 import type { ConnectionStore } from './connections/connectionStore';
 import { stateLabel } from './tree/treeItems';
+import { iconSafe, shown } from './common/untrustedText';
 
 const t = vscode.l10n.t;
 
@@ -45,12 +46,12 @@ export class ConnectionStatusBar implements vscode.Disposable {
     }
     const session = this.connections.get(id)?.session;
     const icon = state === 'connected' ? '$(database)' : state === 'connecting' ? '$(loading~spin)' : '$(warning)';
-    const parts = [`${icon} ${saved.name}: ${stateLabel(state)}`];
+    const parts = [`${icon} ${iconSafe(saved.name)}: ${stateLabel(state)}`];
     if (saved.readOnly) parts.push(t('read-only'));
     if (session?.sessionId && state !== 'connecting') parts.push(session.sessionId);
-    if (session?.serverAddress) parts.push(session.serverAddress);
+    if (session?.serverAddress) parts.push(iconSafe(session.serverAddress));
     this.item.text = parts.join(' · ');
-    this.item.tooltip = t('ZooKeeper connection "{0}" ({1}). Click to show the log.', saved.name, saved.connectString);
+    this.item.tooltip = shown(t('ZooKeeper connection "{0}" ({1}). Click to show the log.', saved.name, saved.connectString));
     this.item.command = 'zooscope.showLog';
     this.item.backgroundColor = state === 'lost' || state === 'expired' || state === 'authFailed'
       ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

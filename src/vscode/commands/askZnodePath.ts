@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import { checkPath } from '../../zk/paths';
 import { describePathProblem } from '../messages';
+import { fail } from '../common/notifier';
+import { input } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
@@ -23,14 +25,14 @@ export interface PathPrompt {
 /** `given` when it is a valid path, else undefined (with its problem shown); without `given`, asks. */
 export async function askZnodePath(given: string | undefined, ask: PathPrompt): Promise<string | undefined> {
   if (given === undefined) {
-    return vscode.window.showInputBox({
+    return input({
       title: ask.title, prompt: ask.prompt ?? t('Absolute znode path, e.g. /app/config'), value: ask.value,
       validateInput: validateZnodePath,
     });
   }
   const problem = validateZnodePath(given);
   if (problem) {
-    void vscode.window.showErrorMessage(problem);
+    void fail(problem);
     return undefined;
   }
   return given;

@@ -3,6 +3,7 @@ import type { SavedConnection } from '../connections/connectionStore';
 import type { Services } from '../services';
 import { connectionForm } from './connectionForm';
 import { pickConnection } from './pickConnection';
+import { ask } from '../common/notifier';
 
 const t = vscode.l10n.t;
 
@@ -42,8 +43,8 @@ export async function removeConnection(services: Services, arg?: unknown, confir
   if (!saved) return;
   if (!confirmed) {
     const remove = t('Remove');
-    const answer = await vscode.window.showWarningMessage(
-      t('Remove the connection "{0}"? Nothing on the ZooKeeper servers is changed.', saved.name), { modal: true }, remove);
+    const answer = await ask('warning',
+      t('Remove the connection "{0}"? Nothing on the ZooKeeper servers is changed.', saved.name), undefined, remove);
     if (answer !== remove) return;
   }
   services.connections.disconnect(saved.id);

@@ -7,6 +7,8 @@ import type { Services } from '../services';
 import { isPathNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../tree/treeNodes';
 import { askZnodePath } from './askZnodePath';
 import { pickConnection } from './pickConnection';
+import { fail } from '../common/notifier';
+import { input } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
@@ -29,7 +31,7 @@ export async function goToPath(services: Services, arg?: unknown, typedPath?: st
   try {
     const node = await tree.resolve(path);
     if (!node) {
-      void vscode.window.showErrorMessage(t('{0} does not exist.', path));
+      void fail(t('{0} does not exist.', path));
       return undefined;
     }
     // Open the ancestors one by one, root first: a node redrawn while a single deep reveal is under way (the root
@@ -40,7 +42,7 @@ export async function goToPath(services: Services, arg?: unknown, typedPath?: st
     await services.view.reveal(node, { select: true, focus: true, expand: false });
     return node;
   } catch (error) {
-    void vscode.window.showErrorMessage(describeError(error));
+    void fail(describeError(error));
     return undefined;
   }
 }
@@ -56,7 +58,7 @@ export async function refresh(services: Services, arg?: unknown): Promise<void> 
   try {
     await services.tree.refresh(node);
   } catch (error) {
-    void vscode.window.showErrorMessage(describeError(error));
+    void fail(describeError(error));
   }
 }
 
@@ -73,7 +75,7 @@ export async function filterChildren(services: Services, arg?: unknown, text?: s
   const tree = services.tree.treeFor(node.connectionId);
   const listing = await tree?.openListing(node.path).catch(() => undefined);
   if (!listing) return;
-  const value = text ?? await vscode.window.showInputBox({
+  const value = text ?? await input({
     title: t('Filter Children of {0}', node.path), prompt: t('A glob such as lock-* or item-?, or a regular expression as /…/'),
     value: listing.filter?.text ?? '',
     validateInput: (v) => { const f = v ? parseNameFilter(v) : undefined; return f && isNameFilterProblem(f) ? t('Invalid regular expression: {0}', f.message) : undefined; },

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { isPathNode } from '../tree/treeNodes';
+import { info } from '../common/notifier';
+import { pickItem } from '../common/quickInput';
 
 /** The connection a command is about: from its tree argument, an id, the selection, or a quick pick. */
 export async function pickConnection(services: Services, arg: unknown, onlyConnected = false): Promise<string | undefined> {
@@ -11,10 +13,10 @@ export async function pickConnection(services: Services, arg: unknown, onlyConne
   const candidates = services.store.list().filter((c) => !onlyConnected || services.connections.get(c.id));
   if (candidates.length === 1) return candidates[0].id;
   if (candidates.length === 0) {
-    void vscode.window.showInformationMessage(onlyConnected ? vscode.l10n.t('No connection is open.') : vscode.l10n.t('No connection is saved yet.'));
+    void info(onlyConnected ? vscode.l10n.t('No connection is open.') : vscode.l10n.t('No connection is saved yet.'));
     return undefined;
   }
-  const pick = await vscode.window.showQuickPick(
+  const pick = await pickItem(
     candidates.map((c) => ({ label: c.name, description: c.connectString, id: c.id })),
     { placeHolder: vscode.l10n.t('Choose a ZooKeeper connection') });
   return pick?.id;

@@ -6,6 +6,8 @@ import { SessionDirectory } from '../../zk/sessionDirectory';
 import { log } from '../log';
 import { describeConnectFailure, describeProbe } from '../messages';
 import { ConnectionStore, SavedConnection } from './connectionStore';
+import { warn, fail } from '../common/notifier';
+import { showProgress, viewProgress } from '../common/progress';
 
 const t = vscode.l10n.t;
 
@@ -77,10 +79,9 @@ export class ConnectionManager implements vscode.Disposable {
     const opening = this.open(saved, abort.signal);
     // Progress in the view at once; a cancellable notification only when it takes a while (a local server
     // answers in milliseconds, and a notification that flashes by is noise).
-    void vscode.window.withProgress({ location: { viewId: 'zooscope.explorer' } }, () => opening.catch(() => undefined));
+    viewProgress('zooscope.explorer', opening);
     const slow = setTimeout(() => {
-      void vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: t('Connecting to {0}…', saved.name), cancellable: true },
+      void showProgress(vscode.ProgressLocation.Notification, t('Connecting to {0}…', saved.name),
         (_progress, token) => {
           token.onCancellationRequested(() => abort.abort());
           return opening.catch(() => undefined);
@@ -95,7 +96,7 @@ export class ConnectionManager implements vscode.Disposable {
       if (error instanceof ConnectFailure && error.reason === 'cancelled') return undefined;
       const message = error instanceof ConnectFailure ? describeConnectFailure(saved.name, error) : String(error);
       log().error(`connect ${saved.name}: ${error instanceof Error ? error.message : String(error)}`);
-      void vscode.window.showErrorMessage(message, t('Retry'), t('Edit Connection')).then((choice) => {
+      void fail(message, t('Retry'), t('Edit Connection')).then((choice) => {
         if (choice === t('Retry')) void this.connect(id);
         else if (choice === t('Edit Connection')) void vscode.commands.executeCommand('zooscope.editConnection', id);
       });
@@ -136,7 +137,7 @@ export class ConnectionManager implements vscode.Disposable {
 
   private async renewAfterExpiry(connection: LiveConnection): Promise<void> {
     const { saved } = connection;
-    void vscode.window.showWarningMessage(t('The ZooKeeper session of "{0}" expired (ephemeral nodes and watches of that session are gone). Opening a new session.', saved.name));
+    void warn(t('The ZooKeeper session of "{0}" expired (ephemeral nodes and watches of that session are gone). Opening a new session.', saved.name));
     this.live.delete(saved.id);
     connection.session.close();
     const renewed = await this.connect(saved.id);
@@ -146,7 +147,7 @@ export class ConnectionManager implements vscode.Disposable {
   private async askAfterLostContact(connection: LiveConnection): Promise<void> {
     const probes = await connection.session.probeAll();
     if (connection.session.state !== 'lost') return;
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await warn(
       t('Lost contact with "{0}" for longer than the session timeout. {1}', connection.saved.name, probes.map(describeProbe).join('; ')),
       t('Keep Trying'), t('Disconnect'));
     if (choice === t('Disconnect')) this.disconnect(connection.saved.id);

@@ -5,6 +5,7 @@ import { hex, nodeKind, ZnodeStat } from '../../zk/stat';
 import type { ConnectionManager } from '../connections/connectionManager';
 import { describeError } from '../messages';
 import { formatTime } from '../tree/format';
+import { visiblePath, znodePathOf } from '../edit/znodeUriPath';
 import { kindLabel } from '../tree/tooltip';
 import { aclLines, AclView, readAcl } from '../write/aclText';
 import { sequenceNumber } from '../../zk/naturalOrder';
@@ -14,11 +15,11 @@ export const DETAILS_SCHEME = 'zooscope-details';
 const t = vscode.l10n.t;
 
 export function detailsUri(connectionId: string, path: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: DETAILS_SCHEME, authority: Buffer.from(connectionId).toString('hex'), path, query: 'details' });
+  return vscode.Uri.from({ scheme: DETAILS_SCHEME, authority: Buffer.from(connectionId).toString('hex'), path: visiblePath(path), query: 'details' });
 }
 
 function parse(uri: vscode.Uri): { connectionId: string; path: string } {
-  return { connectionId: Buffer.from(uri.authority, 'hex').toString('utf8'), path: uri.path };
+  return { connectionId: Buffer.from(uri.authority, 'hex').toString('utf8'), path: znodePathOf(uri.path) };
 }
 
 /** UTF-8 text if the bytes decode without loss and hold no control characters besides whitespace. */

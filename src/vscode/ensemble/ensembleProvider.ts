@@ -9,6 +9,7 @@ import { adminPortOf, ensembleRefreshMs } from '../locks/lockSettings';
 import {
   connectionItem, detailItem, details, EnsembleConnectionNode, EnsembleDetailNode, EnsembleNode, EnsembleServerNode, serverItem,
 } from './ensembleItems';
+import { literalTreeItem } from '../common/literalTreeItem';
 
 const t = vscode.l10n.t;
 
@@ -73,6 +74,10 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
   }
 
   getTreeItem(node: EnsembleNode): vscode.TreeItem {
+    return literalTreeItem(this.buildTreeItem(node));
+  }
+
+  private buildTreeItem(node: EnsembleNode): vscode.TreeItem {
     if (node instanceof EnsembleConnectionNode) return connectionItem(node, this.store.get(node.connectionId));
     if (node instanceof EnsembleServerNode) return serverItem(node);
     return detailItem(node);

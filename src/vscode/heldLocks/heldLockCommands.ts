@@ -13,6 +13,9 @@ import { isHeldLockNode } from './heldLocksView';
 import { followAttempt } from './lockNotifications';
 import { chooseConvention, resolveLockTarget } from './lockTarget';
 import { modeLabel, stateLabel, waitingText } from './lockWords';
+import { fail, flash, info } from '../common/notifier';
+import { pickItem } from '../common/quickInput';
+import { showProgress } from '../common/progress';
 
 const t = vscode.l10n.t;
 
@@ -35,11 +38,11 @@ export async function acquire(services: Services, mode: LockMode, arg?: unknown)
   const { connectionId, path } = target;
   const saved = services.store.get(connectionId);
   if (!saved) {
-    void vscode.window.showErrorMessage(t('No saved connection "{0}".', connectionId));
+    void fail(t('No saved connection "{0}".', connectionId));
     return undefined;
   }
   if (saved.readOnly) {
-    void vscode.window.showErrorMessage(t('"{0}" is a read-only connection: taking a lock creates nodes.', saved.name));
+    void fail(t('"{0}" is a read-only connection: taking a lock creates nodes.', saved.name));
     return undefined;
   }
   const locks = services.heldLocks;
@@ -47,7 +50,7 @@ export async function acquire(services: Services, mode: LockMode, arg?: unknown)
     const already = locks.list(connectionId).find((e) => e.snapshot.path === path && isLive(e.snapshot));
     let conventionChoice: ConventionId | 'auto' = target.convention ?? 'auto';
     if (!already) {
-      const manager = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('Opening a lock session to "{0}"…', saved.name) },
+      const manager = await showProgress(vscode.ProgressLocation.Window, t('Opening a lock session to "{0}"…', saved.name),
         async () => {
           const m = await locks.managers.get(connectionId);
           await m?.open();
@@ -65,13 +68,13 @@ export async function acquire(services: Services, mode: LockMode, arg?: unknown)
     const s = started.entry.snapshot;
     if (started.repeated) {
       const where = s.state === 'waiting' ? waitingText(s) : stateLabel(s.state);
-      void vscode.window.showInformationMessage(t('This window already takes part in {0} ({1}, {2}): it was not queued again.', path, modeLabel(s.mode), where));
+      void info(t('This window already takes part in {0} ({1}, {2}): it was not queued again.', path, modeLabel(s.mode), where));
     } else {
       followAttempt(locks, started.entry);
     }
     return started.entry.handle.snapshot;
   } catch (error) {
-    void vscode.window.showErrorMessage(error instanceof ConnectFailure ? describeConnectFailure(saved.name, error) : describeError(error));
+    void fail(error instanceof ConnectFailure ? describeConnectFailure(saved.name, error) : describeError(error));
     return undefined;
   }
 }
@@ -85,17 +88,17 @@ async function resolveEntry(services: Services, arg: unknown, liveOnly: boolean)
     const connectionId = String(o!.connectionId);
     const path = String(o!.path);
     const found = locks.find(connectionId, path);
-    if (!found) void vscode.window.showInformationMessage(t('This window takes part in no lock at {0}.', path));
+    if (!found) void info(t('This window takes part in no lock at {0}.', path));
     return found;
   }
   const selected = services.heldLocksView.selection[0];
   if (isHeldLockNode(selected)) return selected.entry;
   const candidates = locks.list().filter((e) => !liveOnly || isLive(e.snapshot));
   if (candidates.length === 0) {
-    void vscode.window.showInformationMessage(t('This window takes part in no locks.'));
+    void info(t('This window takes part in no locks.'));
     return undefined;
   }
-  const pick = await vscode.window.showQuickPick(candidates.map((entry) => ({
+  const pick = await pickItem(candidates.map((entry) => ({
     label: entry.snapshot.path, description: services.heldLocksTree.summary(entry), entry,
   })), { placeHolder: t('Choose a lock') });
   return pick?.entry;
@@ -107,15 +110,15 @@ export async function release(services: Services, arg?: unknown): Promise<boolea
   if (!entry) return false;
   const s = entry.snapshot;
   if (!isLive(s)) {
-    void vscode.window.showInformationMessage(t('{0} is already {1}.', s.path, stateLabel(s.state)));
+    void info(t('{0} is already {1}.', s.path, stateLabel(s.state)));
     return false;
   }
   try {
     await services.heldLocks.release(entry);
-    vscode.window.setStatusBarMessage(`$(unlock) ${t('{0}: {1}', s.path, stateLabel(entry.snapshot.state))}`, 5000);
+    flash(t('{0}: {1}', s.path, stateLabel(entry.snapshot.state)), 'unlock');
     return true;
   } catch (error) {
-    void vscode.window.showErrorMessage(describeError(error));
+    void fail(describeError(error));
     return false;
   }
 }
@@ -123,8 +126,8 @@ export async function release(services: Services, arg?: unknown): Promise<boolea
 /** Releases every lock and election of the window (held or pending). Resolves with how many. */
 export async function releaseAll(services: Services): Promise<number> {
   const count = await services.heldLocks.releaseAll();
-  if (count === 0) void vscode.window.showInformationMessage(t('This window takes part in no locks.'));
-  else vscode.window.setStatusBarMessage(`$(unlock) ${t('Released {0} locks.', count)}`, 5000);
+  if (count === 0) void info(t('This window takes part in no locks.'));
+  else flash(t('Released {0} locks.', count), 'unlock');
   return count;
 }
 

@@ -2,6 +2,7 @@
 // background, while a held lock's session has lost its connection); hidden when it holds none.
 import * as vscode from 'vscode';
 import { HeldLocks, isHeld, isUnsure } from './heldLocks';
+import { shown } from '../common/untrustedText';
 
 const t = vscode.l10n.t;
 
@@ -42,7 +43,7 @@ export class HeldLocksStatusBar implements vscode.Disposable {
     const tooltip = held.length ? [t('Locks and elections this window holds:'), ...held] : [];
     // A lock whose session lost its connection may be gone by now: the user must not act on it until it is back.
     if (unsure.length) tooltip.push(t('Connection lost, maybe no longer held (do not act on them until they are back):'), ...unsure);
-    this.item.tooltip = tooltip.join('\n');
+    this.item.tooltip = shown(tooltip.join('\n'));
     this.item.backgroundColor = unsure.length ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = {
       label: unsure.length

@@ -7,6 +7,7 @@ import { baseName, parentPath } from '../../zk/paths';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { HeldLock, HeldLocks, isLive } from './heldLocks';
 import { conventionDescription, lostReasonText, modeLabel, positionText, stateLabel, waitingText } from './lockWords';
+import { literalTreeItem } from '../common/literalTreeItem';
 
 const t = vscode.l10n.t;
 
@@ -72,6 +73,10 @@ export class HeldLocksProvider implements vscode.TreeDataProvider<HeldLocksEleme
   }
 
   getTreeItem(element: HeldLocksElement): vscode.TreeItem {
+    return literalTreeItem(this.buildTreeItem(element));
+  }
+
+  private buildTreeItem(element: HeldLocksElement): vscode.TreeItem {
     if (element.kind === 'heldLockFact') {
       const item = new vscode.TreeItem(element.label);
       // Node paths by name (the row above names the lock); the tooltip has the whole path.

@@ -7,6 +7,8 @@ import type { ConnectionStore } from '../connections/connectionStore';
 import { log } from '../log';
 import { HeldLock, HeldLocks, isHeld, isLive, isUnsure } from './heldLocks';
 import { failureText, lostMessage, waitingText } from './lockWords';
+import { fail, flash, info, warn } from '../common/notifier';
+import { showProgress } from '../common/progress';
 
 const t = vscode.l10n.t;
 
@@ -19,12 +21,12 @@ export function registerLockNotifications(locks: HeldLocks, store: ConnectionSto
   return [
     locks.onDidLose((entry) => {
       // At once and without waiting for an answer: whoever relies on the lock must stop now.
-      void vscode.window.showWarningMessage(lostMessage(entry.snapshot, name(entry.connectionId)), t('Show Held Locks')).then((choice) => {
+      void warn(lostMessage(entry.snapshot, name(entry.connectionId)), t('Show Held Locks')).then((choice) => {
         if (choice) void vscode.commands.executeCommand('zooscope.heldLocks.focus');
       });
     }),
     locks.onDidCloseConnection(({ connectionId, ended }) => {
-      void vscode.window.showInformationMessage(ended.length === 1
+      void info(ended.length === 1
         ? t('Released the lock {0}: the lock session of "{1}" was closed.', ended[0].snapshot.path, name(connectionId))
         : t('Released {0} locks: the lock session of "{1}" was closed.', ended.length, name(connectionId)));
     }),
@@ -39,10 +41,10 @@ export function followAttempt(locks: HeldLocks, entry: HeldLock): void {
   let waitedVisibly = false;
   let progressDone: (() => void) | undefined;
   let report: ((s: LockSnapshot) => void) | undefined;
-  const showProgress = (first: LockSnapshot) => {
+  const showWaiting = (first: LockSnapshot) => {
     waitedVisibly = true;
     const title = isElection(first) ? t('Waiting to lead {0}', first.path) : t('Waiting for the lock {0}', first.path);
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+    void showProgress(vscode.ProgressLocation.Notification, title, (progress, token) => {
       token.onCancellationRequested(() => {
         log().info(`lock ${first.path}: wait cancelled by the user`);
         void locks.release(entry);
@@ -54,7 +56,7 @@ export function followAttempt(locks: HeldLocks, entry: HeldLock): void {
   };
   const onChange = (s: LockSnapshot) => {
     if (stillWaiting(s)) {
-      if (s.state === 'waiting' && !waitedVisibly) showProgress(s);
+      if (s.state === 'waiting' && !waitedVisibly) showWaiting(s);
       report?.(s);
       return;
     }
@@ -64,14 +66,14 @@ export function followAttempt(locks: HeldLocks, entry: HeldLock): void {
     if (isHeld(s) || !isLive(s)) entry.handle.off('change', onChange);
     if (isHeld(s)) {
       const text = isElection(s) ? t('You lead {0} now.', s.path) : t('You hold the lock {0} now.', s.path);
-      if (waitedVisibly) void vscode.window.showInformationMessage(text);
+      if (waitedVisibly) void info(text);
       else {
         // A passing word; gone with the next change (a loss must not sit next to "you hold it").
-        const message = vscode.window.setStatusBarMessage(`$(lock) ${text}`, 5000);
+        const message = flash(text, 'lock');
         entry.handle.once('change', () => message.dispose());
       }
     } else if (s.state === 'failed') {
-      void vscode.window.showErrorMessage(failureText(s));
+      void fail(failureText(s));
     }
   };
   entry.handle.on('change', onChange);

@@ -9,6 +9,8 @@ import { describePathProblem } from '../messages';
 import type { Services } from '../services';
 import { isPathNode } from '../tree/treeNodes';
 import { conventionDescription, detectionWarning, modeLabel } from './lockWords';
+import { fail } from '../common/notifier';
+import { input, pickItem } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
@@ -46,7 +48,7 @@ export async function resolveLockTarget(services: Services, arg: unknown, title:
   if (!connectionId) return undefined;
   const selected = services.view.selection[0];
   const suggestion = isPathNode(selected) && selected.connectionId === connectionId && selected.path !== '/' ? selected.path : '/';
-  const path = await vscode.window.showInputBox({
+  const path = await input({
     title, prompt: t('Path of the lock (its nodes are created under it), e.g. /app/locks/orders'),
     value: suggestion, validateInput: lockPathProblem,
   });
@@ -57,7 +59,7 @@ export async function resolveLockTarget(services: Services, arg: unknown, title:
 function checked(target: LockTarget): LockTarget | undefined {
   const problem = lockPathProblem(target.path);
   if (!problem) return target;
-  void vscode.window.showErrorMessage(problem);
+  void fail(problem);
   return undefined;
 }
 
@@ -72,7 +74,7 @@ export async function chooseConvention(path: string, mode: LockMode, detection: 
     description: detection.status === 'mixed' && detection.conventions.includes(id) ? t('found here') : undefined,
     detail: conventionDescription(id),
   }));
-  const pick = await vscode.window.showQuickPick(items, {
+  const pick = await pickItem(items, {
     title: t('{0} at {1}: which naming rules should your node follow?', modeLabel(mode), path),
     placeHolder: detectionWarning(path, detection),
     matchOnDetail: true, ignoreFocusOut: true,

@@ -6,7 +6,9 @@ import type { LockAnalysis, Participant } from '../../zk/analysis/model';
 import { hex, nodeKind } from '../../zk/stat';
 import type { ConnectionManager } from '../connections/connectionManager';
 import { log } from '../log';
-import { describeError } from '../messages';
+import { describeError, describeWriteFailure } from '../messages';
+import { confirmIrreversible } from '../common/confirmIrreversible';
+import { writerOf } from '../write/liveWriter';
 
 const t = vscode.l10n.t;
 
@@ -57,26 +59,29 @@ export const releaseOurs = (connectionId: string, path: string) => runLockComman
 export async function forceRelease(connections: ConnectionManager, connectionId: string, path: string, shown: Participant | undefined): Promise<ActionResult> {
   const live = connections.get(connectionId);
   if (!live) return { ok: false, message: t('Not connected.') };
-  if (live.saved.readOnly) return { ok: false, message: t('"{0}" is a read-only connection.', live.saved.name) };
+  // Through the write layer like every other write: its guards (read-only, protected paths, version) apply here too.
+  const writer = writerOf(live);
+  if (writer.readOnly) return { ok: false, message: describeWriteFailure({ code: 'readOnly', operation: 'delete', path }) };
   try {
     const stat = await live.session.exists(path);
     if (!stat) return { ok: false, message: t('{0} no longer exists.', path) };
     const owner = nodeKind(stat) === 'ephemeral' ? hex(stat.ephemeralOwner) : undefined;
     const session = owner ?? t('none (persistent node)');
     const client = shown?.clientAddress ?? t('unknown');
-    const confirm = t('Delete Lock Node');
-    const choice = await vscode.window.showWarningMessage(
-      t('Force-release the lock held by session {0} (client {1})?', session, client),
-      {
-        modal: true,
-        detail: t('This deletes {0} (version {1}) and nothing else. The holder is not told: if it still runs, it will go on as if it held the lock while the next waiter takes it.', path, stat.version),
-      },
-      confirm);
-    if (choice !== confirm) return { ok: false };
+    const confirmed = await confirmIrreversible({
+      message: t('Force-release the lock held by session {0} (client {1})?', session, client),
+      detail: t('This deletes {0} (version {1}) and nothing else. The holder is not told: if it still runs, it will go on as if it held the lock while the next waiter takes it.', path, stat.version),
+      confirmLabel: t('Delete Lock Node'),
+      liveOfOthers: owner !== undefined && stat.ephemeralOwner !== BigInt(live.session.sessionId ?? -1) ? 1 : 0,
+    });
+    if (!confirmed) return { ok: false };
     if (shown?.session !== undefined && owner !== shown.session) {
       return { ok: false, message: t('{0} now belongs to session {1}, not {2}: nothing was deleted.', path, session, shown.session) };
     }
-    await live.session.libraryCall<void>('delete', path, (cb) => live.session.client.remove(path, stat.version, cb as never));
+    const deleted = await writer.delete(path, stat.version);
+    if (!deleted.ok) {
+      return { ok: false, message: deleted.failure.code === 'badVersion' ? t('{0} changed since it was shown: nothing was deleted.', path) : describeWriteFailure(deleted.failure) };
+    }
     log().info(`force-released ${path} (session ${session}, client ${client}, version ${stat.version})`);
     return { ok: true };
   } catch (error) {

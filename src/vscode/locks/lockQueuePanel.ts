@@ -16,6 +16,7 @@ import { adminPortOf, affectsLockSettings, lockSettings } from './lockSettings';
 import type { Monitor, MonitorFactory } from './monitor';
 import { panelHtml, webviewRoots } from './panelHtml';
 import { anomalyTexts, webviewStrings } from './webviewStrings';
+import { fail } from '../common/notifier';
 
 const t = vscode.l10n.t;
 
@@ -142,7 +143,7 @@ export class LockQueuePanel implements vscode.Disposable {
   async perform(request: ActionRequest): Promise<ActionResult> {
     const result = await this.act(request).catch((error: unknown): ActionResult => ({ ok: false, message: describeError(error) }));
     log().info(`lock panel ${this.state.root}: ${JSON.stringify(request)} → ${result.ok ? 'ok' : `not done${result.message ? `: ${result.message}` : ''}`}`);
-    if (result.message && !result.ok) void vscode.window.showErrorMessage(result.message);
+    if (result.message && !result.ok) void fail(result.message);
     // Acquiring may have opened this window's lock session: start over so its nodes count as ours.
     if (result.ok && (request.type === 'acquire' || request.type === 'release')) this.restart();
     else if (result.ok && request.type === 'forceRelease') await this.refresh();

@@ -8,9 +8,10 @@ import { describeSearchProblem } from '../messages';
 import type { Services } from '../services';
 import { showProblem } from '../write/failures';
 import { liveWriter } from '../write/liveWriter';
-import { withCancellableProgress } from '../write/progress';
+import { withCancellableProgress } from '../common/progress';
 import { nodeTarget } from '../write/targets';
 import type { SearchRun } from './searchResults';
+import { input } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
@@ -70,7 +71,7 @@ export async function search(services: Services, arg?: unknown, preset?: SearchP
 }
 
 async function ask(root: string): Promise<SearchQuery | undefined> {
-  const path = await vscode.window.showInputBox({
+  const path = await input({
     title: t('Search under {0}', root),
     prompt: t('Node names to find: a glob (lock-*), a glob on the full path when it holds a "/" (/app/*/config), or a /regex/. Leave empty to match any name.'),
     validateInput: (v) => {
@@ -79,7 +80,7 @@ async function ask(root: string): Promise<SearchQuery | undefined> {
     },
   });
   if (path === undefined) return undefined;
-  const content = await vscode.window.showInputBox({
+  const content = await input({
     title: t('Search under {0}', root),
     prompt: t('Text to find in the data (case-sensitive), or a /regex/i. Leave empty to search by name only.'),
     validateInput: (v) => {

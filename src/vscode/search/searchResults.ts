@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { SearchMatch, SearchSummary } from '../../zk/search/search';
 import { baseName, parentPath } from '../../zk/paths';
+import { literalTreeItem } from '../common/literalTreeItem';
 
 const t = vscode.l10n.t;
 const REDRAW_MS = 150;
@@ -59,6 +60,10 @@ export class SearchResultsProvider implements vscode.TreeDataProvider<SearchItem
   }
 
   getTreeItem(item: SearchItem): vscode.TreeItem {
+    return literalTreeItem(this.buildTreeItem(item));
+  }
+
+  private buildTreeItem(item: SearchItem): vscode.TreeItem {
     if (item.kind === 'summary') return summaryItem(item.run);
     const { match, run } = item;
     const tree = new vscode.TreeItem(baseName(match.path));

@@ -8,8 +8,9 @@ import { pickConnection } from '../commands/pickConnection';
 import { log } from '../log';
 import type { Services } from '../services';
 import { liveWriter } from '../write/liveWriter';
-import { withCancellableProgress } from '../write/progress';
+import { withCancellableProgress } from '../common/progress';
 import { nodeTarget } from '../write/targets';
+import { info, warn } from '../common/notifier';
 
 const t = vscode.l10n.t;
 
@@ -44,7 +45,7 @@ export async function exportTree(services: Services, arg?: unknown, preset?: { f
   log().info(`export ${root} → ${where}: ${summary.nodes} nodes${summary.complete ? '' : ' (incomplete)'}`);
   if (summary.crawl.cancelled) {
     await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
-    void vscode.window.showWarningMessage(t('The export of {0} was cancelled; no file was kept.', root));
+    void warn(t('The export of {0} was cancelled; no file was kept.', root));
     return summary;
   }
   const open = t('Open File');
@@ -53,7 +54,7 @@ export async function exportTree(services: Services, arg?: unknown, preset?: { f
     : t('Exported {0} nodes from {1} to {2}, but the file is incomplete: {3} nodes could not be read{4}.', summary.nodes, root, where,
       summary.crawl.unreadableCount, summary.crawl.error ? ` (${summary.crawl.error.operation} ${summary.crawl.error.path}: ${summary.crawl.error.code})` : '');
   const notes = summary.ephemeral ? ' ' + t('{0} ephemeral nodes are marked; import skips them.', summary.ephemeral) : '';
-  void (summary.complete ? vscode.window.showInformationMessage(message + notes, open) : vscode.window.showWarningMessage(message + notes, open))
+  void (summary.complete ? info(message + notes, open) : warn(message + notes, open))
     .then((choice) => choice === open ? vscode.window.showTextDocument(file) : undefined);
   return summary;
 }

@@ -9,10 +9,12 @@ import { describeExportProblem } from '../messages';
 import type { Services } from '../services';
 import { showProblem, showWriteFailure } from '../write/failures';
 import { liveWriter } from '../write/liveWriter';
-import { withCancellableProgress } from '../write/progress';
+import { withCancellableProgress } from '../common/progress';
 import { refreshParents } from '../write/reveal';
 import { nodeTarget } from '../write/targets';
 import { importPreview, importReport, importSummary } from './importTexts';
+import { ask, info, warn } from '../common/notifier';
+import { input } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
@@ -52,7 +54,7 @@ export async function importTree(services: Services, arg?: unknown, preset?: Imp
     return undefined;
   }
   const doc = parsed.doc;
-  const targetRoot = preset ? preset.targetRoot ?? doc.root : await vscode.window.showInputBox({
+  const targetRoot = preset ? preset.targetRoot ?? doc.root : await input({
     title: t('Import {0}', shown), prompt: t('Where the export\'s root {0} goes ({1} nodes); the same path restores it in place', doc.root, doc.nodes.length),
     value: known && known.path !== doc.root && known.path !== '/' ? known.path : doc.root,
     validateInput: validateZnodePath,
@@ -74,12 +76,12 @@ export async function importTree(services: Services, arg?: unknown, preset?: Imp
   }
   const writes = plan.counts.create + plan.counts.update;
   if (writes === 0) {
-    void vscode.window.showInformationMessage(t('Nothing to import into {0}: {1} nodes already hold this data, {2} are skipped.', targetRoot, plan.counts.unchanged, plan.counts.skip));
+    void info(t('Nothing to import into {0}: {1} nodes already hold this data, {2} are skipped.', targetRoot, plan.counts.unchanged, plan.counts.skip));
     return { plan };
   }
   const preview = importPreview(plan, shown);
   if (!preset) await services.reports.show(t('Import preview {0}', targetRoot), preview.text);
-  const confirmed = preset?.confirmed ?? (await vscode.window.showWarningMessage(preview.message, { modal: true, detail: preview.detail }, preview.confirmLabel)) === preview.confirmLabel;
+  const confirmed = preset?.confirmed ?? (await ask('warning', preview.message, preview.detail, preview.confirmLabel)) === preview.confirmLabel;
   if (!confirmed) return { plan };
   return { plan, report: await run(services, connectionId, plan) };
 }
@@ -100,7 +102,7 @@ async function run(services: Services, connectionId: string, plan: ImportPlan): 
   const again = t('Run Again');
   const clean = !report.interrupted && !report.cancelled && report.failed.length === 0;
   const summary = importSummary(plan, report);
-  void (clean ? vscode.window.showInformationMessage(summary, show) : vscode.window.showWarningMessage(summary, ...(report.interrupted ? [again, show] : [show])))
+  void (clean ? info(summary, show) : warn(summary, ...(report.interrupted ? [again, show] : [show])))
     .then(async (choice) => {
       if (choice === show) await services.reports.show(t('Import {0}', plan.targetRoot), importReport(plan, report));
       if (choice === again) await run(services, connectionId, plan);

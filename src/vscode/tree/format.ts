@@ -8,9 +8,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** Escapes text from ZooKeeper (names, data) for a MarkdownString, table cells included. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
-}
+export { markdownSafe as escapeMarkdown } from '../common/untrustedText';
 
 export function formatTime(ms: number): string {
   if (ms === 0) return '0';

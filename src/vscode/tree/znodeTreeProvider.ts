@@ -15,6 +15,7 @@ import { ConnectionTree, TreeSettings } from './connectionTree';
 import { statTooltip } from './tooltip';
 import { connectionItem, messageItem, showMoreItem, znodeItem } from './treeItems';
 import { ConnectionNode, isPathNode, MessageNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from './treeNodes';
+import { literalTreeItem } from '../common/literalTreeItem';
 
 const t = vscode.l10n.t;
 
@@ -45,6 +46,10 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   // ---- TreeDataProvider ----
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
+    return literalTreeItem(this.buildTreeItem(node));
+  }
+
+  private buildTreeItem(node: TreeNode): vscode.TreeItem {
     if (node instanceof ConnectionNode) {
       const saved = this.store.get(node.connectionId);
       const live = this.connections.get(node.connectionId);
@@ -105,7 +110,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     const own = owner !== undefined && owner === live?.session.sessionId;
     item.tooltip = statTooltip(node.path, node.stat, sequenceNumber(node.name) !== undefined, client, own,
       { kind: this.createdModes.kind(node.connectionId, node.path, node.stat), acl });
-    return item;
+    return literalTreeItem(item);
   }
 
   // ---- used by commands and the view ----

@@ -1,6 +1,7 @@
 // Building one ACL entry with quick inputs: the scheme, its id (a digest id from user + password), the permissions.
 import * as vscode from 'vscode';
 import { AclEntry, digestId, isAclEntryProblem, isPermissionsProblem, parseAclEntry, parsePermissions } from '../../zk/write';
+import { input, pickItem } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
@@ -11,7 +12,7 @@ export function describePermissionsProblem(text: string): string | undefined {
 }
 
 export async function askPermissions(value: string, entry: string): Promise<number | undefined> {
-  const text = await vscode.window.showInputBox({
+  const text = await input({
     title: t('Permissions for {0}', entry), prompt: t('Letters of cdrwa: c create, d delete, r read, w write, a admin'), value,
     validateInput: describePermissionsProblem,
   });
@@ -21,7 +22,7 @@ export async function askPermissions(value: string, entry: string): Promise<numb
 }
 
 function askText(title: string, prompt: string, validate: (v: string) => string | undefined, password = false): Thenable<string | undefined> {
-  return vscode.window.showInputBox({ title, prompt, password, validateInput: validate });
+  return input({ title, prompt, password, validateInput: validate });
 }
 
 const userProblem = (v: string) => (v === '' ? t('Enter a user name.') : v.includes(':') ? t('A digest user name cannot contain ":".') : undefined);
@@ -39,7 +40,7 @@ export async function askAclEntry(): Promise<AclEntry | undefined> {
     { scheme: 'x509', label: 'x509', description: t('a client certificate\'s distinguished name') },
     { scheme: 'other', label: t('Other…'), description: t('type scheme:id:perms') },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: t('Add ACL Entry'), placeHolder: t('Who gets permissions?') });
+  const pick = await pickItem(items, { title: t('Add ACL Entry'), placeHolder: t('Who gets permissions?') });
   if (!pick) return undefined;
   const title = t('Add ACL Entry');
   let scheme: string = pick.scheme;

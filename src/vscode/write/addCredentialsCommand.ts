@@ -6,6 +6,8 @@ import { log } from '../log';
 import type { Services } from '../services';
 import { showWriteFailure } from './failures';
 import { liveWriter } from './liveWriter';
+import { info } from '../common/notifier';
+import { input } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
@@ -13,12 +15,12 @@ export async function addCredentials(services: Services, arg?: unknown, preset?:
   const connectionId = await pickConnection(services, arg, true);
   if (!connectionId) return undefined;
   const name = services.store.get(connectionId)?.name ?? connectionId;
-  const user = preset?.user ?? await vscode.window.showInputBox({
+  const user = preset?.user ?? await input({
     title: t('Add Credentials to {0}', name), prompt: t('Digest user name'),
     validateInput: (v) => (v === '' ? t('Enter a user name.') : v.includes(':') ? t('A digest user name cannot contain ":".') : undefined),
   });
   if (user === undefined) return undefined;
-  const password = preset?.password ?? await vscode.window.showInputBox({
+  const password = preset?.password ?? await input({
     title: t('Add Credentials to {0}', name), prompt: t('Password of {0}', user), password: true,
   });
   if (password === undefined) return undefined;
@@ -31,7 +33,7 @@ export async function addCredentials(services: Services, arg?: unknown, preset?:
   }
   const identities = outcome.identities.map((i) => `${i.scheme}:${i.user}`);
   log().info(`${name}: digest credentials added for user ${user}`);
-  void vscode.window.showInformationMessage(
+  void info(
     t('Added credentials of "{0}" to the session of {1} (until it closes). The server now knows this session as: {2}', user, name, identities.join(', ')));
   return identities;
 }

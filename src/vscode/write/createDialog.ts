@@ -5,11 +5,13 @@ import { checkPath } from '../../zk/paths';
 import { CreateMode, isProtectedPath, MAX_TTL_MS, ZnodeWriter } from '../../zk/write';
 import { describePathProblem, describeWriteFailure } from '../messages';
 import { formatDuration, isDurationProblem, parseDuration } from './duration';
+import { ask } from '../common/notifier';
+import { input, pickItem } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
 export function askName(parent: string): Thenable<string | undefined> {
-  return vscode.window.showInputBox({
+  return input({
     title: t('Create Node under {0}', parent), ignoreFocusOut: true,
     prompt: t('Name of the new node (for sequential nodes, the prefix before the 10-digit number)'),
     validateInput: (name) => {
@@ -21,7 +23,7 @@ export function askName(parent: string): Thenable<string | undefined> {
 }
 
 export function askFullPath(value: string): Thenable<string | undefined> {
-  return vscode.window.showInputBox({
+  return input({
     title: t('Create Node'), ignoreFocusOut: true, prompt: t('Full path of the new node, e.g. /app/config/feature'), value,
     validateInput: (path) => {
       const problem = checkPath(path);
@@ -33,9 +35,9 @@ export function askFullPath(value: string): Thenable<string | undefined> {
 
 export async function askCreateParents(missing: string[]): Promise<boolean> {
   const create = t('Create Parents');
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await ask('warning',
     t('The parent {0} does not exist.', missing[missing.length - 1]),
-    { modal: true, detail: t('Create the missing nodes as empty persistent nodes first (like mkdir -p): {0}', missing.join(', ')) },
+    t('Create the missing nodes as empty persistent nodes first (like mkdir -p): {0}', missing.join(', ')),
     create);
   return choice === create;
 }
@@ -53,12 +55,12 @@ export async function askMode(): Promise<CreateMode | undefined> {
     { mode: 'ttl', label: t('TTL'), description: t('deleted after a time without changes when it has no children'), detail: t('Needs a server started with zookeeper.extendedTypesEnabled=true.') },
     { mode: 'ttlSequential', label: t('TTL, sequential'), description: t('the server appends a 10-digit number'), detail: t('Needs a server started with zookeeper.extendedTypesEnabled=true.') },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: t('Create Node: mode'), placeHolder: t('What kind of node?'), matchOnDetail: true, ignoreFocusOut: true });
+  const pick = await pickItem(items, { title: t('Create Node: mode'), placeHolder: t('What kind of node?'), matchOnDetail: true, ignoreFocusOut: true });
   return pick?.mode;
 }
 
 export async function askTtl(): Promise<number | undefined> {
-  const text = await vscode.window.showInputBox({
+  const text = await input({
     title: t('Create Node: time to live'), ignoreFocusOut: true, prompt: t('How long the node may stay unchanged and childless, e.g. 30s, 10m, 2h, 1d'), value: '10m',
     validateInput: (v) => {
       const ms = parseDuration(v);
@@ -73,7 +75,7 @@ export async function askTtl(): Promise<number | undefined> {
 }
 
 export function askData(path: string): Thenable<string | undefined> {
-  return vscode.window.showInputBox({
+  return input({
     title: t('Create Node: data'), ignoreFocusOut: true, prompt: t('Initial data of {0} as UTF-8 text (may be empty; edit it later with "Open Data")', path), value: '',
   });
 }

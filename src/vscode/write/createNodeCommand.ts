@@ -13,6 +13,7 @@ import { isDurationProblem, parseDuration } from './duration';
 import { showWriteFailure } from './failures';
 import { liveWriter } from './liveWriter';
 import { revealPath } from './reveal';
+import { flash, info } from '../common/notifier';
 
 const t = vscode.l10n.t;
 
@@ -95,10 +96,10 @@ async function missingAncestors(writer: ZnodeWriter, path: string): Promise<stri
 function announce(path: string, mode: CreateMode, createdParents: string[]): void {
   const parents = createdParents.length ? ' ' + t('(created the missing parents {0})', createdParents.join(', ')) : '';
   if (mode === 'ephemeral' || mode === 'ephemeralSequential') {
-    void vscode.window.showInformationMessage(t('Created {0}. It is an ephemeral node of this window\'s session: it vanishes when the connection closes.', path) + parents);
+    void info(t('Created {0}. It is an ephemeral node of this window\'s session: it vanishes when the connection closes.', path) + parents);
   } else if (mode === 'persistentSequential' || mode === 'ttlSequential') {
-    void vscode.window.showInformationMessage(t('Created {0} (the server chose the sequence number).', path) + parents);
+    void info(t('Created {0} (the server chose the sequence number).', path) + parents);
   } else {
-    vscode.window.setStatusBarMessage(t('Created {0}', path) + parents, 5000);
+    flash(t('Created {0}', path) + parents);
   }
 }

@@ -12,6 +12,9 @@ import { liveWriter } from './liveWriter';
 import { listLines } from './reports';
 import { refreshParents } from './reveal';
 import { selectedZnodes } from './targets';
+import { confirmIrreversible } from '../common/confirmIrreversible';
+import { fail, flash, warn } from '../common/notifier';
+import { nodeKind } from '../../zk/stat';
 
 const t = vscode.l10n.t;
 const SHOWN = 10;
@@ -32,11 +35,11 @@ export async function deleteNodes(services: Services, node?: unknown, nodes?: un
   if (selected.length === 1 && selected[0].stat.numChildren > 0) return deleteRecursively(services, selected[0], undefined, options);
   const connections = new Set(selected.map((n) => n.connectionId));
   if (connections.size > 1) {
-    void vscode.window.showErrorMessage(t('Select nodes of one connection to delete them together.'));
+    void fail(t('Select nodes of one connection to delete them together.'));
     return undefined;
   }
   const connectionId = selected[0].connectionId;
-  if (!(options.confirmed ?? await confirm(selected))) return undefined;
+  if (!(options.confirmed ?? await confirm(selected, services.connections.get(connectionId)?.session.sessionId))) return undefined;
   const found = await liveWriter(services.connections, connectionId);
   if (!found) return undefined;
   const targets = selected.map((n) => ({ path: n.path, version: n.stat.version }));
@@ -55,20 +58,21 @@ function single(outcome: { ok: true } | { ok: false; failure: WriteFailure }, pa
   return { deleted: [], alreadyGone: [], failed: [outcome.failure] };
 }
 
-async function confirm(nodes: ZnodeNode[]): Promise<boolean> {
+async function confirm(nodes: ZnodeNode[], ownSessionId: string | undefined): Promise<boolean> {
   const button = nodes.length === 1 ? t('Delete') : t('Delete {0} Nodes', nodes.length);
   const message = nodes.length === 1 ? t('Delete {0}?', nodes[0].path) : t('Delete these {0} nodes?', nodes.length);
   const lines = nodes.slice(0, SHOWN).map((n) => n.path);
   if (nodes.length > SHOWN) lines.push(t('… and {0} more', nodes.length - SHOWN));
   lines.push('', t('Each node is deleted only if it is unchanged since the explorer showed it.'));
-  const answer = await vscode.window.showWarningMessage(message, { modal: true, detail: lines.join('\n') }, button);
-  return answer === button;
+  const own = ownSessionId ? BigInt(ownSessionId) : undefined;
+  const liveOfOthers = nodes.filter((n) => nodeKind(n.stat) === 'ephemeral' && n.stat.ephemeralOwner !== own).length;
+  return confirmIrreversible({ message, detail: lines.join('\n'), confirmLabel: button, liveOfOthers });
 }
 
 async function tell(services: Services, connectionId: string, report: DeleteManyReport, asked: number): Promise<void> {
   const done = report.deleted.length + report.alreadyGone.length;
   if (report.failed.length === 0) {
-    vscode.window.setStatusBarMessage(asked === 1 ? t('Deleted {0}', report.deleted[0] ?? report.alreadyGone[0]) : t('Deleted {0} nodes', done), 5000);
+    flash(asked === 1 ? t('Deleted {0}', report.deleted[0] ?? report.alreadyGone[0]) : t('Deleted {0} nodes', done));
     return;
   }
   if (asked === 1) {
@@ -76,7 +80,7 @@ async function tell(services: Services, connectionId: string, report: DeleteMany
     return;
   }
   const show = t('Show Report');
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await warn(
     t('Deleted {0} of {1} nodes; {2} were kept: {3}', done, asked, report.failed.length, describeWriteFailure(report.failed[0])), show);
   if (choice !== show) return;
   const text = [`# ${t('Delete')}`, '', `## ${t('Kept')}`, ...listLines(report.failed.map(describeWriteFailure)),

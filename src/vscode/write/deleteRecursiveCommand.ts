@@ -9,9 +9,11 @@ import type { Services } from '../services';
 import { deletePreview, DeletePreview, deleteReport, deleteSummary } from './deletePreview';
 import { showWriteFailure } from './failures';
 import { liveWriter } from './liveWriter';
-import { withCancellableProgress } from './progress';
+import { withCancellableProgress } from '../common/progress';
 import { refreshParents } from './reveal';
 import { nodeTarget } from './targets';
+import { confirmIrreversible } from '../common/confirmIrreversible';
+import { fail, info, warn } from '../common/notifier';
 
 const t = vscode.l10n.t;
 
@@ -42,11 +44,11 @@ export async function deleteRecursively(services: Services, node?: unknown, _nod
   }
   const plan = planned.plan;
   if (!plan.complete) {
-    if (!plan.crawl.cancelled) void vscode.window.showErrorMessage(describeWriteFailure({ code: 'incompletePlan', operation: 'delete', path: plan.root }));
+    if (!plan.crawl.cancelled) void fail(describeWriteFailure({ code: 'incompletePlan', operation: 'delete', path: plan.root }));
     return { plan };
   }
   const preview = deletePreview(plan);
-  const confirmed = options.confirmed ?? (await vscode.window.showWarningMessage(preview.message, { modal: true, detail: preview.detail }, preview.confirmLabel)) === preview.confirmLabel;
+  const confirmed = options.confirmed ?? await confirmIrreversible({ ...preview, liveOfOthers: plan.foreignEphemeralCount });
   if (!confirmed) return { plan, preview };
   const report = await run(services, target.connectionId, plan, options);
   return report ? { plan, preview, report } : { plan, preview };
@@ -76,8 +78,8 @@ async function tell(services: Services, connectionId: string, plan: DeletePlan, 
   const clean = !report.interrupted && !report.cancelled && report.notDeleted.length === 0;
   const summary = deleteSummary(report);
   const choice = clean
-    ? await vscode.window.showInformationMessage(summary, show)
-    : await vscode.window.showWarningMessage(summary, ...(report.interrupted ? [again, show] : [show]));
+    ? await info(summary, show)
+    : await warn(summary, ...(report.interrupted ? [again, show] : [show]));
   if (choice === show) await services.reports.show(t('Delete {0}', plan.root), deleteReport(report));
   if (choice === again) await run(services, connectionId, plan, options);
 }

@@ -8,6 +8,8 @@ import { askAclEntry, askPermissions } from './aclEntryInput';
 import { showWriteFailure } from './failures';
 import { liveWriter } from './liveWriter';
 import { nodeTargetOrAsk } from './targets';
+import { fail, flash } from '../common/notifier';
+import { PickItem, pickItem } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
@@ -17,7 +19,7 @@ export interface AclPreset {
   aversion?: number;
 }
 
-interface Item extends vscode.QuickPickItem { action: 'entry' | 'add' | 'save'; index?: number }
+interface Item extends PickItem { action: 'entry' | 'add' | 'save'; index?: number }
 
 export async function editAcl(services: Services, arg?: unknown, preset?: AclPreset): Promise<boolean> {
   const target = await nodeTargetOrAsk(services, arg, t('Edit ACL'));
@@ -33,7 +35,7 @@ export async function editAcl(services: Services, arg?: unknown, preset?: AclPre
   const acl = preset ? parsePreset(preset.acl) : await editInteractively(target.path, current.acl, aversion);
   if (!acl) return false;
   if (acl.length === 0) {
-    void vscode.window.showErrorMessage(t('The ACL of {0} needs at least one entry.', target.path));
+    void fail(t('The ACL of {0} needs at least one entry.', target.path));
     return false;
   }
   const outcome = await found.writer.setAcl(target.path, acl, aversion);
@@ -45,7 +47,7 @@ export async function editAcl(services: Services, arg?: unknown, preset?: AclPre
     return false;
   }
   log().info(`setACL ${target.path}: ${acl.map((e) => `${e.scheme}:${formatPermissions(e.perms)}`).join(', ')}`);
-  vscode.window.setStatusBarMessage(t('Saved the ACL of {0}', target.path), 5000);
+  flash(t('Saved the ACL of {0}', target.path));
   return true;
 }
 
@@ -59,10 +61,10 @@ async function editInteractively(path: string, original: AclEntry[], aversion: n
   for (;;) {
     const items: Item[] = [
       ...acl.map((entry, index): Item => ({ action: 'entry', index, label: `${entry.scheme}:${entry.id}`, description: formatPermissions(entry.perms) || '-' })),
-      { action: 'add', label: `$(add) ${t('Add Entry…')}` },
-      { action: 'save', label: `$(check) ${t('Save ACL')}`, description: t('if still at aversion {0}', aversion) },
+      { action: 'add', icon: 'add', label: t('Add Entry…') },
+      { action: 'save', icon: 'check', label: t('Save ACL'), description: t('if still at aversion {0}', aversion) },
     ];
-    const pick = await vscode.window.showQuickPick(items, {
+    const pick = await pickItem(items, {
       title: t('ACL of {0}', path), placeHolder: t('Pick an entry to change or remove it; then Save ACL'),
     });
     if (!pick) return undefined;
@@ -76,7 +78,7 @@ async function editInteractively(path: string, original: AclEntry[], aversion: n
     const entry = acl[index];
     const change = t('Change Permissions…');
     const remove = t('Remove Entry');
-    const what = await vscode.window.showQuickPick([change, remove], { title: formatAclEntry(entry) });
+    const what = (await pickItem([{ label: change }, { label: remove }], { title: formatAclEntry(entry) }))?.label;
     if (what === remove) acl.splice(index, 1);
     if (what === change) {
       const perms = await askPermissions(formatPermissions(entry.perms), `${entry.scheme}:${entry.id}`);

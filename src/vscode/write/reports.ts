@@ -1,5 +1,6 @@
 // Read-only report documents (what a delete, import or export did), kept in memory for the window's lifetime.
 import * as vscode from 'vscode';
+import { shown } from '../common/untrustedText';
 
 export const REPORT_SCHEME = 'zooscope-report';
 const KEPT = 50;
@@ -10,7 +11,7 @@ export class ReportDocuments implements vscode.TextDocumentContentProvider {
 
   /** Opens `text` (Markdown) as a read-only document titled `title`. */
   async show(title: string, text: string): Promise<vscode.TextDocument> {
-    const uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${++this.count}/${title.replace(/[/\\]/g, '\u2215')}.md` });
+    const uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${++this.count}/${shown(title).replace(/[/\\]/g, '\u2215')}.md` });
     this.texts.set(uri.toString(), text);
     if (this.texts.size > KEPT) this.texts.delete(this.texts.keys().next().value as string);
     const doc = await vscode.workspace.openTextDocument(uri);

@@ -5,15 +5,16 @@ import type { ZnodeTreeProvider } from '../tree/znodeTreeProvider';
 import { ZnodeFileSystem } from '../edit/znodeFileSystem';
 import { ZNODE_SCHEME } from '../edit/znodeUriPath';
 import { SearchItem, SearchResultsProvider } from '../search/searchResults';
-import { shownFailures } from './failures';
+import { ShownMessage, shownFailures, shownMessages } from '../common/notifier';
 import { REPORT_SCHEME, ReportDocuments } from './reports';
 
 export interface WriteViews {
   readonly znodeFs: ZnodeFileSystem;
   readonly searchResults: SearchResultsProvider;
   readonly reports: ReportDocuments;
-  /** Failures shown to the user, for in-host tests. */
-  readonly shownFailures: readonly { message: string; buttons: string[] }[];
+  /** Error notifications shown to the user, and all notifications and status messages, for in-host tests. */
+  readonly shownFailures: readonly ShownMessage[];
+  readonly shownMessages: readonly ShownMessage[];
 }
 
 export function createWriteViews(connections: ConnectionManager, tree: ZnodeTreeProvider): WriteViews {
@@ -22,7 +23,7 @@ export function createWriteViews(connections: ConnectionManager, tree: ZnodeTree
     const node = tree.treeFor(connectionId)?.nodeAt(path);
     if (node) tree.refresh(node).catch(() => undefined);
   };
-  return { znodeFs: new ZnodeFileSystem(connections, redraw), searchResults: new SearchResultsProvider(), reports: new ReportDocuments(), shownFailures };
+  return { znodeFs: new ZnodeFileSystem(connections, redraw), searchResults: new SearchResultsProvider(), reports: new ReportDocuments(), shownFailures, shownMessages };
 }
 
 export function registerWriteViews(views: WriteViews): vscode.Disposable[] {

@@ -9,6 +9,7 @@ import { fmt } from './format';
 import { ActionEvent, LockListView } from './listView';
 import { buildRows } from './rows';
 import { el, icon } from './rowView';
+import { visibleText } from '../../shared/visibleText';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -62,15 +63,15 @@ function onAction(event: ActionEvent): void {
 
 function renderHeader(): void {
   if (!strings || !state) return;
-  title.textContent = fmt(state.mode === 'queue' ? strings.title : strings.subtreeTitle, state.root, connectionName);
-  refresh.title = strings.refresh;
-  refresh.setAttribute('aria-label', strings.refresh);
-  scroller.setAttribute('aria-label', fmt(strings.queueList, state.root));
+  title.textContent = visibleText(fmt(state.mode === 'queue' ? strings.title : strings.subtreeTitle, state.root, connectionName));
+  refresh.title = visibleText(strings.refresh);
+  refresh.setAttribute('aria-label', visibleText(strings.refresh));
+  scroller.setAttribute('aria-label', visibleText(fmt(strings.queueList, state.root)));
   const parts = [status.message ?? strings[status.status === 'error' ? 'disconnected' : status.status]];
   if (analysis) parts.push(fmt(strings.updated, new Date(analysis.takenAt).toLocaleTimeString()));
-  statusLine.textContent = parts.join(' · ');
+  statusLine.textContent = visibleText(parts.join(' · '));
   statusLine.className = `status status-${status.status}`;
-  servers.textContent = analysis ? serverSummary(analysis, strings) : '';
+  servers.textContent = visibleText(analysis ? serverSummary(analysis, strings) : '');
 }
 
 function serverSummary(a: LockAnalysis, s: WebviewStrings): string {
@@ -114,7 +115,7 @@ function onMessage(message: HostMessage): void {
       list.refreshAll();
       break;
     case 'reply':
-      if (!message.ok && message.message) statusLine.textContent = message.message;
+      if (!message.ok && message.message) statusLine.textContent = visibleText(message.message);
       break;
     case 'snapshotRequest':
       vscode.postMessage({ type: 'snapshot', requestId: message.requestId, rows: list.snapshot(), total: list.rowCount });

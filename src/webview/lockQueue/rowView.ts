@@ -5,6 +5,7 @@ import type { AnomalyText, PanelCapabilities, WebviewStrings } from '../../share
 import type { Participant } from '../../zk/analysis/model';
 import { fmt, formatDuration } from './format';
 import type { EdgeTarget, ParticipantRow, QueueRow, Row } from './rows';
+import { visibleText } from '../../shared/visibleText';
 
 export interface RenderContext {
   strings: WebviewStrings;
@@ -18,7 +19,7 @@ export type RowAction = 'reveal' | 'acquire' | 'release' | 'forceRelease' | 'foc
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
+  if (text !== undefined) node.textContent = visibleText(text);
   return node;
 }
 
@@ -33,8 +34,8 @@ function button(action: RowAction, codicon: string, label: string, target: strin
   b.type = 'button';
   b.dataset.action = action;
   b.dataset.target = target;
-  b.title = label;
-  b.setAttribute('aria-label', label);
+  b.title = visibleText(label);
+  b.setAttribute('aria-label', visibleText(label));
   b.tabIndex = -1;
   b.append(icon(codicon));
   return b;
@@ -65,8 +66,8 @@ function edgeChip(e: EdgeTarget, s: WebviewStrings): HTMLElement {
   chip.dataset.action = 'focusEdge';
   chip.dataset.target = e.path;
   const label = `${verb} ${edgeText(e)} (${how})`;
-  chip.title = `${verb} ${e.path} (${how})`;
-  chip.setAttribute('aria-label', label);
+  chip.title = visibleText(`${verb} ${e.path} (${how})`);
+  chip.setAttribute('aria-label', visibleText(label));
   chip.append(icon(e.source === 'server' ? 'arrow-up' : 'arrow-small-up'), el('span', 'edge-name', edgeText(e)));
   return chip;
 }
@@ -84,9 +85,9 @@ function participantContent(row: ParticipantRow, ctx: RenderContext): { children
     const text = ctx.anomalyTexts[a.key];
     const badge = el('span', `badge badge-anomaly severity-${a.severity}`);
     badge.append(icon(a.severity === 'error' ? 'error' : a.severity === 'warning' ? 'warning' : 'info'), el('span', undefined, text?.title ?? a.kind));
-    if (text) badge.title = `${text.title}: ${text.explanation}`;
+    if (text) badge.title = visibleText(`${text.title}: ${text.explanation}`);
     badge.setAttribute('role', 'note');
-    badge.setAttribute('aria-label', text ? `${text.title}: ${text.explanation}` : a.kind);
+    badge.setAttribute('aria-label', visibleText(text ? `${text.title}: ${text.explanation}` : a.kind));
     badgeTexts.push(text?.title ?? a.kind);
     line1.append(badge);
   }
@@ -169,7 +170,7 @@ export function renderRow(node: HTMLElement, row: Row, ctx: RenderContext): void
       line.append(icon(row.anomaly.severity === 'error' ? 'error' : row.anomaly.severity === 'warning' ? 'warning' : 'info'),
         el('span', 'title', text?.title ?? row.anomaly.kind));
       const explanation = el('div', 'line explanation', text?.explanation ?? row.anomaly.paths.join(', '));
-      explanation.title = text?.explanation ?? '';
+      explanation.title = visibleText(text?.explanation ?? '');
       content = { children: [line, explanation], label: `${text?.title ?? row.anomaly.kind}: ${text?.explanation ?? ''}` };
       classes += ` severity-${row.anomaly.severity}`;
       break;
@@ -179,7 +180,7 @@ export function renderRow(node: HTMLElement, row: Row, ctx: RenderContext): void
       break;
   }
   node.className = classes;
-  node.setAttribute('aria-label', content.label);
+  node.setAttribute('aria-label', visibleText(content.label));
   node.replaceChildren(...content.children);
 }
 
@@ -187,5 +188,5 @@ export function renderRow(node: HTMLElement, row: Row, ctx: RenderContext): void
 export function updateTime(node: HTMLElement, row: Row, ctx: RenderContext): void {
   if (row.kind !== 'participant') return;
   const time = node.querySelector('.time');
-  if (time) time.textContent = timeText(row.participant, ctx.strings, ctx.now);
+  if (time) time.textContent = visibleText(timeText(row.participant, ctx.strings, ctx.now));
 }

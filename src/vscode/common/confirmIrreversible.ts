@@ -1,0 +1,52 @@
+// Confirmation of a change that cannot be undone. When it touches what other sessions hold right now (their live
+// ephemeral nodes: locks, leaders), Enter alone must not do it: after the dialog the user types how many such nodes
+// go, so a reflexive Enter (or a dialog answered by habit) deletes nothing.
+import * as vscode from 'vscode';
+import { ask } from './notifier';
+import { shown } from './untrustedText';
+
+const t = vscode.l10n.t;
+
+export interface IrreversibleChange {
+  message: string;
+  detail?: string;
+  confirmLabel: string;
+  /** Live ephemeral nodes of other sessions among what would go. */
+  liveOfOthers: number;
+}
+
+export async function confirmIrreversible(change: IrreversibleChange): Promise<boolean> {
+  const answer = await ask('warning', change.message, change.detail, change.confirmLabel);
+  if (answer !== change.confirmLabel) return false;
+  if (change.liveOfOthers === 0) return true;
+  return typedConfirmation(change.liveOfOthers);
+}
+
+/** An input box that accepts only the number of live nodes; Enter on anything else keeps it open. */
+function typedConfirmation(count: number): Promise<boolean> {
+  const expected = String(count);
+  return new Promise((resolve) => {
+    const box = vscode.window.createInputBox();
+    box.title = shown(t('Other sessions hold {0} of these nodes right now', count));
+    box.prompt = t('They are live locks, leaders or other ephemeral nodes of running clients. Type {0} to delete them anyway; Escape keeps everything.', expected);
+    box.placeholder = t('Type {0} to confirm', expected);
+    box.ignoreFocusOut = true;
+    let accepted = false;
+    box.onDidChangeValue((value) => {
+      box.validationMessage = value === '' || value.trim() === expected ? undefined : t('Type {0} to confirm, or press Escape.', expected);
+    });
+    box.onDidAccept(() => {
+      if (box.value.trim() !== expected) {
+        box.validationMessage = t('Type {0} to confirm, or press Escape.', expected);
+        return;
+      }
+      accepted = true;
+      box.hide();
+    });
+    box.onDidHide(() => {
+      box.dispose();
+      resolve(accepted);
+    });
+    box.show();
+  });
+}

@@ -1,0 +1,25 @@
+// Every tree item of every ZooScope view passes through here on its way to VS Code, so no view can forget that
+// labels, descriptions and tooltips carry names and data from ZooKeeper: hidden and direction-changing characters
+// are written out as [U+XXXX] (in Markdown tooltips too). Our own words contain none, so the whole item is treated.
+import * as vscode from 'vscode';
+import { hasHiddenCharacters, visibleText } from '../../shared/visibleText';
+import { shown } from './untrustedText';
+
+function literalMarkdown(md: vscode.MarkdownString): vscode.MarkdownString {
+  if (!hasHiddenCharacters(md.value)) return md;
+  // `\[U+202E\]`: brackets escaped so Markdown shows them as written.
+  const copy = new vscode.MarkdownString(visibleText(md.value).replace(/\[(U\+[0-9A-F]{4,6})\]/g, '\\[$1\\]'), md.supportThemeIcons);
+  copy.isTrusted = md.isTrusted;
+  copy.supportHtml = md.supportHtml;
+  return copy;
+}
+
+export function literalTreeItem<T extends vscode.TreeItem>(item: T): T {
+  if (typeof item.label === 'string') item.label = shown(item.label);
+  else if (item.label) item.label = { ...item.label, label: shown(item.label.label) };
+  if (typeof item.description === 'string') item.description = shown(item.description);
+  if (typeof item.tooltip === 'string') item.tooltip = shown(item.tooltip);
+  else if (item.tooltip) item.tooltip = literalMarkdown(item.tooltip);
+  if (item.accessibilityInformation) item.accessibilityInformation = { ...item.accessibilityInformation, label: shown(item.accessibilityInformation.label) };
+  return item;
+}

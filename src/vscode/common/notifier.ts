@@ -1,0 +1,59 @@
+// The one way a message reaches the user as a notification or a modal dialog. Every message is made literal here
+// (links inert, hidden characters visible): the sentences are ours, but the names and data in them are not, and a
+// notification renders `[text](command:…)` as a link that runs the command.
+import * as vscode from 'vscode';
+import { iconSafe, linkSafe, shown } from './untrustedText';
+
+export type Severity = 'info' | 'warning' | 'error';
+
+export interface ShownMessage {
+  severity: Severity;
+  message: string;
+  detail?: string;
+  buttons: string[];
+  modal: boolean;
+}
+
+const KEPT = 30;
+/** The latest messages as they were handed to VS Code, newest last (what in-host tests check the user saw). */
+export const shownMessages: ShownMessage[] = [];
+/** The latest error messages, newest last. */
+export const shownFailures: ShownMessage[] = [];
+
+function record(list: ShownMessage[], entry: ShownMessage): void {
+  list.push(entry);
+  if (list.length > KEPT) list.shift();
+}
+
+type Show = (message: string, options: vscode.MessageOptions, ...items: string[]) => Thenable<string | undefined>;
+const show: Record<Severity, Show> = { info: vscode.window.showInformationMessage, warning: vscode.window.showWarningMessage, error: vscode.window.showErrorMessage };
+
+function present(severity: Severity, message: string, modal: boolean, detail: string | undefined, buttons: string[]): Thenable<string | undefined> {
+  // Modal dialogs show plain text (no links), so only hidden characters need writing out there.
+  const entry: ShownMessage = { severity, message: modal ? shown(message) : linkSafe(message), detail: detail === undefined ? undefined : shown(detail), buttons, modal };
+  record(shownMessages, entry);
+  if (severity === 'error') record(shownFailures, entry);
+  const options: vscode.MessageOptions = modal ? { modal: true, detail: entry.detail } : {};
+  return show[severity].call(vscode.window, entry.message, options, ...buttons);
+}
+
+/** A notification; resolves to the button chosen, if any. */
+export function notify(severity: Severity, message: string, ...buttons: string[]): Thenable<string | undefined> {
+  return present(severity, message, false, undefined, buttons);
+}
+
+export const info = (message: string, ...buttons: string[]) => notify('info', message, ...buttons);
+export const warn = (message: string, ...buttons: string[]) => notify('warning', message, ...buttons);
+export const fail = (message: string, ...buttons: string[]) => notify('error', message, ...buttons);
+
+/** A modal dialog; VS Code adds Cancel. Resolves to the button chosen, undefined when cancelled. */
+export function ask(severity: Severity, message: string, detail: string | undefined, ...buttons: string[]): Thenable<string | undefined> {
+  return present(severity, message, true, detail, buttons);
+}
+
+/** A short message in the status bar (it renders `$(name)` as icons: only `icon` becomes one). */
+export function flash(message: string, icon?: string): vscode.Disposable {
+  const text = (icon ? `$(${icon}) ` : '') + iconSafe(message);
+  record(shownMessages, { severity: 'info', message: text, buttons: [], modal: false });
+  return vscode.window.setStatusBarMessage(text, 5000);
+}
