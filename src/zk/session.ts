@@ -22,6 +22,8 @@ export interface SessionOptions {
   requestTimeoutMs?: number;
   /** digest credentials as `user:password`, added before anything else is sent. */
   digest?: string[];
+  /** The largest reply frame accepted (default 64 MiB); a longer one drops the connection. */
+  maxFrameBytes?: number;
 }
 
 export class ConnectFailure extends Error {
@@ -87,7 +89,9 @@ export class ZkSession extends EventEmitter {
     });
     // A third of each server's share of the session timeout: time to try again before the session is at risk.
     const handshakeTimeoutMs = Math.max(1500, this.sessionTimeoutMs / (3 * this.parsed.servers.length));
-    this.channel = new RawChannel(this.client, handshakeTimeoutMs);
+    this.channel = new RawChannel(this.client, { handshakeTimeoutMs, maxFrameBytes: options.maxFrameBytes });
+    // The channel drops a silent or broken connection itself; the library then reports DISCONNECTED (suspended).
+    this.channel.onDrop((reason) => this.emit('dropped', reason));
     this.watches = new WatchRegistry(this);
     for (const credential of options.digest ?? []) this.client.addAuthInfo('digest', Buffer.from(credential));
     this.client.on('state', (s: { code: number }) => this.onLibraryState(s.code));
@@ -108,6 +112,14 @@ export class ZkSession extends EventEmitter {
 
   get serverAddress(): string | undefined {
     return this.stateValue === 'connected' ? this.channel.serverAddress : undefined;
+  }
+
+  /**
+   * Why the connection was last dropped by this side (a server silent for two thirds of the session timeout, a
+   * frame that cannot be one), as one line; a 'dropped' event carries the same line when it happens.
+   */
+  get lastDrop(): string | undefined {
+    return this.channel.lastDrop;
   }
 
   /** The session timeout the server granted (it may differ from the one asked for). */
@@ -265,7 +277,7 @@ export class ZkSession extends EventEmitter {
         clearTimeout(this.lostTimer);
         // No contact for a whole session timeout: the session is almost surely gone; say so instead of
         // retrying silently. The library keeps trying; the owner decides whether to go on.
-        this.lostTimer = setTimeout(() => { if (this.stateValue === 'suspended') this.setState('lost'); }, this.sessionTimeoutMs);
+        this.lostTimer = setTimeout(() => { if (this.stateValue === 'suspended') this.setState('lost'); }, this.negotiatedTimeoutMs || this.sessionTimeoutMs);
         break;
       case zookeeper.State.EXPIRED.code:
         clearTimeout(this.lostTimer);

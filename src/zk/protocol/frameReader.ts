@@ -1,9 +1,28 @@
 // Splits a TCP byte stream into ZooKeeper frames (4-byte big-endian length + body) without re-concatenating
 // everything received so far on every chunk (node-zookeeper-client does, which is quadratic on big replies).
+// A length that is negative or above the limit is refused as soon as its 4 bytes arrive: a broken or hostile peer
+// must not make us buffer (or allocate) gigabytes while we wait for a frame that is not one.
+
+/**
+ * Default limit for one frame. The largest real replies are far below it (getChildren of 100k children with long
+ * names is about 3.2 MB; a server's jute.maxbuffer stops at 1 MB per znode by default) and far below what would
+ * hurt a process.
+ */
+export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
+
+/** A length prefix that cannot start a ZooKeeper frame. */
+export class FrameLengthError extends RangeError {
+  constructor(readonly length: number, readonly limit: number) {
+    super(length < 0 ? `invalid frame length ${length}` : `frame length ${length} exceeds the limit of ${limit} bytes`);
+    this.name = 'FrameLengthError';
+  }
+}
 
 export class FrameReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
+
+  constructor(readonly maxFrameBytes = DEFAULT_MAX_FRAME_BYTES) {}
 
   push(chunk: Buffer): void {
     if (chunk.length === 0) return;
@@ -20,7 +39,7 @@ export class FrameReader {
   next(): Buffer | undefined {
     if (this.buffered < 4) return undefined;
     const size = this.peekLength();
-    if (size < 0) throw new RangeError(`invalid frame length ${size}`);
+    if (size < 0 || size > this.maxFrameBytes) throw new FrameLengthError(size, this.maxFrameBytes);
     const total = size + 4;
     if (this.buffered < total) return undefined;
     return this.take(total);

@@ -9,6 +9,7 @@ export const OpCode = {
   setACL: 7,
   getChildren: 8,
   sync: 9,
+  ping: 11,
   getChildren2: 12,
   check: 13,
   multi: 14,

@@ -1,17 +1,22 @@
 // Sends requests of our own through node-zookeeper-client's connection: its queue assigns xids, keeps order and
 // handles reconnects; a small frame pre-parser in front of its socket handler takes the replies to our requests
 // (any opcode, including ones the library does not know) and every watch notification, and passes the rest on.
+// It also keeps the connection honest, as the Java client does: pings every third of the negotiated session timeout
+// (less a margin), and a connection that brings nothing for two thirds of it is dropped, so the session is known to
+// be suspended before the ensemble can expire it (the library pings but never notices that no answer comes). A
+// frame that cannot be one (bad length, too short to parse) drops the connection instead of crashing the process.
+import { performance } from 'node:perf_hooks';
 import type { Client } from 'node-zookeeper-client';
 import { ZkError } from '../errors';
-import { FrameReader } from './frameReader';
+import { DEFAULT_MAX_FRAME_BYTES, FrameReader } from './frameReader';
 import { JuteReader } from './jute';
-import { Xid } from './opcodes';
+import { OpCode, Xid } from './opcodes';
 
 type LibraryCallback = (error: unknown, reply?: Buffer) => void;
 
 interface OwnRequest {
   header: { xid: number; type: number };
-  payload: { setChrootPath(): void };
+  payload: { setChrootPath(): void } | null;
   zooscope: true;
   toBuffer(): Buffer;
 }
@@ -24,9 +29,11 @@ interface PendingPacket {
 /** The parts of node-zookeeper-client's ConnectionManager this module relies on (version 1.1.3). */
 interface ConnectionManagerInternals {
   state: number;
+  /** The negotiated session timeout once connected (the one asked for before). */
+  sessionTimeout: number;
   chrootPath?: string;
   zxid: Buffer;
-  socket?: { destroy(): void; remoteAddress?: string; remotePort?: number };
+  socket?: { destroy(): void; destroyed?: boolean; remoteAddress?: string; remotePort?: number };
   pendingQueue: PendingPacket[];
   /** Requests not written yet (PacketQueue); they wait there while there is no connection. */
   packetQueue: { queue: PendingPacket[] };
@@ -41,6 +48,31 @@ interface ConnectionManagerInternals {
 }
 
 const CONNECTING = 1;
+const CONNECTED = 2;
+const CONNECTED_READ_ONLY = 3;
+
+/** The reply header (xid, zxid, err) after the 4-byte length. */
+const REPLY_HEADER_END = 20;
+/** A ConnectResponse up to its password length: protocolVersion, timeOut, sessionId, passwd length. */
+const CONNECT_RESPONSE_MIN = 24;
+
+/** The timings of a connection's liveness check, from the negotiated session timeout (ms). */
+export function livenessTimings(sessionTimeoutMs: number): { readTimeoutMs: number; pingIntervalMs: number } {
+  // Two thirds, as the Java client: the ensemble expires a session no sooner than its timeout after the last
+  // touch the leader saw, so the client knows first, with a third to spare for pings in flight.
+  const readTimeoutMs = Math.floor((sessionTimeoutMs * 2) / 3);
+  // A third less a second (at most a sixth), as the Java client: the leader hears of a follower's touches only on
+  // its own pings (every half tick), so the touch it saw last may be one ping older than the last answer we got.
+  const pingIntervalMs = Math.max(1, Math.floor(sessionTimeoutMs / 3 - Math.min(1000, sessionTimeoutMs / 6)));
+  return { readTimeoutMs, pingIntervalMs };
+}
+
+export interface ChannelOptions {
+  /** How long a connected socket may wait for the answer to the session handshake (ms). */
+  handshakeTimeoutMs?: number;
+  /** The largest frame accepted (bytes); a longer one drops the connection. */
+  maxFrameBytes?: number;
+}
 
 export interface WatchNotification {
   type: number;
@@ -50,18 +82,30 @@ export interface WatchNotification {
 }
 
 export class RawChannel {
-  private readonly frames = new FrameReader();
+  private readonly frames: FrameReader;
   private readonly notificationListeners = new Set<(n: WatchNotification) => void>();
+  private readonly dropListeners = new Set<(reason: string) => void>();
   private readonly manager: ConnectionManagerInternals;
+  private readonly handshakeTimeoutMs: number;
   private reconnectPrevented = false;
   private handshakeTimer: NodeJS.Timeout | undefined;
+  /** The socket the liveness check watches (the connected one), and its timer. */
+  private livenessSocket: ConnectionManagerInternals['socket'];
+  private livenessTimer: NodeJS.Timeout | undefined;
+  /** performance.now() of the last bytes received, and of the last ping we sent. */
+  private lastHeard = 0;
+  private lastPing = 0;
+  private lastDropReason: string | undefined;
 
   /**
    * `handshakeTimeoutMs`: how long a connected socket may wait for the server's answer to the session handshake.
    * The library clears its connect timeout once TCP connects and then waits for that answer forever; a server
    * that accepts connections while it is still starting (seen after restarts) can leave it there for good.
    */
-  constructor(client: Client, private readonly handshakeTimeoutMs = 10000) {
+  constructor(client: Client, options: ChannelOptions | number = {}) {
+    const o = typeof options === 'number' ? { handshakeTimeoutMs: options } : options;
+    this.handshakeTimeoutMs = o.handshakeTimeoutMs ?? 10000;
+    this.frames = new FrameReader(o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
     this.manager = (client as unknown as { connectionManager: ConnectionManagerInternals }).connectionManager;
     if (!this.manager || !Array.isArray(this.manager.pendingQueue) || typeof this.manager.queue !== 'function' ||
       !Array.isArray(this.manager.packetQueue?.queue)) {
@@ -97,6 +141,17 @@ export class RawChannel {
   onNotification(listener: (n: WatchNotification) => void): () => void {
     this.notificationListeners.add(listener);
     return () => this.notificationListeners.delete(listener);
+  }
+
+  /** Called with one line saying why, whenever the channel drops a connection itself (silence, a broken frame). */
+  onDrop(listener: (reason: string) => void): () => void {
+    this.dropListeners.add(listener);
+    return () => this.dropListeners.delete(listener);
+  }
+
+  /** Why the channel last dropped a connection itself, if it ever did. */
+  get lastDrop(): string | undefined {
+    return this.lastDropReason;
   }
 
   /**
@@ -185,15 +240,134 @@ export class RawChannel {
     };
     manager.onSocketClosed = (hadError: boolean) => {
       clearTimeout(this.handshakeTimer);
+      this.stopLiveness();
       this.frames.reset();
       closed(hadError);
     };
     manager.onSocketData = (chunk: Buffer) => {
+      const socket = manager.socket;
+      // Any bytes count as a sign of life, as in the Java client (a huge reply arrives in many chunks).
+      this.lastHeard = performance.now();
       this.frames.push(chunk);
-      for (let frame = this.frames.next(); frame; frame = this.frames.next()) {
-        if (!this.dispatch(frame)) passOn(frame);
+      for (;;) {
+        let frame: Buffer | undefined;
+        try {
+          frame = this.frames.next();
+        } catch (error) {
+          return this.drop(`${(error as Error).message}`);
+        }
+        if (!frame) break;
+        const problem = this.malformed(frame);
+        if (problem) return this.drop(problem);
+        let ours: boolean;
+        try {
+          ours = this.dispatch(frame);
+        } catch (error) {
+          return this.drop(`unreadable reply (${(error as Error).message})`);
+        }
+        if (ours) continue;
+        try {
+          passOn(frame);
+        } catch (error) {
+          // The library parses its replies with no bounds checks; a reply it cannot read ends the connection, not
+          // the process.
+          return this.drop(`unreadable reply (${(error as Error).message})`);
+        }
+        // The library dropped the socket itself (a reply out of order): the rest belongs to a dead connection.
+        if (manager.socket !== socket || socket?.destroyed) return;
+      }
+      if (this.livenessSocket !== socket && (manager.state === CONNECTED || manager.state === CONNECTED_READ_ONLY)) {
+        this.startLiveness();
       }
     };
+  }
+
+  /** Why `frame` cannot be read, if it cannot (checked before anyone parses it). */
+  private malformed(frame: Buffer): string | undefined {
+    if (this.manager.state === CONNECTING) {
+      if (frame.length < CONNECT_RESPONSE_MIN) return `handshake answer of ${frame.length - 4} bytes is too short`;
+      // The library allocates the password with the length the peer sends: keep it within the frame.
+      const passwordLength = frame.readInt32BE(20);
+      if (passwordLength < -1 || passwordLength > frame.length - CONNECT_RESPONSE_MIN) {
+        return `handshake answer has a password length of ${passwordLength}`;
+      }
+      return undefined;
+    }
+    return frame.length < REPLY_HEADER_END ? `reply of ${frame.length - 4} bytes is shorter than a reply header` : undefined;
+  }
+
+  /** Drops the connection with a reason; the library reports DISCONNECTED and tries the next server. */
+  private drop(reason: string): void {
+    const socket = this.manager.socket;
+    this.stopLiveness();
+    this.frames.reset();
+    if (!socket || socket.destroyed) return;
+    const line = `connection to ${this.serverAddress ?? 'the server'} dropped: ${reason}`;
+    this.lastDropReason = line;
+    for (const listener of [...this.dropListeners]) listener(line);
+    socket.destroy();
+  }
+
+  /** Starts pinging the connected socket and watching it for silence. */
+  private startLiveness(): void {
+    this.stopLiveness();
+    this.livenessSocket = this.manager.socket;
+    this.lastPing = performance.now();
+    this.scheduleLiveness();
+  }
+
+  private stopLiveness(): void {
+    clearTimeout(this.livenessTimer);
+    this.livenessTimer = undefined;
+    this.livenessSocket = undefined;
+  }
+
+  private scheduleLiveness(): void {
+    const { readTimeoutMs, pingIntervalMs } = livenessTimings(this.manager.sessionTimeout);
+    const now = performance.now();
+    const next = Math.min(this.lastHeard + readTimeoutMs, this.lastPing + pingIntervalMs) - now;
+    clearTimeout(this.livenessTimer);
+    this.livenessTimer = setTimeout(() => this.checkLiveness(false), Math.max(1, Math.ceil(next)));
+    // The socket keeps the process alive while the connection matters; this timer need not.
+    this.livenessTimer.unref();
+  }
+
+  private checkLiveness(afterIo: boolean): void {
+    const manager = this.manager;
+    if (!this.livenessSocket || manager.socket !== this.livenessSocket) return;
+    if (manager.state !== CONNECTED && manager.state !== CONNECTED_READ_ONLY) return this.stopLiveness();
+    const { readTimeoutMs, pingIntervalMs } = livenessTimings(manager.sessionTimeout);
+    const now = performance.now();
+    const silentMs = now - this.lastHeard;
+    if (silentMs >= readTimeoutMs) {
+      // A busy event loop runs timers before it reads sockets: let it read what may have arrived meanwhile (a
+      // setImmediate runs after the poll phase) before calling the server silent.
+      if (!afterIo) {
+        setImmediate(() => this.checkLiveness(true));
+        return;
+      }
+      return this.drop(`no reply for ${Math.round(silentMs)} ms (allowed: ${readTimeoutMs} ms, two thirds of the ${manager.sessionTimeout} ms session timeout)`);
+    }
+    if (now - this.lastPing >= pingIntervalMs) this.ping(now);
+    this.scheduleLiveness();
+  }
+
+  /** Queues a ping (xid -2); the library writes it without waiting for an answer, and ignores the answer. */
+  private ping(now: number): void {
+    this.lastPing = now;
+    const request: OwnRequest = {
+      header: { xid: Xid.ping, type: OpCode.ping },
+      payload: null,
+      zooscope: true,
+      toBuffer() {
+        const frame = Buffer.allocUnsafe(12);
+        frame.writeInt32BE(8, 0);
+        frame.writeInt32BE(Xid.ping, 4);
+        frame.writeInt32BE(OpCode.ping, 8);
+        return frame;
+      },
+    };
+    this.manager.queue(request, () => undefined);
   }
 
   /** Drops a socket whose session handshake gets no answer in time, so the library tries again. */
@@ -243,6 +417,13 @@ export class RawChannel {
     const type = reader.int();
     const state = reader.int();
     const path = this.clientPath(reader.string());
-    for (const listener of [...this.notificationListeners]) listener({ type, state, path });
+    for (const listener of [...this.notificationListeners]) {
+      try {
+        listener({ type, state, path });
+      } catch (error) {
+        // A listener's own failure is no broken frame: let it surface as before, outside the frame parser.
+        queueMicrotask(() => { throw error; });
+      }
+    }
   }
 }
