@@ -28,12 +28,21 @@ function seen(p: Participant): string {
   return p.watches.length ? 'seen' : '-';
 }
 
+/** How long a holder has held: exact, `≥` a lower bound, or `?` (held since before this read, start unknown). */
+function heldText(p: Participant, now: number): string {
+  if (!p.held) return '';
+  const ms = now - p.held.since;
+  if (p.held.exact) return duration(ms);
+  return ms >= 1000 ? `≥${duration(ms)}` : '?';
+}
+
 function queueTable(q: LockQueue, now: number): string {
-  const header = ['#', 'ROLE', 'KIND', 'NODE', 'SESSION', 'CLIENT', 'LABEL', 'AGE', 'WAITS FOR', 'WATCH'];
+  // QUEUED is the node's age (ctime): when it queued, not when it began to hold.
+  const header = ['#', 'ROLE', 'KIND', 'NODE', 'SESSION', 'CLIENT', 'LABEL', 'QUEUED', 'HELD', 'WAITS FOR', 'WATCH'];
   const rows = q.participants.map((p) => [
     String(p.position), p.role + (p.ours ? '*' : ''), p.kind, p.nodeless ? '(watch only)' : short(clean(p.name), 60),
     p.session ?? '(persistent)', p.clientAddress ?? '?', short(clean(p.label ?? ''), 32), p.since > 0 ? duration(now - p.since) : '',
-    p.waitsFor.map((w) => short(clean(base(w)), 60)).join(', ') || '-', seen(p),
+    heldText(p, now), p.waitsFor.map((w) => short(clean(base(w)), 60)).join(', ') || '-', seen(p),
   ]);
   return table([header, ...rows]);
 }
@@ -49,10 +58,13 @@ export function describeAnomaly(a: Anomaly): string {
       : `stuck waiter: watches nothing in the queue (should watch ${clean(base(String(f.expected)))})${where}${sessions}`;
     case 'persistent-lock-node': return `persistent lock node (never released when its client dies):${where}`;
     case 'dead-owner': return `owner session not connected to any server${f.inSessionTracker === 0 ? ' and unknown to the leader' : ''} (${f.role}):${where}${sessions}`;
-    case 'held-too-long': return `held for ${duration(Number(f.heldMs))} (threshold ${duration(Number(f.thresholdMs))}):${where}${sessions}`;
+    case 'held-too-long': return `held for ${f.atLeast ? 'at least ' : ''}${duration(Number(f.heldMs))} (threshold ${duration(Number(f.thresholdMs))}):${where}${sessions}`;
     case 'duplicate-guid': return `${f.count} nodes share GUID ${clean(String(f.guid))} (a retried create?):${where}`;
     case 'deadlock': return `deadlock between ${a.sessions.join(' → ')} on${where}`;
     case 'unknown-recipe': return `unknown recipe: order by sequence number, roles guessed (lowest holds):${where}`;
+    case 'mixed-recipes': return `nodes of several libraries (${clean(String(f.libraries))}) in one queue: they do not see each other's nodes, mutual exclusion is not guaranteed:${where}${sessions}`;
+    case 'self-wait': return `session waits behind its own node (${f.nodes} nodes: several threads of one client; not a deadlock):${where}${sessions}`;
+    case 'unreadable': return `${counted(Number(f.count), 'path', 'paths')} not readable (${clean(String(f.reason))}), left out of the analysis:${where}${Number(f.count) > a.paths.length ? ', …' : ''}`;
     case 'child-watches-invisible': return `child watches are invisible to the servers' tables${Number(f.childWatches) >= 0 ? ` (${f.childWatches} held now)` : ''}: edges marked inferred follow the recipe`;
   }
 }
@@ -74,7 +86,9 @@ export function formatAnalysis(analysis: LockAnalysis): string {
   const servers = analysis.servers.map((s) => `${s.server} via ${s.via}${s.reason ? ` (${clean(s.reason)})` : ''}` +
     `${s.dataWatches !== undefined ? `, ${counted(s.dataWatches, 'data watch', 'data watches')}` : ''}${s.childWatches !== undefined ? `, ${counted(s.childWatches, 'child watch', 'child watches')}` : ''}`);
   if (servers.length) out.push(`servers: ${servers.join('; ')}`);
+  for (const u of analysis.unreadable ?? []) out.push(`unreadable: ${clean(u.path)} (${clean(u.reason)}: ${u.what === 'children' ? 'children not listed, not crawled' : 'data not read'})`);
   if (analysis.truncated) out.push('note: the crawl stopped at its bound; more queues may exist below');
   out.push('* = ZooScope\'s own session; WATCH: seen = the servers list the watch, inferred = from the recipe');
+  out.push('QUEUED = since the node was created; HELD: ≥ = at least (it already held when first seen), ? = held since before this read');
   return out.join('\n') + '\n';
 }

@@ -15,7 +15,7 @@ export interface LockQueuePanelState {
 /** Every text the webview shows, localized by the host (vscode.l10n) and sent once in `init`. */
 export const STRING_KEYS = [
   'title', 'subtreeTitle', 'loading', 'live', 'disconnected', 'noQueues', 'emptyQueue',
-  'holder', 'waiter', 'leader', 'heldFor', 'waitingFor', 'leadingFor', 'session', 'client', 'persistentNode',
+  'holder', 'waiter', 'leader', 'heldFor', 'waitingFor', 'leadingFor', 'heldAtLeast', 'leadingAtLeast', 'session', 'client', 'persistentNode',
   'watches', 'waitsFor', 'seenOnServer', 'inferred', 'ours', 'position', 'holders', 'waiters', 'leases',
   'reveal', 'acquire', 'release', 'forceRelease', 'refresh', 'deadlock', 'deadlockStep', 'queueList',
   'kind.exclusive', 'kind.read', 'kind.write', 'kind.lease', 'kind.candidate',

@@ -122,7 +122,12 @@ describe('lock analysis on a real server', () => {
     // The duplicate (a create retried by the holder's session) waits behind its own twin and watches nothing.
     assert.deepEqual(of('stuck-waiter').map((x) => [x.paths, x.facts.reason]).sort(), [[[dup], 'watchesNothing'], [[pl, gone], 'watchesMissingNode']].sort());
     assert.deepEqual(of('persistent-lock-node').map((x) => x.paths), [[persistent]]);
-    assert.deepEqual(of('held-too-long').map((x) => x.paths), [[ph]]);
+    // `gone` left the queue after ph was created: when ph began to hold is unknown (held since at least this read),
+    // so held-too-long does not fire on ph's ctime (see analysisTruth.test.ts for the known cases).
+    assert.deepEqual(of('held-too-long'), []);
+    assert.equal(q.participants[0].held?.exact, false);
+    // The duplicate waits behind its own session's node: information, not a deadlock.
+    assert.deepEqual(of('self-wait').map((x) => [x.severity, x.paths]), [['info', [ph, dup]]]);
     assert.deepEqual(of('duplicate-guid').map((x) => [x.paths.sort(), x.facts.guid]), [[[ph, dup].sort(), guid]]);
   });
 

@@ -76,7 +76,10 @@ describe('building the analysis from nodes and server tables', () => {
     const dup = node(dir, kz('a', 5), 0x1n);
     const persistent = node(dir, kz('b', 1), 0n);
     const w = [2, 3, 4].map((i) => node(dir, kz(String(i), i + 1), BigInt(0x10 + i)));
-    const q: RawQueue = { shape: 'simple', path: dir, recipe: 'kazoo-lock', family: 'kazoo', nodes: [holder, persistent, ...w, dup] };
+    const nodes = [holder, persistent, ...w, dup];
+    // Created one after the other and none deleted since (parent cversion = 6): the holder holds since its creation.
+    nodes.forEach((n, i) => { n.czxid = BigInt(100 + i); });
+    const q: RawQueue = { shape: 'simple', path: dir, recipe: 'kazoo-lock', family: 'kazoo', nodes, parent: { cversion: 6, pzxid: 105n } };
     const herdWatch: [string, string[]][] = w.map((n) => [`0x${n.owner.toString(16)}`, [holder.path]]);
     herdWatch.push(['0x1', [`${dir}/${kz('z', 99)}`]]); // the holder's session watches a node that is gone
     const a = buildAnalysis({
@@ -84,7 +87,7 @@ describe('building the analysis from nodes and server tables', () => {
       tables: [tables('s:1', { connections: w.map((n) => [`0x${n.owner.toString(16)}`, 'c:1'] as [string, string]), watches: herdWatch, tracked: ['0x1'] })],
     });
     const anomalies = a.queues[0].anomalies;
-    assert.deepEqual(kinds(anomalies), ['dead-owner', 'dead-owner', 'duplicate-guid', 'held-too-long', 'herd', 'persistent-lock-node', 'stuck-waiter']);
+    assert.deepEqual(kinds(anomalies), ['dead-owner', 'dead-owner', 'duplicate-guid', 'held-too-long', 'herd', 'persistent-lock-node', 'self-wait', 'stuck-waiter']);
     const herd = anomalies.find((x) => x.kind === 'herd')!;
     assert.equal(herd.facts.watchers, 3);
     assert.deepEqual(herd.paths, [holder.path]);

@@ -21,6 +21,8 @@ export function webviewStrings(): WebviewStrings {
     heldFor: t('held {0}'),
     waitingFor: t('waiting {0}'),
     leadingFor: t('leading {0}'),
+    heldAtLeast: t('held ≥ {0}'),
+    leadingAtLeast: t('leading ≥ {0}'),
     session: t('session {0}'),
     client: t('client {0}'),
     persistentNode: t('persistent node (no owner session)'),
@@ -99,11 +101,16 @@ export function describeAnomaly(a: Anomaly): AnomalyText {
       title: t('Owner session gone'),
       explanation: t('No server has a connection from session {0}, the owner of {1}: if the session has expired, the node vanishes shortly; if it stays, the lock is stuck.', session, path),
     };
-    case 'held-too-long': return {
-      title: t('Held too long'),
-      explanation: t('{0} has been held for {1}, longer than {2} (zooscope.locks.heldTooLongMinutes).', path,
-        num(f.heldMs) !== undefined ? duration(num(f.heldMs)!) : '?', num(f.thresholdMs) !== undefined ? duration(num(f.thresholdMs)!) : '?'),
-    };
+    case 'held-too-long': {
+      const held = num(f.heldMs) !== undefined ? duration(num(f.heldMs)!) : '?';
+      const threshold = num(f.thresholdMs) !== undefined ? duration(num(f.thresholdMs)!) : '?';
+      return {
+        title: t('Held too long'),
+        explanation: f.atLeast
+          ? t('{0} has been held for at least {1}, longer than {2} (zooscope.locks.heldTooLongMinutes).', path, held, threshold)
+          : t('{0} has been held for {1}, longer than {2} (zooscope.locks.heldTooLongMinutes).', path, held, threshold),
+      };
+    }
     case 'duplicate-guid': return {
       title: t('Duplicate client id'),
       explanation: t('{0} nodes carry the client id {1}: a create lost to a connection loss was probably retried, so one client is queued more than once.', str(f.count, String(a.paths.length)), str(f.guid)),
@@ -115,6 +122,19 @@ export function describeAnomaly(a: Anomaly): AnomalyText {
     case 'unknown-recipe': return {
       title: t('Unknown recipe'),
       explanation: t('The names under {0} follow no known lock recipe: the order shown is by sequence number and who waits for whom is a guess.', path),
+    };
+    case 'mixed-recipes': return {
+      title: t('Mixed lock libraries'),
+      explanation: t('{0} holds nodes of {1}: these libraries do not see each other\'s nodes (or order them differently), so two clients can hold the lock at once. Mutual exclusion is not guaranteed.', path, str(f.libraries)),
+    };
+    case 'self-wait': return {
+      title: t('Waits behind itself'),
+      explanation: t('Session {0} has {1} nodes in this queue and waits behind its own node {2}: several threads of one client do this in normal use. It is not a deadlock.', session, str(f.nodes, String(a.paths.length)), str(f.first, path)),
+    };
+    case 'unreadable': return {
+      title: t('Not readable'),
+      explanation: t('{0} paths could not be read ({1}) and are left out: {2}. Credentials that may read them would show their queues.',
+        str(f.count, String(a.paths.length)), str(f.reason), a.paths.join(', ') + (num(f.count) !== undefined && num(f.count)! > a.paths.length ? ', …' : '')),
     };
     case 'child-watches-invisible': return {
       title: t('Child watches not listed'),

@@ -1,6 +1,7 @@
 // Text helpers of the front-end (pure): templates with {0} placeholders and compact durations in the
 // host-provided units.
 import type { WebviewStrings } from '../../shared/lockQueueMessages';
+import type { Participant } from '../../zk/analysis/model';
 
 export function fmt(template: string, ...args: (string | number)[]): string {
   return template.replace(/\{(\d+)\}/g, (whole, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : whole));
@@ -21,4 +22,16 @@ export function formatDuration(ms: number, strings: Pick<WebviewStrings, 'unit.d
   else if (m) parts.push(fmt(strings['unit.m'], m), fmt(strings['unit.s'], s));
   else parts.push(fmt(strings['unit.s'], s));
   return parts.join(' ');
+}
+
+/**
+ * "held 3m 2s" / "held ≥ 5s" / "waiting 12s" / "leading 1h 2m". A holder's time counts from when it is known to
+ * hold (`held`), never from its node's ctime (when it queued); `≥` when that is only a lower bound.
+ */
+export function participantTime(p: Participant, s: WebviewStrings, now: number): string {
+  if (p.role === 'waiter') return fmt(s.waitingFor, formatDuration(now - p.since, s));
+  const leader = p.role === 'leader';
+  if (!p.held) return fmt(leader ? s.leadingAtLeast : s.heldAtLeast, formatDuration(0, s));
+  const template = p.held.exact ? (leader ? s.leadingFor : s.heldFor) : (leader ? s.leadingAtLeast : s.heldAtLeast);
+  return fmt(template, formatDuration(now - p.held.since, s));
 }

@@ -90,7 +90,7 @@ export class ParticipantRow {
   get sig(): string {
     if (this.sigCache === undefined) {
       const p = this.participant;
-      let sig = `${p.name}${SEP}${p.role}${SEP}${p.position}${SEP}${p.kind}${SEP}${p.session ?? ''}${SEP}${p.clientAddress ?? ''}${SEP}${p.label ?? ''}${SEP}${p.since}${SEP}${p.ours ? 1 : 0}${SEP}`;
+      let sig = `${p.name}${SEP}${p.role}${SEP}${p.position}${SEP}${p.kind}${SEP}${p.session ?? ''}${SEP}${p.clientAddress ?? ''}${SEP}${p.label ?? ''}${SEP}${p.since}${SEP}${p.held ? `${p.held.since}${p.held.exact ? '' : '+'}` : ''}${SEP}${p.ours ? 1 : 0}${SEP}`;
       for (const w of p.watches) sig += `${w.path}>${w.source},`;
       sig += SEP;
       for (const path of p.waitsFor) sig += `${path},`;

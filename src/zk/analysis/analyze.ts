@@ -58,5 +58,6 @@ export async function analyzeLocks(session: ZkSession, root: string, options: An
     root, takenAt: Date.now(), queues, tables,
     heldTooLongMs: options.heldTooLongMs ?? DEFAULT_HELD_TOO_LONG_MS,
     ourSessions: ourSessionsOf(session, options), truncated: discovery.truncated,
+    chroot: session.parsed.chroot, unreadable: discovery.unreadable,
   });
 }

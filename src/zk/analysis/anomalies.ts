@@ -1,7 +1,8 @@
 // Anomalies of one queue, as structured facts (the front end writes the words): herd effect, stuck waiter,
-// persistent lock node, dead owner, held too long, two nodes of one GUID, unknown recipe.
+// persistent lock node, dead owner, held too long, two nodes of one GUID, unknown recipe, nodes of several
+// libraries in one queue, a session waiting behind its own node.
 import type { Anomaly, LockQueue, Participant } from './model';
-import { parseName } from './recipes';
+import { Family, parseName } from './recipes';
 import type { ServerView } from './serverView';
 
 /** This many sessions or more watching one node (or a lock's children) is a herd: all wake on one change. */
@@ -23,6 +24,8 @@ export interface QueueContext {
   ours: Set<string>;
   takenAt: number;
   heldTooLongMs: number;
+  /** The library the queue's names mostly follow (single-folder queues only). */
+  family?: Family;
 }
 
 const anomaly = (kind: Anomaly['kind'], severity: Anomaly['severity'], paths: string[], sessions: (string | undefined)[], facts: Anomaly['facts'] = {}): Anomaly =>
@@ -83,6 +86,42 @@ function duplicates(c: QueueContext): Anomaly[] {
   return result;
 }
 
+/**
+ * Nodes of two libraries in one queue: they do not see each other's nodes (kazoo skips names without its markers)
+ * or order them differently (Curator by the text after its marker), so two of them can hold at once.
+ */
+function mixedRecipes(c: QueueContext): Anomaly | undefined {
+  if (!c.family) return undefined;
+  const families = new Set<Family>();
+  const foreign: Participant[] = [];
+  for (const p of c.queue.participants) {
+    const family = p.nodeless ? undefined : parseName(p.name)?.family;
+    if (!family || family === 'unknown') continue;
+    families.add(family);
+    if (family !== c.family) foreign.push(p);
+  }
+  if (families.size < 2) return undefined;
+  return anomaly('mixed-recipes', 'error', [c.queue.path, ...foreign.map((p) => p.path)], [...new Set(foreign.map((p) => p.session))],
+    { libraries: [...families].sort().join(', '), family: c.family, foreign: foreign.length });
+}
+
+/** A session with a waiting node behind another of its own nodes: several threads (or lock objects) of one client. */
+function selfWaits(c: QueueContext): Anomaly[] {
+  const nodes = new Map<string, Participant[]>();
+  for (const p of c.queue.participants) {
+    if (!p.session || p.nodeless) continue;
+    const list = nodes.get(p.session) ?? [];
+    list.push(p);
+    nodes.set(p.session, list);
+  }
+  const result: Anomaly[] = [];
+  for (const [session, list] of nodes) {
+    if (list.length < 2 || !list.slice(1).some((p) => p.role === 'waiter')) continue;
+    result.push(anomaly('self-wait', 'info', list.map((p) => p.path), [session], { nodes: list.length, first: list[0].path }));
+  }
+  return result;
+}
+
 export function queueAnomalies(c: QueueContext): Anomaly[] {
   const result: Anomaly[] = [];
   const q = c.queue;
@@ -96,12 +135,16 @@ export function queueAnomalies(c: QueueContext): Anomaly[] {
       const tracked = c.view.tracked ? (c.view.tracked.has(p.session) ? 1 : 0) : -1;
       result.push(anomaly('dead-owner', p.role === 'waiter' ? 'warning' : 'error', [p.path], [p.session], { role: p.role, inSessionTracker: tracked }));
     }
-    if (p.role === 'holder' && p.kind !== 'candidate' && p.since > 0 && c.takenAt - p.since > c.heldTooLongMs) {
-      result.push(anomaly('held-too-long', 'warning', [p.path], [p.session], { heldMs: c.takenAt - p.since, thresholdMs: c.heldTooLongMs }));
+    // Only on what is known: an exact start, or a lower bound that already passes the threshold.
+    if (p.role === 'holder' && p.kind !== 'candidate' && p.held && c.takenAt - p.held.since > c.heldTooLongMs) {
+      result.push(anomaly('held-too-long', 'warning', [p.path], [p.session],
+        { heldMs: c.takenAt - p.held.since, thresholdMs: c.heldTooLongMs, atLeast: p.held.exact ? 0 : 1 }));
     }
     const s = stuck(p, c);
     if (s) result.push(s);
   }
-  result.push(...herds(c), ...duplicates(c));
+  const mix = mixedRecipes(c);
+  if (mix) result.push(mix);
+  result.push(...herds(c), ...duplicates(c), ...selfWaits(c));
   return result;
 }

@@ -3,18 +3,25 @@
 import type { ServerTables } from '../servers/serverTables';
 import { inQueueDirs, queueAnomalies, QueueContext } from './anomalies';
 import { findCycles, waitForEdges } from './deadlocks';
+import type { ParentStat } from './discover';
+import { HoldHistory, holdingSinceCreation, startOf } from './holdTimes';
 import { dataLabel } from './labels';
-import type { Anomaly, LockAnalysis, LockQueue, Participant, RecipeId, SessionInfo } from './model';
+import type { Anomaly, LockAnalysis, LockQueue, Participant, RecipeId, SessionInfo, UnreadablePath } from './model';
 import { participantsOf, QueueNode, ownerSession } from './queueRules';
 import type { Family } from './recipes';
 import { curatorSemaphore, kazooSemaphore, SemaphoreParticipants } from './semaphores';
 import { mergeServerTables, ServerView } from './serverView';
 
-export type RawQueue =
-  | { shape: 'simple'; path: string; recipe: RecipeId; family: Family; nodes: QueueNode[] }
+export type RawQueue = (
+  /** `parent`: the folder's counters from the listing its nodes were read from (holdTimes.ts). */
+  | { shape: 'simple'; path: string; recipe: RecipeId; family: Family; nodes: QueueNode[]; parent?: ParentStat }
   | { shape: 'curator-semaphore'; path: string; leases: QueueNode[]; locks: QueueNode[] }
   | { shape: 'kazoo-semaphore'; path: string; leases: QueueNode[]; locks: QueueNode[]; maxLeases?: number }
-  | { shape: 'fixed'; path: string; node: QueueNode };
+  | { shape: 'fixed'; path: string; node: QueueNode }
+) & {
+  /** What this session could not read of the queue (its nodes' data, a folder's children). */
+  unreadable?: UnreadablePath[];
+};
 
 export interface BuildInput {
   root: string;
@@ -25,10 +32,18 @@ export interface BuildInput {
   heldTooLongMs: number;
   ourSessions: readonly string[];
   truncated?: boolean;
+  /** The session's chroot: the servers' tables list absolute paths. */
+  chroot?: string;
+  /** Folders the crawl could not list (the queues' own unreadable parts come with them). */
+  unreadable?: UnreadablePath[];
+  /** A live monitor's memory of holders across snapshots (updated by the build). */
+  holds?: HoldHistory;
 }
 
 export const DEFAULT_HELD_TOO_LONG_MS = 10 * 60 * 1000;
 const MAX_LISTED = 100;
+/** Paths named in the `unreadable` anomaly at most (the model's `unreadable` lists them all). */
+const MAX_UNREADABLE_IN_ANOMALY = 20;
 
 /** Directories whose children are the queue's nodes. */
 export function queueDirs(raw: RawQueue): string[] {
@@ -145,8 +160,24 @@ function sessionInfos(queues: LockQueue[], dirsByQueue: string[][], view: Server
   });
 }
 
+function setHeld(participants: Participant[], raw: RawQueue, input: BuildInput): void {
+  let fromCreation: Set<string> | undefined;
+  for (const p of participants) {
+    if (p.role === 'waiter' || p.nodeless) continue;
+    fromCreation ??= holdingSinceCreation(raw);
+    const created = fromCreation.has(p.path);
+    p.held = input.holds ? input.holds.resolve(p, created, input.takenAt) : startOf(p, created, input.takenAt);
+  }
+}
+
+function unreadableOf(input: BuildInput): UnreadablePath[] {
+  const byPath = new Map<string, UnreadablePath>();
+  for (const u of [...(input.unreadable ?? []), ...input.queues.flatMap((q) => q.unreadable ?? [])]) if (!byPath.has(u.path)) byPath.set(u.path, u);
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
 export function buildAnalysis(input: BuildInput): LockAnalysis {
-  const view = mergeServerTables(input.tables);
+  const view = mergeServerTables(input.tables, input.chroot);
   const ours = new Set(input.ourSessions.map((s) => s.toLowerCase()));
   const queues: LockQueue[] = [];
   const dirsByQueue: string[][] = [];
@@ -162,12 +193,14 @@ export function buildAnalysis(input: BuildInput): LockAnalysis {
       if (isNext) childWaiters.add(p.path);
       enrich(p, dirs, view, ours, isNext ? sem?.childWatchPath : undefined, dataWatchRecipe, cache, present);
     }
+    setHeld(participants, raw, input);
     const queue: LockQueue = { path: raw.path, recipe, participants, anomalies: [] };
     queue.leases = sem ? sem.leases : 1;
     if (queue.leases === undefined) delete queue.leases;
     const context: QueueContext = {
       queue, dirs: raw.shape === 'fixed' ? [] : dirs, existing: new Set(nodesOf(raw).map((n) => n.path)),
       dataWatchRecipe, childWaiters, view, ours, takenAt: input.takenAt, heldTooLongMs: input.heldTooLongMs,
+      family: raw.shape === 'simple' ? raw.family : undefined,
     };
     queue.anomalies = queueAnomalies(context);
     queues.push(queue);
@@ -175,7 +208,10 @@ export function buildAnalysis(input: BuildInput): LockAnalysis {
   }
   const sessions = sessionInfos(queues, dirsByQueue, view, ours);
   const clientOf = new Map(sessions.map((s) => [s.id, s.clientAddress ?? null]));
-  const deadlocks = findCycles(waitForEdges(queues)).map((c) => ({ ...c, clients: c.sessions.map((s) => clientOf.get(s) ?? null) }));
+  // A cycle through one queue only is a multi-threaded client queued twice (A, B, A, B): the holder at its head
+  // goes on and releases. Those are reported per queue as 'self-wait'.
+  const acrossQueues = (c: { locks: string[] }) => new Set(c.locks).size > 1;
+  const deadlocks = findCycles(waitForEdges(queues), acrossQueues).map((c) => ({ ...c, clients: c.sessions.map((s) => clientOf.get(s) ?? null) }));
   const anomalies: Anomaly[] = deadlocks.map((c) => ({
     kind: 'deadlock', severity: 'error', paths: [...new Set(c.locks)], sessions: c.sessions, facts: { length: c.sessions.length },
   }));
@@ -186,7 +222,16 @@ export function buildAnalysis(input: BuildInput): LockAnalysis {
   if (view.available && (usesChildWatches || (view.childWatches ?? 0) > 0)) {
     anomalies.push({ kind: 'child-watches-invisible', severity: 'info', paths: [], sessions: [], facts: { childWatches: view.childWatches ?? -1 } });
   }
+  const unreadable = unreadableOf(input);
+  if (unreadable.length) {
+    anomalies.push({
+      kind: 'unreadable', severity: 'warning', paths: unreadable.slice(0, MAX_UNREADABLE_IN_ANOMALY).map((u) => u.path), sessions: [],
+      facts: { count: unreadable.length, reason: unreadable[0].reason },
+    });
+  }
   const analysis: LockAnalysis = { root: input.root, takenAt: input.takenAt, queues, sessions, deadlocks, servers: view.servers, anomalies };
   if (input.truncated) analysis.truncated = true;
+  if (unreadable.length) analysis.unreadable = unreadable;
+  input.holds?.remember(queues.flatMap((q) => q.participants));
   return analysis;
 }

@@ -31,8 +31,11 @@ export function waitForEdges(queues: readonly LockQueue[]): WaitEdge[] {
   return edges;
 }
 
-/** Every elementary cycle (each reported once, starting at its smallest session id), at most `limit`. */
-export function findCycles(edges: readonly WaitEdge[], limit = 100): DeadlockCycle[] {
+/**
+ * Every elementary cycle that `accept` keeps (each reported once, starting at its smallest session id), at most
+ * `limit` of them.
+ */
+export function findCycles(edges: readonly WaitEdge[], accept: (cycle: DeadlockCycle) => boolean = () => true, limit = 100): DeadlockCycle[] {
   const out = new Map<string, WaitEdge[]>();
   for (const e of edges) {
     let list = out.get(e.from);
@@ -50,7 +53,8 @@ export function findCycles(edges: readonly WaitEdge[], limit = 100): DeadlockCyc
         if (cycles.length >= limit) return;
         if (e.to === start) {
           const path = [...stack, e];
-          cycles.push({ sessions: path.map((x) => x.from), locks: path.map((x) => x.lock) });
+          const cycle = { sessions: path.map((x) => x.from), locks: path.map((x) => x.lock) };
+          if (accept(cycle)) cycles.push(cycle);
         } else if (e.to > start && !onPath.has(e.to)) {
           onPath.add(e.to);
           stack.push(e);

@@ -5,18 +5,26 @@ import { baseName, joinPath, parentPath } from '../paths';
 import type { ZkSession } from '../session';
 import { nodeKind, ZnodeStat } from '../stat';
 import { mapBounded } from '../timeouts';
-import type { RecipeId } from './model';
+import type { RecipeId, UnreadablePath } from './model';
 import { Family, isFixedLeaderName, recognizeQueue } from './recipes';
 
 export type QueueSpec =
-  | { shape: 'simple'; path: string; recipe: RecipeId; family: Family; names?: string[] }
+  | { shape: 'simple'; path: string; recipe: RecipeId; family: Family; names?: string[]; parent?: ParentStat }
   | { shape: 'curator-semaphore'; path: string }
   | { shape: 'kazoo-semaphore'; path: string }
   | { shape: 'fixed'; path: string };
 
+/** The queue folder's child counters from the same reply as `names` (see holdTimes.ts). */
+export interface ParentStat {
+  cversion: number;
+  pzxid: bigint;
+}
+
 export interface Discovery {
   specs: QueueSpec[];
   truncated: boolean;
+  /** Folders whose children this session may not list (noAuth): not crawled. */
+  unreadable: UnreadablePath[];
   /** Folders crawled that are not queues (at most MAX_WATCHED_DIRS): a monitor watches them for new queues. */
   dirs: string[];
 }
@@ -41,11 +49,16 @@ function cancelled(signal?: AbortSignal): void {
   }
 }
 
-async function listOrUndefined(session: ZkSession, path: string): Promise<{ children: string[]; stat: ZnodeStat } | undefined> {
+async function listOrUndefined(session: ZkSession, path: string, unreadable?: UnreadablePath[]): Promise<{ children: string[]; stat: ZnodeStat } | undefined> {
   try {
     return await session.getChildren(path);
   } catch (error) {
     if (isZkError(error, 'noNode')) return undefined;
+    // One folder the session may not list must not hide every other queue: note it, crawl the rest.
+    if (unreadable && isZkError(error, 'noAuth')) {
+      unreadable.push({ path, reason: error.code, what: 'children' });
+      return undefined;
+    }
     throw error;
   }
 }
@@ -65,7 +78,10 @@ function specFor(path: string, children: string[], stat: ZnodeStat): QueueSpec |
   if (recognition.family === 'kazoo' && path.endsWith(KAZOO_LOCK_SUFFIX)) {
     return { shape: 'kazoo-semaphore', path: path.slice(0, -KAZOO_LOCK_SUFFIX.length) };
   }
-  return { shape: 'simple', path, recipe: recognition.recipe, family: recognition.family, names: children };
+  return {
+    shape: 'simple', path, recipe: recognition.recipe, family: recognition.family, names: children,
+    parent: { cversion: stat.cversion, pzxid: stat.pzxid },
+  };
 }
 
 /** The queues at `root` or below it. */
@@ -74,11 +90,12 @@ export async function discoverQueues(session: ZkSession, root: string, options: 
   const maxNodes = options.maxNodes ?? 20000;
   const rootList = await session.getChildren(root);
   // The root itself: a fixed leader node asked for by name is one whatever it is called.
-  if (rootList.children.length === 0 && nodeKind(rootList.stat) === 'ephemeral') return { specs: [{ shape: 'fixed', path: root }], truncated: false, dirs: [] };
+  if (rootList.children.length === 0 && nodeKind(rootList.stat) === 'ephemeral') return { specs: [{ shape: 'fixed', path: root }], truncated: false, dirs: [], unreadable: [] };
+  const unreadable: UnreadablePath[] = [];
   const own = specFor(root, rootList.children, rootList.stat);
-  if (own) return { specs: [await lifted(session, own)], truncated: false, dirs: [] };
-  const lifted1 = await semaphoreParentOf(session, root);
-  if (lifted1) return { specs: [lifted1], truncated: false, dirs: [] };
+  if (own) return { specs: [await lifted(session, own, unreadable)], truncated: false, dirs: [], unreadable };
+  const lifted1 = await semaphoreParentOf(session, root, unreadable);
+  if (lifted1) return { specs: [lifted1], truncated: false, dirs: [], unreadable };
   const dirs = [root];
 
   const found = new Map<string, QueueSpec>();
@@ -92,7 +109,7 @@ export async function discoverQueues(session: ZkSession, root: string, options: 
       truncated = true;
     }
     visited += level.length;
-    const lists = await mapBounded(level, CRAWL_WINDOW, (p) => listOrUndefined(session, p));
+    const lists = await mapBounded(level, CRAWL_WINDOW, (p) => listOrUndefined(session, p, unreadable));
     const next: string[] = [];
     level.forEach((path, i) => {
       const list = lists[i];
@@ -113,21 +130,22 @@ export async function discoverQueues(session: ZkSession, root: string, options: 
   }
   // Keyed by path: a kazoo semaphore found both as its lease directory and through its lock is kept once.
   const specs = [...found.values()].slice(0, maxQueues);
-  return { specs, truncated, dirs };
+  unreadable.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { specs, truncated, dirs, unreadable };
 }
 
 /** A Curator semaphore's `leases` or `locks` directory asked for directly: analyse the semaphore as a whole. */
-async function semaphoreParentOf(session: ZkSession, path: string): Promise<QueueSpec | undefined> {
+async function semaphoreParentOf(session: ZkSession, path: string, unreadable: UnreadablePath[]): Promise<QueueSpec | undefined> {
   const name = baseName(path);
   const parent = parentPath(path);
   if (!parent || (name !== 'leases' && name !== 'locks')) return undefined;
-  const siblings = await listOrUndefined(session, parent);
+  const siblings = await listOrUndefined(session, parent, unreadable);
   return siblings?.children.includes('leases') ? { shape: 'curator-semaphore', path: parent } : undefined;
 }
 
-async function lifted(session: ZkSession, spec: QueueSpec): Promise<QueueSpec> {
+async function lifted(session: ZkSession, spec: QueueSpec, unreadable: UnreadablePath[]): Promise<QueueSpec> {
   if (spec.shape === 'simple' && (baseName(spec.path) === 'leases' || baseName(spec.path) === 'locks')) {
-    return (await semaphoreParentOf(session, spec.path)) ?? spec;
+    return (await semaphoreParentOf(session, spec.path, unreadable)) ?? spec;
   }
   return spec;
 }

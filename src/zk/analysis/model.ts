@@ -34,8 +34,14 @@ export interface Participant {
   clientAddress?: string;
   /** The node's data shown as a label (UTF-8 if printable, else hex), truncated. Untrusted text. */
   label?: string;
-  /** ctime in ms since the epoch. */
+  /** ctime in ms since the epoch: when it queued (not when it began to hold). */
   since: number;
+  /**
+   * Holders and leaders: since when it holds, as far as is known (ms since the epoch). `exact` when it held from
+   * its creation (no child of the queue was deleted since) or a live monitor saw it take over; otherwise `since`
+   * is only when it was first seen holding, a lower bound of how long it has held.
+   */
+  held?: { since: number; exact: boolean };
   /** Paths this participant waits for under its library's rules (empty for holders). */
   waitsFor: string[];
   /** Paths its session is seen watching on some server (data watches only), or inferred from the recipe. */
@@ -51,7 +57,13 @@ export interface Participant {
 
 export type AnomalyKind =
   | 'herd' | 'stuck-waiter' | 'persistent-lock-node' | 'dead-owner' | 'held-too-long' | 'duplicate-guid'
-  | 'deadlock' | 'unknown-recipe' | 'child-watches-invisible';
+  | 'deadlock' | 'unknown-recipe' | 'child-watches-invisible'
+  /** One queue holds nodes of libraries that do not see each other's nodes: mutual exclusion is not guaranteed. */
+  | 'mixed-recipes'
+  /** A session waits behind its own node in one queue (several threads of one client): not a deadlock. */
+  | 'self-wait'
+  /** Paths the analysing session may not read (noAuth): left out, the rest is analysed. */
+  | 'unreadable';
 
 export interface Anomaly {
   kind: AnomalyKind;
@@ -120,4 +132,14 @@ export interface LockAnalysis {
   anomalies: Anomaly[];
   /** The subtree crawl stopped at its bound (maxQueues, or the node limit): more queues may exist below root. */
   truncated?: boolean;
+  /** Paths that could not be read (no permission): folders not crawled, or queue nodes whose data is unknown. */
+  unreadable?: UnreadablePath[];
+}
+
+export interface UnreadablePath {
+  path: string;
+  /** ZooKeeper's error name, e.g. `noAuth`. */
+  reason: string;
+  /** What is missing: a folder's children (not crawled) or a node's data (its Stat came from exists). */
+  what: 'children' | 'data';
 }

@@ -8,7 +8,8 @@ import type { WatchEvent } from '../watchRegistry';
 import { AnalyzeOptions, ourSessionsOf, readSpecs, readTables } from './analyze';
 import { buildAnalysis, DEFAULT_HELD_TOO_LONG_MS, queueWatchPaths, RawQueue } from './build';
 import { Discovery, discoverQueues, QueueSpec } from './discover';
-import type { LockAnalysis } from './model';
+import { HoldHistory } from './holdTimes';
+import type { LockAnalysis, UnreadablePath } from './model';
 import { readQueue } from './readQueue';
 
 export const DEFAULT_POLL_INTERVAL_MS = 2000;
@@ -30,6 +31,10 @@ export class LockMonitor {
   private readonly raws = new Map<string, RawQueue>();
   private tables?: ServerTables[];
   private truncated = false;
+  /** Folders the last discovery could not list. */
+  private unreadable: UnreadablePath[] = [];
+  /** Holders seen across snapshots: a take-over seen here has a known start, unlike the node's ctime. */
+  private readonly holds = new HoldHistory();
   /** Non-queue folders of a subtree, watched for queues that appear. */
   private dirs: string[] = [];
   private readonly unwatchers = new Map<string, Promise<(() => void) | undefined>>();
@@ -116,11 +121,12 @@ export class LockMonitor {
       // Curator's lock folders are containers: gone while nobody contends, back with the next contender. Keep
       // watching the path (a watch on a missing node reports its creation) and show no queue meanwhile.
       if (!isZkError(error, 'noNode')) throw error;
-      discovery = { specs: [], truncated: false, dirs: [] };
+      discovery = { specs: [], truncated: false, dirs: [], unreadable: [] };
     }
     if (this.disposed) return;
     this.specs = discovery.specs;
     this.truncated = discovery.truncated;
+    this.unreadable = discovery.unreadable;
     this.dirs = discovery.dirs;
     const queues = await readSpecs(this.session, this.specs, false);
     this.raws.clear();
@@ -206,6 +212,7 @@ export class LockMonitor {
       root: this.root, takenAt: Date.now(), queues: [...this.raws.values()], tables: this.tables,
       heldTooLongMs: this.options.heldTooLongMs ?? DEFAULT_HELD_TOO_LONG_MS,
       ourSessions: ourSessionsOf(this.session, this.options), truncated: this.truncated,
+      chroot: this.session.parsed.chroot, unreadable: this.unreadable, holds: this.holds,
     });
     // Polls that change nothing stay quiet (held-too-long facts move with the clock, so durations are left out).
     const shape = JSON.stringify({ ...analysis, takenAt: 0 }, (key, value: unknown) => (key === 'heldMs' ? 0 : value));

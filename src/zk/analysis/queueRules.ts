@@ -10,6 +10,8 @@ export interface QueueNode {
   name: string;
   path: string;
   ctime: number;
+  /** Absent in hand-made test data: hold times are then not inferred from the parent's counters. */
+  czxid?: bigint;
   /** ephemeralOwner (0 for persistent nodes). */
   owner: bigint;
   data?: Buffer;

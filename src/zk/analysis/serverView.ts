@@ -24,7 +24,23 @@ export interface ServerView {
   readAt?: number;
 }
 
-export function mergeServerTables(tables: readonly ServerTables[] | undefined): ServerView {
+/**
+ * A server path as the session sees it under `chroot` (servers list absolute paths), or undefined when it lies
+ * outside the chroot.
+ */
+export function pathInChroot(path: string, chroot: string | undefined): string | undefined {
+  if (!chroot || chroot === '/') return path;
+  if (path === chroot) return '/';
+  return path.startsWith(`${chroot}/`) ? path.slice(chroot.length) : undefined;
+}
+
+function pathsInChroot(paths: readonly string[], chroot: string | undefined): string[] {
+  if (!chroot) return [...paths];
+  return paths.map((p) => pathInChroot(p, chroot)).filter((p): p is string => p !== undefined);
+}
+
+/** Merges every member's tables; with a chroot, paths are mapped into it and the others left out. */
+export function mergeServerTables(tables: readonly ServerTables[] | undefined, chroot?: string): ServerView {
   const view: ServerView = {
     available: false, connectionsComplete: false, watchesComplete: false,
     connected: new Map(), watchesBySession: new Map(), watchersByPath: new Map(), ephemerals: new Map(), servers: [],
@@ -41,14 +57,14 @@ export function mergeServerTables(tables: readonly ServerTables[] | undefined): 
     for (const [session, paths] of t.watches ?? []) {
       let set = view.watchesBySession.get(session);
       if (!set) view.watchesBySession.set(session, set = new Set());
-      for (const p of paths) {
+      for (const p of pathsInChroot(paths, chroot)) {
         set.add(p);
         let watchers = view.watchersByPath.get(p);
         if (!watchers) view.watchersByPath.set(p, watchers = new Set());
         watchers.add(session);
       }
     }
-    for (const [session, paths] of t.ephemerals ?? []) if (!view.ephemerals.has(session)) view.ephemerals.set(session, paths);
+    for (const [session, paths] of t.ephemerals ?? []) if (!view.ephemerals.has(session)) view.ephemerals.set(session, pathsInChroot(paths, chroot));
     const state = t.monitor?.server_state;
     if (t.trackedSessions && (state === 'leader' || state === 'standalone')) {
       view.tracked ??= new Set();
