@@ -118,13 +118,34 @@ describe('recursive delete: preview, then execute exactly the plan', () => {
 
   test('cancelling: the preview says it is incomplete (and cannot be executed); execution stops between batches', async () => {
     await buildTree(other, '/p3', 10, 3); // 1111 nodes
+    // Cancelled half-way whatever the machine's speed: the walk goes through a proxy that cancels it the moment
+    // the walk's 51st listing request reaches it, before passing it on. By then at least 51 - window listings were
+    // answered, and no later one can be (a progress report every 100 ms let a fast machine finish first).
     const abort = new AbortController();
-    const partial = await planRecursiveDelete(session, '/p3', { signal: abort.signal, window: 8, onProgress: (pr) => { if (pr.visited > 50) abort.abort(); } });
-    assert.ok(partial.ok);
-    assert.equal(partial.plan.complete, false);
-    assert.equal(partial.plan.crawl.cancelled, true);
-    const refused = await executeDeletePlan(session, partial.plan, { readOnly: false });
-    assert.equal((refused as { failure: WriteFailure }).failure.code, 'incompletePlan');
+    const maxInFlight = 8;
+    let listings = 0;
+    const gate = await startProxy(zk.members[0].clientPort, {
+      rewriteClientFrame: (frame) => {
+        if (frame.opCode === OpCode.getChildren2 && ++listings === 51) abort.abort();
+        return undefined;
+      },
+    });
+    const gated = new ZkSession({ connectString: `127.0.0.1:${gate.port}`, sessionTimeoutMs: 15000, requestTimeoutMs: 15000 });
+    try {
+      await gated.open();
+      const partial = await planRecursiveDelete(gated, '/p3', { signal: abort.signal, window: maxInFlight });
+      assert.ok(partial.ok);
+      assert.equal(partial.plan.complete, false);
+      assert.equal(partial.plan.crawl.cancelled, true);
+      const visited = partial.plan.crawl.visited;
+      assert.ok(visited >= 51 - maxInFlight && visited <= 50, `visited ${visited}`);
+      assert.equal(partial.plan.count, visited);
+      const refused = await executeDeletePlan(gated, partial.plan, { readOnly: false });
+      assert.equal((refused as { failure: WriteFailure }).failure.code, 'incompletePlan');
+    } finally {
+      gated.close();
+      await gate.close();
+    }
     const full = await plan(session, '/p3');
     const stop = new AbortController();
     const report = await execute(session, full, { batchSize: 100, signal: stop.signal, onProgress: (pr) => { if (pr.done >= 300) stop.abort(); } });
