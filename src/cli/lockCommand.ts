@@ -1,5 +1,5 @@
 // `zooscope lock <connectString> <path> [--read | --write | --election | --unfair-election] [--timeout <s>]
-//  [--hold <s>] [--convention <id>] [--session-timeout <s>]`: takes a lock by hand with the extension's recipe and
+//  [--hold <s>] [--convention <id>] [--session-timeout <s>] [--digest <user>]`: takes a lock by hand with the extension's recipe and
 // convention detection, and says what happens, one line per event, each starting with a stable word:
 //   session <0x…>                              the lock session is open
 //   convention <id> recognised|empty|chosen     the rules our node follows (or `<id> unknown|mixed` before failing)
@@ -7,13 +7,19 @@
 //   held|leader node=<path> session=<0x…>       ours
 //   suspended from=<state>                      connection lost: unsure whether it is still ours
 //   released|cancelled|timeout|lost reason=<r>|failed error=<code>
-// Holds until --hold seconds have passed, or SIGINT/SIGTERM; then releases. Exit codes: 0 released, 1 error (cannot
+// Holds until --hold seconds have passed, SIGINT/SIGTERM/SIGHUP, or stdout's reader goes away; then releases.
+// Digest credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=user:password. Exit codes: 0 released, 1 error (cannot
 // connect, ZooKeeper error), 2 usage, 3 timed out waiting, 4 lost, 5 the queue's convention is unknown or has no
 // such lock (choose one with --convention), 6 cancelled by a signal before it was held.
 import { ConnectFailure } from '../zk/session';
 import { AcquireOptions, CONVENTION_IDS, isConventionId, LockError, LockManager, LockMode, LockSnapshot } from '../zk/locks';
+import { afterDelay, checkedConnectString, checkedPath, CREDENTIALS_HINT, digestCredentials, MAX_TIMER_MS, secondsOf, UsageError } from './args';
+import type { Output } from './output';
 
 export const EXIT = { released: 0, error: 1, usage: 2, timedOut: 3, lost: 4, convention: 5, cancelled: 6 } as const;
+
+/** After a stop was asked for, how long the release may take before the session is closed under it. */
+const RELEASE_GRACE_MS = 5000;
 
 interface LockArgs {
   connectString: string;
@@ -23,17 +29,14 @@ interface LockArgs {
   holdMs?: number;
   convention?: AcquireOptions['convention'];
   sessionTimeoutMs: number;
+  digest: string[];
 }
 
-function seconds(text: string | undefined, flag: string): number {
-  const value = Number(text);
-  if (text === undefined || !Number.isFinite(value) || value < 0) throw new Error(`${flag} needs a number of seconds`);
-  return Math.round(value * 1000);
-}
-
-export function parseLockArgs(args: string[]): LockArgs {
+export function parseLockArgs(args: string[], env: NodeJS.ProcessEnv = process.env): LockArgs {
   const positional: string[] = [];
   let mode: LockMode = 'exclusive';
+  let user: string | undefined;
+  let userFlag = '--digest';
   const parsed: Partial<LockArgs> = { sessionTimeoutMs: 15000 };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -42,36 +45,43 @@ export function parseLockArgs(args: string[]): LockArgs {
       case '--write': mode = 'write'; break;
       case '--election': mode = 'election'; break;
       case '--unfair-election': mode = 'unfairElection'; break;
-      case '--timeout': parsed.timeoutMs = seconds(args[++i], arg); break;
-      case '--hold': parsed.holdMs = seconds(args[++i], arg); break;
-      case '--session-timeout': parsed.sessionTimeoutMs = seconds(args[++i], arg); break;
+      // The lock layer waits with one timer: above 24.8 days it would fire at once.
+      case '--timeout': parsed.timeoutMs = secondsOf(args[++i], arg, 0, MAX_TIMER_MS); break;
+      // Holds of any length are chained timers; beyond 2^53 ms is not a duration.
+      case '--hold': parsed.holdMs = secondsOf(args[++i], arg, 0, Number.MAX_SAFE_INTEGER); break;
+      // Sent as an int32 of ms; below a second ZooKeeper grants two ticks anyway and any pause loses the lock.
+      case '--session-timeout': parsed.sessionTimeoutMs = secondsOf(args[++i], arg, 1000, MAX_TIMER_MS); break;
+      case '--digest': case '--auth':
+        user = args[++i] ?? '';
+        userFlag = arg;
+        break;
       case '--convention': {
         const id = args[++i];
-        if (!id || !isConventionId(id)) throw new Error(`--convention takes one of ${CONVENTION_IDS.join(', ')}`);
+        if (!id || !isConventionId(id)) throw new UsageError(`--convention takes one of ${CONVENTION_IDS.join(', ')}`);
         parsed.convention = id;
         break;
       }
       default:
-        if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
+        if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
         positional.push(arg);
     }
   }
-  if (positional.length !== 2) throw new Error('expected <connectString> <path>');
-  return { ...parsed, connectString: positional[0], path: positional[1], mode } as LockArgs;
+  if (positional.length !== 2) throw new UsageError('expected <connectString> <path>');
+  return {
+    ...parsed, connectString: checkedConnectString(positional[0]), path: checkedPath(positional[1], false), mode,
+    digest: digestCredentials(user, env, userFlag),
+  } as LockArgs;
 }
-
-/** Node names and paths come from ZooKeeper: untrusted text, printed without control characters. */
-const clean = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 function describe(s: LockSnapshot): string {
   switch (s.state) {
-    case 'waiting': return `waiting position=${s.position?.index ?? '?'}/${s.position?.of ?? '?'} for=${clean(s.waitingFor ?? '')}`;
-    case 'held': case 'leader': return `${s.state} node=${clean(s.node ?? '')} session=${s.sessionId}`;
+    case 'waiting': return `waiting position=${s.position?.index ?? '?'}/${s.position?.of ?? '?'} for=${s.waitingFor ?? ''}`;
+    case 'held': case 'leader': return `${s.state} node=${s.node ?? ''} session=${s.sessionId}`;
     case 'suspended': return `suspended from=${s.suspendedFrom}`;
     case 'lost': return `lost reason=${s.lostReason}`;
     case 'timedOut': return 'timeout';
     case 'failed': return `failed error=${s.error}`;
-    case 'released': return `released node=${clean(s.node ?? '')}`;
+    case 'released': return `released node=${s.node ?? ''}`;
     default: return s.state;
   }
 }
@@ -86,57 +96,86 @@ function exitCodeOf(s: LockSnapshot): number {
   }
 }
 
-export async function runLock(args: string[]): Promise<number> {
+/** Our node got ZooScope's own name on an empty path: other libraries' clients cannot see it as a contender. */
+function emptyPathNote(path: string): string {
+  const theirs = CONVENTION_IDS.filter((id) => id !== 'plain').join('|');
+  return `note: ${path} held no lock nodes, so ours is named ZooScope's way (<guid>-lock-<seq>): Curator and kazoo `
+    + `clients only see nodes named their way and will not wait for this lock; to share it with them, choose --convention ${theirs}`;
+}
+
+export async function runLock(args: string[], out: Output): Promise<number> {
   let options: LockArgs;
   try {
     options = parseLockArgs(args);
   } catch (error) {
-    process.stderr.write(`zooscope lock: ${(error as Error).message}\n`);
+    out.error(`zooscope lock: ${(error as Error).message}`);
     return EXIT.usage;
   }
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-  const manager = new LockManager({ connectString: options.connectString, sessionTimeoutMs: options.sessionTimeoutMs });
+  const manager = new LockManager({ connectString: options.connectString, sessionTimeoutMs: options.sessionTimeoutMs, digest: options.digest });
+  // SIGINT/SIGTERM (Ctrl-C, kill), SIGHUP (the terminal closed) and a reader gone from stdout all end the lock:
+  // before it is held that cancels the attempt, after that it releases; either way our node is deleted now, not
+  // when the session times out. A release that cannot finish (no server) closes the session after a grace.
+  let stopRequested = false;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const connecting = new AbortController();
+  let onStop: () => void = () => connecting.abort();
+  const stop = () => {
+    if (stopRequested) return;
+    stopRequested = true;
+    onStop();
+    graceTimer = setTimeout(() => manager.close(), RELEASE_GRACE_MS);
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.once(signal, stop);
+  out.onClosed(stop);
+  let cancelHold: () => void = () => undefined;
   try {
-    await manager.open();
-  } catch (error) {
-    out(`failed error=${error instanceof ConnectFailure ? `connect:${error.reason}` : (error as Error).message}`);
-    manager.close();
-    return EXIT.error;
-  }
-  out(`session ${manager.sessionId}`);
-  const handle = await manager.acquire(options.path, {
-    mode: options.mode, timeoutMs: options.timeoutMs, convention: options.convention ?? 'auto', positionRefreshMs: 1000,
-  });
-  let last = '';
-  let conventionSaid = false;
-  const ended = new Promise<LockSnapshot>((resolve) => {
-    handle.on('change', (s) => {
-      if (!conventionSaid && (s.node || s.state === 'failed')) {
-        conventionSaid = true;
-        out(`convention ${s.convention} ${options.convention ? 'chosen' : s.detection?.status ?? 'unknown'}`);
+    try {
+      await manager.open(connecting.signal);
+    } catch (error) {
+      if (stopRequested) {
+        out.text('cancelled');
+        return EXIT.cancelled;
       }
-      const line = describe(s);
-      if (line !== last && s.state !== 'acquiring') out(line);
-      last = line;
-      if (handle.isFinal) resolve(s);
+      out.text(`failed error=${error instanceof ConnectFailure ? `connect:${error.reason}` : (error as Error).message}`);
+      return EXIT.error;
+    }
+    out.text(`session ${manager.sessionId}`);
+    const handle = await manager.acquire(options.path, {
+      mode: options.mode, timeoutMs: options.timeoutMs, convention: options.convention ?? 'auto', positionRefreshMs: 1000,
     });
-  });
-  let holdTimer: NodeJS.Timeout | undefined;
-  const stop = () => { void handle.release(); };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  handle.whenHeld().then(() => {
-    if (options.holdMs !== undefined) holdTimer = setTimeout(stop, options.holdMs);
-  }, (error: unknown) => {
-    if (!(error instanceof LockError)) out(`failed error=${(error as Error).message}`);
-  });
-  const final = await ended;
-  clearTimeout(holdTimer);
-  process.off('SIGINT', stop);
-  process.off('SIGTERM', stop);
-  if (final.state === 'failed' && final.detection && final.error === 'conventionUnknown') {
-    out(`hint: choose --convention ${CONVENTION_IDS.join('|')}`);
+    let last = '';
+    let conventionSaid = false;
+    const ended = new Promise<LockSnapshot>((resolve) => {
+      handle.on('change', (s) => {
+        if (!conventionSaid && (s.node || s.state === 'failed')) {
+          conventionSaid = true;
+          out.text(`convention ${s.convention} ${options.convention ? 'chosen' : s.detection?.status ?? 'unknown'}`);
+          if (!options.convention && s.detection?.status === 'empty') out.error(`zooscope lock: ${emptyPathNote(options.path)}`);
+        }
+        const line = describe(s);
+        if (line !== last && s.state !== 'acquiring') out.text(line);
+        last = line;
+        if (handle.isFinal) resolve(s);
+      });
+    });
+    onStop = () => { void handle.release(); };
+    if (stopRequested) onStop();
+    handle.whenHeld().then(() => {
+      if (options.holdMs !== undefined) cancelHold = afterDelay(options.holdMs, stop);
+    }, (error: unknown) => {
+      if (!(error instanceof LockError)) out.text(`failed error=${(error as Error).message}`);
+    });
+    const final = await ended;
+    if (final.state === 'failed' && final.detection && final.error === 'conventionUnknown') {
+      out.text(`hint: choose --convention ${CONVENTION_IDS.join('|')}`);
+    }
+    if (final.state === 'failed' && final.error === 'noAuth') out.text(`hint: ${CREDENTIALS_HINT}`);
+    return exitCodeOf(final);
+  } finally {
+    cancelHold();
+    clearTimeout(graceTimer);
+    for (const signal of signals) process.off(signal, stop);
+    manager.close();
   }
-  manager.close();
-  return exitCodeOf(final);
 }

@@ -1,77 +1,82 @@
 // `zooscope locks <connectString> <path> [--json]`: the lock analysis for terminals and CI. Exit codes: 0 done,
 // 1 failed (cannot connect, no such path), 2 bad arguments, 3 with --strict when an error-level anomaly exists.
+// Digest credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=user:password.
 import { analyzeLocks, AnalyzeOptions } from '../zk/analysis';
-import { checkPath } from '../zk/paths';
+import { isZkError } from '../zk/errors';
 import { ZkSession } from '../zk/session';
+import { checkedConnectString, checkedPath, CREDENTIALS_HINT, digestCredentials, integerOf, MAX_TIMER_MS, numberOf, secondsOf, UsageError } from './args';
 import { formatAnalysis } from './locksFormat';
+import type { Output } from './output';
 
 export const locksUsage = `usage: zooscope locks <connectString> <path> [--json] [--admin-port <port>] [--held-too-long <seconds>]
-                      [--max-queues <n>] [--no-server-watches] [--timeout <seconds>] [--strict]`;
+                      [--max-queues <n>] [--no-server-watches] [--timeout <seconds>] [--strict] [--digest <user>]`;
 
 interface LocksArgs {
   connectString: string;
   path: string;
   json: boolean;
   strict: boolean;
-  timeoutSeconds: number;
+  timeoutMs: number;
+  digest: string[];
   options: AnalyzeOptions;
 }
 
-function parseArgs(args: string[]): LocksArgs | string {
+function parseArgs(args: string[], env: NodeJS.ProcessEnv): LocksArgs {
   const positional: string[] = [];
   const options: AnalyzeOptions = {};
   let json = false;
   let strict = false;
-  let timeoutSeconds = 15;
+  let timeoutMs = 15000;
+  let user: string | undefined;
+  let userFlag = '--digest';
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    const number = (name: string): number | string => {
-      const value = Number(args[++i]);
-      return Number.isFinite(value) && value >= 0 ? value : `${name} needs a number`;
-    };
-    let n: number | string;
     switch (arg) {
       case '--json': json = true; break;
       case '--strict': strict = true; break;
       case '--no-server-watches': options.serverWatches = false; break;
-      case '--admin-port': if (typeof (n = number(arg)) === 'string') return n; options.adminPort = n; break;
-      case '--held-too-long': if (typeof (n = number(arg)) === 'string') return n; options.heldTooLongMs = n * 1000; break;
-      case '--max-queues': if (typeof (n = number(arg)) === 'string') return n; options.maxQueues = Math.max(1, Math.floor(n)); break;
-      case '--timeout': if (typeof (n = number(arg)) === 'string') return n; timeoutSeconds = Math.max(1, n); break;
+      case '--admin-port': options.adminPort = integerOf(args[++i], arg, 1, 65535); break;
+      case '--held-too-long': options.heldTooLongMs = numberOf(args[++i], arg, 'a number of seconds') * 1000; break;
+      case '--max-queues': options.maxQueues = integerOf(args[++i], arg, 1, Number.MAX_SAFE_INTEGER); break;
+      // The session and request timers (and the session timeout sent as an int32 of ms) hold at most 24.8 days.
+      case '--timeout': timeoutMs = Math.max(1000, secondsOf(args[++i], arg, 0, MAX_TIMER_MS)); break;
+      case '--digest': case '--auth':
+        user = args[++i] ?? '';
+        userFlag = arg;
+        break;
       default:
-        if (arg.startsWith('--')) return `unknown option ${arg}`;
+        if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
         positional.push(arg);
     }
   }
-  if (positional.length !== 2) return 'expected <connectString> <path>';
-  const [connectString, path] = positional;
-  const problem = checkPath(path);
-  if (problem) return `bad path ${JSON.stringify(path)}: ${problem.code}`;
-  return { connectString, path, json, strict, timeoutSeconds, options };
+  if (positional.length !== 2) throw new UsageError(`expected <connectString> <path>\n${locksUsage}`);
+  return {
+    connectString: checkedConnectString(positional[0]), path: checkedPath(positional[1], true), json, strict, timeoutMs,
+    digest: digestCredentials(user, env, userFlag), options,
+  };
 }
 
-export async function runLocks(args: string[]): Promise<number> {
-  const parsed = parseArgs(args);
-  if (typeof parsed === 'string') {
-    process.stderr.write(`zooscope locks: ${parsed}\n${locksUsage}\n`);
-    return 2;
-  }
-  const timeoutMs = parsed.timeoutSeconds * 1000;
-  let session: ZkSession;
+export async function runLocks(args: string[], out: Output): Promise<number> {
+  let parsed: LocksArgs;
   try {
-    session = new ZkSession({ connectString: parsed.connectString, sessionTimeoutMs: Math.max(4000, timeoutMs), requestTimeoutMs: timeoutMs });
+    parsed = parseArgs(args, process.env);
   } catch (error) {
-    process.stderr.write(`zooscope locks: ${(error as Error).message}\n`);
+    out.error(`zooscope locks: ${(error as Error).message}`);
     return 2;
   }
+  const { timeoutMs } = parsed;
+  const session = new ZkSession({
+    connectString: parsed.connectString, sessionTimeoutMs: Math.max(4000, timeoutMs), requestTimeoutMs: timeoutMs, digest: parsed.digest,
+  });
   try {
     await session.open();
     const analysis = await analyzeLocks(session, parsed.path, { ...parsed.options, serverTimeoutMs: Math.min(timeoutMs, 5000) });
-    process.stdout.write(parsed.json ? JSON.stringify(analysis, null, 2) + '\n' : formatAnalysis(analysis));
+    if (parsed.json) out.json(analysis);
+    else out.text(formatAnalysis(analysis));
     const errors = analysis.anomalies.concat(analysis.queues.flatMap((q) => q.anomalies)).filter((a) => a.severity === 'error');
     return parsed.strict && errors.length > 0 ? 3 : 0;
   } catch (error) {
-    process.stderr.write(`zooscope locks: ${(error as Error).message}\n`);
+    out.error(`zooscope locks: ${(error as Error).message}${isZkError(error, 'noAuth') ? `; ${CREDENTIALS_HINT}` : ''}`);
     return 1;
   } finally {
     session.close();

@@ -1,28 +1,44 @@
 #!/usr/bin/env node
 // `zooscope` command line (dist/cli.js, package.json `bin`): the same ZooKeeper layer as the extension, for
 // terminals, scripts and CI. `zooscope lock …` takes a lock by hand; `zooscope locks …` prints the lock analysis.
+// Every byte written goes through one Output (src/cli/output.ts).
 import { runLock } from './lockCommand';
 import { runLocks } from './locksCommand';
+import { createOutput } from './output';
+
+/** Once a command has finished, how long anything left over (a socket closing) may keep the process alive. */
+const EXIT_GRACE_MS = 2000;
 
 const usage = `usage:
-  zooscope lock <connectString> <path> [--read | --write | --election] [--timeout <s>] [--hold <s>]
-  zooscope locks <connectString> <path> [--json]`;
+  zooscope lock <connectString> <path> [--read | --write | --election | --unfair-election] [--timeout <s>] [--hold <s>]
+                [--convention <id>] [--session-timeout <s>] [--digest <user>]
+  zooscope locks <connectString> <path> [--json] [--strict] [--digest <user>] …   (zooscope locks for all options)
+  credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=<user>:<password>`;
+
+const out = createOutput();
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
-    case 'lock': return runLock(rest);
-    case 'locks': return runLocks(rest);
+    case 'lock': return runLock(rest, out);
+    case 'locks': return runLocks(rest, out);
     case '--help': case '-h': case undefined:
-      process.stdout.write(`${usage}\n`);
+      out.text(usage);
       return command === undefined ? 2 : 0;
     default:
-      process.stderr.write(`zooscope: unknown command "${command}"\n${usage}\n`);
+      out.error(`zooscope: unknown command "${command}"\n${usage}`);
       return 2;
   }
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error: unknown) => {
-  process.stderr.write(`zooscope: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
+const finish = (code: number) => {
+  out.dispose();
+  process.exitCode = code;
+  // Never hang: the work is done, so whatever still holds the event loop may not keep the process alive for long.
+  setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+};
+
+main(process.argv.slice(2)).then(finish, (error: unknown) => {
+  out.error(`zooscope: ${error instanceof Error ? error.message : String(error)}`);
+  finish(1);
 });
