@@ -1,6 +1,6 @@
-// The wait-for graph between sessions across every queue analysed (waiter → owner of what it waits for) and its
-// elementary cycles: each one is a deadlock, since every session in it waits for the next one forever.
-import type { DeadlockCycle, LockQueue } from './model';
+// The wait-for graph between sessions across every queue analysed (waiter → owner of the holder it waits behind)
+// and its elementary cycles: each one is a deadlock, since every session in it waits for the next one forever.
+import type { DeadlockCycle, LockQueue, Participant } from './model';
 
 export interface WaitEdge {
   from: string;
@@ -10,17 +10,31 @@ export interface WaitEdge {
 }
 
 export function waitForEdges(queues: readonly LockQueue[]): WaitEdge[] {
-  const ownerOf = new Map<string, string>();
-  for (const q of queues) for (const p of q.participants) if (p.session && !p.nodeless) ownerOf.set(p.path, p.session);
+  const byPath = new Map<string, Participant>();
+  for (const q of queues) for (const p of q.participants) if (!p.nodeless) byPath.set(p.path, p);
+  // A waiter is blocked by the holders at the head of its chain, not by the waiters in between: in A B A B, A's
+  // second thread waits for B's waiting node, but only A's own holder keeps everyone out, and it goes on.
+  const heads = new Map<string, string[]>();
+  const headsOf = (p: Participant): string[] => {
+    const known = heads.get(p.path);
+    if (known) return known;
+    heads.set(p.path, []); // a malformed chain that loops ends here
+    const result = p.role !== 'waiter' || p.waitsFor.length === 0
+      ? (p.session ? [p.session] : [])
+      : [...new Set(p.waitsFor.flatMap((t) => { const target = byPath.get(t); return target ? headsOf(target) : []; }))];
+    heads.set(p.path, result);
+    return result;
+  };
   const edges: WaitEdge[] = [];
   const seen = new Set<string>();
   for (const q of queues) {
+    // In queue order: each chain is walked once, from the head down.
     for (const p of q.participants) {
-      if (!p.session) continue;
-      for (const target of p.waitsFor) {
-        const to = ownerOf.get(target);
+      if (!p.session || p.role !== 'waiter') continue;
+      const targets = p.nodeless ? p.waitsFor.flatMap((t) => { const target = byPath.get(t); return target ? headsOf(target) : []; }) : headsOf(p);
+      for (const to of targets) {
         // A session waiting behind itself is another thread of the same client, not a deadlock by itself.
-        if (!to || to === p.session) continue;
+        if (to === p.session) continue;
         const key = `${p.session}>${to}`;
         if (seen.has(key)) continue;
         seen.add(key);
