@@ -1,22 +1,24 @@
 // One hostile fixture for every surface: znode names and data that try to act (links to command: and https:
 // targets), spoof (codicon syntax, markup, templates), hide or reorder (bidi controls, zero-width characters) and
-// overflow (a 900-character name, ANSI escapes). Every name is a valid ZooKeeper node name.
+// overflow (a 900-character name, ANSI escapes in data). Every name is one ZooKeeper accepts (no "/", no C0/C1
+// controls: the server refuses those).
+export const ANSI_TEXT = 'red\u001b[31mALERT\u001b[0m';
 export const HOSTILE_NAMES = {
   commandLink: '[run](command:workbench.action.terminal.new)',
-  httpsLink: '[docs](https://example.invalid/steal)',
+  // Names cannot hold "/", so no https:// link; file: needs none.
+  fileLink: '[docs](file:evil.sh)',
   icons: '$(error) $(shield) spoof',
-  markup: '<img src=x onerror=alert(1)><script>alert(2)</script><svg onload=alert(3)>',
+  markup: '<img src=x onerror=alert(1)><script>alert(2)<svg onload=alert(3)>',
   template: '{{constructor.constructor("alert(4)")()}} ${process.exit()} {0}',
   rtlOverride: 'invoice-\u202Egnp.exe',
   zeroWidth: 'adm\u200Bin\u200D\uFEFF',
   isolates: 'a\u2066b\u2067c\u2068d\u2069e\u202Af\u202Bg\u202Ch\u202Di',
-  ansi: 'red\u001b[31mALERT\u001b[0m',
 } as const;
 
 export const LONG_NAME = `long-${'x'.repeat(890)}-end`;
 
 export const HOSTILE_DATA = Buffer.from(
-  `[click](command:workbench.action.terminal.new) $(error) <b>bold</b> \u202Ereversed\u202C \u001b[2J\u001b[31mred\u001b[0m \u200B`, 'utf8');
+  `[click](command:workbench.action.terminal.new) [docs](https://example.invalid/steal) $(error) <b>bold</b> \u202Ereversed\u202C \u001b[2J\u001b[31mred\u001b[0m \u200B`, 'utf8');
 
 /** VS Code's own link syntax in notifications and quick-input prompts (src/vs/base/common/linkedText.ts). */
 export const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;

@@ -5,13 +5,13 @@ import * as assert from 'node:assert/strict';
 import { hasHiddenCharacters, shortened, visibleText } from '../../src/shared/visibleText';
 import { iconSafe, linkSafe, markdownSafe, promptSafe, withIcons } from '../../src/vscode/common/untrustedText';
 import { parseLocation, uriPathFor, visiblePath, znodePathOf } from '../../src/vscode/edit/znodeUriPath';
-import { HOSTILE_NAMES, LONG_NAME, RAW_HIDDEN, UNESCAPED_ICON, VSCODE_LINK } from '../support/hostileFixture';
+import { ANSI_TEXT, HOSTILE_NAMES, LONG_NAME, RAW_HIDDEN, UNESCAPED_ICON, VSCODE_LINK } from '../support/hostileFixture';
 
 test('bidi, zero-width, format and control characters are written out as [U+XXXX]', () => {
   assert.equal(visibleText(HOSTILE_NAMES.rtlOverride), 'invoice-[U+202E]gnp.exe');
   assert.equal(visibleText(HOSTILE_NAMES.zeroWidth), 'adm[U+200B]in[U+200D][U+FEFF]');
   assert.equal(visibleText(HOSTILE_NAMES.isolates), 'a[U+2066]b[U+2067]c[U+2068]d[U+2069]e[U+202A]f[U+202B]g[U+202C]h[U+202D]i');
-  assert.equal(visibleText(HOSTILE_NAMES.ansi), 'red[U+001B][31mALERT[U+001B][0m');
+  assert.equal(visibleText(ANSI_TEXT), 'red[U+001B][31mALERT[U+001B][0m');
   assert.equal(visibleText('tab\there\nnbsp\u00a0tag\u{E0041}pua\uE000'), 'tab[U+0009]here[U+000A]nbsp[U+00A0]tag[U+E0041]pua[U+E000]');
   for (const name of Object.values(HOSTILE_NAMES)) assert.doesNotMatch(visibleText(name), RAW_HIDDEN);
 });
@@ -26,7 +26,7 @@ test('ordinary text, Chinese and accents pass unchanged', () => {
 });
 
 test('notification text: VS Code finds no link in it, and it still reads the same', () => {
-  for (const name of [HOSTILE_NAMES.commandLink, HOSTILE_NAMES.httpsLink, `Deleted /a/${HOSTILE_NAMES.commandLink} and everything below it`]) {
+  for (const name of [HOSTILE_NAMES.commandLink, HOSTILE_NAMES.fileLink, `Deleted /a/${HOSTILE_NAMES.commandLink} and everything below it`]) {
     assert.match(name, VSCODE_LINK, 'the fixture is a link to begin with');
     const safe = linkSafe(name);
     assert.doesNotMatch(safe, VSCODE_LINK);

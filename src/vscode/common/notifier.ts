@@ -7,6 +7,8 @@ import { iconSafe, linkSafe, shown } from './untrustedText';
 export type Severity = 'info' | 'warning' | 'error';
 
 export interface ShownMessage {
+  /** notification and modal render links; statusBar renders icons. */
+  surface: 'notification' | 'modal' | 'statusBar';
   severity: Severity;
   message: string;
   detail?: string;
@@ -30,7 +32,7 @@ const show: Record<Severity, Show> = { info: vscode.window.showInformationMessag
 
 function present(severity: Severity, message: string, modal: boolean, detail: string | undefined, buttons: string[]): Thenable<string | undefined> {
   // Modal dialogs show plain text (no links), so only hidden characters need writing out there.
-  const entry: ShownMessage = { severity, message: modal ? shown(message) : linkSafe(message), detail: detail === undefined ? undefined : shown(detail), buttons, modal };
+  const entry: ShownMessage = { surface: modal ? 'modal' : 'notification', severity, message: modal ? shown(message) : linkSafe(message), detail: detail === undefined ? undefined : shown(detail), buttons, modal };
   record(shownMessages, entry);
   if (severity === 'error') record(shownFailures, entry);
   const options: vscode.MessageOptions = modal ? { modal: true, detail: entry.detail } : {};
@@ -54,6 +56,6 @@ export function ask(severity: Severity, message: string, detail: string | undefi
 /** A short message in the status bar (it renders `$(name)` as icons: only `icon` becomes one). */
 export function flash(message: string, icon?: string): vscode.Disposable {
   const text = (icon ? `$(${icon}) ` : '') + iconSafe(message);
-  record(shownMessages, { severity: 'info', message: text, buttons: [], modal: false });
+  record(shownMessages, { surface: 'statusBar', severity: 'info', message: text, buttons: [], modal: false });
   return vscode.window.setStatusBarMessage(text, 5000);
 }

@@ -1,0 +1,191 @@
+// The hostile fixture (test/support/hostileFixture.ts) through every command that can quote a name or data, inside
+// a real VS Code against a real ZooKeeper: what each surface was handed must carry no link VS Code would render, no
+// `$(icon)` an icon surface would render, and no raw bidi, zero-width or control character.
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import type { ShownMessage } from '../../../src/vscode/common/notifier';
+import type { Services } from '../../../src/vscode/services';
+import type { ZnodeNode } from '../../../src/vscode/tree/treeNodes';
+import { forceRelease } from '../../../src/vscode/locks/lockActions';
+import { visibleText } from '../../../src/shared/visibleText';
+import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
+import { HOSTILE_DATA, HOSTILE_NAMES, LONG_NAME, RAW_HIDDEN, UNESCAPED_ICON, VSCODE_LINK } from '../../support/hostileFixture';
+import { services, testZk } from './zooscope';
+
+const ID = 'host-hostile';
+const RO_ID = 'host-hostile-ro';
+const BASE = '/host-hostile';
+const NAMES = [...Object.values(HOSTILE_NAMES), LONG_NAME];
+
+/** Hidden characters never pass; links only matter where the surface renders them (notifications), icons where it draws them (status bar, quick input). */
+function assertLiteral(text: string | undefined, surface: string, renders: { links?: boolean; icons?: boolean } = {}): void {
+  assert.ok(text !== undefined, `${surface}: nothing shown`);
+  assert.doesNotMatch(text, RAW_HIDDEN, `${surface} holds a raw hidden character: ${JSON.stringify(text)}`);
+  if (renders.links) assert.doesNotMatch(text, VSCODE_LINK, `${surface} holds a link: ${text}`);
+  if (renders.icons) assert.doesNotMatch(text.replace(/^\$\([a-z-]+\) /, ''), UNESCAPED_ICON, `${surface} renders an icon from a name: ${text}`);
+}
+
+function assertShownLiterally(messages: readonly ShownMessage[], what: string): void {
+  for (const m of messages) {
+    assertLiteral(m.message, `${what} (${m.surface})`, m.surface === 'statusBar' ? { icons: true } : { links: m.surface === 'notification' });
+    if (m.detail !== undefined) assertLiteral(m.detail, `${what} detail`);
+  }
+}
+
+describe('Hostile names and data on every surface', function () {
+  this.timeout(90000);
+  let s: Services;
+  let other: OtherClient;
+
+  const node = async (path: string, id = ID): Promise<ZnodeNode> => {
+    const found = await s.tree.treeFor(id)?.resolve(path);
+    assert.ok(found?.kind === 'znode', `${path} not in the tree`);
+    return found;
+  };
+  const exists = (path: string) => new Promise<boolean>((resolve, reject) =>
+    other.client.exists(path, (e, stat) => (e ? reject(e) : resolve(!!stat))));
+  /** The messages shown since `from` (an index into shownMessages). */
+  const since = (from: number) => s.shownMessages.slice(from);
+  const mark = () => s.shownMessages.length;
+
+  before(async () => {
+    s = await services();
+    other = await connectOtherClient(testZk());
+    await other.removeRecursive(BASE).catch(() => undefined);
+    await other.mkdirp(BASE);
+    for (const name of NAMES) {
+      await new Promise<void>((resolve, reject) => other.client.create(`${BASE}/${name}`, HOSTILE_DATA, (e) => (e ? reject(e) : resolve())));
+    }
+    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Hostile', connectString: testZk() });
+    await vscode.commands.executeCommand('zooscope.addConnection', { id: RO_ID, name: 'Host Hostile RO', connectString: testZk(), readOnly: true });
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('zooscope.releaseAllLocks').then(undefined, () => undefined);
+    await other?.removeRecursive(BASE).catch(() => undefined);
+    other?.close();
+    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+    await vscode.commands.executeCommand('zooscope.removeConnection', RO_ID, true);
+  });
+
+  it('tree labels, descriptions, accessibility labels and tooltips show every name as text', async () => {
+    for (const name of NAMES) {
+      const n = await node(`${BASE}/${name}`);
+      const item = s.tree.getTreeItem(n);
+      const label = typeof item.label === 'string' ? item.label : item.label?.label;
+      assert.strictEqual(label, visibleText(name));
+      assertLiteral(label, `tree label of ${JSON.stringify(name)}`);
+      assertLiteral(item.accessibilityInformation?.label, 'tree accessibility label');
+      const resolved = await s.tree.resolveTreeItem(item, n);
+      const tooltip = resolved.tooltip instanceof vscode.MarkdownString ? resolved.tooltip.value : resolved.tooltip;
+      assert.ok(tooltip, 'a tooltip');
+      assert.doesNotMatch(tooltip, RAW_HIDDEN);
+      assert.doesNotMatch(tooltip, /(?<!\\)[[\]<>]/, 'Markdown brackets escaped');
+    }
+    assert.match(s.tree.getTreeItem(await node(`${BASE}/${HOSTILE_NAMES.rtlOverride}`)).label as string, /invoice-\[U\+202E\]gnp\.exe/);
+  });
+
+  it('create: the status bar message and notifications quote the name literally', async () => {
+    let from = mark();
+    const icons = await vscode.commands.executeCommand<string>('zooscope.createNode', { connectionId: ID, path: BASE }, { name: `new ${HOSTILE_NAMES.icons}`, mode: 'persistent', data: '' });
+    assert.strictEqual(icons, `${BASE}/new ${HOSTILE_NAMES.icons}`);
+    const created = since(from);
+    assert.ok(created.length > 0, 'a message was shown');
+    assertShownLiterally(created, 'create status message');
+    from = mark();
+    await vscode.commands.executeCommand<string>('zooscope.createNode', { connectionId: ID, path: BASE }, { name: `${HOSTILE_NAMES.commandLink}-`, mode: 'ephemeralSequential', data: '' });
+    const sequential = since(from);
+    assert.ok(sequential.some((m) => m.message.includes('(command')), 'the name is quoted');
+    assertShownLiterally(sequential, 'create notification');
+  });
+
+  it('delete and recursive delete: the status message and the report notification show no link', async () => {
+    const target = `${BASE}/${HOSTILE_NAMES.fileLink}`;
+    let from = mark();
+    await vscode.commands.executeCommand('zooscope.delete', await node(target), [await node(target)], { confirmed: true });
+    assert.strictEqual(await exists(target), false);
+    assertShownLiterally(since(from), 'delete message');
+    const tree = `${BASE}/${HOSTILE_NAMES.commandLink}`;
+    await other.mkdirp(`${tree}/${HOSTILE_NAMES.rtlOverride}/${HOSTILE_NAMES.icons}`);
+    s.tree.refreshAll();
+    from = mark();
+    const result = await vscode.commands.executeCommand<{ report?: { deleted: string[] } }>('zooscope.deleteRecursive', await node(tree), undefined, { confirmed: true });
+    assert.ok(result?.report && result.report.deleted.length >= 3);
+    await eventually(() => since(from).length > 0, 10000, 'the recursive delete report');
+    assertShownLiterally(since(from), 'recursive delete report');
+  });
+
+  it('errors (no node, bad version, no auth) name the path literally', async () => {
+    let from = mark();
+    await vscode.commands.executeCommand('zooscope.goToPath', ID, `${BASE}/${HOSTILE_NAMES.commandLink}-gone`);
+    await eventually(() => s.shownFailures.length > 0 && since(from).length > 0, 5000, 'a not-found message');
+    assertShownLiterally(since(from), 'noNode error');
+    const changed = await node(`${BASE}/${HOSTILE_NAMES.rtlOverride}`);
+    await new Promise<void>((resolve, reject) => other.client.setData(changed.path, Buffer.from('x'), -1, (e) => (e ? reject(e) : resolve())));
+    from = mark();
+    await vscode.commands.executeCommand('zooscope.delete', changed, [changed], { confirmed: true });
+    assert.strictEqual(await exists(changed.path), true, 'a changed node is not deleted');
+    assert.ok(since(from).some((m) => m.severity === 'error'), 'badVersion shown');
+    assertShownLiterally(since(from), 'badVersion error');
+    const guarded = `${BASE}/${HOSTILE_NAMES.zeroWidth}`;
+    assert.strictEqual(await vscode.commands.executeCommand('zooscope.editAcl', { connectionId: ID, path: guarded }, { acl: ['digest:someone:AAAAAAAAAAAAAAAAAAAAAAAAAAA=:cdrwa'] }), true);
+    from = mark();
+    await vscode.commands.executeCommand('zooscope.editAcl', { connectionId: ID, path: guarded }, { acl: ['world:anyone:cdrwa'] });
+    assert.ok(since(from).some((m) => m.severity === 'error'), 'noAuth shown');
+    assertShownLiterally(since(from), 'noAuth error');
+  });
+
+  it('search results show names and data literally', async () => {
+    const run = await vscode.commands.executeCommand<{ matches: { path: string }[] }>('zooscope.search', { connectionId: ID, path: BASE }, { content: 'click' });
+    await eventually(() => s.searchResults.getChildren().length > 1, 10000, 'search results');
+    assert.ok(run);
+    for (const item of s.searchResults.getChildren()) {
+      const tree = s.searchResults.getTreeItem(item);
+      assertLiteral(typeof tree.label === 'string' ? tree.label : tree.label?.label, 'search result label');
+      assertLiteral(typeof tree.description === 'string' ? tree.description : '', 'search result description');
+      assertLiteral(typeof tree.tooltip === 'string' ? tree.tooltip : tree.tooltip?.value ?? '', 'search result tooltip');
+    }
+    await vscode.commands.executeCommand('zooscope.clearSearchResults');
+  });
+
+  it('a lock on a hostile path: acquire and release messages, the Held Locks view and the status bar are literal', async () => {
+    const lockPath = `${BASE}/${HOSTILE_NAMES.rtlOverride}-${HOSTILE_NAMES.icons}`;
+    await other.mkdirp(lockPath);
+    const from = mark();
+    await vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: ID, path: lockPath });
+    await eventually(() => s.heldLocks.list(ID).some((e) => e.snapshot.state === 'held'), 15000, 'the lock held');
+    const rows = s.heldLocksTree.getChildren();
+    assert.ok(rows.length > 0, 'a Held Locks row');
+    for (const row of rows) {
+      for (const element of [row, ...s.heldLocksTree.getChildren(row)]) {
+        const item = s.heldLocksTree.getTreeItem(element);
+        assertLiteral(typeof item.label === 'string' ? item.label : item.label?.label, 'held lock label');
+        assertLiteral(typeof item.description === 'string' ? item.description : '', 'held lock description');
+        assertLiteral(item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip ?? '', 'held lock tooltip');
+      }
+    }
+    assertLiteral(s.heldLocksStatusBar.text, 'held locks status bar', { icons: true });
+    await vscode.commands.executeCommand('zooscope.releaseLock', { connectionId: ID, path: lockPath });
+    await eventually(() => since(from).length >= 2, 10000, 'acquire and release messages');
+    assertShownLiterally(since(from), 'lock message');
+  });
+
+  it('the document of a hostile node has a URI (and tab title) with the name written out', async () => {
+    const path = `${BASE}/${HOSTILE_NAMES.rtlOverride}`;
+    await vscode.commands.executeCommand('zooscope.openData', await node(path));
+    await eventually(() => vscode.window.activeTextEditor?.document.uri.scheme === 'zooscope', 10000, 'the data document');
+    const uri = vscode.window.activeTextEditor!.document.uri;
+    assertLiteral(uri.path, 'document URI');
+    assert.ok(uri.path.endsWith('invoice-[U+202E]gnp.exe'));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('force-release from the lock-queue panel goes through the write guards: refused on a read-only connection', async () => {
+    const victim = `${BASE}/${HOSTILE_NAMES.template}`;
+    await vscode.commands.executeCommand('zooscope.connect', RO_ID);
+    const result = await forceRelease(s.connections, RO_ID, victim, undefined);
+    assert.strictEqual(result.ok, false);
+    assert.match(result.message ?? '', /read-only/);
+    assert.strictEqual(await exists(victim), true, 'nothing deleted');
+  });
+});
