@@ -89,6 +89,27 @@ describe('lock-queue webview (bundled, in Chromium)', () => {
     }
   });
 
+  it('writes out bidi and zero-width characters of names, labels and the title, and isolates names from their neighbours', async () => {
+    const fe = await open();
+    try {
+      const analysis = fixtureAnalysis(3, { holderName: `invoice-\u202Egnp.exe` });
+      analysis.root = `/locks/\u202Eorders`;
+      analysis.queues[0].participants[1].label = `adm\u200Bin \u2066x\u2069`;
+      await fe.send({ type: 'init', state: { ...STATE, root: analysis.root }, connectionName: 'c\u202Eonn', strings: testStrings(), capabilities: ALL });
+      await fe.timeModel(model(analysis));
+      const text = await fe.page.locator('body').innerText();
+      assert.doesNotMatch(text, /[\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]/, 'no raw bidi or zero-width character on screen');
+      const names = await fe.page.locator('.row-participant .name').allTextContents();
+      assert.equal(names[0], 'invoice-[U+202E]gnp.exe');
+      const labels = await fe.page.locator('.row-participant .label').allTextContents();
+      assert.equal(labels[1], 'adm[U+200B]in [U+2066]x[U+2069]');
+      assert.match(await fe.page.locator('h1.title').innerText(), /\[U\+202E\]orders/);
+      assert.equal(await fe.page.locator('.row-participant .name').first().evaluate((n) => getComputedStyle(n).unicodeBidi), 'isolate');
+    } finally {
+      await fe.close();
+    }
+  });
+
   it('keeps only the rows on screen in the DOM for 10,000 waiters, and renders the end when scrolled there', async () => {
     const fe = await open();
     try {
