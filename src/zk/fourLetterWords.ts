@@ -11,26 +11,68 @@ export class FourLetterWordRefused extends Error {
   }
 }
 
-export function askFourLetterWord(host: string, port: number, word: SafeWord, timeoutMs = 3000): Promise<string> {
+/**
+ * Most bytes read for one answer (four-letter word or AdminServer command). `dump`, `wchp` or `cons` of a server
+ * with 100k watched nodes or ephemerals is a few MB; a peer that sends more is broken or hostile, and reading on
+ * would only grow memory.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+export interface WordReadOptions {
+  /** The whole answer must have arrived (the server closes) within this long, however it trickles in. */
+  timeoutMs: number;
+  maxBytes?: number;
+  signal?: AbortSignal;
+}
+
+function cancelled(): Error {
+  const error = new Error('cancelled');
+  error.name = 'AbortError';
+  return error;
+}
+
+/**
+ * Sends `word` and reads until the server closes. Bounded both ways: a total deadline (not an idle one, which a
+ * peer sending a byte now and then would never reach) and a size limit; either ends with one clear error.
+ */
+export function readWordAnswer(host: string, port: number, word: string, options: WordReadOptions): Promise<Buffer> {
+  const server = `${host}:${port}`;
+  const maxBytes = options.maxBytes ?? MAX_ANSWER_BYTES;
   return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) return reject(cancelled());
     const chunks: Buffer[] = [];
-    const socket = net.connect({ host, port });
+    let received = 0;
     let done = false;
+    const socket = net.connect({ host, port });
     const finish = (error?: Error) => {
       if (done) return;
       done = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
       socket.destroy();
-      if (error) return reject(error);
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (/is not executed because it is not in the whitelist/.test(text)) reject(new FourLetterWordRefused(word, `${host}:${port}`));
-      else resolve(text);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, received));
     };
-    socket.setTimeout(timeoutMs, () => finish(new Error(`${host}:${port} did not answer '${word}' within ${timeoutMs} ms`)));
+    const onAbort = () => finish(cancelled());
+    const timer = setTimeout(() => finish(new Error(received
+      ? `${server} did not finish answering '${word}' within ${options.timeoutMs} ms (${received} bytes so far)`
+      : `${server} did not answer '${word}' within ${options.timeoutMs} ms`)), options.timeoutMs);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     socket.on('connect', () => socket.write(word));
-    socket.on('data', (c) => chunks.push(c));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) return finish(new Error(`${server} answered '${word}' with more than ${maxBytes} bytes; stopped reading`));
+      chunks.push(chunk);
+    });
     socket.on('end', () => finish());
     socket.on('error', (e) => finish(e));
   });
+}
+
+export async function askFourLetterWord(host: string, port: number, word: SafeWord, timeoutMs = 3000): Promise<string> {
+  const text = (await readWordAnswer(host, port, word, { timeoutMs })).toString('utf8');
+  if (/is not executed because it is not in the whitelist/.test(text)) throw new FourLetterWordRefused(word, `${host}:${port}`);
+  return text;
 }
 
 export interface ConnectionInfo {

@@ -25,26 +25,39 @@ export function classifySrvrAnswer(answer: string): { outcome: ProbeOutcome; det
   return { outcome: 'notZooKeeper', detail: answer.slice(0, 80) };
 }
 
-/** Asks one server with `srvr`; an abort ends the probe at once with outcome `error` (detail `cancelled`). */
+/** `srvr` answers in a few hundred bytes; a peer that sends more than this is not a ZooKeeper server. */
+const MAX_SRVR_BYTES = 64 * 1024;
+
+/**
+ * Asks one server with `srvr`; an abort ends the probe at once with outcome `error` (detail `cancelled`). The
+ * answer must come within `timeoutMs` in all (not an idle timeout: a trickle of bytes would never reach it) and
+ * within MAX_SRVR_BYTES.
+ */
 export function probeServer(host: string, port: number, timeoutMs = 3000, signal?: AbortSignal): Promise<ProbeResult> {
   const server = `${host}:${port}`;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
+    let received = 0;
     let settled = false;
     const finish = (result: Omit<ProbeResult, 'server'>) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       socket.destroy();
       resolve({ server, ...result });
     };
     const onAbort = () => finish({ outcome: 'error', detail: 'cancelled' });
     const socket = net.connect({ host, port });
+    const timer = setTimeout(() => finish(chunks.length ? classifySrvrAnswer(Buffer.concat(chunks).toString('latin1')) : { outcome: 'timedOut' }), timeoutMs);
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    socket.setTimeout(timeoutMs, () => finish(chunks.length ? classifySrvrAnswer(Buffer.concat(chunks).toString('latin1')) : { outcome: 'timedOut' }));
     socket.on('connect', () => socket.write('srvr'));
-    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_SRVR_BYTES) return finish({ outcome: 'notZooKeeper', detail: `answered 'srvr' with more than ${MAX_SRVR_BYTES} bytes` });
+      chunks.push(chunk);
+    });
     socket.on('end', () => finish(classifySrvrAnswer(Buffer.concat(chunks).toString('latin1'))));
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ECONNREFUSED') finish({ outcome: 'refused' });

@@ -2,7 +2,7 @@
 // Only commands that read are ever sent. The allow-lists are checked at run time, so no caller (and no cast) can
 // send crst, srst, stmk or their AdminServer twins, which reset or change server state.
 import * as http from 'node:http';
-import * as net from 'node:net';
+import { MAX_ANSWER_BYTES, readWordAnswer } from '../fourLetterWords';
 import { ExactJson, isJsonObject, parseExactJson } from './exactJson';
 
 export const READ_ONLY_WORDS: ReadonlySet<string> = new Set(['srvr', 'stat', 'mntr', 'cons', 'dump', 'wchc', 'wchp', 'wchs', 'ruok', 'envi', 'conf', 'isro']);
@@ -33,7 +33,10 @@ export class AdminUnavailableError extends Error {
 }
 
 export interface AskOptions {
+  /** The whole answer must have arrived within this long (default 3 s). */
   timeoutMs?: number;
+  /** Most bytes read for one answer (default MAX_ANSWER_BYTES); more ends the call with an error. */
+  maxBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -43,34 +46,16 @@ function abortedError(): Error {
   return error;
 }
 
-/** Sends one read-only four-letter word and returns the whole answer; a refused word rejects with WordRefusedError. */
-export function askWord(host: string, port: number, word: string, options: AskOptions = {}): Promise<string> {
-  if (!READ_ONLY_WORDS.has(word)) return Promise.reject(new UnsafeCommandError(word));
-  const server = `${host}:${port}`;
-  const timeoutMs = options.timeoutMs ?? 3000;
-  return new Promise((resolve, reject) => {
-    if (options.signal?.aborted) return reject(abortedError());
-    const chunks: Buffer[] = [];
-    let done = false;
-    const socket = net.connect({ host, port });
-    const onAbort = () => finish(abortedError());
-    const finish = (error?: Error) => {
-      if (done) return;
-      done = true;
-      options.signal?.removeEventListener('abort', onAbort);
-      socket.destroy();
-      if (error) return reject(error);
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (/is not executed because it is not in the whitelist/.test(text)) reject(new WordRefusedError(word, server));
-      else resolve(text);
-    };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    socket.setTimeout(timeoutMs, () => finish(new Error(`${server} did not answer '${word}' within ${timeoutMs} ms`)));
-    socket.on('connect', () => socket.write(word));
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('end', () => finish());
-    socket.on('error', (e) => finish(e));
-  });
+/**
+ * Sends one read-only four-letter word and returns the whole answer; a refused word rejects with WordRefusedError.
+ * The answer must arrive whole within `timeoutMs` and `maxBytes` (see readWordAnswer).
+ */
+export async function askWord(host: string, port: number, word: string, options: AskOptions = {}): Promise<string> {
+  if (!READ_ONLY_WORDS.has(word)) throw new UnsafeCommandError(word);
+  const answer = await readWordAnswer(host, port, word, { timeoutMs: options.timeoutMs ?? 3000, maxBytes: options.maxBytes, signal: options.signal });
+  const text = answer.toString('utf8');
+  if (/is not executed because it is not in the whitelist/.test(text)) throw new WordRefusedError(word, `${host}:${port}`);
+  return text;
 }
 
 /** Runs one read-only AdminServer command (`GET /commands/<name>`) and returns its JSON, 64-bit ids exact. */
@@ -78,6 +63,7 @@ export function askAdmin(host: string, adminPort: number, command: string, optio
   if (!READ_ONLY_ADMIN_COMMANDS.has(command)) return Promise.reject(new UnsafeCommandError(command));
   const server = `${host}:${adminPort}`;
   const timeoutMs = options.timeoutMs ?? 3000;
+  const maxBytes = options.maxBytes ?? MAX_ANSWER_BYTES;
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(abortedError());
     let done = false;
@@ -93,7 +79,14 @@ export function askAdmin(host: string, adminPort: number, command: string, optio
     const onAbort = () => finish(abortedError());
     const request = http.get({ host, port: adminPort, path: `/commands/${command}`, agent: false, headers: { accept: 'application/json' } }, (response) => {
       const chunks: Buffer[] = [];
-      response.on('data', (c: Buffer) => chunks.push(c));
+      let received = 0;
+      const tooLarge = () => finish(new AdminUnavailableError(server, `answer to '${command}' larger than ${maxBytes} bytes; stopped reading`));
+      if (Number(response.headers['content-length']) > maxBytes) return tooLarge();
+      response.on('data', (c: Buffer) => {
+        received += c.length;
+        if (received > maxBytes) return tooLarge();
+        chunks.push(c);
+      });
       response.on('error', (e) => finish(e));
       response.on('end', () => {
         if (response.statusCode !== 200) return finish(new AdminUnavailableError(server, `HTTP ${response.statusCode ?? '?'}`));
