@@ -1,15 +1,16 @@
 // A znode's data as a file VS Code can open, edit and save (`zooscope:/<connection>/<path>[?view=hex|base64]`).
 //
-// Saving never overwrites a change it did not show the user. VS Code checks the file's mtime before every save
-// (it calls stat() right before writeFile()) and, when the node changed since the document read it, refuses with
-// its own "Compare" / "Overwrite" choice; only after Overwrite does it write anyway. So writeFile() writes at the
-// version that stat() saw: the version the document read, or the newer one the user chose to overwrite. A change
-// VS Code cannot see (same millisecond) or one between stat() and the write fails with badVersion and is refused.
+// Saving never overwrites a change it did not show the user: writeFile() always writes at the version the document
+// read, whatever VS Code thinks. VS Code's own check before a save compares mtime AND size, so a change of the same
+// size slips through it; ours does not. A refused save names the znode and offers Compare (the server's data beside
+// the edit) and Overwrite (writes at the version the server has at that moment, and only then). stat() reports the
+// size the document read, so VS Code's partial check never asks first and the user sees one question, ours.
 import * as vscode from 'vscode';
 import type { ZnodeStat } from '../../zk/stat';
 import { isProtectedPath, WriteFailure } from '../../zk/write';
 import type { WatchEvent } from '../../zk/watchRegistry';
 import type { ConnectionManager } from '../connections/connectionManager';
+import { warn } from '../common/notifier';
 import { log } from '../log';
 import { describeWriteFailure } from '../messages';
 import { showWriteFailure } from '../write/failures';
@@ -32,14 +33,15 @@ export function locate(uri: vscode.Uri): ZnodeLocation {
   return location;
 }
 
-interface Seen { version: number; mtime: number }
+interface Seen { version: number; mtime: number; size: number }
 
 export class ZnodeFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
-  /** Per document URI: the version its content was read at, and the version the last stat() saw. */
+  /** Per document URI: the version its content was read at. */
   private readonly read = new Map<string, Seen>();
-  private readonly statted = new Map<string, Seen>();
+  /** Per document URI: the server version the user chose to overwrite (after a refused save). */
+  private readonly overwriteAt = new Map<string, number>();
   readonly watches: DataWatches;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly documentWatches = new Map<string, vscode.Disposable>();
@@ -73,10 +75,11 @@ export class ZnodeFileSystem implements vscode.FileSystemProvider, vscode.Dispos
       throw new vscode.FileSystemError(String(error));
     }
     if (!stat) throw vscode.FileSystemError.FileNotFound(uri);
-    this.statted.set(uri.toString(), { version: stat.version, mtime: stat.mtime });
     const readOnly = live.saved.readOnly === true || isProtectedPath(path);
+    // The mtime is the server's (a newer one makes VS Code reload an unmodified document); the size is the one read.
+    const read = this.read.get(uri.toString());
     return {
-      type: vscode.FileType.File, ctime: stat.ctime, mtime: stat.mtime, size: encodedLength(stat.dataLength, view),
+      type: vscode.FileType.File, ctime: stat.ctime, mtime: stat.mtime, size: read?.size ?? encodedLength(stat.dataLength, view),
       permissions: readOnly ? vscode.FilePermission.Readonly : undefined,
     };
   }
@@ -86,10 +89,10 @@ export class ZnodeFileSystem implements vscode.FileSystemProvider, vscode.Dispos
     const { writer } = await this.writer(uri, connectionId);
     const outcome = await writer.getData(path);
     if (!outcome.ok) throw this.error(outcome.failure);
-    const seen = { version: outcome.stat.version, mtime: outcome.stat.mtime };
-    this.read.set(uri.toString(), seen);
-    this.statted.set(uri.toString(), seen);
-    return encodeView(outcome.data, view);
+    const encoded = encodeView(outcome.data, view);
+    this.read.set(uri.toString(), { version: outcome.stat.version, mtime: outcome.stat.mtime, size: encoded.length });
+    this.overwriteAt.delete(uri.toString());
+    return encoded;
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array, _options?: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
@@ -97,33 +100,55 @@ export class ZnodeFileSystem implements vscode.FileSystemProvider, vscode.Dispos
     const decoded = decodeView(content, view);
     if (!decoded.ok) throw vscode.FileSystemError.NoPermissions(describeDecodeProblem(path, decoded.problem));
     const { writer } = await this.writer(uri, connectionId);
+    const key = uri.toString();
     const version = await this.versionToWrite(uri, writer, path);
     const outcome = await writer.setData(path, decoded.data, version);
     if (!outcome.ok) {
       if (outcome.failure.code === 'noAuth') void showWriteFailure(connectionId, outcome.failure);
+      if (outcome.failure.code === 'badVersion') throw this.conflict(uri, path, version);
       throw this.error(outcome.failure);
     }
     log().info(`saved ${path} (${decoded.data.length} bytes, version ${version} → ${outcome.stat.version})`);
-    const seen = { version: outcome.stat.version, mtime: outcome.stat.mtime };
-    this.read.set(uri.toString(), seen);
-    this.statted.set(uri.toString(), seen);
+    this.read.set(key, { version: outcome.stat.version, mtime: outcome.stat.mtime, size: content.length });
+    this.overwriteAt.delete(key);
   }
 
-  /**
-   * The version this save may overwrite: the one stat() saw when VS Code could tell it from the one the document
-   * read (a newer mtime: VS Code asked the user, who chose Overwrite), else the one the document read.
-   */
+  /** The version this save may overwrite: the one the user chose to overwrite, else the one the document read. */
   private async versionToWrite(uri: vscode.Uri, writer: LiveWriter['writer'], path: string): Promise<number> {
     const key = uri.toString();
+    const chosen = this.overwriteAt.get(key);
+    if (chosen !== undefined) return chosen;
     const read = this.read.get(key);
-    const statted = this.statted.get(key);
-    if (read && statted && statted.version !== read.version && statted.mtime > read.mtime) return statted.version;
     if (read) return read.version;
-    if (statted) return statted.version;
     // Written without being read (workspace.fs.writeFile): that API means "replace", at the current version.
     const current = await writer.session.exists(path).catch(() => undefined);
     if (!current) throw vscode.FileSystemError.FileNotFound(uri);
     return current.version;
+  }
+
+  /** A refused save: the error VS Code shows, and our own question naming the znode with Compare / Overwrite. */
+  private conflict(uri: vscode.Uri, path: string, version: number): vscode.FileSystemError {
+    const message = t('{0} was changed by another client since version {1}, which your edit is based on: not saved.', path, version);
+    const compare = t('Compare');
+    const overwrite = t('Overwrite');
+    void warn(`${message} ${t('Compare shows the server\'s data beside your edit; Overwrite replaces it with your edit.')}`, compare, overwrite).then((choice) => {
+      if (choice === compare) void vscode.commands.executeCommand('zooscope.compareWithServer', uri);
+      if (choice === overwrite) void vscode.commands.executeCommand('zooscope.saveOverwriting', uri);
+    });
+    return vscode.FileSystemError.NoPermissions(message);
+  }
+
+  /**
+   * Lets the next save of `uri` overwrite the version the server has now (the user chose Overwrite after seeing a
+   * conflict). Answers that version; undefined when the node is gone.
+   */
+  async allowOverwrite(uri: vscode.Uri): Promise<number | undefined> {
+    const { connectionId, path } = locate(uri);
+    const { live } = await this.writer(uri, connectionId);
+    const stat = await live.session.exists(path);
+    if (!stat) return undefined;
+    this.overwriteAt.set(uri.toString(), stat.version);
+    return stat.version;
   }
 
   readDirectory(): [string, vscode.FileType][] {

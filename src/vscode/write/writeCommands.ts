@@ -1,4 +1,5 @@
 // The commands of "znode operations and data editing", registered by commands/registerCommands.ts.
+import { compareWithServer, saveOverwriting } from '../edit/conflictCommands';
 import { openData, openDataAsBase64, openDataAsHex, openDataAsText } from '../edit/openData';
 import { search } from '../search/searchCommand';
 import type { Services } from '../services';
@@ -16,6 +17,8 @@ export const writeCommands: Record<string, (services: Services, ...args: never[]
   'zooscope.openDataAsText': openDataAsText,
   'zooscope.openDataAsHex': openDataAsHex,
   'zooscope.openDataAsBase64': openDataAsBase64,
+  'zooscope.compareWithServer': compareWithServer,
+  'zooscope.saveOverwriting': saveOverwriting,
   'zooscope.delete': deleteNodes,
   'zooscope.deleteRecursive': deleteRecursively,
   'zooscope.editAcl': editAcl,

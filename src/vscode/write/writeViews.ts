@@ -4,6 +4,7 @@ import type { ConnectionManager } from '../connections/connectionManager';
 import type { ZnodeTreeProvider } from '../tree/znodeTreeProvider';
 import { ZnodeFileSystem } from '../edit/znodeFileSystem';
 import { ZNODE_SCHEME } from '../edit/znodeUriPath';
+import { SERVER_COPY_SCHEME, ServerCopies } from '../edit/serverCopy';
 import { SearchItem, SearchResultsProvider } from '../search/searchResults';
 import { ShownMessage, shownFailures, shownMessages } from '../common/notifier';
 import { REPORT_SCHEME, ReportDocuments } from './reports';
@@ -12,6 +13,7 @@ export interface WriteViews {
   readonly znodeFs: ZnodeFileSystem;
   readonly searchResults: SearchResultsProvider;
   readonly reports: ReportDocuments;
+  readonly serverCopies: ServerCopies;
   /** Error notifications shown to the user, and all notifications and status messages, for in-host tests. */
   readonly shownFailures: readonly ShownMessage[];
   readonly shownMessages: readonly ShownMessage[];
@@ -23,7 +25,7 @@ export function createWriteViews(connections: ConnectionManager, tree: ZnodeTree
     const node = tree.treeFor(connectionId)?.nodeAt(path);
     if (node) tree.refresh(node).catch(() => undefined);
   };
-  return { znodeFs: new ZnodeFileSystem(connections, redraw), searchResults: new SearchResultsProvider(), reports: new ReportDocuments(), shownFailures, shownMessages };
+  return { znodeFs: new ZnodeFileSystem(connections, redraw), searchResults: new SearchResultsProvider(), reports: new ReportDocuments(), serverCopies: new ServerCopies(connections), shownFailures, shownMessages };
 }
 
 export function registerWriteViews(views: WriteViews): vscode.Disposable[] {
@@ -31,6 +33,7 @@ export function registerWriteViews(views: WriteViews): vscode.Disposable[] {
     views.znodeFs, views.searchResults,
     vscode.workspace.registerFileSystemProvider(ZNODE_SCHEME, views.znodeFs, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, views.reports),
+    vscode.workspace.registerTextDocumentContentProvider(SERVER_COPY_SCHEME, views.serverCopies),
     vscode.window.createTreeView<SearchItem>('zooscope.searchResults', { treeDataProvider: views.searchResults }),
   ];
 }

@@ -107,11 +107,15 @@ describe('Data editor', function () {
     // A later millisecond than the read, so VS Code's own mtime check can see the change.
     await eventually(() => Date.now() > read.mtime + 2, 1000, 'clock moves on');
     await other.setData(`${BASE}/conflict`, 'theirs');
-    await rejects(s.znodeFs.writeFile(target, Buffer.from('mine'), { create: false, overwrite: true }), /changed by someone else/);
+    await rejects(s.znodeFs.writeFile(target, Buffer.from('mine'), { create: false, overwrite: true }), /changed by another client since version 0/);
     assert.strictEqual((await dataOf(other, `${BASE}/conflict`)).data, 'theirs', 'their change survives');
-    // VS Code stats the file before writing; it writes after a newer mtime only when the user chose Overwrite.
+    // A newer mtime seen by stat() is no licence to overwrite (that is what VS Code's own check relied on).
     const seen = await s.znodeFs.stat(target);
     assert.ok(seen.mtime > read.mtime);
+    await rejects(s.znodeFs.writeFile(target, Buffer.from('mine'), { create: false, overwrite: true }), /changed by another client/);
+    assert.strictEqual((await dataOf(other, `${BASE}/conflict`)).data, 'theirs', 'still theirs');
+    // Only the user's Overwrite lets the next save write, at the version the server has now.
+    assert.strictEqual(await s.znodeFs.allowOverwrite(target), 1);
     await s.znodeFs.writeFile(target, Buffer.from('mine'), { create: false, overwrite: true });
     assert.deepStrictEqual(await dataOf(other, `${BASE}/conflict`), { data: 'mine', version: 2 });
   });
@@ -134,6 +138,35 @@ describe('Data editor', function () {
     assert.ok(doc.isDirty, 'the edit is still in the editor');
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a change of the same size by another client is never overwritten: the save names the node and offers Compare / Overwrite', async () => {
+    await other.create(`${BASE}/replicas`, '{"replicas": 3}');
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument>('zooscope.openData', { connectionId: ID, path: `${BASE}/replicas` });
+    await vscode.window.showTextDocument(doc);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), '{"replicas": 4}');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const stat = await s.znodeFs.stat(doc.uri);
+    await eventually(() => Date.now() > stat.mtime + 2, 1000, 'clock moves on');
+    await other.setData(`${BASE}/replicas`, '{"replicas": 9}');
+    const shownBefore = s.shownMessages.length;
+    assert.strictEqual(await doc.save(), false, 'the save is refused');
+    assert.deepStrictEqual(await dataOf(other, `${BASE}/replicas`), { data: '{"replicas": 9}', version: 1 });
+    assert.ok(doc.isDirty, 'the edit is still in the editor');
+    const question = s.shownMessages.slice(shownBefore).find((m) => m.buttons.includes('Overwrite'));
+    assert.ok(question, 'Compare / Overwrite offered');
+    assert.deepStrictEqual(question.buttons, ['Compare', 'Overwrite']);
+    assert.match(question.message, new RegExp(`${BASE}/replicas was changed by another client since version 0`));
+    // Compare opens the server's data beside the edit.
+    assert.strictEqual(await vscode.commands.executeCommand('zooscope.compareWithServer', doc.uri), true);
+    await eventually(() => vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'zooscope-server' && d.getText() === '{"replicas": 9}'), 10000, 'the server copy');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    // Overwrite writes the edit over version 1, and only then.
+    assert.strictEqual(await vscode.commands.executeCommand('zooscope.saveOverwriting', doc.uri), true);
+    assert.deepStrictEqual(await dataOf(other, `${BASE}/replicas`), { data: '{"replicas": 4}', version: 2 });
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('an open, unmodified document follows another client\'s changes (watch → file change → reload)', async () => {
