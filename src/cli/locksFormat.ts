@@ -1,8 +1,10 @@
 // The human form of a LockAnalysis for terminals and CI logs: one table per queue, then anomalies, deadlocks and
 // how each server's tables were read. Everything from ZooKeeper is untrusted text: control characters are removed.
 import type { Anomaly, LockAnalysis, LockQueue, Participant } from '../zk/analysis';
+import { visibleText } from '../shared/visibleText';
 
-const clean = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?');
+// Written out here as well as by the output writer, so columns are measured on the text as it is shown.
+const clean = visibleText;
 const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 /** `1 data watch`, `2 data watches`. */
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -30,6 +30,8 @@ export function fixtureQueue(size: number, o: FixtureOptions = {}): LockQueue {
       waitsFor: previous ? [previous.path] : [],
       watches: previous ? [{ path: previous.path, source: i % 2 ? 'server' : 'inferred' }] : [],
       ours: i === 2,
+      // The holder is known to hold since its node was created (nothing left the queue before it).
+      ...(i === 0 ? { held: { since: now - size * 1000, exact: true } } : {}),
     });
   }
   return {

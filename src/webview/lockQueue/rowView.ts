@@ -3,7 +3,7 @@
 // attribute value, never as markup.
 import type { AnomalyText, PanelCapabilities, WebviewStrings } from '../../shared/lockQueueMessages';
 import type { Participant } from '../../zk/analysis/model';
-import { fmt, formatDuration } from './format';
+import { fmt, participantTime } from './format';
 import type { EdgeTarget, ParticipantRow, QueueRow, Row } from './rows';
 import { visibleText } from '../../shared/visibleText';
 
@@ -48,9 +48,9 @@ export function roleText(p: Participant, s: WebviewStrings): string {
 }
 
 /** "held 3m 2s" / "waiting 12s" / "leading 1h 2m". */
+/** How long it waited, or held: only what is known (a holder's node age is not its hold time). */
 export function timeText(p: Participant, s: WebviewStrings, now: number): string {
-  const template = p.role === 'waiter' ? s.waitingFor : p.role === 'leader' ? s.leadingFor : s.heldFor;
-  return fmt(template, formatDuration(now - p.since, s));
+  return participantTime(p, s, now);
 }
 
 function edgeText(e: EdgeTarget): string {
