@@ -1,0 +1,228 @@
+// A zkCli 3.8 session in a box: runs command lines (or argument vectors) against a ZkSession and writes to a sink
+// what ZooKeeperMain writes to stdout and stderr, byte for byte — the same history/redo numbering, printwatches,
+// "Not connected" after close, WATCHER:: blocks for watch events, exit codes (0, 1, 127 unknown command).
+// No terminal here: the CLI and a VS Code pseudoterminal feed it lines and show what it writes.
+import type { SessionState, ZkSession } from '../session';
+import { CliError } from './cliErrors';
+import { cliCommand, commandListUsage, isKnownCommand, LEGACY_ALIASES } from './commands';
+import type { RunContext, Runner } from './context';
+import { javaDecodeInt } from './javaFormat';
+import { QUOTA_RUNNERS } from './quotaCommands';
+import { READ_RUNNERS } from './readCommands';
+import { tokenizeLine } from './tokenize';
+import { eventTypeName, WatchTracker } from './watchTracker';
+import { WRITE_RUNNERS } from './writeCommands';
+
+export interface ShellSink {
+  /** Text for stdout, exactly as zkCli prints it (untrusted characters included: the sink decides how to show them). */
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export interface ShellOptions {
+  sink: ShellSink;
+  /** The connect string zkCli's `connect` reuses when given none. */
+  connectString: string;
+  /** Opens a session to a connect string (the `connect` command); the shell calls open() on it. */
+  openSession(connectString: string): ZkSession;
+  /** Time zone for Stat times; the process's when undefined. */
+  timeZone?: string;
+}
+
+const RUNNERS: Record<string, Runner> = { ...READ_RUNNERS, ...WRITE_RUNNERS, ...QUOTA_RUNNERS,
+  close: async (ctx) => ctx.closeSession(),
+  version: async (ctx) => ctx.out('ZooKeeper CLI version: 3.8.0 (zooscope shell)\n'),
+  reconfig: async () => { throw new CliError('reconfig is not supported by zooscope shell'); },
+};
+
+/** KeeperState names for the session's own states, as the Java client reports them to the default watcher. */
+const KEEPER_STATES: Partial<Record<SessionState, string>> = {
+  connected: 'SyncConnected', suspended: 'Disconnected', expired: 'Expired', authFailed: 'AuthFailed', closed: 'Closed',
+};
+
+export class ZkShell {
+  printWatches = true;
+  /** The exit code zkCli would exit with now (its last command's). */
+  exitCode = 0;
+  /** Set by `quit`: the caller stops reading commands. */
+  quitRequested = false;
+  private readonly history = new Map<number, string>();
+  private commandCount = 0;
+  private lastWords: string[] = [];
+  private host: string;
+  private sessionValue: ZkSession | undefined;
+  private detach: (() => void) | undefined;
+  private readonly watches = new WatchTracker();
+
+  constructor(private readonly options: ShellOptions, session?: ZkSession) {
+    this.host = options.connectString;
+    if (session) this.attach(session, false);
+  }
+
+  get session(): ZkSession | undefined {
+    return this.sessionValue;
+  }
+
+  /** zkCli's prompt: `[zk: host(CONNECTED) 3] `. */
+  get prompt(): string {
+    return `[zk: ${this.host}(${javaState(this.sessionValue?.state)}) ${this.commandCount}] `;
+  }
+
+  get connectString(): string {
+    return this.host;
+  }
+
+  /** The numbered lines `history` would show (the last 11). */
+  historyEntries(): string[] {
+    return [...this.history.values()];
+  }
+
+  /** One typed line (ZooKeeperMain.executeLine): numbered in the history, then run. */
+  async executeLine(line: string): Promise<void> {
+    if (line === '') return;
+    const words = tokenizeLine(line);
+    // zkCli keeps the previous command when a line holds no words, and runs it again.
+    if (words.length) this.lastWords = words;
+    this.history.set(this.commandCount, line);
+    await this.processCmd(this.lastWords);
+    this.commandCount++;
+  }
+
+  /** One command given as words (`zkCli.sh -server … cmd args`: not numbered in the history). Returns the exit code. */
+  async executeWords(words: string[]): Promise<number> {
+    await this.processCmd(words);
+    return this.exitCode;
+  }
+
+  close(): void {
+    this.detach?.();
+    this.sessionValue?.close();
+  }
+
+  private async processCmd(words: string[]): Promise<void> {
+    try {
+      await this.processZkCmd(words);
+      this.exitCode = 0;
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      this.exitCode = error.exitCode;
+      this.options.sink.err(error.message + '\n');
+    }
+  }
+
+  private async processZkCmd(input: string[]): Promise<void> {
+    const sink = this.options.sink;
+    if (input.length < 1) {
+      sink.err(commandListUsage());
+      throw new CliError('No command entered');
+    }
+    const alias = LEGACY_ALIASES[input[0]];
+    const words = alias ? [...alias, ...input.slice(1)] : input;
+    const cmd = words[0];
+    if (!isKnownCommand(cmd)) {
+      sink.err(commandListUsage());
+      throw new CliError(`Command not found: Command not found ${cmd}`, 127);
+    }
+    if (cmd === 'quit') {
+      this.closeSession();
+      this.quitRequested = true;
+      return;
+    } else if (cmd === 'redo' && words.length >= 2) {
+      const i = javaDecodeInt(words[1]);
+      if (i === undefined || this.commandCount <= i || i < 0) throw new CliError('Command index out of range');
+      const again = this.history.get(i) ?? '';
+      const againWords = tokenizeLine(again);
+      if (againWords[0] === 'redo') throw new CliError('No redoing redos');
+      this.history.set(this.commandCount, again);
+      await this.processCmd(againWords);
+    } else if (cmd === 'history') {
+      for (let i = this.commandCount - 10; i <= this.commandCount; ++i) {
+        if (i >= 0) sink.out(`${i} - ${this.history.get(i) ?? 'null'}\n`);
+      }
+    } else if (cmd === 'printwatches') {
+      if (words.length === 1) sink.out(`printwatches is ${this.printWatches ? 'on' : 'off'}\n`);
+      else this.printWatches = words[1] === 'on';
+    } else if (cmd === 'connect') {
+      this.connect(words[1] ?? this.host);
+    }
+    const session = this.sessionValue;
+    if (!session || !isAlive(session.state)) {
+      sink.out('Not connected\n');
+      return;
+    }
+    const spec = cliCommand(cmd);
+    if (spec) await RUNNERS[cmd](this.context(session), words, spec);
+  }
+
+  private context(session: ZkSession): RunContext {
+    return {
+      session,
+      out: (text) => this.options.sink.out(text),
+      err: (text) => this.options.sink.err(text),
+      watches: this.watches,
+      timeZone: this.options.timeZone,
+      watchEvent: (type, path, state) => this.printEvent(state ?? 'SyncConnected', type, path),
+      closeSession: () => this.closeSession(),
+    };
+  }
+
+  private printEvent(state: string, type: string, path: string | null): void {
+    if (this.printWatches) this.options.sink.out(`\nWATCHER::\n\nWatchedEvent state:${state} type:${type} path:${path}\n`);
+  }
+
+  private closeSession(): void {
+    const session = this.sessionValue;
+    if (!session || session.state === 'closed') return;
+    // zk.close() hands the default watcher a Closed event.
+    session.close();
+  }
+
+  private connect(connectString: string): void {
+    const old = this.sessionValue;
+    if (old && isAlive(old.state)) this.closeSession();
+    this.host = connectString;
+    const session = this.options.openSession(connectString);
+    this.attach(session, true);
+    session.open().catch(() => undefined);
+  }
+
+  private attach(session: ZkSession, announceConnect: boolean): void {
+    this.detach?.();
+    this.watches.clear();
+    this.sessionValue = session;
+    let announce = announceConnect;
+    const offNotification = session.onNotification((n) => {
+      this.watches.fired(n.type, n.path);
+      this.printEvent('SyncConnected', eventTypeName(n.type), n.path);
+    });
+    const onState = (state: SessionState) => {
+      if (state === 'connected' && !announce) {
+        announce = true;
+        return;
+      }
+      const name = KEEPER_STATES[state];
+      if (name) this.printEvent(name, 'None', null);
+    };
+    session.on('state', onState);
+    this.detach = () => {
+      offNotification();
+      session.off('state', onState);
+    };
+    if (session.state === 'connected') announce = true;
+  }
+}
+
+/** ZooKeeper.States.isAlive(): anything but closed and auth failed (a lost connection is still being retried). */
+function isAlive(state: SessionState): boolean {
+  return state === 'connecting' || state === 'connected' || state === 'suspended' || state === 'lost';
+}
+
+/** ZooKeeper.States names, as zkCli's prompt shows them. */
+function javaState(state: SessionState | undefined): string {
+  switch (state) {
+    case 'connected': return 'CONNECTED';
+    case 'connecting': case 'suspended': case 'lost': return 'CONNECTING';
+    case 'authFailed': return 'AUTH_FAILED';
+    case 'expired': case 'closed': case undefined: return 'CLOSED';
+  }
+}
