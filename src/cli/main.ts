@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `zooscope` command line (dist/cli.js, package.json `bin`): the same ZooKeeper layer as the extension, for
-// terminals, scripts and CI. `zooscope lock …` takes a lock by hand; `zooscope locks …` prints the lock analysis.
+// terminals, scripts and CI. `zooscope lock …` takes a lock by hand; `zooscope locks …` prints the lock analysis;
+// `zooscope shell …` speaks zkCli 3.8.
 // Every byte written goes through one Output (src/cli/output.ts).
 import { runLock } from './lockCommand';
 import { runLocks } from './locksCommand';
 import { createOutput } from './output';
+import { runShell } from './shellCommand';
 
 /** Once a command has finished, how long anything left over (a socket closing) may keep the process alive. */
 const EXIT_GRACE_MS = 2000;
@@ -13,6 +15,7 @@ const usage = `usage:
   zooscope lock <connectString> <path> [--read | --write | --election | --unfair-election] [--timeout <s>] [--hold <s>]
                 [--convention <id>] [--session-timeout <s>] [--digest <user>]
   zooscope locks <connectString> <path> [--json] [--strict] [--digest <user>] …   (zooscope locks for all options)
+  zooscope shell <connectString> [--digest <user>] [--timeout <s>] [command [args…]]   (zkCli 3.8's commands and output)
   credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=<user>:<password>`;
 
 const out = createOutput();
@@ -22,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'lock': return runLock(rest, out);
     case 'locks': return runLocks(rest, out);
+    case 'shell': return runShell(rest, out);
     case '--help': case '-h': case undefined:
       out.text(usage);
       return command === undefined ? 2 : 0;

@@ -20,6 +20,11 @@ export interface Output {
   json(value: unknown): void;
   /** Human-readable text on stderr. */
   error(text: string): void;
+  /**
+   * Text exactly as given (no newline added), for a producer that made hidden characters visible itself and needs
+   * characters of its own that visibleText would mark (zkCli's usage lines have tabs): `zooscope shell`.
+   */
+  exact(text: string, stream?: 'stdout' | 'stderr'): void;
   /** Whether stdout's reader has gone away. */
   readonly closed: boolean;
   /** Called once when stdout's reader goes away (at once if it already has). */
@@ -107,6 +112,10 @@ export function createOutput(streams: OutputStreams = { stdout: process.stdout, 
     json: (value) => write(escapeHiddenInJson(JSON.stringify(value, null, 2)) + '\n'),
     error: (text) => {
       if (!stderrClosed) streams.stderr.write(visibleLines(text));
+    },
+    exact: (text, stream = 'stdout') => {
+      if (stream === 'stdout') write(text);
+      else if (!stderrClosed) streams.stderr.write(text);
     },
     get closed() { return closed; },
     onClosed(listener) {

@@ -1,0 +1,83 @@
+// `zooscope shell <connectString> [--digest <user>] [--timeout <s>] [command [args…]]`: zkCli 3.8's language.
+// With a command: runs it like `zkCli.sh -server <connectString> command args…` and prints what zkCli prints for
+// it (not zkCli's "Connecting to…" line and connection event), with zkCli's exit code (1 failed, 127 unknown
+// command). Without one and stdin not a terminal: one command per line, only their output. On a terminal: an
+// interactive shell (src/cli/shellInteractive.ts). Exit 2: our own bad arguments; 1: cannot connect.
+import { ZkSession } from '../zk/session';
+import { ZkShell } from '../zk/shell';
+import { terminalText } from '../zk/shell/terminalText';
+import { checkedConnectString, digestCredentials, MAX_TIMER_MS, secondsOf, UsageError } from './args';
+import type { Output } from './output';
+import { runInteractive } from './shellInteractive';
+import { readLines } from './shellLines';
+
+export const shellUsage = 'usage: zooscope shell <connectString> [--digest <user>] [--timeout <seconds>] [command [args…]]';
+
+interface ShellArgs {
+  connectString: string;
+  digest: string[];
+  timeoutMs: number;
+  words: string[];
+}
+
+/** Our options come before the command; every word from the command on is zkCli's. */
+function parseArgs(args: string[], env: NodeJS.ProcessEnv): ShellArgs {
+  let connectString: string | undefined;
+  let user: string | undefined;
+  let userFlag = '--digest';
+  let timeoutMs = 30000;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--digest' || arg === '--auth') {
+      user = args[++i] ?? '';
+      userFlag = arg;
+    } else if (arg === '--timeout') {
+      timeoutMs = Math.max(1000, secondsOf(args[++i], arg, 0, MAX_TIMER_MS));
+    } else if (arg.startsWith('--')) {
+      throw new UsageError(`unknown option ${arg}\n${shellUsage}`);
+    } else if (connectString === undefined) {
+      connectString = checkedConnectString(arg);
+    } else {
+      break;
+    }
+  }
+  if (connectString === undefined) throw new UsageError(`expected <connectString>\n${shellUsage}`);
+  return { connectString, digest: digestCredentials(user, env, userFlag), timeoutMs, words: args.slice(i) };
+}
+
+export async function runShell(args: string[], out: Output): Promise<number> {
+  let parsed: ShellArgs;
+  try {
+    parsed = parseArgs(args, process.env);
+  } catch (error) {
+    out.error(`zooscope shell: ${(error as Error).message}`);
+    return 2;
+  }
+  const openSession = (connectString: string) => new ZkSession({
+    connectString, sessionTimeoutMs: Math.max(4000, parsed.timeoutMs), requestTimeoutMs: parsed.timeoutMs, digest: parsed.digest,
+  });
+  const session = openSession(parsed.connectString);
+  try {
+    await session.open();
+  } catch (error) {
+    out.error(`zooscope shell: ${(error as Error).message}`);
+    return 1;
+  }
+  const sink = {
+    out: (text: string) => out.exact(terminalText(text)),
+    err: (text: string) => out.exact(terminalText(text), 'stderr'),
+  };
+  const shell = new ZkShell({ sink, connectString: parsed.connectString, openSession }, session);
+  try {
+    if (parsed.words.length > 0) return await shell.executeWords(parsed.words);
+    if (process.stdin.isTTY) return await runInteractive(shell, out);
+    for await (const line of readLines(process.stdin)) {
+      await shell.executeLine(line);
+      if (shell.quitRequested || out.closed) break;
+    }
+    return shell.exitCode;
+  } finally {
+    shell.close();
+  }
+}
