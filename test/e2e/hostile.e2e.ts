@@ -98,11 +98,15 @@ export const tests: E2eTest[] = [
         await wb.page.keyboard.press('Enter');
         const box = wb.page.locator('.quick-input-widget').filter({ hasText: /Type 1 to delete them anyway/ });
         await box.waitFor({ timeout: 15000 });
-        await wb.page.keyboard.press('Enter');
+        await wb.screenshot('hostile-typed-confirmation');
+        // A wrong answer is refused in place; Enter on an empty box keeps everything.
+        await wb.page.keyboard.type('2');
         await wb.page.locator('.quick-input-widget .quick-input-message', { hasText: /Type 1 to confirm, or press Escape/ }).first().waitFor({ timeout: 10000 });
         await wb.page.keyboard.press('Enter');
-        await wb.screenshot('hostile-typed-confirmation');
-        await wb.page.keyboard.press('Escape');
+        await wb.screenshot('hostile-typed-confirmation-wrong');
+        await wb.page.keyboard.press('Control+A');
+        await wb.page.keyboard.press('Backspace');
+        await wb.page.keyboard.press('Enter');
         await box.waitFor({ state: 'hidden', timeout: 10000 });
         assert.strictEqual(await exists(other, `${base}/locks/lock-0000000001`), true, 'the live lock is still there');
         assert.strictEqual(await exists(other, `${base}/locks`), true);

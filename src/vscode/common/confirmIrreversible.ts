@@ -3,7 +3,7 @@
 // go, so a reflexive Enter (or a dialog answered by habit) deletes nothing.
 import * as vscode from 'vscode';
 import { ask } from './notifier';
-import { shown } from './untrustedText';
+import { input } from './quickInput';
 
 const t = vscode.l10n.t;
 
@@ -22,31 +22,15 @@ export async function confirmIrreversible(change: IrreversibleChange): Promise<b
   return typedConfirmation(change.liveOfOthers);
 }
 
-/** An input box that accepts only the number of live nodes; Enter on anything else keeps it open. */
-function typedConfirmation(count: number): Promise<boolean> {
+/** An input box that accepts only the number of live nodes; Enter on an empty box keeps everything. */
+async function typedConfirmation(count: number): Promise<boolean> {
   const expected = String(count);
-  return new Promise((resolve) => {
-    const box = vscode.window.createInputBox();
-    box.title = shown(t('Other sessions hold {0} of these nodes right now', count));
-    box.prompt = t('They are live locks, leaders or other ephemeral nodes of running clients. Type {0} to delete them anyway; Escape keeps everything.', expected);
-    box.placeholder = t('Type {0} to confirm', expected);
-    box.ignoreFocusOut = true;
-    let accepted = false;
-    box.onDidChangeValue((value) => {
-      box.validationMessage = value === '' || value.trim() === expected ? undefined : t('Type {0} to confirm, or press Escape.', expected);
-    });
-    box.onDidAccept(() => {
-      if (box.value.trim() !== expected) {
-        box.validationMessage = t('Type {0} to confirm, or press Escape.', expected);
-        return;
-      }
-      accepted = true;
-      box.hide();
-    });
-    box.onDidHide(() => {
-      box.dispose();
-      resolve(accepted);
-    });
-    box.show();
+  const typed = await input({
+    title: t('Other sessions hold {0} of these nodes right now', count),
+    prompt: t('They are live locks, leaders or other ephemeral nodes of running clients. Type {0} to delete them anyway; Escape keeps everything.', expected),
+    placeHolder: t('Type {0} to confirm', expected),
+    ignoreFocusOut: true,
+    validateInput: (value) => (value === '' || value.trim() === expected ? undefined : t('Type {0} to confirm, or press Escape.', expected)),
   });
+  return typed?.trim() === expected;
 }

@@ -6,9 +6,11 @@ import { hasHiddenCharacters, visibleText } from '../../shared/visibleText';
 import { shown } from './untrustedText';
 
 function literalMarkdown(md: vscode.MarkdownString): vscode.MarkdownString {
-  if (!hasHiddenCharacters(md.value)) return md;
+  if (!hasHiddenCharacters(md.value.replace(/[\r\n\t]/g, ''))) return md;
   // `\[U+202E\]`: brackets escaped so Markdown shows them as written.
-  const copy = new vscode.MarkdownString(visibleText(md.value).replace(/\[(U\+[0-9A-F]{4,6})\]/g, '\\[$1\\]'), md.supportThemeIcons);
+  // Line breaks and tabs are the Markdown's own structure; our escaping already turned those of names into spaces.
+  const value = md.value.split(/(\r?\n|\t)/).map((part, i) => (i % 2 ? part : visibleText(part))).join('');
+  const copy = new vscode.MarkdownString(value.replace(/\[(U\+[0-9A-F]{4,6})\]/g, '\\[$1\\]'), md.supportThemeIcons);
   copy.isTrusted = md.isTrusted;
   copy.supportHtml = md.supportHtml;
   return copy;

@@ -7,6 +7,8 @@ import { iconSafe, linkSafe, shown } from './untrustedText';
 export type Severity = 'info' | 'warning' | 'error';
 
 export interface ShownMessage {
+  /** Counts every message shown in this window, so a reader can ask for those after a point. */
+  seq: number;
   /** notification and modal render links; statusBar renders icons. */
   surface: 'notification' | 'modal' | 'statusBar';
   severity: Severity;
@@ -22,21 +24,24 @@ export const shownMessages: ShownMessage[] = [];
 /** The latest error messages, newest last. */
 export const shownFailures: ShownMessage[] = [];
 
+let shownSoFar = 0;
+
 function record(list: ShownMessage[], entry: ShownMessage): void {
   list.push(entry);
   if (list.length > KEPT) list.shift();
 }
 
 type Show = (message: string, options: vscode.MessageOptions, ...items: string[]) => Thenable<string | undefined>;
-const show: Record<Severity, Show> = { info: vscode.window.showInformationMessage, warning: vscode.window.showWarningMessage, error: vscode.window.showErrorMessage };
+const SHOW = { info: 'showInformationMessage', warning: 'showWarningMessage', error: 'showErrorMessage' } as const;
 
 function present(severity: Severity, message: string, modal: boolean, detail: string | undefined, buttons: string[]): Thenable<string | undefined> {
   // Modal dialogs show plain text (no links), so only hidden characters need writing out there.
-  const entry: ShownMessage = { surface: modal ? 'modal' : 'notification', severity, message: modal ? shown(message) : linkSafe(message), detail: detail === undefined ? undefined : shown(detail), buttons, modal };
+  const entry: ShownMessage = { seq: ++shownSoFar, surface: modal ? 'modal' : 'notification', severity, message: modal ? shown(message) : linkSafe(message), detail: detail === undefined ? undefined : shown(detail), buttons, modal };
   record(shownMessages, entry);
   if (severity === 'error') record(shownFailures, entry);
   const options: vscode.MessageOptions = modal ? { modal: true, detail: entry.detail } : {};
-  return show[severity].call(vscode.window, entry.message, options, ...buttons);
+  // Looked up at each call (not kept from load time), so whoever wraps VS Code's window API sees every message.
+  return (vscode.window[SHOW[severity]] as Show).call(vscode.window, entry.message, options, ...buttons);
 }
 
 /** A notification; resolves to the button chosen, if any. */
@@ -56,6 +61,6 @@ export function ask(severity: Severity, message: string, detail: string | undefi
 /** A short message in the status bar (it renders `$(name)` as icons: only `icon` becomes one). */
 export function flash(message: string, icon?: string): vscode.Disposable {
   const text = (icon ? `$(${icon}) ` : '') + iconSafe(message);
-  record(shownMessages, { surface: 'statusBar', severity: 'info', message: text, buttons: [], modal: false });
+  record(shownMessages, { seq: ++shownSoFar, surface: 'statusBar', severity: 'info', message: text, buttons: [], modal: false });
   return vscode.window.setStatusBarMessage(text, 5000);
 }

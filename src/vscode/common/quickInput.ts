@@ -27,6 +27,13 @@ export async function pickItem<T extends PickItem>(items: readonly T[], options:
   return chosen === undefined ? undefined : items[shownItems.indexOf(chosen)];
 }
 
+type ValidationAnswer = string | vscode.InputBoxValidationMessage | undefined | null;
+
+function safeValidation(message: ValidationAnswer): ValidationAnswer {
+  if (message === undefined || message === null) return message;
+  return typeof message === 'string' ? promptSafe(message) : { ...message, message: promptSafe(message.message) };
+}
+
 /** showInputBox with a literal title, prompt and validation message. */
 export function input(options: vscode.InputBoxOptions): Thenable<string | undefined> {
   const validate = options.validateInput;
@@ -34,10 +41,11 @@ export function input(options: vscode.InputBoxOptions): Thenable<string | undefi
     ...options,
     title: options.title === undefined ? undefined : iconSafe(options.title),
     prompt: options.prompt === undefined ? undefined : promptSafe(options.prompt),
-    validateInput: validate && (async (value) => {
-      const message = await validate(value);
-      if (message === undefined || message === null) return message;
-      return typeof message === 'string' ? promptSafe(message) : { ...message, message: promptSafe(message.message) };
+    validateInput: validate && ((value) => {
+      const answer = validate(value);
+      // Synchronous validators stay synchronous (VS Code shows their message without a round trip).
+      return answer instanceof Promise || (answer && typeof (answer as Thenable<unknown>).then === 'function')
+        ? Promise.resolve(answer).then(safeValidation) : safeValidation(answer as ValidationAnswer);
     }),
   });
 }

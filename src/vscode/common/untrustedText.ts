@@ -32,7 +32,8 @@ export function withIcons(parts: TemplateStringsArray, ...values: unknown[]): st
 
 /** Escapes text for a MarkdownString (tooltips, hovers), table cells included; hidden characters visible. */
 export function markdownSafe(text: string): string {
-  return visibleText(text).replace(/[\\`*_{}[\]()#+\-.!|<>~&$:]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+  // `://` is broken up too, so a URL in a name is no autolink.
+  return visibleText(text).replace(/[\\`*_{}[\]()#+\-.!|<>~&$]/g, (c) => `\\${c}`).replace(/:\/\//g, '\\://');
 }
 
 /** For quick-input prompts and validation messages, which render both links and icons. */

@@ -150,11 +150,11 @@ describe('Data editor', function () {
     const stat = await s.znodeFs.stat(doc.uri);
     await eventually(() => Date.now() > stat.mtime + 2, 1000, 'clock moves on');
     await other.setData(`${BASE}/replicas`, '{"replicas": 9}');
-    const shownBefore = s.shownMessages.length;
+    const shownBefore = s.shownMessages.at(-1)?.seq ?? 0;
     assert.strictEqual(await doc.save(), false, 'the save is refused');
     assert.deepStrictEqual(await dataOf(other, `${BASE}/replicas`), { data: '{"replicas": 9}', version: 1 });
     assert.ok(doc.isDirty, 'the edit is still in the editor');
-    const question = s.shownMessages.slice(shownBefore).find((m) => m.buttons.includes('Overwrite'));
+    const question = s.shownMessages.filter((m) => m.seq > shownBefore).find((m) => m.buttons.includes('Overwrite'));
     assert.ok(question, 'Compare / Overwrite offered');
     assert.deepStrictEqual(question.buttons, ['Compare', 'Overwrite']);
     assert.match(question.message, new RegExp(`${BASE}/replicas was changed by another client since version 0`));

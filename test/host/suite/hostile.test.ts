@@ -25,6 +25,11 @@ function assertLiteral(text: string | undefined, surface: string, renders: { lin
   if (renders.icons) assert.doesNotMatch(text.replace(/^\$\([a-z-]+\) /, ''), UNESCAPED_ICON, `${surface} renders an icon from a name: ${text}`);
 }
 
+/** A Markdown tooltip's source without its own line breaks (Markdown structure, not text from ZooKeeper). */
+function markdownText(md: vscode.MarkdownString): string {
+  return md.value.replace(/\n/g, ' ');
+}
+
 function assertShownLiterally(messages: readonly ShownMessage[], what: string): void {
   for (const m of messages) {
     assertLiteral(m.message, `${what} (${m.surface})`, m.surface === 'statusBar' ? { icons: true } : { links: m.surface === 'notification' });
@@ -44,9 +49,9 @@ describe('Hostile names and data on every surface', function () {
   };
   const exists = (path: string) => new Promise<boolean>((resolve, reject) =>
     other.client.exists(path, (e, stat) => (e ? reject(e) : resolve(!!stat))));
-  /** The messages shown since `from` (an index into shownMessages). */
-  const since = (from: number) => s.shownMessages.slice(from);
-  const mark = () => s.shownMessages.length;
+  /** The messages shown after `from` (a message's seq). */
+  const since = (from: number) => s.shownMessages.filter((m) => m.seq > from);
+  const mark = () => s.shownMessages.at(-1)?.seq ?? 0;
 
   before(async () => {
     s = await services();
@@ -77,7 +82,7 @@ describe('Hostile names and data on every surface', function () {
       assertLiteral(label, `tree label of ${JSON.stringify(name)}`);
       assertLiteral(item.accessibilityInformation?.label, 'tree accessibility label');
       const resolved = await s.tree.resolveTreeItem(item, n);
-      const tooltip = resolved.tooltip instanceof vscode.MarkdownString ? resolved.tooltip.value : resolved.tooltip;
+      const tooltip = resolved.tooltip instanceof vscode.MarkdownString ? markdownText(resolved.tooltip) : resolved.tooltip;
       assert.ok(tooltip, 'a tooltip');
       assert.doesNotMatch(tooltip, RAW_HIDDEN);
       assert.doesNotMatch(tooltip, /(?<!\\)[[\]<>]/, 'Markdown brackets escaped');
@@ -143,7 +148,7 @@ describe('Hostile names and data on every surface', function () {
       const tree = s.searchResults.getTreeItem(item);
       assertLiteral(typeof tree.label === 'string' ? tree.label : tree.label?.label, 'search result label');
       assertLiteral(typeof tree.description === 'string' ? tree.description : '', 'search result description');
-      assertLiteral(typeof tree.tooltip === 'string' ? tree.tooltip : tree.tooltip?.value ?? '', 'search result tooltip');
+      assertLiteral(typeof tree.tooltip === 'string' ? tree.tooltip : tree.tooltip ? markdownText(tree.tooltip) : '', 'search result tooltip');
     }
     await vscode.commands.executeCommand('zooscope.clearSearchResults');
   });
@@ -161,7 +166,7 @@ describe('Hostile names and data on every surface', function () {
         const item = s.heldLocksTree.getTreeItem(element);
         assertLiteral(typeof item.label === 'string' ? item.label : item.label?.label, 'held lock label');
         assertLiteral(typeof item.description === 'string' ? item.description : '', 'held lock description');
-        assertLiteral(item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip ?? '', 'held lock tooltip');
+        assertLiteral(item.tooltip instanceof vscode.MarkdownString ? markdownText(item.tooltip) : item.tooltip ?? '', 'held lock tooltip');
       }
     }
     assertLiteral(s.heldLocksStatusBar.text, 'held locks status bar', { icons: true });

@@ -196,6 +196,8 @@ describe('Lock queue panel', function () {
     const window = vscode.window as { showWarningMessage: (...args: unknown[]) => Thenable<unknown> };
     const original = window.showWarningMessage;
     const asked: string[] = [];
+    const inputs = vscode.window as { showInputBox: (...args: unknown[]) => Thenable<unknown> };
+    const originalInput = inputs.showInputBox;
     const exists = (path: string) => s.connections.get(ID)!.session.exists(path);
     try {
       window.showWarningMessage = async (message: unknown, options: unknown) => {
@@ -209,6 +211,13 @@ describe('Lock queue panel', function () {
       assert.match(asked[0], /"modal":true/);
       assert.ok(await exists(holder.path), 'not deleted on cancel');
 
+      // Another session's live lock: after the dialog, the number of live nodes must be typed.
+      window.showWarningMessage = async (_message: unknown, _options: unknown, ...items: unknown[]) => items[0];
+      inputs.showInputBox = async () => undefined;
+      const notTyped = await panel.perform({ type: 'forceRelease', path: holder.path });
+      assert.strictEqual(notTyped.ok, false);
+      assert.ok(await exists(holder.path), 'not deleted when the number was not typed');
+      inputs.showInputBox = async () => '1';
       window.showWarningMessage = async (_message: unknown, _options: unknown, ...items: unknown[]) => {
         await holder.client.setData(holder.path, 'changed meanwhile');
         return items[0];
@@ -226,6 +235,7 @@ describe('Lock queue panel', function () {
       await eventually(() => panel.analysis?.queues[0]?.participants[0]?.path === locks.contenders[1].path, 10000, 'the next waiter holds');
     } finally {
       window.showWarningMessage = original;
+      inputs.showInputBox = originalInput;
       locks.close();
     }
   });
