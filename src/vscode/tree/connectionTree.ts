@@ -53,8 +53,25 @@ export class ConnectionTree {
       this.listings.set(path, listing);
     }
     await this.ensureWatch(path);
-    if (!listing.loaded) await listing.reload();
+    if (!listing.loaded) {
+      await listing.reload();
+      this.adoptOwnStat(path, listing);
+    }
     return listing;
+  }
+
+  /**
+   * A listing also brings the node's own Stat: its element takes it, so the child count shown on the node agrees
+   * with the rows listed under it (a collapsed node's count has no watch and may have gone stale).
+   */
+  private adoptOwnStat(path: string, listing: ChildListing): void {
+    const node = this.nodes.get(path);
+    const stat = listing.parentStat;
+    if (!node || !stat) return;
+    const redraw = node.stat.numChildren !== stat.numChildren || node.stat.dataLength !== stat.dataLength;
+    node.stat = stat;
+    this.listings.get(parentPath(path) ?? '/')?.updateStat(node.name, stat);
+    if (redraw) setTimeout(() => { if (!this.disposed) this.changed(node); }, 0);
   }
 
   /** Elements for listed children, reusing the instances VS Code already knows. */
@@ -172,6 +189,7 @@ export class ConnectionTree {
       const listing = this.listings.get(path);
       if (entry.children && listing) await listing.reload(entry.restat);
       if (entry.data) await this.restat(path);
+      else if (entry.children && listing) this.adoptOwnStat(path, listing);
     } catch (error) {
       if (!isZkError(error, 'noNode')) this.warn(`refresh ${path}: ${String(error)}`);
     }

@@ -158,7 +158,11 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   }
 
   onCollapsed(node: TreeNode): void {
-    if (isPathNode(node)) this.trees.get(node.connectionId)?.collapse(node.path);
+    if (!isPathNode(node)) return;
+    this.trees.get(node.connectionId)?.collapse(node.path);
+    // VS Code keeps a collapsed element's children and shows them again on expand without asking: announce a change
+    // so it forgets them, and the next expand lists what the server has then (the watch was dropped with the collapse).
+    this.changed.fire(node);
   }
 
   settings(): TreeSettings {
