@@ -255,6 +255,46 @@ describe('Held locks', function () {
     }
   });
 
+  it('a held lock whose server hangs with its socket open turns unsure before the ensemble can give the lock to anyone else', async () => {
+    let hung = false;
+    // A frozen server: connections stay open, nothing gets through in either direction.
+    const proxy = await startProxy(Number(testZk().split(':').pop()), {
+      rewriteClientFrame: () => (hung ? null : undefined),
+      rewriteServerData: () => (hung ? null : undefined),
+    });
+    const proxied = 'host-held-hung';
+    const path = `${BASE}/hung`;
+    const order: string[] = [];
+    try {
+      await writingSettings(() => vscode.commands.executeCommand('zooscope.addConnection', { id: proxied, name: 'Host Held Locks (hung)', connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 4000 }));
+      await vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: proxied, path });
+      const find = () => s.heldLocks.find(proxied, path)?.snapshot;
+      await eventually(() => find()?.state === 'held', 20000, 'held');
+      const { node } = find()!;
+      // The moment the server expires the session, its node goes and another client could take the lock.
+      const gone = new Promise<void>((resolve, reject) => other.client.exists(node!, (event) => {
+        if (event.getType() === zookeeper.Event.NODE_DELETED) { order.push('node deleted'); resolve(); }
+      }, (e) => { if (e) reject(e); }));
+      const unsure = eventually(() => {
+        if (find()?.state !== 'suspended' || !s.heldLocksStatusBar.text.includes('unsure')) return false;
+        order.push('unsure');
+        return true;
+      }, 30000, 'unsure');
+      hung = true;
+      await Promise.all([unsure, gone]);
+      assert.deepStrictEqual(order, ['unsure', 'node deleted'], 'the window said "unsure" before the lock could pass on');
+      assert.strictEqual(find()!.suspendedFrom, 'held');
+      hung = false;
+      proxy.cutAll();
+      await eventually(() => find()?.state === 'lost', 30000, 'lost once the expiry is known');
+    } finally {
+      hung = false;
+      await s.heldLocks.releaseAll(proxied);
+      await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', proxied, true));
+      await proxy.close();
+    }
+  });
+
   it('asks which naming rules to follow in a queue of unknown names, and joins with the choice', async () => {
     const path = `${BASE}/unknown`;
     await other.mkdirp(path);
