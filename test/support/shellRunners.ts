@@ -1,0 +1,62 @@
+// Runs one shell command two ways on the same server: Debian's ZooKeeper 3.8.0 zkCli.sh (non-interactive,
+// `-server host:port cmd args`) and the bundled `zooscope shell`, and returns what each printed. zkCli's own
+// preamble — "Connecting to …" and the connection's SyncConnected WATCHER block, printed before any command
+// output — is taken off, as is the SLF4J chatter of Debian's classpath: what is left is the command's output.
+import { execFile, spawn } from 'node:child_process';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+
+export const ZKCLI = '/usr/share/zookeeper/bin/zkCli.sh';
+
+export interface CommandRun {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+}
+
+/** Both tools in UTC, so Stat times print alike (zkCli in the JVM's default zone, ours in the process's). */
+const ENV = { ...process.env, TZ: 'UTC', ZOOSCOPE_DIGEST: undefined, ZOOSCOPE_DIGEST_PASSWORD: undefined };
+
+const CONNECTED_BLOCK = '\nWATCHER::\n\nWatchedEvent state:SyncConnected type:None path:null\n';
+
+export function stripZkCliPreamble(stdout: string, server: string): string {
+  const connecting = `Connecting to ${server}\n`;
+  let text = stdout.startsWith(connecting) ? stdout.slice(connecting.length) : stdout;
+  const block = text.indexOf(CONNECTED_BLOCK);
+  if (block >= 0) text = text.slice(0, block) + text.slice(block + CONNECTED_BLOCK.length);
+  return text;
+}
+
+export function runZkCli(server: string, args: readonly string[]): Promise<CommandRun> {
+  return new Promise((resolve) => {
+    execFile(ZKCLI, ['-server', server, ...args], { env: ENV, timeout: 60000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      const err = stderr.split('\n').filter((l) => !l.startsWith('SLF4J:')).join('\n');
+      resolve({ stdout: stripZkCliPreamble(stdout, server), stderr: err, code });
+    });
+  });
+}
+
+/** Bundles src/cli/main.ts as `npm run build` does, into a folder of the test's own. */
+export async function bundleCli(root: string, outDir: string): Promise<string> {
+  const outfile = path.join(outDir, 'cli.js');
+  await esbuild.build({ entryPoints: [path.join(root, 'src/cli/main.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning' });
+  return outfile;
+}
+
+export function runZooscopeShell(cli: string, server: string, args: readonly string[], stdin?: string): Promise<CommandRun> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [cli, 'shell', server, ...args], { env: ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+    proc.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`zooscope shell ${args.join(' ')} still running after 60 s`)); }, 60000);
+    // 'close' comes after the process exited and its output ended.
+    proc.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, code });
+    });
+    proc.stdin.end(stdin ?? '');
+  });
+}
