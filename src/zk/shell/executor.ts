@@ -48,7 +48,6 @@ export class ZkShell {
   quitRequested = false;
   private readonly history = new Map<number, string>();
   private commandCount = 0;
-  private lastWords: string[] = [];
   private host: string;
   private sessionValue: ZkSession | undefined;
   private detach: (() => void) | undefined;
@@ -80,11 +79,8 @@ export class ZkShell {
   /** One typed line (ZooKeeperMain.executeLine): numbered in the history, then run. */
   async executeLine(line: string): Promise<void> {
     if (line === '') return;
-    const words = tokenizeLine(line);
-    // zkCli keeps the previous command when a line holds no words, and runs it again.
-    if (words.length) this.lastWords = words;
     this.history.set(this.commandCount, line);
-    await this.processCmd(this.lastWords);
+    await this.processCmd(tokenizeLine(line));
     this.commandCount++;
   }
 

@@ -1,6 +1,6 @@
 // How zkCli 3.8 splits a typed line into words (ZooKeeperMain.MyCommandOptions.parseCommand): runs of non-blank
 // characters, or "…" / '…' quoted strings whose quotes are stripped. Java's regex semantics are kept, quirks
-// included (an unclosed quote starts a word that keeps the blank before it), so lines mean what they mean in zkCli.
+// included (an unclosed quote is skipped, `x"y z"` is two words), so lines mean what they mean in zkCli.
 
 /** Java's `\s`: only these six characters, not Unicode spaces. */
 const WS = '[ \\t\\n\\x0B\\f\\r]';

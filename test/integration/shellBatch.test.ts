@@ -1,0 +1,78 @@
+// `zooscope shell <connect>` with commands on stdin (not a terminal): one command per line, only their output,
+// numbered history and redo, WATCHER:: lines for watches while printwatches is on, "Not connected" after close,
+// and the last command's exit code.
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { startStandalone, ZkCluster } from '../support/zkServer';
+import { repoRoot } from '../support/thirdParty/driver';
+import { bundleCli, runZooscopeShell } from '../support/shellRunners';
+
+describe('zooscope shell reading commands from stdin', () => {
+  let zk: ZkCluster;
+  let cli: string;
+  let outDir: string;
+
+  before(async () => {
+    const root = repoRoot();
+    outDir = path.join(root, '.tmp', `shell-batch-${process.pid}`);
+    [cli, zk] = await Promise.all([bundleCli(root, outDir), startStandalone()]);
+  });
+  after(async () => {
+    await zk?.stop();
+    if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
+  });
+
+  test('runs each line in order and prints only the commands\' output', async () => {
+    const lines = [
+      'create /b "two words"',
+      'get -w /b',
+      'set /b changed',
+      'ls -w /',
+      'create /c',
+      'printwatches off',
+      'get -w /b',
+      'set /b again',
+      'printwatches on',
+      'history',
+      'redo 1',
+      'redo 10',
+      'redo 99',
+      'get /nope',
+    ];
+    const run = await runZooscopeShell(cli, zk.connectString, [], lines.join('\n') + '\n');
+    const watcher = (type: string, path: string) => ['', 'WATCHER::', '', `WatchedEvent state:SyncConnected type:${type} path:${path}`];
+    assert.equal(run.stdout, [
+      'two words',
+      ...watcher('NodeDataChanged', '/b'),
+      '[b, zookeeper]',
+      ...watcher('NodeChildrenChanged', '/'),
+      'changed',
+      ...lines.slice(0, 10).map((l, i) => `${i} - ${l}`),
+      // redo 1 runs `get -w /b` and takes its place in the history, so redo 10 runs it again.
+      'again',
+      'again',
+      '',
+    ].join('\n'), JSON.stringify(run));
+    assert.equal(run.stderr, 'Created /b\nCreated /c\nCommand index out of range\nNode does not exist: /nope\n');
+    // zkCli exits with its last command's code.
+    assert.equal(run.code, 1);
+  });
+
+  test('close leaves the shell saying "Not connected"; quit stops reading', async () => {
+    const run = await runZooscopeShell(cli, zk.connectString, [], 'close\nls /\nprintwatches off\nquit\nls /\n');
+    assert.equal(run.stdout, '\nWATCHER::\n\nWatchedEvent state:Closed type:None path:null\nNot connected\nNot connected\n');
+    assert.equal(run.stderr, '');
+    assert.equal(run.code, 0);
+  });
+
+  test('our own bad arguments exit 2 before connecting; an unknown zkCli command exits 127', async () => {
+    const bad = await runZooscopeShell(cli, zk.connectString, ['--nope', 'ls', '/']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /^zooscope shell: unknown option --nope\n/);
+    const unknown = await runZooscopeShell(cli, zk.connectString, ['frobnicate']);
+    assert.equal(unknown.code, 127);
+    assert.match(unknown.stderr, /\nCommand not found: Command not found frobnicate\n$/);
+  });
+});
