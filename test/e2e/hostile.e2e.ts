@@ -84,6 +84,52 @@ export const tests: E2eTest[] = [
     },
   },
   {
+    name: 'hostile: quick-input titles, prompts and quick-pick items show names and ACL ids as text',
+    timeoutMs: 240000,
+    async run(ctx) {
+      const parent = `${HOSTILE_NAMES.commandLink} ${HOSTILE_NAMES.icons}`;
+      const { wb, other, base } = await open(ctx, 'quick', async (o, b) => {
+        await o.mkdirp(`${b}/${parent}`);
+        const acl = [
+          new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('world', 'anyone')),
+          new zookeeper.ACL(zookeeper.Permission.READ, new zookeeper.Id('digest', '$(error) spoof:AAAAAAAAAAAAAAAAAAAAAAAAAAA=')),
+        ];
+        await new Promise<void>((resolve, reject) => o.client.setACL(`${b}/${parent}`, acl, -1, (e) => (e ? reject(e) : resolve())));
+      });
+      const widget = wb.page.locator('.quick-input-widget');
+      const noActiveContent = async (what: string) => {
+        assert.strictEqual(await widget.locator('.quick-input-title .codicon-error, .quick-input-message .codicon-error, .quick-input-list .codicon-error, .quick-input-list .codicon-shield').count(), 0, `${what}: no icon drawn from a name`);
+        assert.strictEqual(await widget.locator('.quick-input-message a, .quick-input-title a').count(), 0, `${what}: no link`);
+        assert.doesNotMatch(await widget.innerText(), RAW_BIDI);
+      };
+      try {
+        const row = wb.explorerRow(visibleText(parent));
+        await contextMenu(wb, row, 'Create Node…');
+        await widget.filter({ hasText: /Name of the new node/ }).waitFor({ timeout: 15000 });
+        assert.match(await widget.locator('.quick-input-title').innerText(), /\$\(error\) \$\(shield\) spoof/);
+        await noActiveContent('Create Node title');
+        await wb.screenshot('hostile-quick-input-title');
+        await wb.answerInput(/Name of the new node/, 'child');
+        await wb.pickItem('Persistent');
+        await widget.filter({ hasText: /Initial data of/ }).waitFor({ timeout: 15000 });
+        assert.match(await widget.locator('.quick-input-message').innerText(), /\[run\]\u2060?\(command:workbench\.action\.terminal\.new\) \$\(error\)/);
+        await noActiveContent('data prompt');
+        await wb.screenshot('hostile-quick-input-prompt');
+        await wb.answerInput(/Initial data of/, '');
+        await wb.explorerRow('child').waitFor({ timeout: 20000 });
+
+        await contextMenu(wb, wb.explorerRow(visibleText(parent)), 'Edit ACL…');
+        await widget.locator('.quick-input-list .monaco-list-row', { hasText: /digest:\$\(error\) spoof/ }).first().waitFor({ timeout: 15000 });
+        await noActiveContent('ACL quick pick');
+        await wb.screenshot('hostile-quick-pick');
+        await wb.page.keyboard.press('Escape');
+      } finally {
+        await other.removeRecursive(base).catch(() => undefined);
+        other.close();
+      }
+    },
+  },
+  {
     name: 'hostile: Enter alone does not delete a subtree holding another session\'s live lock',
     timeoutMs: 240000,
     async run(ctx) {

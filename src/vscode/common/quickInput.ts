@@ -1,8 +1,8 @@
-// The one way to ask through VS Code's quick input. Titles, item labels, descriptions and details render `$(name)`
-// as icons; prompts and validation messages render links as well. Names, paths and ACL ids in them are untrusted,
-// so everything is made literal here; an item's own icon goes in `icon`, never in its label.
+// The one way to ask through VS Code's quick input. Item labels, descriptions and details render `$(name)` as icons;
+// prompts and validation messages render links as well; titles are plain text (seen in the e2e tests). Names, paths
+// and ACL ids in them are untrusted, so everything is made literal here; an item's own icon goes in `icon`.
 import * as vscode from 'vscode';
-import { iconSafe, promptSafe } from './untrustedText';
+import { iconSafe, promptSafe, shown } from './untrustedText';
 
 export interface PickItem extends vscode.QuickPickItem {
   /** A codicon shown before the label (the label itself never renders icons). */
@@ -22,7 +22,7 @@ function safeItem<T extends PickItem>(item: T): vscode.QuickPickItem {
 export async function pickItem<T extends PickItem>(items: readonly T[], options: vscode.QuickPickOptions = {}): Promise<T | undefined> {
   const shownItems = items.map(safeItem);
   const chosen = await vscode.window.showQuickPick(shownItems, {
-    ...options, title: options.title === undefined ? undefined : iconSafe(options.title), canPickMany: false,
+    ...options, title: options.title === undefined ? undefined : shown(options.title), canPickMany: false,
   });
   return chosen === undefined ? undefined : items[shownItems.indexOf(chosen)];
 }
@@ -39,7 +39,7 @@ export function input(options: vscode.InputBoxOptions): Thenable<string | undefi
   const validate = options.validateInput;
   return vscode.window.showInputBox({
     ...options,
-    title: options.title === undefined ? undefined : iconSafe(options.title),
+    title: options.title === undefined ? undefined : shown(options.title),
     prompt: options.prompt === undefined ? undefined : promptSafe(options.prompt),
     validateInput: validate && ((value) => {
       const answer = validate(value);

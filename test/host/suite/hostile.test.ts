@@ -2,6 +2,9 @@
 // a real VS Code against a real ZooKeeper: what each surface was handed must carry no link VS Code would render, no
 // `$(icon)` an icon surface would render, and no raw bidi, zero-width or control character.
 import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ShownMessage } from '../../../src/vscode/common/notifier';
 import type { Services } from '../../../src/vscode/services';
@@ -67,10 +70,12 @@ describe('Hostile names and data on every surface', function () {
 
   after(async () => {
     await vscode.commands.executeCommand('zooscope.releaseAllLocks').then(undefined, () => undefined);
-    await other?.removeRecursive(BASE).catch(() => undefined);
-    other?.close();
+    // Closing the window's sessions first takes their ephemeral nodes with them.
     await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
     await vscode.commands.executeCommand('zooscope.removeConnection', RO_ID, true);
+    await other?.removeRecursive(BASE).catch(() => undefined);
+    await other?.removeRecursive(`${BASE}-copy`).catch(() => undefined);
+    other?.close();
   });
 
   it('tree labels, descriptions, accessibility labels and tooltips show every name as text', async () => {
@@ -173,6 +178,33 @@ describe('Hostile names and data on every surface', function () {
     await vscode.commands.executeCommand('zooscope.releaseLock', { connectionId: ID, path: lockPath });
     await eventually(() => since(from).length >= 2, 10000, 'acquire and release messages');
     assertShownLiterally(since(from), 'lock message');
+  });
+
+  it('ACL edit, a lost lock and an import report quote names literally', async () => {
+    let from = mark();
+    const aclTarget = `${BASE}/${HOSTILE_NAMES.icons}`;
+    assert.strictEqual(await vscode.commands.executeCommand('zooscope.editAcl', { connectionId: ID, path: aclTarget }, { acl: ['world:anyone:cdrwa'] }), true);
+    assert.ok(since(from).length > 0, 'the ACL save was reported');
+    assertShownLiterally(since(from), 'ACL saved');
+
+    const lockPath = `${BASE}/${HOSTILE_NAMES.commandLink}-lost`;
+    await other.mkdirp(lockPath);
+    await vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: ID, path: lockPath });
+    await eventually(() => s.heldLocks.find(ID, lockPath)?.snapshot.state === 'held', 15000, 'held');
+    from = mark();
+    await other.remove(s.heldLocks.find(ID, lockPath)!.snapshot.node!);
+    await eventually(() => since(from).some((m) => m.severity === 'warning'), 10000, 'the lost-lock warning');
+    assertShownLiterally(since(from), 'lost lock');
+
+    const file = path.join(os.tmpdir(), `zooscope-hostile-${Date.now()}.json`);
+    await vscode.commands.executeCommand('zooscope.exportSubtree', { connectionId: ID, path: BASE }, { file });
+    from = mark();
+    await vscode.commands.executeCommand('zooscope.importSubtree', ID, { file, targetRoot: `${BASE}-copy`, confirmed: true });
+    await eventually(() => since(from).length > 0, 10000, 'the import report');
+    assertShownLiterally(since(from), 'import report');
+    for (const name of [HOSTILE_NAMES.rtlOverride, HOSTILE_NAMES.icons]) assert.strictEqual(await exists(`${BASE}-copy/${name}`), true, 'imported byte for byte');
+    await other.removeRecursive(`${BASE}-copy`);
+    fs.rmSync(file, { force: true });
   });
 
   it('the document of a hostile node has a URI (and tab title) with the name written out', async () => {
