@@ -28,7 +28,8 @@ bash scripts/zk/ensure-zookeeper.sh || { record "ZooKeeper available" 1; exit 1;
 bash scripts/zk/ensure-clients.sh || { record "Curator and kazoo available" 1; exit 1; }
 
 echo "== checks"
-npx tsc -p . --noEmit; record "typecheck (tsc --noEmit)" $?
+npx tsc -p src; record "typecheck host (src/tsconfig.json: Node, no DOM)" $?
+npx tsc -p src/webview; record "typecheck webview (src/webview/tsconfig.json: DOM, no Node)" $?
 npx eslint src test; record "lint (eslint)" $?
 npm run --silent build; record "bundle (esbuild)" $?
 rm -rf out && npx tsc -p tsconfig.test.json >/dev/null; record "compile tests" $?

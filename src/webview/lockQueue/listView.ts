@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // The virtualized, keyed list: only rows on screen (plus a margin) exist in the DOM; an update re-renders only
 // rows whose signature changed and moves the others. Arrow keys move a roving focus, Enter reveals.
 import { rowOffsets, scrollToReveal, visibleWindow } from './layout';

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // The lock-queue webview: renders the models the host sends, asks the host to act, and saves its state so the
 // panel comes back after a window reload. No framework: a header and a virtualized list (listView.ts).
 import type {

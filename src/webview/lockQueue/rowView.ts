@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // Builds one row's DOM. Everything from ZooKeeper (names, paths, data, sessions) goes in as textContent or an
 // attribute value, never as markup.
 import type { AnomalyText, PanelCapabilities, WebviewStrings } from '../../shared/lockQueueMessages';
