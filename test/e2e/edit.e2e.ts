@@ -9,14 +9,6 @@ import { E2eTest, escapeRegExp, Workbench } from './workbench';
 
 const CONNECTION = 'E2E Edit';
 
-async function contextMenu(wb: Workbench, row: Locator, entry: string): Promise<void> {
-  await row.click({ button: 'right' });
-  const item = wb.page.locator('.monaco-menu .action-label', { hasText: new RegExp(`^${escapeRegExp(entry)}$`) }).first();
-  await item.waitFor({ timeout: 10000 });
-  await item.hover();
-  await wb.page.keyboard.press('Enter');
-}
-
 function dataOf(other: OtherClient, path: string): Promise<{ data: string; version: number } | undefined> {
   return new Promise((resolve, reject) => other.client.getData(path, (e, d, stat) => {
     if (e) return (e as { name?: string }).name === 'NO_NODE' ? resolve(undefined) : reject(e);
@@ -62,7 +54,7 @@ export const tests: E2eTest[] = [
     async run(ctx) {
       const { wb, other, base } = await open(ctx, 'create');
       try {
-        await contextMenu(wb, wb.explorerRow(base.slice(1)), 'Create Node…');
+        await wb.contextMenu(wb.explorerRow(base.slice(1)), 'Create Node…');
         const nameInput = wb.page.locator('.quick-input-widget').filter({ hasText: /Name of the new node/ }).locator('input').first();
         await nameInput.fill('bad/name');
         // Checked as typed: the message replaces the prompt.
@@ -82,7 +74,7 @@ export const tests: E2eTest[] = [
         assert.deepStrictEqual(await dataOf(other, `${base}/feature.cfg`), { data: 'enabled=false', version: 0 });
         await wb.screenshot('edit-created');
 
-        await contextMenu(wb, wb.explorerRow('feature.cfg'), 'Open Data');
+        await wb.contextMenu(wb.explorerRow('feature.cfg'), 'Open Data');
         await editorShows(wb, 'feature.cfg', 'enabled=false');
         await wb.screenshot('edit-open-data');
         await replaceEditorText(wb, 'enabled=true');
@@ -150,7 +142,7 @@ export const tests: E2eTest[] = [
       try {
         const owner = '0x' + other.client.getSessionId().readBigUInt64BE(0).toString(16);
         await wb.expandRow(base.slice(1));
-        await contextMenu(wb, wb.explorerRow('doomed'), 'Delete Recursively…');
+        await wb.contextMenu(wb.explorerRow('doomed'), 'Delete Recursively…');
         const dialog = wb.page.locator('.monaco-dialog-box').filter({ hasText: /and everything below it: 5 nodes\?/ });
         await dialog.waitFor({ timeout: 20000 });
         const text = await dialog.innerText();
@@ -161,7 +153,7 @@ export const tests: E2eTest[] = [
         await dialog.waitFor({ state: 'hidden', timeout: 10000 });
         assert.ok(await dataOf(other, `${base}/doomed`), 'Cancel deletes nothing');
 
-        await contextMenu(wb, wb.explorerRow('doomed'), 'Delete Recursively…');
+        await wb.contextMenu(wb.explorerRow('doomed'), 'Delete Recursively…');
         await dialog.waitFor({ timeout: 20000 });
         await dialog.locator('a.monaco-button', { hasText: 'Delete 5 Nodes' }).click();
         const done = /Deleted .*doomed and everything below it: 5 nodes/;
@@ -189,7 +181,7 @@ export const tests: E2eTest[] = [
       try {
         await wb.expandRow(base.slice(1));
         // 1. Edit ACL: everyone keeps read + admin, alice (digest from user + password) gets everything.
-        await contextMenu(wb, wb.explorerRow('guarded'), 'Edit ACL…');
+        await wb.contextMenu(wb.explorerRow('guarded'), 'Edit ACL…');
         await wb.pickItem('world:anyone');
         await wb.pickItem('Change Permissions…');
         await wb.answerInput(/Letters of cdrwa/, 'ra');
@@ -208,7 +200,7 @@ export const tests: E2eTest[] = [
         }, 15000, 'ACL saved');
 
         // 2. Saving without alice's credentials: refused, with "Add Credentials…" on the message; with them it saves.
-        await contextMenu(wb, wb.explorerRow('guarded'), 'Open Data');
+        await wb.contextMenu(wb.explorerRow('guarded'), 'Open Data');
         await editorShows(wb, 'guarded', 'v1');
         await replaceEditorText(wb, 'v2');
         await wb.page.keyboard.press('Control+S');
@@ -229,7 +221,7 @@ export const tests: E2eTest[] = [
         await wb.screenshot('edit-credentials-saved');
 
         // 3. Search by name under the base node: results in their view, a click reveals the node.
-        await contextMenu(wb, wb.explorerRow(base.slice(1)), 'Search…');
+        await wb.contextMenu(wb.explorerRow(base.slice(1)), 'Search…');
         await wb.answerInput(/Node names to find/, 'guard*');
         await wb.answerInput(/Text to find in the data/, 'v2');
         const hit = wb.page.locator('.part.sidebar .pane', { hasText: 'Search Results' }).locator('.monaco-list-row', { hasText: 'guarded' }).first();

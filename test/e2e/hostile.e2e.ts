@@ -4,22 +4,13 @@
 // test-results/screenshots/hostile-*.png.
 import * as assert from 'node:assert';
 import * as zookeeper from 'node-zookeeper-client';
-import type { Locator } from 'playwright-core';
 import { visibleText } from '../../src/shared/visibleText';
 import { HOSTILE_NAMES } from '../support/hostileFixture';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { E2eTest, escapeRegExp, Workbench } from './workbench';
+import { E2eTest, Workbench } from './workbench';
 
 const CONNECTION = 'E2E Hostile';
 const RAW_BIDI = /[\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]/;
-
-async function contextMenu(wb: Workbench, row: Locator, entry: string): Promise<void> {
-  await row.click({ button: 'right' });
-  const item = wb.page.locator('.monaco-menu .action-label', { hasText: new RegExp(`^${escapeRegExp(entry)}$`) }).first();
-  await item.waitFor({ timeout: 10000 });
-  await item.hover();
-  await wb.page.keyboard.press('Enter');
-}
 
 const exists = (other: OtherClient, path: string) => new Promise<boolean>((resolve, reject) =>
   other.client.exists(path, (e, stat) => (e ? reject(e) : resolve(!!stat))));
@@ -56,7 +47,7 @@ export const tests: E2eTest[] = [
         assert.strictEqual(await sidebar.locator('.monaco-list-row img, .monaco-list-row script, .monaco-list-row svg[onload]').count(), 0, 'no markup rendered');
         await wb.screenshot('hostile-tree');
 
-        await contextMenu(wb, wb.explorerRow(HOSTILE_NAMES.commandLink), 'Delete Recursively…');
+        await wb.contextMenu(wb.explorerRow(HOSTILE_NAMES.commandLink), 'Delete Recursively…');
         const dialog = wb.page.locator('.monaco-dialog-box');
         await dialog.waitFor({ timeout: 15000 });
         await wb.screenshot('hostile-delete-dialog');
@@ -68,7 +59,7 @@ export const tests: E2eTest[] = [
         await wb.screenshot('hostile-delete-notification');
         assert.strictEqual(await exists(other, `${base}/${HOSTILE_NAMES.commandLink}`), false);
 
-        await contextMenu(wb, wb.explorerRow(base.slice(1)), 'Create Node…');
+        await wb.contextMenu(wb.explorerRow(base.slice(1)), 'Create Node…');
         await wb.answerInput(/Name of the new node/, `made ${HOSTILE_NAMES.icons}`);
         await wb.pickItem('Persistent');
         await wb.answerInput(/Initial data of/, '');
@@ -104,7 +95,7 @@ export const tests: E2eTest[] = [
       };
       try {
         const row = wb.explorerRow(visibleText(parent));
-        await contextMenu(wb, row, 'Create Node…');
+        await wb.contextMenu(row, 'Create Node…');
         await widget.filter({ hasText: /Name of the new node/ }).waitFor({ timeout: 15000 });
         assert.match(await widget.locator('.quick-input-title').innerText(), /\$\(error\) \$\(shield\) spoof/);
         await noActiveContent('Create Node title');
@@ -118,7 +109,7 @@ export const tests: E2eTest[] = [
         await wb.answerInput(/Initial data of/, '');
         await wb.explorerRow('child').waitFor({ timeout: 20000 });
 
-        await contextMenu(wb, wb.explorerRow(visibleText(parent)), 'Edit ACL…');
+        await wb.contextMenu(wb.explorerRow(visibleText(parent)), 'Edit ACL…');
         await widget.locator('.quick-input-list .monaco-list-row', { hasText: /digest:\$\(error\) spoof/ }).first().waitFor({ timeout: 15000 });
         await noActiveContent('ACL quick pick');
         await wb.screenshot('hostile-quick-pick');
@@ -138,7 +129,7 @@ export const tests: E2eTest[] = [
         await new Promise<void>((resolve, reject) => o.client.create(`${b}/locks/lock-0000000001`, Buffer.alloc(0), zookeeper.CreateMode.EPHEMERAL, (e) => (e ? reject(e) : resolve())));
       });
       try {
-        await contextMenu(wb, wb.explorerRow('locks'), 'Delete Recursively…');
+        await wb.contextMenu(wb.explorerRow('locks'), 'Delete Recursively…');
         const dialog = wb.page.locator('.monaco-dialog-box');
         await dialog.waitFor({ timeout: 15000 });
         await wb.page.keyboard.press('Enter');

@@ -12,16 +12,6 @@ import { E2eTest, escapeRegExp, Workbench } from './workbench';
 
 const CONNECTION = 'E2E Held Locks';
 
-/** Right-clicks a side-bar row and activates the context-menu entry `entry` (by hover + Enter, as a click racing
- *  the menu's opening can be lost). */
-async function contextMenu(wb: Workbench, row: Locator, entry: string): Promise<void> {
-  await row.click({ button: 'right' });
-  const item = wb.page.locator('.monaco-menu .action-label', { hasText: new RegExp(`^${escapeRegExp(entry)}$`) }).first();
-  await item.waitFor({ timeout: 10000 });
-  await item.hover();
-  await wb.page.keyboard.press('Enter');
-}
-
 /** The Held Locks row of `path` whose accessible name (path, description) matches `description`. */
 function heldRow(wb: Workbench, path: string, description: RegExp): Locator {
   return wb.page.getByRole('treeitem', { name: new RegExp(`^${escapeRegExp(path)}, ${description.source}`) }).first();
@@ -53,7 +43,7 @@ export const tests: E2eTest[] = [
         await wb.expandRow(base.slice(1));
 
         // 1. Acquire Lock from the tree's context menu: held at once, listed, counted in the status bar.
-        await contextMenu(wb, wb.explorerRow('jobs'), 'Acquire Lock');
+        await wb.contextMenu(wb.explorerRow('jobs'), 'Acquire Lock');
         await heldRow(wb, `${base}/jobs`, /held · exclusive lock · since/).waitFor({ timeout: 30000 });
         const status = wb.page.locator('.statusbar-item', { hasText: /1 held/ }).first();
         await status.waitFor({ timeout: 10000 });
@@ -70,7 +60,7 @@ export const tests: E2eTest[] = [
         await heldRow(wb, `${base}/jobs`, /held/).locator('.monaco-tl-twistie').click();
 
         // 2. Behind another client's holder: the notification shows the place in the queue and the node waited for.
-        await contextMenu(wb, wb.explorerRow('orders'), 'Acquire Lock');
+        await wb.contextMenu(wb.explorerRow('orders'), 'Acquire Lock');
         const holderName = holder.split('/').pop()!;
         const waiting = wb.notification(new RegExp(`Waiting for the lock ${escapeRegExp(base)}/orders`));
         await waiting.filter({ hasText: `2nd of 2, waiting for ${holderName}` }).waitFor({ timeout: 30000 });
@@ -92,7 +82,7 @@ export const tests: E2eTest[] = [
         await wb.screenshot('held-locks-lost');
 
         // 4. Release from the Held Locks view: the node is deleted and the status bar item goes away.
-        await contextMenu(wb, heldRow(wb, `${base}/orders`, /held · exclusive lock/), 'Release Lock');
+        await wb.contextMenu(heldRow(wb, `${base}/orders`, /held · exclusive lock/), 'Release Lock');
         await heldRow(wb, `${base}/orders`, /released · exclusive lock · since/).waitFor({ timeout: 15000 });
         assert.deepStrictEqual(await children(other, `${base}/orders`), [], 'our node is deleted');
         await wb.page.locator('.statusbar-item', { hasText: /\d+ held/ }).first().waitFor({ state: 'detached', timeout: 10000 });

@@ -124,6 +124,16 @@ export class Workbench {
       .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) }).first();
   }
 
+  /** Right-clicks a row and activates the context-menu entry `entry` (by hover + Enter, as a click racing the
+   *  menu's opening can be lost). */
+  async contextMenu(row: Locator, entry: string): Promise<void> {
+    await row.click({ button: 'right' });
+    const item = this.page.locator('.monaco-menu .action-label', { hasText: new RegExp(`^${escapeRegExp(entry)}$`) }).first();
+    await item.waitFor({ timeout: 10000 });
+    await item.hover();
+    await this.page.keyboard.press('Enter');
+  }
+
   /** Expands the side-bar tree row `name` (clicking it unless already expanded) and waits until it is. */
   async expandRow(name: string): Promise<void> {
     const row = this.explorerRow(name);

@@ -13,7 +13,7 @@ import { forceRelease } from '../../../src/vscode/locks/lockActions';
 import { visibleText } from '../../../src/shared/visibleText';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { HOSTILE_DATA, HOSTILE_NAMES, LONG_NAME, RAW_HIDDEN, UNESCAPED_ICON, VSCODE_LINK } from '../../support/hostileFixture';
-import { services, testZk } from './zooscope';
+import { existsVia, services, testZk, znodeAt } from './zooscope';
 
 const ID = 'host-hostile';
 const RO_ID = 'host-hostile-ro';
@@ -45,13 +45,8 @@ describe('Hostile names and data on every surface', function () {
   let s: Services;
   let other: OtherClient;
 
-  const node = async (path: string, id = ID): Promise<ZnodeNode> => {
-    const found = await s.tree.treeFor(id)?.resolve(path);
-    assert.ok(found?.kind === 'znode', `${path} not in the tree`);
-    return found;
-  };
-  const exists = (path: string) => new Promise<boolean>((resolve, reject) =>
-    other.client.exists(path, (e, stat) => (e ? reject(e) : resolve(!!stat))));
+  const node = (path: string, id = ID): Promise<ZnodeNode> => znodeAt(s, id, path);
+  const exists = (path: string) => existsVia(other, path);
   /** The messages shown after `from` (a message's seq). */
   const since = (from: number) => s.shownMessages.filter((m) => m.seq > from);
   const mark = () => s.shownMessages.at(-1)?.seq ?? 0;

@@ -11,7 +11,7 @@ import type { PathNode, ZnodeNode } from '../../../src/vscode/tree/treeNodes';
 import { digestId } from '../../../src/zk/write';
 import { startStandalone, ZkCluster } from '../../support/zkServer';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
-import { services, testZk } from './zooscope';
+import { existsVia, services, testZk, znodeAt } from './zooscope';
 
 const ID = 'host-write';
 const ACL_ID = 'host-write-acl';
@@ -28,13 +28,8 @@ describe('Znode writes', function () {
   let s: Services;
   let other: OtherClient;
 
-  const node = async (path: string, id = ID): Promise<ZnodeNode> => {
-    const found = await s.tree.treeFor(id)?.resolve(path);
-    assert.ok(found?.kind === 'znode', `${path} not in the tree`);
-    return found;
-  };
-  const exists = (path: string) => new Promise<boolean>((resolve, reject) =>
-    other.client.exists(path, (e, stat) => (e ? reject(e) : resolve(!!stat))));
+  const node = (path: string, id = ID): Promise<ZnodeNode> => znodeAt(s, id, path);
+  const exists = (path: string) => existsVia(other, path);
   const lastFailure = () => s.shownFailures[s.shownFailures.length - 1];
 
   before(async () => {

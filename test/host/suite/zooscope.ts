@@ -2,12 +2,25 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { Services } from '../../../src/vscode/services';
-import type { TreeNode } from '../../../src/vscode/tree/treeNodes';
+import type { TreeNode, ZnodeNode } from '../../../src/vscode/tree/treeNodes';
+import type { OtherClient } from '../../support/zkClient';
 
 export async function services(): Promise<Services> {
   const ext = vscode.extensions.getExtension<Services>('zooscope.zooscope');
   assert.ok(ext, 'extension not loaded');
   return ext.activate();
+}
+
+/** The explorer's element for an existing znode of a connection. */
+export async function znodeAt(s: Services, connectionId: string, path: string): Promise<ZnodeNode> {
+  const found = await s.tree.treeFor(connectionId)?.resolve(path);
+  assert.ok(found?.kind === 'znode', `${path} not in the tree`);
+  return found;
+}
+
+/** Whether a znode exists, asked through a test client of its own. */
+export function existsVia(other: OtherClient, path: string): Promise<boolean> {
+  return new Promise((resolve, reject) => other.client.exists(path, (e, stat) => (e ? reject(e) : resolve(!!stat))));
 }
 
 export function testZk(): string {
