@@ -15,7 +15,6 @@ export interface ShownMessage {
   message: string;
   detail?: string;
   buttons: string[];
-  modal: boolean;
 }
 
 const KEPT = 30;
@@ -36,7 +35,7 @@ const SHOW = { info: 'showInformationMessage', warning: 'showWarningMessage', er
 
 function present(severity: Severity, message: string, modal: boolean, detail: string | undefined, buttons: string[]): Thenable<string | undefined> {
   // Modal dialogs show plain text (no links), so only hidden characters need writing out there.
-  const entry: ShownMessage = { seq: ++shownSoFar, surface: modal ? 'modal' : 'notification', severity, message: modal ? shown(message) : linkSafe(message), detail: detail === undefined ? undefined : shown(detail), buttons, modal };
+  const entry: ShownMessage = { seq: ++shownSoFar, surface: modal ? 'modal' : 'notification', severity, message: modal ? shown(message) : linkSafe(message), detail: detail === undefined ? undefined : shown(detail), buttons };
   record(shownMessages, entry);
   if (severity === 'error') record(shownFailures, entry);
   const options: vscode.MessageOptions = modal ? { modal: true, detail: entry.detail } : {};
@@ -61,6 +60,6 @@ export function ask(severity: Severity, message: string, detail: string | undefi
 /** A short message in the status bar (it renders `$(name)` as icons: only `icon` becomes one). */
 export function flash(message: string, icon?: string): vscode.Disposable {
   const text = (icon ? `$(${icon}) ` : '') + iconSafe(message);
-  record(shownMessages, { seq: ++shownSoFar, surface: 'statusBar', severity: 'info', message: text, buttons: [], modal: false });
+  record(shownMessages, { seq: ++shownSoFar, surface: 'statusBar', severity: 'info', message: text, buttons: [] });
   return vscode.window.setStatusBarMessage(text, 5000);
 }
