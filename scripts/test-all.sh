@@ -35,9 +35,8 @@ npm run --silent build; record "bundle (esbuild)" $?
 rm -rf out && npx tsc -p tsconfig.test.json >/dev/null; record "compile tests" $?
 
 echo "== unit and integration tests (real ZooKeeper)"
-mapfile -t files < <(find out/test/unit out/test/integration -name '*.test.js' | sort)
-node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout \
-  --test-reporter=tap --test-reporter-destination=.tmp/node-tests.tap "${files[@]}"
+rm -f .tmp/node-tests.tap
+bash scripts/test-node.sh --no-build --tap .tmp/node-tests.tap unit integration
 node_rc=$?
 p=$(grep -aE '^# pass [0-9]+' .tmp/node-tests.tap | awk '{print $3}')
 f=$(grep -aE '^# fail [0-9]+' .tmp/node-tests.tap | awk '{print $3}')
