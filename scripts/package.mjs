@@ -1,7 +1,8 @@
-// Builds the production bundle and packages the extension with @vscode/vsce into .tmp/zooscope.vsix.
-// What goes in is decided by .vscodeignore (dist/, media/, l10n/, package.nls*.json, README.md, LICENSE,
-// package.json); the bundle already contains the runtime dependencies, hence --no-dependencies.
-// Usage: node scripts/package.mjs [--no-build]
+// Packages the extension with @vscode/vsce into .tmp/zooscope.vsix. vsce first runs the manifest's
+// `vscode:prepublish` script (the production bundle: scripts/build.mjs --production), as a bare `vsce package` does.
+// What goes in is decided by .vscodeignore (dist/, media/, l10n/, package.nls*.json, README.md, CHANGELOG.md,
+// LICENSE, package.json); the bundle already contains the runtime dependencies, hence --no-dependencies.
+// Usage: node scripts/package.mjs
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -20,7 +21,6 @@ function run(cmd, args) {
   }
 }
 
-if (!process.argv.includes('--no-build')) run(process.execPath, ['scripts/build.mjs', '--production']);
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.rmSync(out, { force: true });
 run(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package',
