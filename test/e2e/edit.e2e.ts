@@ -156,6 +156,10 @@ export const tests: E2eTest[] = [
         await wb.contextMenu(wb.explorerRow('doomed'), 'Delete Recursively…');
         await dialog.waitFor({ timeout: 20000 });
         await dialog.locator('a.monaco-button', { hasText: 'Delete 5 Nodes' }).click();
+        // Another session's live lock is among them: the number of such nodes must be typed.
+        await wb.page.locator('.quick-input-widget', { hasText: /Other sessions hold 1 of these nodes right now/ }).waitFor({ timeout: 15000 });
+        await wb.screenshot('edit-delete-typed-confirmation');
+        await wb.answerInput(/Type 1 to delete them anyway/, '1');
         const done = /Deleted .*doomed and everything below it: 5 nodes/;
         await wb.notification(done).waitFor({ timeout: 30000 });
         await settled(wb.notification(done));
