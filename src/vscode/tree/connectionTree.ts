@@ -55,23 +55,26 @@ export class ConnectionTree {
     await this.ensureWatch(path);
     if (!listing.loaded) {
       await listing.reload();
-      this.adoptOwnStat(path, listing);
+      const node = this.adoptOwnStat(path, listing);
+      // The node itself is already drawn: redraw it (after VS Code has these children) when its count changed.
+      if (node) setTimeout(() => { if (!this.disposed) this.changed(node); }, 0);
     }
     return listing;
   }
 
   /**
    * A listing also brings the node's own Stat: its element takes it, so the child count shown on the node agrees
-   * with the rows listed under it (a collapsed node's count has no watch and may have gone stale).
+   * with the rows listed under it (a collapsed node's count has no watch and may have gone stale). Answers the node
+   * when its look changed.
    */
-  private adoptOwnStat(path: string, listing: ChildListing): void {
+  private adoptOwnStat(path: string, listing: ChildListing): ZnodeNode | undefined {
     const node = this.nodes.get(path);
     const stat = listing.parentStat;
-    if (!node || !stat) return;
+    if (!node || !stat) return undefined;
     const redraw = node.stat.numChildren !== stat.numChildren || node.stat.dataLength !== stat.dataLength;
     node.stat = stat;
     this.listings.get(parentPath(path) ?? '/')?.updateStat(node.name, stat);
-    if (redraw) setTimeout(() => { if (!this.disposed) this.changed(node); }, 0);
+    return redraw ? node : undefined;
   }
 
   /** Elements for listed children, reusing the instances VS Code already knows. */
@@ -189,6 +192,7 @@ export class ConnectionTree {
       const listing = this.listings.get(path);
       if (entry.children && listing) await listing.reload(entry.restat);
       if (entry.data) await this.restat(path);
+      // applyChange announces the node below in any case, so its new count is drawn with its new children.
       else if (entry.children && listing) this.adoptOwnStat(path, listing);
     } catch (error) {
       if (!isZkError(error, 'noNode')) this.warn(`refresh ${path}: ${String(error)}`);
