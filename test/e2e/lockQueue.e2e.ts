@@ -9,7 +9,8 @@ import { connectOtherClient } from '../support/zkClient';
 import { E2eTest, Workbench } from './workbench';
 
 const CONNECTION = 'E2E Locks';
-const XSS_NAME = '<img src=x onerror=alert(1)>lock-';
+// Markup and a right-to-left override (U+202E) in one name: shown as text, the override written out.
+const XSS_NAME = '<img src=x onerror=alert(1)>\u202Elock-';
 
 function webview(wb: Workbench): FrameLocator {
   return wb.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
@@ -63,7 +64,8 @@ export const tests: E2eTest[] = [
         assert.match(rows[1], /#0 lock-0000000000/, 'the first waiter points at the holder');
         assert.match(rows[2], /#1 lock-0000000001/);
         // The name that is markup is shown as text, and no element came of it.
-        assert.ok(rows[3].includes('<img src=x onerror=alert(1)>lock-0000000003'), rows[3]);
+        assert.ok(rows[3].includes('<img src=x onerror=alert(1)>[U+202E]lock-0000000003'), rows[3]);
+        assert.doesNotMatch(await frame.locator('body').innerText(), /[\u202a-\u202e\u2066-\u2069]/, 'no raw bidi control in the panel');
         assert.ok(rows[3].includes('<b>not bold</b>'), rows[3]);
         assert.strictEqual(await frame.locator('img').count(), 0);
         assert.strictEqual(await frame.locator('.row b').count(), 0);
