@@ -97,16 +97,21 @@ async function visitDfs(session: ZkSession, path: string, visit: (path: string) 
 }
 
 async function visitChildren(session: ZkSession, path: string, visit: (path: string) => Promise<void>): Promise<void> {
-  let names: string[];
-  try {
-    names = (await children(session, path)).sort();
-  } catch (error) {
-    if (isZkError(error, 'noNode')) return;
-    throw error;
-  }
+  const names = (await childrenIfAny(session, path))?.sort();
+  if (!names) return;
   const paths = names.map((n) => (path === '/' ? '/' : path + '/') + n);
   for (const p of paths) await visit(p);
   for (const p of paths) await visitChildren(session, p, visit);
+}
+
+/** The children of `path`; undefined when it does not exist. */
+async function childrenIfAny(session: ZkSession, path: string): Promise<string[] | undefined> {
+  try {
+    return await children(session, path);
+  } catch (error) {
+    if (isZkError(error, 'noNode')) return undefined;
+    throw error;
+  }
 }
 
 async function checkNoChildQuota(session: ZkSession, path: string): Promise<void> {
@@ -118,13 +123,8 @@ async function checkNoChildQuota(session: ZkSession, path: string): Promise<void
     throw error;
   }
   await visitDfs(session, root, async (p) => {
-    let names: string[];
-    try {
-      names = await children(session, p);
-    } catch (error) {
-      if (isZkError(error, 'noNode')) return;
-      throw error;
-    }
+    const names = await childrenIfAny(session, p);
+    if (!names) return;
     if (p !== QUOTA_ROOT + path && names.includes(LIMIT_NODE)) {
       throw new QuotaRefusal(`${path} has a child ${p.slice(QUOTA_ROOT.length)} which has a quota`);
     }
@@ -136,14 +136,8 @@ async function checkNoParentQuota(session: ZkSession, path: string): Promise<voi
   let p = QUOTA_ROOT;
   for (let i = 1; i < segments.length - 1; i++) {
     p += '/' + segments[i];
-    let names: string[];
-    try {
-      names = await children(session, p);
-    } catch (error) {
-      if (isZkError(error, 'noNode')) return;
-      throw error;
-    }
-    if (names.length === 0) return;
+    const names = await childrenIfAny(session, p);
+    if (!names || names.length === 0) return;
     if (p !== quotaPath(path) && names.includes(LIMIT_NODE)) {
       throw new QuotaRefusal(`${path} has a parent ${p.slice(QUOTA_ROOT.length)} which has a quota`);
     }

@@ -6,6 +6,7 @@ import { CliError, validatePath, wrapError, zkCodeOf } from './cliErrors';
 import { parse, retainWatchCompatibility, RunContext, Runner, usageError } from './context';
 import { javaList, juteId, permString, statLines } from './javaFormat';
 import { clientConfigString } from './configText';
+import type { CommandSpec } from './commands';
 
 const childPath = (parent: string, name: string) => (parent === '/' ? '/' : parent + '/') + name;
 
@@ -59,13 +60,18 @@ const ls: Runner = async (ctx, words, spec) => {
   if (parsed.values.has('s')) ctx.out(statLines(reply.stat, ctx.timeZone));
 };
 
-const get: Runner = async (ctx, words, spec) => {
+/** get and stat: a path argument (checked in zkCli's order), the old `path watch` form, and -w. */
+function watchedPath(ctx: RunContext, words: string[], spec: CommandSpec, compatUsage: string) {
   let parsed = parse(spec, words);
   if (parsed.args.length < 2) throw usageError(spec);
-  parsed = retainWatchCompatibility(ctx, spec, words, parsed, 'get [-s] [-w] path');
+  parsed = retainWatchCompatibility(ctx, spec, words, parsed, compatUsage);
   const path = parsed.args[1];
-  const watch = parsed.values.has('w');
   validatePath(path);
+  return { parsed, path, watch: parsed.values.has('w') };
+}
+
+const get: Runner = async (ctx, words, spec) => {
+  const { parsed, path, watch } = watchedPath(ctx, words, spec, 'get [-s] [-w] path');
   const reply = await request(ctx, getDataNullable(ctx.session.channel, path, watch), 'getData', path);
   if (watch) ctx.watches.data.add(path);
   ctx.out((reply.data === null ? 'null' : reply.data.toString('utf8')) + '\n');
@@ -73,12 +79,7 @@ const get: Runner = async (ctx, words, spec) => {
 };
 
 const stat: Runner = async (ctx, words, spec) => {
-  let parsed = parse(spec, words);
-  if (parsed.args.length < 2) throw usageError(spec);
-  parsed = retainWatchCompatibility(ctx, spec, words, parsed, 'stat [-w] path');
-  const path = parsed.args[1];
-  const watch = parsed.values.has('w');
-  validatePath(path);
+  const { path, watch } = watchedPath(ctx, words, spec, 'stat [-w] path');
   const reply = await request(ctx, ops.exists(ctx.session.channel, path, watch), 'exists', path);
   // An exists watch is set whether or not the node exists.
   if (watch) ctx.watches.data.add(path);
