@@ -8,7 +8,7 @@ import { createLockViews, registerLockViews } from './locks/lockViews';
 import { log } from './log';
 import type { Services } from './services';
 import { ConnectionStatusBar } from './statusBar';
-import { isPathNode, TreeNode } from './tree/treeNodes';
+import { isPathNode, TreeNode } from '../zk/tree/treeNodes';
 import { ZnodeTreeProvider } from './tree/znodeTreeProvider';
 import { createWriteViews, registerWriteViews } from './write/writeViews';
 

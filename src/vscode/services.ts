@@ -5,7 +5,7 @@ import type { DetailsProvider } from './details/detailsDocument';
 import type { HeldLockViews } from './heldLocks';
 import type { LockViews } from './locks/lockViews';
 import type { ConnectionStatusBar } from './statusBar';
-import type { TreeNode } from './tree/treeNodes';
+import type { TreeNode } from '../zk/tree/treeNodes';
 import type { ZnodeTreeProvider } from './tree/znodeTreeProvider';
 import type { WriteViews } from './write/writeViews';
 

@@ -3,8 +3,8 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ZkSession } from '../../src/zk/session';
-import { ConnectionTree } from '../../src/vscode/tree/connectionTree';
-import { ConnectionNode, PathNode } from '../../src/vscode/tree/treeNodes';
+import { ConnectionTree } from '../../src/zk/tree/connectionTree';
+import { ConnectionNode, PathNode } from '../../src/zk/tree/treeNodes';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
 import { connectOtherClient, eventually } from '../support/zkClient';
 import * as fs from 'node:fs';

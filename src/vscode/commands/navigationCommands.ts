@@ -4,7 +4,7 @@ import { detailsUri } from '../details/detailsDocument';
 import { log } from '../log';
 import { describeError } from '../messages';
 import type { Services } from '../services';
-import { isPathNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../tree/treeNodes';
+import { isPathNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../../zk/tree/treeNodes';
 import { askZnodePath } from './askZnodePath';
 import { pickConnection } from './pickConnection';
 import { fail } from '../common/notifier';

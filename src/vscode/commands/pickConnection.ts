@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { isPathNode } from '../tree/treeNodes';
+import { isPathNode } from '../../zk/tree/treeNodes';
 import { info } from '../common/notifier';
 import { pickItem } from '../common/quickInput';
 

@@ -7,7 +7,7 @@ import { ConnectFailure } from '../../zk/session';
 import { lockSettings } from '../locks/lockSettings';
 import { describeConnectFailure, describeError } from '../messages';
 import type { Services } from '../services';
-import { isPathNode } from '../tree/treeNodes';
+import { isPathNode } from '../../zk/tree/treeNodes';
 import { HeldLock, isLive } from './heldLocks';
 import { isHeldLockNode } from './heldLocksView';
 import { followAttempt } from './lockNotifications';

@@ -7,7 +7,7 @@ import { checkPath } from '../../zk/paths';
 import { pickConnection } from '../commands/pickConnection';
 import { describePathProblem } from '../messages';
 import type { Services } from '../services';
-import { isPathNode } from '../tree/treeNodes';
+import { isPathNode } from '../../zk/tree/treeNodes';
 import { conventionDescription, detectionWarning, modeLabel } from './lockWords';
 import { fail } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';

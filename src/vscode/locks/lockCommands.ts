@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { askZnodePath } from '../commands/askZnodePath';
 import { pickConnection } from '../commands/pickConnection';
 import type { Services } from '../services';
-import { isPathNode } from '../tree/treeNodes';
+import { isPathNode } from '../../zk/tree/treeNodes';
 import type { LockQueuePanel } from './lockQueuePanel';
 
 const t = vscode.l10n.t;

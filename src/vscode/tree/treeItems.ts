@@ -9,7 +9,7 @@ import type { ConnectionState } from '../connections/connectionManager';
 import type { SavedConnection } from '../connections/connectionStore';
 import { formatBytes } from './format';
 import { kindName } from './tooltip';
-import { ConnectionNode, MessageNode, ShowMoreNode, ZnodeNode } from './treeNodes';
+import { ConnectionNode, MessageNode, ShowMoreNode, ZnodeNode } from '../../zk/tree/treeNodes';
 
 const t = vscode.l10n.t;
 

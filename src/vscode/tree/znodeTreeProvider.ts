@@ -11,10 +11,10 @@ import { log } from '../log';
 import { describeError } from '../messages';
 import { readAcl } from '../write/aclText';
 import { CreatedModes } from '../write/createdModes';
-import { ConnectionTree, TreeSettings } from './connectionTree';
+import { ConnectionTree, TreeSettings } from '../../zk/tree/connectionTree';
 import { statTooltip } from './tooltip';
 import { connectionItem, messageItem, showMoreItem, znodeItem } from './treeItems';
-import { ConnectionNode, isPathNode, MessageNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from './treeNodes';
+import { ConnectionNode, isPathNode, MessageNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../../zk/tree/treeNodes';
 import { literalTreeItem } from '../common/literalTreeItem';
 
 const t = vscode.l10n.t;

@@ -5,7 +5,7 @@ import { ancestors, joinPath } from '../../zk/paths';
 import { CreateMode, isTtlMode, ZnodeWriter } from '../../zk/write';
 import { log } from '../log';
 import type { Services } from '../services';
-import { isPathNode } from '../tree/treeNodes';
+import { isPathNode } from '../../zk/tree/treeNodes';
 import { isNodeTarget } from './targets';
 import { pickConnection } from '../commands/pickConnection';
 import { askCreateParents, askData, askFullPath, askMode, askName, askTtl } from './createDialog';

@@ -5,7 +5,7 @@ import { DeleteManyReport, isProtectedPath, WriteFailure } from '../../zk/write'
 import { log } from '../log';
 import { describeWriteFailure } from '../messages';
 import type { Services } from '../services';
-import type { ZnodeNode } from '../tree/treeNodes';
+import type { ZnodeNode } from '../../zk/tree/treeNodes';
 import { deleteRecursively, RecursiveDeleteOptions, RecursiveDeleteResult } from './deleteRecursiveCommand';
 import { showWriteFailure } from './failures';
 import { liveWriter } from './liveWriter';

@@ -2,7 +2,7 @@
 // can expand to it.
 import { parentPath } from '../../zk/paths';
 import type { Services } from '../services';
-import type { PathNode } from '../tree/treeNodes';
+import type { PathNode } from '../../zk/tree/treeNodes';
 
 export async function revealPath(services: Services, connectionId: string, path: string): Promise<PathNode | undefined> {
   const tree = services.tree.treeFor(connectionId);

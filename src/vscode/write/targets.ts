@@ -5,7 +5,7 @@ import { askZnodePath } from '../commands/askZnodePath';
 import { pickConnection } from '../commands/pickConnection';
 import { parseLocation, ZNODE_SCHEME } from '../edit/znodeUriPath';
 import type { Services } from '../services';
-import { isPathNode, ZnodeNode } from '../tree/treeNodes';
+import { isPathNode, ZnodeNode } from '../../zk/tree/treeNodes';
 
 export interface NodeTarget {
   connectionId: string;

@@ -5,7 +5,7 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import * as zookeeper from 'node-zookeeper-client';
 // Type-only: the extension runs from its bundle, so its classes are not these (instanceof would always fail).
-import type { ConnectionNode, TreeNode, ZnodeNode } from '../../../src/vscode/tree/treeNodes';
+import type { ConnectionNode, TreeNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import type { Services } from '../../../src/vscode/services';
 import { askFourLetterWord } from '../../../src/zk/fourLetterWords';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';

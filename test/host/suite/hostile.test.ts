@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ShownMessage } from '../../../src/vscode/common/notifier';
 import type { Services } from '../../../src/vscode/services';
-import type { ZnodeNode } from '../../../src/vscode/tree/treeNodes';
+import type { ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import { forceRelease } from '../../../src/vscode/locks/lockActions';
 import { visibleText } from '../../../src/shared/visibleText';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';

@@ -7,7 +7,7 @@ import type { LockQueuePanelState } from '../../../src/shared/lockQueueMessages'
 import { LockPanels } from '../../../src/vscode/locks/lockPanels';
 import type { LockQueuePanel } from '../../../src/vscode/locks/lockQueuePanel';
 import type { Services } from '../../../src/vscode/services';
-import type { TreeNode } from '../../../src/vscode/tree/treeNodes';
+import type { TreeNode } from '../../../src/zk/tree/treeNodes';
 import { LockQueueClients, startLockQueue } from '../../support/lockQueueClients';
 import { connectOtherClient, eventually } from '../../support/zkClient';
 import { services, testZk } from './zooscope';

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { Services } from '../../../src/vscode/services';
-import type { PathNode } from '../../../src/vscode/tree/treeNodes';
+import type { PathNode } from '../../../src/zk/tree/treeNodes';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { services, testZk } from './zooscope';
 

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import * as zookeeper from 'node-zookeeper-client';
 import { queryFor, uriPathFor } from '../../../src/vscode/edit/znodeUriPath';
 import type { Services } from '../../../src/vscode/services';
-import type { PathNode, ZnodeNode } from '../../../src/vscode/tree/treeNodes';
+import type { PathNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import { digestId } from '../../../src/zk/write';
 import { startStandalone, ZkCluster } from '../../support/zkServer';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { Services } from '../../../src/vscode/services';
-import type { TreeNode, ZnodeNode } from '../../../src/vscode/tree/treeNodes';
+import type { TreeNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import type { OtherClient } from '../../support/zkClient';
 
 export async function services(): Promise<Services> {

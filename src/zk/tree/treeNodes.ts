@@ -1,6 +1,6 @@
 // Tree elements are plain objects (no fetching here): the provider keeps one instance per connection and path so
 // that refresh events and reveal find the element VS Code already knows.
-import type { ZnodeStat } from '../../zk/stat';
+import type { ZnodeStat } from '../stat';
 
 export class ConnectionNode {
   readonly kind = 'connection';

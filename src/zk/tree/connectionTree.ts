@@ -1,12 +1,12 @@
 // The tree state of one live connection: listings of expanded nodes, one element per path, and a live watch on
 // every expanded node (dropped when it collapses). Changes are debounced, re-read, then announced.
 // Free of the vscode API on purpose, so benchmarks can drive it outside VS Code.
-import { ChildListing } from '../../zk/childListing';
-import { isZkError } from '../../zk/errors';
-import { baseName, parentPath } from '../../zk/paths';
-import type { ZkSession } from '../../zk/session';
-import type { ZnodeStat } from '../../zk/stat';
-import type { WatchEvent } from '../../zk/watchRegistry';
+import { ChildListing } from '../childListing';
+import { isZkError } from '../errors';
+import { baseName, parentPath } from '../paths';
+import type { ZkSession } from '../session';
+import type { ZnodeStat } from '../stat';
+import type { WatchEvent } from '../watchRegistry';
 import { ConnectionNode, PathNode, ZnodeNode } from './treeNodes';
 
 export interface TreeSettings {
