@@ -1,4 +1,4 @@
-// Every message between the lock-queue panel's host (src/vscode/locks) and its webview front-end
+// Every message between the lock-queue panel's host (src/vscode/lockQueue) and its webview front-end
 // (src/webview/lockQueue), both ways, as discriminated unions on `type`. Imported by both sides; no vscode, no DOM.
 import type { Anomaly } from '../zk/analysis/model';
 

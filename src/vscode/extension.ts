@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
-import { registerCommands } from './commands/registerCommands';
-import { ConnectionManager } from './connections/connectionManager';
-import { ConnectionStore } from './connections/connectionStore';
-import { DETAILS_SCHEME, DetailsProvider } from './details/detailsDocument';
+import { registerCommands } from './core/registerCommands';
+import { ConnectionManager } from './core/connectionManager';
+import { ConnectionStore } from './core/connectionStore';
+import { DETAILS_SCHEME, DetailsProvider } from './explorer/detailsDocument';
 import { createHeldLockViews, registerHeldLockViews } from './heldLocks';
-import { createLockViews, registerLockViews } from './locks/lockViews';
-import { log } from './log';
-import type { Services } from './services';
-import { ConnectionStatusBar } from './statusBar';
+import { createLockViews, registerLockViews } from './lockQueue/lockViews';
+import { log } from './common/log';
+import type { Services } from './core/core';
+import { ConnectionStatusBar } from './core/statusBar';
 import { isPathNode, TreeNode } from '../zk/tree/treeNodes';
-import { ZnodeTreeProvider } from './tree/znodeTreeProvider';
-import { createWriteViews, registerWriteViews } from './write/writeViews';
+import { ZnodeTreeProvider } from './core/tree/znodeTreeProvider';
+import { createWriteViews, registerWriteViews } from './editing/writeViews';
 
 export function activate(context: vscode.ExtensionContext): Services {
   const started = Date.now();

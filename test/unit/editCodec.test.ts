@@ -2,9 +2,9 @@
 // language guess, TTL durations, and the document URI path of a znode.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { decodeView, defaultView, encodedLength, encodeView, guessLanguage } from '../../src/vscode/edit/dataCodec';
-import { parseLocation, queryFor, uriPathFor } from '../../src/vscode/edit/znodeUriPath';
-import { formatDuration, parseDuration } from '../../src/vscode/write/duration';
+import { decodeView, defaultView, encodedLength, encodeView, guessLanguage } from '../../src/vscode/editing/dataCodec';
+import { parseLocation, queryFor, uriPathFor } from '../../src/vscode/editing/znodeUriPath';
+import { formatDuration, parseDuration } from '../../src/vscode/nodes/duration';
 
 const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xa0, 0xb0, 0xc0]);
 

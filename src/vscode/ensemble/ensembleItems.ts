@@ -2,7 +2,7 @@
 // figure under each server.
 import * as vscode from 'vscode';
 import type { ServerStatus } from '../../zk/servers/ensembleStatus';
-import type { SavedConnection } from '../connections/connectionStore';
+import type { SavedConnection } from '../core/connectionStore';
 
 const t = vscode.l10n.t;
 

@@ -3,9 +3,9 @@
 // its element has been expanded.
 import * as vscode from 'vscode';
 import { getEnsembleStatus, ServerStatus } from '../../zk/servers/ensembleStatus';
-import type { ConnectionStore } from '../connections/connectionStore';
-import { log } from '../log';
-import { adminPortOf, ensembleRefreshMs } from '../locks/lockSettings';
+import type { ConnectionStore } from '../core/connectionStore';
+import { log } from '../common/log';
+import { adminPortOf, ensembleRefreshMs } from '../common/settings';
 import {
   connectionItem, detailItem, details, EnsembleConnectionNode, EnsembleDetailNode, EnsembleNode, EnsembleServerNode, serverItem,
 } from './ensembleItems';

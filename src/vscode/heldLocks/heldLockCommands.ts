@@ -4,9 +4,9 @@
 import * as vscode from 'vscode';
 import type { ConventionId, LockMode, LockSnapshot } from '../../zk/locks';
 import { ConnectFailure } from '../../zk/session';
-import { lockSettings } from '../locks/lockSettings';
-import { describeConnectFailure, describeError } from '../messages';
-import type { Services } from '../services';
+import { lockSettings } from '../common/settings';
+import { describeConnectFailure, describeError } from '../common/messages';
+import type { Services } from '../core/core';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { HeldLock, isLive } from './heldLocks';
 import { isHeldLockNode } from './heldLocksView';

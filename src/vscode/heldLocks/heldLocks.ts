@@ -3,9 +3,9 @@
 // is the ZooKeeper layer's (src/zk/locks); this keeps the latest snapshot of each attempt and says what changed.
 import * as vscode from 'vscode';
 import { AcquireOptions, FINAL_STATES, LockHandle, LockSnapshot } from '../../zk/locks';
-import type { ConnectionManager } from '../connections/connectionManager';
-import type { ConnectionStore } from '../connections/connectionStore';
-import { log } from '../log';
+import type { ConnectionManager } from '../core/connectionManager';
+import type { ConnectionStore } from '../core/connectionStore';
+import { log } from '../common/log';
 import { LockManagers } from './lockManagers';
 
 export interface HeldLock {

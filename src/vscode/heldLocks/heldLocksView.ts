@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { LockSnapshot } from '../../zk/locks';
 import { baseName, parentPath } from '../../zk/paths';
-import type { ConnectionStore } from '../connections/connectionStore';
+import type { ConnectionStore } from '../core/connectionStore';
 import { HeldLock, HeldLocks, isLive } from './heldLocks';
 import { conventionDescription, lostReasonText, modeLabel, positionText, stateLabel, waitingText } from './lockWords';
 import { literalTreeItem } from '../common/literalTreeItem';

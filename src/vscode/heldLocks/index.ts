@@ -2,8 +2,8 @@
 // view, the status bar count, and the notifications. Created once by activate(); the commands are in
 // heldLockCommands.ts (registered with the others in commands/registerCommands.ts).
 import * as vscode from 'vscode';
-import type { ConnectionManager } from '../connections/connectionManager';
-import type { ConnectionStore } from '../connections/connectionStore';
+import type { ConnectionManager } from '../core/connectionManager';
+import type { ConnectionStore } from '../core/connectionStore';
 import { HeldLocks, isLive } from './heldLocks';
 import { HeldLocksStatusBar } from './heldLocksStatusBar';
 import { HeldLocksElement, HeldLocksProvider } from './heldLocksView';

@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import { LockManager } from '../../zk/locks';
 import type { SessionOptions } from '../../zk/session';
-import type { ConnectionStore, SavedConnection } from '../connections/connectionStore';
-import { log } from '../log';
+import type { ConnectionStore, SavedConnection } from '../core/connectionStore';
+import { log } from '../common/log';
 
 export class LockManagers implements vscode.Disposable {
   private readonly managers = new Map<string, { manager: LockManager; settings: string }>();

@@ -3,8 +3,8 @@
 // a warning the moment a lock is lost, and which locks ended when a connection's lock session was closed.
 import * as vscode from 'vscode';
 import type { LockSnapshot } from '../../zk/locks';
-import type { ConnectionStore } from '../connections/connectionStore';
-import { log } from '../log';
+import type { ConnectionStore } from '../core/connectionStore';
+import { log } from '../common/log';
 import { HeldLock, HeldLocks, isHeld, isLive, isUnsure } from './heldLocks';
 import { failureText, lostMessage, waitingText } from './lockWords';
 import { fail, flash, info, warn } from '../common/notifier';

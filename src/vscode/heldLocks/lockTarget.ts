@@ -4,9 +4,9 @@
 import * as vscode from 'vscode';
 import { CONVENTION_IDS, convention, ConventionDetection, ConventionId, isConventionId, LockMode } from '../../zk/locks';
 import { checkPath } from '../../zk/paths';
-import { pickConnection } from '../commands/pickConnection';
-import { describePathProblem } from '../messages';
-import type { Services } from '../services';
+import { pickConnection } from '../common/pickConnection';
+import { describePathProblem } from '../common/messages';
+import type { Services } from '../core/core';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { conventionDescription, detectionWarning, modeLabel } from './lockWords';
 import { fail } from '../common/notifier';

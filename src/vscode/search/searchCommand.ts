@@ -2,14 +2,14 @@
 // with progress and cancel; matches stream into the Search Results view.
 import * as vscode from 'vscode';
 import { compileSearch, isSearchProblem, SearchQuery, searchTree } from '../../zk/search/search';
-import { pickConnection } from '../commands/pickConnection';
-import { log } from '../log';
-import { describeSearchProblem } from '../messages';
-import type { Services } from '../services';
-import { showProblem } from '../write/failures';
-import { liveWriter } from '../write/liveWriter';
+import { pickConnection } from '../common/pickConnection';
+import { log } from '../common/log';
+import { describeSearchProblem } from '../common/messages';
+import type { Services } from '../core/core';
+import { showProblem } from '../common/failures';
+import { liveWriter } from '../common/liveWriter';
 import { withCancellableProgress } from '../common/progress';
-import { nodeTarget } from '../write/targets';
+import { nodeTarget } from '../common/targets';
 import type { SearchRun } from './searchResults';
 import { input } from '../common/quickInput';
 

@@ -4,12 +4,12 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { baseName } from '../../zk/paths';
 import { exportSubtree, ExportSummary } from '../../zk/transfer';
-import { pickConnection } from '../commands/pickConnection';
-import { log } from '../log';
-import type { Services } from '../services';
-import { liveWriter } from '../write/liveWriter';
+import { pickConnection } from '../common/pickConnection';
+import { log } from '../common/log';
+import type { Services } from '../core/core';
+import { liveWriter } from '../common/liveWriter';
 import { withCancellableProgress } from '../common/progress';
-import { nodeTarget } from '../write/targets';
+import { nodeTarget } from '../common/targets';
 import { info, warn } from '../common/notifier';
 
 const t = vscode.l10n.t;

@@ -2,16 +2,16 @@
 // alone or skipped, and why) shown as a preview document, and writes only after a modal confirmation.
 import * as vscode from 'vscode';
 import { executeImport, ImportPlan, ImportReport, parseExport, planImport } from '../../zk/transfer';
-import { validateZnodePath } from '../commands/askZnodePath';
-import { pickConnection } from '../commands/pickConnection';
-import { log } from '../log';
-import { describeExportProblem } from '../messages';
-import type { Services } from '../services';
-import { showProblem, showWriteFailure } from '../write/failures';
-import { liveWriter } from '../write/liveWriter';
+import { validateZnodePath } from '../common/askZnodePath';
+import { pickConnection } from '../common/pickConnection';
+import { log } from '../common/log';
+import { describeExportProblem } from '../common/messages';
+import type { Services } from '../core/core';
+import { showProblem, showWriteFailure } from '../common/failures';
+import { liveWriter } from '../common/liveWriter';
 import { withCancellableProgress } from '../common/progress';
-import { refreshParents } from '../write/reveal';
-import { nodeTarget } from '../write/targets';
+import { refreshParents } from '../common/reveal';
+import { nodeTarget } from '../common/targets';
 import { importPreview, importReport, importSummary } from './importTexts';
 import { ask, info, warn } from '../common/notifier';
 import { input } from '../common/quickInput';

@@ -1,8 +1,8 @@
 // The words of an import: the dry run's preview and the report of what was written.
 import * as vscode from 'vscode';
 import type { ImportPlan, ImportReport } from '../../zk/transfer';
-import { describeImportSkip, describeWriteFailure } from '../messages';
-import { listLines } from '../write/reports';
+import { describeImportSkip, describeWriteFailure } from '../common/messages';
+import { listLines } from '../common/reports';
 
 const t = vscode.l10n.t;
 

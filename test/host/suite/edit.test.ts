@@ -3,8 +3,8 @@
 // hex/base64, the size limit, read-only connections, and another client's change reaching an open document.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import { queryFor, uriPathFor } from '../../../src/vscode/edit/znodeUriPath';
-import type { Services } from '../../../src/vscode/services';
+import { queryFor, uriPathFor } from '../../../src/vscode/editing/znodeUriPath';
+import type { Services } from '../../../src/vscode/core/core';
 import { ZnodeWriter } from '../../../src/zk/write';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { services, testZk } from './zooscope';

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { EnsembleNode } from '../../../src/vscode/ensemble/ensembleItems';
-import type { Services } from '../../../src/vscode/services';
+import type { Services } from '../../../src/vscode/core/core';
 import { eventually } from '../../support/zkClient';
 import { services, testZk } from './zooscope';
 

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import * as zookeeper from 'node-zookeeper-client';
 // Type-only: the extension runs from its bundle, so its classes are not these (instanceof would always fail).
 import type { ConnectionNode, TreeNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
-import type { Services } from '../../../src/vscode/services';
+import type { Services } from '../../../src/vscode/core/core';
 import { askFourLetterWord } from '../../../src/zk/fourLetterWords';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { label, nextChange, services, testZk } from './zooscope';

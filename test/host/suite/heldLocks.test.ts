@@ -9,7 +9,7 @@ import * as zookeeper from 'node-zookeeper-client';
 import type { LockSnapshot } from '../../../src/zk/locks';
 import type { HeldLockNode } from '../../../src/vscode/heldLocks/heldLocksView';
 import { positionText } from '../../../src/vscode/heldLocks/lockWords';
-import type { Services } from '../../../src/vscode/services';
+import type { Services } from '../../../src/vscode/core/core';
 import { closeSessionAsTwin, ownerOf } from '../../support/lockHelpers';
 import { startProxy } from '../../support/tcpProxy';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';

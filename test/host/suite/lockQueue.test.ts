@@ -4,9 +4,9 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { LockQueuePanelState } from '../../../src/shared/lockQueueMessages';
-import { LockPanels } from '../../../src/vscode/locks/lockPanels';
-import type { LockQueuePanel } from '../../../src/vscode/locks/lockQueuePanel';
-import type { Services } from '../../../src/vscode/services';
+import { LockPanels } from '../../../src/vscode/lockQueue/lockPanels';
+import type { LockQueuePanel } from '../../../src/vscode/lockQueue/lockQueuePanel';
+import type { Services } from '../../../src/vscode/core/core';
 import type { TreeNode } from '../../../src/zk/tree/treeNodes';
 import { LockQueueClients, startLockQueue } from '../../support/lockQueueClients';
 import { connectOtherClient, eventually } from '../../support/zkClient';

@@ -2,7 +2,7 @@
 // in the Search Results view, each revealing its node in the explorer; a bad pattern told in words.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import type { Services } from '../../../src/vscode/services';
+import type { Services } from '../../../src/vscode/core/core';
 import type { PathNode } from '../../../src/zk/tree/treeNodes';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { services, testZk } from './zooscope';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../../src/vscode/services';
+import type { Services } from '../../../src/vscode/core/core';
 import { parseExport } from '../../../src/zk/transfer';
 import { connectOtherClient, OtherClient } from '../../support/zkClient';
 import { services, testZk } from './zooscope';

@@ -5,8 +5,8 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import * as zookeeper from 'node-zookeeper-client';
-import { queryFor, uriPathFor } from '../../../src/vscode/edit/znodeUriPath';
-import type { Services } from '../../../src/vscode/services';
+import { queryFor, uriPathFor } from '../../../src/vscode/editing/znodeUriPath';
+import type { Services } from '../../../src/vscode/core/core';
 import type { PathNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import { digestId } from '../../../src/zk/write';
 import { startStandalone, ZkCluster } from '../../support/zkServer';

@@ -1,7 +1,7 @@
 // Shared by the in-host suites: the activated extension's services and a test ZooKeeper client.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import type { Services } from '../../../src/vscode/services';
+import type { Services } from '../../../src/vscode/core/core';
 import type { TreeNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import type { OtherClient } from '../../support/zkClient';
 

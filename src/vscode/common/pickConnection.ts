@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+import type { Services } from '../core/core';
+import { isPathNode } from '../../zk/tree/treeNodes';
+import { info } from './notifier';
+import { pickItem } from './quickInput';
+
+/** The connection a command is about: from its tree argument, an id, the selection, or a quick pick. */
+export async function pickConnection(services: Services, arg: unknown, onlyConnected = false): Promise<string | undefined> {
+  if (isPathNode(arg)) return arg.connectionId;
+  if (typeof arg === 'string' && services.store.get(arg)) return arg;
+  const selected = services.view.selection[0];
+  if (selected && isPathNode(selected)) return selected.connectionId;
+  const candidates = services.store.list().filter((c) => !onlyConnected || services.connections.get(c.id));
+  if (candidates.length === 1) return candidates[0].id;
+  if (candidates.length === 0) {
+    void info(onlyConnected ? vscode.l10n.t('No connection is open.') : vscode.l10n.t('No connection is saved yet.'));
+    return undefined;
+  }
+  const pick = await pickItem(
+    candidates.map((c) => ({ label: c.name, description: c.connectString, id: c.id })),
+    { placeHolder: vscode.l10n.t('Choose a ZooKeeper connection') });
+  return pick?.id;
+}
+

@@ -1,0 +1,35 @@
+// Shows a path in the explorer, selected: its parent is re-read first, so a node that just got its first child
+// can expand to it.
+import { parentPath } from '../../zk/paths';
+import type { Services } from '../core/core';
+import type { PathNode } from '../../zk/tree/treeNodes';
+
+export async function revealPath(services: Services, connectionId: string, path: string): Promise<PathNode | undefined> {
+  const tree = services.tree.treeFor(connectionId);
+  if (!tree) return undefined;
+  try {
+    const parent = parentPath(path);
+    const parentNode = parent !== undefined ? await tree.resolve(parent) : undefined;
+    if (parentNode) await services.tree.refresh(parentNode);
+    const node = await tree.resolve(path);
+    if (node) await services.view.reveal(node, { select: true, focus: true, expand: false });
+    return node;
+  } catch {
+    return undefined; // gone again meanwhile: nothing to show
+  }
+}
+
+/** Re-reads the nodes whose children changed (parents of deleted or created nodes) that the explorer shows. */
+export async function refreshParents(services: Services, connectionId: string, paths: Iterable<string>): Promise<void> {
+  const tree = services.tree.treeFor(connectionId);
+  if (!tree) return;
+  const parents = new Set<string>();
+  for (const path of paths) {
+    const parent = parentPath(path);
+    if (parent !== undefined) parents.add(parent);
+  }
+  for (const parent of parents) {
+    const node = tree.nodeAt(parent);
+    if (node) await services.tree.refresh(node).catch(() => undefined);
+  }
+}

@@ -1,0 +1,29 @@
+// Settings of the lock views and the Ensemble view, read fresh each time (they may change while a panel is open).
+import * as vscode from 'vscode';
+import type { SavedConnection } from '../core/connectionStore';
+
+export interface LockSettings {
+  pollIntervalMs: number;
+  heldTooLongMs: number;
+}
+
+export function lockSettings(): LockSettings {
+  const config = vscode.workspace.getConfiguration('zooscope.locks');
+  const seconds = config.get<number>('pollIntervalSeconds') ?? 2;
+  const minutes = config.get<number>('heldTooLongMinutes') ?? 10;
+  return { pollIntervalMs: Math.max(250, seconds * 1000), heldTooLongMs: Math.max(1000, minutes * 60000) };
+}
+
+export function ensembleRefreshMs(): number {
+  return Math.max(1000, 1000 * (vscode.workspace.getConfiguration('zooscope.ensemble').get<number>('refreshSeconds') ?? 5));
+}
+
+/** The optional AdminServer port of a saved connection (`zooscope.connections[].adminPort`). */
+export function adminPortOf(saved: SavedConnection | undefined): number | undefined {
+  const port = (saved as (SavedConnection & { adminPort?: unknown }) | undefined)?.adminPort;
+  return typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
+}
+
+export function affectsLockSettings(e: vscode.ConfigurationChangeEvent): boolean {
+  return e.affectsConfiguration('zooscope.locks') || e.affectsConfiguration('zooscope.connections');
+}

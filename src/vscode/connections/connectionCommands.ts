@@ -1,0 +1,65 @@
+import * as vscode from 'vscode';
+import type { SavedConnection } from '../core/connectionStore';
+import type { Services } from '../core/core';
+import { connectionForm } from './connectionForm';
+import { pickConnection } from '../common/pickConnection';
+import { ask } from '../common/notifier';
+
+const t = vscode.l10n.t;
+
+/** Add Connection…; automation (and tests) may pass the connection and password instead of answering prompts. */
+export async function addConnection(services: Services, preset?: SavedConnection & { password?: string }): Promise<string | undefined> {
+  let result: { connection: SavedConnection; password?: string } | undefined;
+  if (preset?.connectString) {
+    const { password, ...connection } = preset;
+    result = { connection: { ...connection, id: connection.id || connection.name }, password };
+  } else {
+    result = await connectionForm(undefined, services.store.list().map((c) => c.name));
+  }
+  if (!result) return undefined;
+  const { connection } = result;
+  await services.store.save(connection, result.password);
+  const live = await services.connections.connect(connection.id);
+  if (live) await services.view.reveal(services.tree.rootFor(connection.id), { select: true, focus: true, expand: true });
+  return connection.id;
+}
+
+export async function editConnection(services: Services, arg?: unknown): Promise<void> {
+  const id = await pickConnection(services, arg);
+  const existing = id ? services.store.get(id) : undefined;
+  if (!existing) return;
+  const result = await connectionForm(existing, services.store.list().map((c) => c.name));
+  if (!result) return;
+  await services.store.save(result.connection, result.password);
+  if (services.connections.get(existing.id)) {
+    services.connections.disconnect(existing.id);
+    await services.connections.connect(existing.id);
+  }
+}
+
+export async function removeConnection(services: Services, arg?: unknown, confirmed = false): Promise<void> {
+  const id = await pickConnection(services, arg);
+  const saved = id ? services.store.get(id) : undefined;
+  if (!saved) return;
+  if (!confirmed) {
+    const remove = t('Remove');
+    const answer = await ask('warning',
+      t('Remove the connection "{0}"? Nothing on the ZooKeeper servers is changed.', saved.name), undefined, remove);
+    if (answer !== remove) return;
+  }
+  services.connections.disconnect(saved.id);
+  await services.store.remove(saved.id);
+}
+
+export async function connect(services: Services, arg?: unknown): Promise<void> {
+  const id = await pickConnection(services, arg);
+  if (!id) return;
+  services.statusBar.setActive(id);
+  const live = await services.connections.connect(id);
+  if (live) await services.view.reveal(services.tree.rootFor(id), { expand: true });
+}
+
+export async function disconnect(services: Services, arg?: unknown): Promise<void> {
+  const id = await pickConnection(services, arg, true);
+  if (id) services.connections.disconnect(id);
+}

@@ -1,0 +1,162 @@
+// Live sessions of saved connections: connects with progress and cancel, explains failures, replaces an expired
+// session by a new one, and asks the user what to do when contact is lost for longer than the session timeout.
+import * as vscode from 'vscode';
+import { ConnectFailure, SessionState, ZkSession } from '../../zk/session';
+import { SessionDirectory } from '../../zk/sessionDirectory';
+import { log } from '../common/log';
+import { describeConnectFailure, describeProbe } from '../common/messages';
+import { ConnectionStore, SavedConnection } from './connectionStore';
+import { warn, fail } from '../common/notifier';
+import { showProgress, viewProgress } from '../common/progress';
+
+const t = vscode.l10n.t;
+
+export type ConnectionState = SessionState | 'disconnected';
+
+export interface LiveConnection {
+  readonly saved: SavedConnection;
+  readonly session: ZkSession;
+  readonly directory: SessionDirectory;
+}
+
+export class ConnectionManager implements vscode.Disposable {
+  private readonly live = new Map<string, LiveConnection>();
+  private readonly connecting = new Map<string, Promise<LiveConnection | undefined>>();
+  private readonly changed = new vscode.EventEmitter<string>();
+  /** Fires with a connection id whenever its state or session changes. */
+  readonly onDidChange = this.changed.event;
+  /** Fires with a connection id when it got a new session (after expiry): everything shown must be reloaded. */
+  private readonly renewed = new vscode.EventEmitter<string>();
+  readonly onDidRenewSession = this.renewed.event;
+  /**
+   * Fires with a connection id when it ends up without a session by the user's doing or a failed connect (not
+   * on expiry, which renews it): views stop asking for it until the user does.
+   */
+  private readonly closedByUser = new vscode.EventEmitter<string>();
+  readonly onDidDisconnect = this.closedByUser.event;
+
+  constructor(private readonly store: ConnectionStore) {}
+
+  get(id: string): LiveConnection | undefined {
+    return this.live.get(id);
+  }
+
+  state(id: string): ConnectionState {
+    if (this.connecting.has(id) && !this.live.has(id)) return 'connecting';
+    return this.live.get(id)?.session.state ?? 'disconnected';
+  }
+
+  /** Connects (or returns the live connection). Resolves undefined when the user cancelled or it failed. */
+  connect(id: string): Promise<LiveConnection | undefined> {
+    const existing = this.live.get(id);
+    if (existing && existing.session.state !== 'closed' && existing.session.state !== 'expired') return Promise.resolve(existing);
+    let pending = this.connecting.get(id);
+    if (!pending) {
+      pending = this.openWithProgress(id).finally(() => {
+        this.connecting.delete(id);
+        this.changed.fire(id);
+      });
+      this.connecting.set(id, pending);
+      this.changed.fire(id);
+    }
+    return pending;
+  }
+
+  disconnect(id: string): void {
+    const connection = this.live.get(id);
+    if (!connection) return;
+    this.live.delete(id);
+    connection.session.close();
+    log().info(`disconnected ${connection.saved.name}`);
+    this.closedByUser.fire(id);
+    this.changed.fire(id);
+  }
+
+  private async openWithProgress(id: string): Promise<LiveConnection | undefined> {
+    const saved = this.store.get(id);
+    if (!saved) return undefined;
+    const abort = new AbortController();
+    const opening = this.open(saved, abort.signal);
+    // Progress in the view at once; a cancellable notification only when it takes a while (a local server
+    // answers in milliseconds, and a notification that flashes by is noise).
+    viewProgress('zooscope.explorer', opening);
+    const slow = setTimeout(() => {
+      void showProgress(vscode.ProgressLocation.Notification, t('Connecting to {0}…', saved.name),
+        (_progress, token) => {
+          token.onCancellationRequested(() => abort.abort());
+          return opening.catch(() => undefined);
+        });
+    }, 1000);
+    try {
+      return await opening;
+    } catch (error) {
+      // The tree asks for an expanded root's children again when its state changes, and that would connect again:
+      // an endless retry nobody asked for.
+      this.closedByUser.fire(id);
+      if (error instanceof ConnectFailure && error.reason === 'cancelled') return undefined;
+      const message = error instanceof ConnectFailure ? describeConnectFailure(saved.name, error) : String(error);
+      log().error(`connect ${saved.name}: ${error instanceof Error ? error.message : String(error)}`);
+      void fail(message, t('Retry'), t('Edit Connection')).then((choice) => {
+        if (choice === t('Retry')) void this.connect(id);
+        else if (choice === t('Edit Connection')) void vscode.commands.executeCommand('zooscope.editConnection', id);
+      });
+      return undefined;
+    } finally {
+      clearTimeout(slow);
+    }
+  }
+
+  /** Opens a session for `saved` without any UI (also used after an expiry). */
+  async open(saved: SavedConnection, signal?: AbortSignal): Promise<LiveConnection> {
+    const password = saved.digestUser ? await this.store.password(saved.id) : undefined;
+    const requestTimeoutMs = 1000 * (vscode.workspace.getConfiguration('zooscope').get<number>('requestTimeoutSeconds') ?? 15);
+    const session = new ZkSession({
+      connectString: saved.connectString,
+      chroot: saved.chroot,
+      sessionTimeoutMs: saved.sessionTimeoutMs ?? 30000,
+      requestTimeoutMs,
+      digest: saved.digestUser && password !== undefined ? [`${saved.digestUser}:${password}`] : [],
+    });
+    log().info(`connecting ${saved.name} (${saved.connectString}${saved.chroot ?? ''})`);
+    await session.open(signal);
+    const connection: LiveConnection = { saved, session, directory: new SessionDirectory(session.parsed.servers) };
+    this.live.set(saved.id, connection);
+    log().info(`connected ${saved.name}: session ${session.sessionId} on ${session.serverAddress}`);
+    session.on('state', (state: SessionState) => this.onSessionState(connection, state));
+    return connection;
+  }
+
+  private onSessionState(connection: LiveConnection, state: SessionState): void {
+    const { saved, session } = connection;
+    if (this.live.get(saved.id) !== connection) return;
+    log().info(`${saved.name}: ${state}${session.serverAddress ? ` on ${session.serverAddress}` : ''}`);
+    this.changed.fire(saved.id);
+    if (state === 'expired') void this.renewAfterExpiry(connection);
+    if (state === 'lost') void this.askAfterLostContact(connection);
+  }
+
+  private async renewAfterExpiry(connection: LiveConnection): Promise<void> {
+    const { saved } = connection;
+    void warn(t('The ZooKeeper session of "{0}" expired (ephemeral nodes and watches of that session are gone). Opening a new session.', saved.name));
+    this.live.delete(saved.id);
+    connection.session.close();
+    const renewed = await this.connect(saved.id);
+    if (renewed) this.renewed.fire(saved.id);
+  }
+
+  private async askAfterLostContact(connection: LiveConnection): Promise<void> {
+    const probes = await connection.session.probeAll();
+    if (connection.session.state !== 'lost') return;
+    const choice = await warn(
+      t('Lost contact with "{0}" for longer than the session timeout. {1}', connection.saved.name, probes.map(describeProbe).join('; ')),
+      t('Keep Trying'), t('Disconnect'));
+    if (choice === t('Disconnect')) this.disconnect(connection.saved.id);
+  }
+
+  dispose(): void {
+    for (const id of [...this.live.keys()]) this.disconnect(id);
+    this.changed.dispose();
+    this.renewed.dispose();
+    this.closedByUser.dispose();
+  }
+}

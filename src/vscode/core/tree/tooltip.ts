@@ -1,0 +1,50 @@
+// The Markdown tooltip of a znode: all 11 Stat fields, exact, plus the owner session's client where a server tells.
+import * as vscode from 'vscode';
+import { hex, NodeKind, nodeKind, ttlMillis, ZnodeStat } from '../../../zk/stat';
+import { aclLines, AclView } from '../../common/aclText';
+import { escapeMarkdown, formatBytes, formatTime } from '../../common/format';
+
+const t = vscode.l10n.t;
+
+export function kindName(kind: NodeKind): string {
+  return kind === 'persistent' ? t('persistent') : kind === 'ephemeral' ? t('ephemeral') : kind === 'container' ? t('container') : t('TTL');
+}
+
+export function kindLabel(stat: ZnodeStat, sequential: boolean, kind?: NodeKind): string {
+  const base = kindName(kind ?? nodeKind(stat));
+  return sequential ? t('{0}, sequential', base) : base;
+}
+
+/** `extras.kind`: the mode this window created the node with; `extras.acl`: its ACL, read on hover. */
+export function statTooltip(path: string, stat: ZnodeStat, sequential: boolean, ownerClient: string | undefined, ownSession: boolean,
+  extras: { kind?: NodeKind; acl?: AclView } = {}): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  const ttl = ttlMillis(stat);
+  md.appendMarkdown(`**${escapeMarkdown(path)}**\n\n`);
+  md.appendMarkdown(`${escapeMarkdown(kindLabel(stat, sequential, extras.kind))}${ttl !== undefined ? ` · TTL ${ttl} ms` : ''}\n\n`);
+  const rows: [string, string][] = [
+    ['czxid', hex(stat.czxid)],
+    ['mzxid', hex(stat.mzxid)],
+    ['pzxid', hex(stat.pzxid)],
+    ['ctime', formatTime(stat.ctime)],
+    ['mtime', formatTime(stat.mtime)],
+    ['version', String(stat.version)],
+    ['cversion', String(stat.cversion)],
+    ['aversion', String(stat.aversion)],
+    ['ephemeralOwner', hex(stat.ephemeralOwner)],
+    ['dataLength', `${stat.dataLength} (${formatBytes(stat.dataLength)})`],
+    ['numChildren', String(stat.numChildren)],
+  ];
+  md.appendMarkdown(`| ${t('Field')} | ${t('Value')} |\n|---|---|\n`);
+  for (const [field, value] of rows) md.appendMarkdown(`| ${field} | ${escapeMarkdown(value)} |\n`);
+  if (nodeKind(stat) === 'ephemeral') {
+    md.appendMarkdown('\n');
+    const owner = hex(stat.ephemeralOwner);
+    md.appendMarkdown(escapeMarkdown(ownSession ? t('Owner session {0} (this window\'s session)', owner) : t('Owner session {0}', owner)));
+    md.appendMarkdown(escapeMarkdown(ownerClient ? t(', client {0}', ownerClient) : t(', client address not reported by the servers')));
+  }
+  if (extras.acl) md.appendMarkdown(`\n\n**ACL**\n\n${aclLines(extras.acl).map((line) => `- ${escapeMarkdown(line)}`).join('\n')}\n`);
+  return md;
+}

@@ -1,0 +1,98 @@
+// How each element looks: icons and contextValue by node kind, description with size and child count.
+import * as vscode from 'vscode';
+import type { RecipeId } from '../../../zk/analysis/model';
+import { sequenceNumber } from '../../../zk/naturalOrder';
+import { NodeKind, nodeKind } from '../../../zk/stat';
+import { isProtectedPath } from '../../../zk/write/guard';
+import type { ChildListing } from '../../../zk/childListing';
+import type { ConnectionState } from '../connectionManager';
+import type { SavedConnection } from '../connectionStore';
+import { formatBytes } from '../../common/format';
+import { kindName } from './tooltip';
+import { ConnectionNode, MessageNode, ShowMoreNode, ZnodeNode } from '../../../zk/tree/treeNodes';
+
+const t = vscode.l10n.t;
+
+export function connectionItem(node: ConnectionNode, saved: SavedConnection, state: ConnectionState, server: string | undefined,
+  sessionId: string | undefined, listing: ChildListing | undefined): vscode.TreeItem {
+  const item = new vscode.TreeItem(saved.name, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `conn:${node.connectionId}${node.generation ? `#${node.generation}` : ''}`;
+  const stateText = stateLabel(state);
+  item.description = [stateText, server, filterText(listing)].filter(Boolean).join(' · ');
+  item.iconPath = new vscode.ThemeIcon(
+    state === 'connected' ? 'vm-running' : state === 'disconnected' || state === 'closed' ? 'vm-outline' : state === 'connecting' ? 'loading~spin' : 'warning',
+    state === 'connected' ? new vscode.ThemeColor('testing.iconPassed') : state === 'lost' || state === 'expired' ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
+  const md = new vscode.MarkdownString(undefined, false);
+  md.appendText(`${saved.name}\n\n${saved.connectString}${saved.chroot ?? ''}\n\n${stateText}`);
+  if (sessionId) md.appendText(`\n\n${t('Session {0}', sessionId)}`);
+  if (server) md.appendText(`\n\n${t('Server {0}', server)}`);
+  if (saved.readOnly) md.appendText(`\n\n${t('Read-only connection')}`);
+  item.tooltip = md;
+  const live = state === 'connected' || state === 'suspended' || state === 'lost' ? 'connected' : state === 'connecting' ? 'connecting' : 'disconnected';
+  item.contextValue = ['connection', live, state, saved.readOnly ? 'readonly' : '', listing?.filter ? 'filtered' : ''].filter(Boolean).join(' ');
+  return item;
+}
+
+export function stateLabel(state: ConnectionState): string {
+  switch (state) {
+    case 'connecting': return t('connecting');
+    case 'connected': return t('connected');
+    case 'suspended': return t('suspended (reconnecting)');
+    case 'lost': return t('lost contact');
+    case 'expired': return t('session expired');
+    case 'authFailed': return t('authentication failed');
+    case 'closed':
+    case 'disconnected': return t('disconnected');
+  }
+}
+
+function filterText(listing: ChildListing | undefined): string | undefined {
+  if (!listing?.filter) return undefined;
+  return t('filter "{0}": {1} of {2}', listing.filter.text, listing.matching, listing.total);
+}
+
+const kindIcons = { persistent: 'symbol-file', ephemeral: 'pulse', container: 'package', ttl: 'history' } as const;
+
+export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, listing: ChildListing | undefined,
+  lockQueue?: RecipeId, knownKind?: NodeKind): vscode.TreeItem {
+  const { stat } = node;
+  const hasChildren = stat.numChildren > 0;
+  // knownKind: the mode this window created it with (3.8 shows containers and TTL nodes as persistent).
+  const kind = knownKind ?? nodeKind(stat);
+  const sequential = sequenceNumber(node.name) !== undefined;
+  const yours = kind === 'ephemeral' && ownSessionOwner !== undefined && stat.ephemeralOwner === ownSessionOwner;
+  const item = new vscode.TreeItem(node.name, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = `znode:${node.connectionId}:${node.path}`;
+  const icon = yours ? 'account' : kind === 'persistent' ? (hasChildren ? 'folder' : sequential ? 'list-ordered' : kindIcons.persistent) : kindIcons[kind];
+  item.iconPath = lockQueue ? new vscode.ThemeIcon('lock', new vscode.ThemeColor('charts.purple'))
+    : new vscode.ThemeIcon(icon, kind === 'ephemeral' ? new vscode.ThemeColor('charts.orange') : undefined);
+  const parts = [formatBytes(stat.dataLength)];
+  // Children that follow a lock recipe (see lockQueueMarks.ts).
+  if (lockQueue) parts.unshift(t('lock queue ({0})', lockQueue));
+  if (hasChildren) parts.push(stat.numChildren === 1 ? t('1 child') : t('{0} children', stat.numChildren));
+  if (kind !== 'persistent') parts.push(yours ? t('{0}, yours', kindName(kind)) : kindName(kind));
+  const filter = filterText(listing);
+  if (filter) parts.push(filter);
+  item.description = parts.join(' · ');
+  item.contextValue = ['znode', `kind-${kind}`, sequential ? 'sequential' : '', hasChildren ? 'children' : '', yours ? 'yours' : '', listing?.filter ? 'filtered' : '',
+    lockQueue ? 'lockqueue' : '', isProtectedPath(node.path) ? 'protected' : '']
+    .filter(Boolean).join(' ');
+  item.accessibilityInformation = { label: `${node.name}, ${item.description}` };
+  return item;
+}
+
+export function showMoreItem(node: ShowMoreNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(t('Show {0} more of {1} remaining…', Math.min(node.pageSize, node.remaining), node.remaining));
+  item.iconPath = new vscode.ThemeIcon('ellipsis');
+  item.command = { command: 'zooscope.showMore', title: t('Show More'), arguments: [node] };
+  item.contextValue = 'showMore';
+  return item;
+}
+
+export function messageItem(node: MessageNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.text);
+  item.iconPath = new vscode.ThemeIcon(node.severity === 'info' ? 'info' : node.severity === 'warning' ? 'warning' : 'error');
+  item.contextValue = 'message';
+  item.tooltip = node.text;
+  return item;
+}

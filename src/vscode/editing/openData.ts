@@ -1,0 +1,44 @@
+// "Open Data" and "Reopen as Text / Hex / Base64": a znode's data in a real editor (see znodeFileSystem.ts).
+import * as vscode from 'vscode';
+import type { Services } from '../core/core';
+import { showWriteFailure } from '../common/failures';
+import { liveWriter } from '../common/liveWriter';
+import { nodeTargetOrAsk } from '../common/targets';
+import { DataView, defaultView, guessLanguage } from './dataCodec';
+import { znodeUri } from './znodeFileSystem';
+
+const t = vscode.l10n.t;
+
+/** Opens the node's data: text (language guessed) when it is UTF-8 text, else hex, unless `view` says. */
+export async function openData(services: Services, arg?: unknown, view?: DataView): Promise<vscode.TextDocument | undefined> {
+  const target = await nodeTargetOrAsk(services, arg, t('Open Data'));
+  if (!target) return undefined;
+  const found = await liveWriter(services.connections, target.connectionId);
+  if (!found) return undefined;
+  // Read once first: a node we may not read or that is gone gets a message with a way out, not a broken editor.
+  const outcome = await found.writer.getData(target.path);
+  if (!outcome.ok) {
+    void showWriteFailure(target.connectionId, outcome.failure);
+    return undefined;
+  }
+  const chosen = view ?? defaultView(outcome.data);
+  let doc = await vscode.workspace.openTextDocument(znodeUri(target.connectionId, target.path, chosen));
+  doc = await setLanguage(doc, chosen);
+  await vscode.window.showTextDocument(doc, { preview: false });
+  return doc;
+}
+
+/** A language from the content when the node's name gave none; hex and base64 are plain text whatever the name. */
+async function setLanguage(doc: vscode.TextDocument, view: DataView): Promise<vscode.TextDocument> {
+  const wanted = view === 'text' ? (doc.languageId === 'plaintext' ? guessLanguage(doc.getText()) : doc.languageId) : 'plaintext';
+  if (wanted === doc.languageId) return doc;
+  try {
+    return await vscode.languages.setTextDocumentLanguage(doc, wanted);
+  } catch {
+    return doc; // a language this VS Code does not know: leave it as it is
+  }
+}
+
+export const openDataAsText = (services: Services, arg?: unknown) => openData(services, arg, 'text');
+export const openDataAsHex = (services: Services, arg?: unknown) => openData(services, arg, 'hex');
+export const openDataAsBase64 = (services: Services, arg?: unknown) => openData(services, arg, 'base64');

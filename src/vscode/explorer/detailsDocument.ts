@@ -1,0 +1,97 @@
+// "Show Details": a read-only document with a node's Stat and data (text when it is UTF-8, a hex dump otherwise),
+// kept up to date by a watch while it is open.
+import * as vscode from 'vscode';
+import { hex, nodeKind, ZnodeStat } from '../../zk/stat';
+import type { ConnectionManager } from '../core/connectionManager';
+import { describeError } from '../common/messages';
+import { formatTime } from '../common/format';
+import { visiblePath, znodePathOf } from '../editing/znodeUriPath';
+import { kindLabel } from '../core/tree/tooltip';
+import { aclLines, AclView, readAcl } from '../common/aclText';
+import { sequenceNumber } from '../../zk/naturalOrder';
+import { baseName } from '../../zk/paths';
+
+export const DETAILS_SCHEME = 'zooscope-details';
+const t = vscode.l10n.t;
+
+export function detailsUri(connectionId: string, path: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: DETAILS_SCHEME, authority: Buffer.from(connectionId).toString('hex'), path: visiblePath(path), query: 'details' });
+}
+
+function parse(uri: vscode.Uri): { connectionId: string; path: string } {
+  return { connectionId: Buffer.from(uri.authority, 'hex').toString('utf8'), path: znodePathOf(uri.path) };
+}
+
+/** UTF-8 text if the bytes decode without loss and hold no control characters besides whitespace. */
+export function asText(data: Buffer): string | undefined {
+  const text = data.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(data)) return undefined;
+  return /[\u0000-\u0008\u000e-\u001f\u007f]/.test(text) ? undefined : text;
+}
+
+export function hexDump(data: Buffer, maxBytes = 64 * 1024): string {
+  const lines: string[] = [];
+  for (let offset = 0; offset < Math.min(data.length, maxBytes); offset += 16) {
+    const row = data.subarray(offset, offset + 16);
+    const bytes = [...row].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+    const ascii = [...row].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
+    lines.push(`${offset.toString(16).padStart(8, '0')}  ${bytes.padEnd(47)}  ${ascii}`);
+  }
+  if (data.length > maxBytes) lines.push(t('… {0} more bytes', data.length - maxBytes));
+  return lines.join('\n');
+}
+
+export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?: AclView): string {
+  const text = asText(data);
+  const rows: [string, string][] = [
+    [t('Path'), path], [t('Kind'), kindLabel(stat, sequenceNumber(baseName(path)) !== undefined)],
+    ['czxid', hex(stat.czxid)], ['mzxid', hex(stat.mzxid)], ['pzxid', hex(stat.pzxid)],
+    ['ctime', formatTime(stat.ctime)], ['mtime', formatTime(stat.mtime)],
+    ['version', String(stat.version)], ['cversion', String(stat.cversion)], ['aversion', String(stat.aversion)],
+    ['ephemeralOwner', hex(stat.ephemeralOwner) + (nodeKind(stat) === 'ephemeral' ? ` (${t('session')})` : '')],
+    ['dataLength', String(stat.dataLength)], ['numChildren', String(stat.numChildren)],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  const header = rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+  const title = data.length === 0 ? t('Data: empty') : text !== undefined ? t('Data: {0} bytes, UTF-8 text', data.length) : t('Data: {0} bytes, binary (hex)', data.length);
+  const aclSection = acl ? `\n\n── ${t('ACL')} ──\n${aclLines(acl).join('\n')}` : '';
+  return `${header}${aclSection}\n\n── ${title} ──\n${text ?? hexDump(data)}\n`;
+}
+
+export class DetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly watches = new Map<string, Promise<(() => void) | undefined>>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly connections: ConnectionManager) {
+    this.subscription = vscode.workspace.onDidCloseTextDocument((doc) => {
+      if (doc.uri.scheme !== DETAILS_SCHEME) return;
+      const key = doc.uri.toString();
+      void this.watches.get(key)?.then((stop) => stop?.());
+      this.watches.delete(key);
+    });
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const { connectionId, path } = parse(uri);
+    const live = this.connections.get(connectionId);
+    if (!live) return t('Not connected.');
+    const key = uri.toString();
+    if (!this.watches.has(key)) {
+      this.watches.set(key, live.session.watches.watch(path, () => this.changed.fire(uri)).catch(() => undefined));
+    }
+    try {
+      const [{ data, stat }, acl] = await Promise.all([live.session.getData(path), readAcl(live.session, path)]);
+      return renderDetails(path, stat, data, acl);
+    } catch (error) {
+      return describeError(error);
+    }
+  }
+
+  dispose(): void {
+    for (const w of this.watches.values()) void w.then((stop) => stop?.());
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,31 @@
+// "Show Lock Queue" (one queue) and "Show Locks Under…" (every queue of a subtree): from a tree node, or from the
+// palette with a connection pick and a path prompt.
+import * as vscode from 'vscode';
+import { askZnodePath } from '../common/askZnodePath';
+import { pickConnection } from '../common/pickConnection';
+import type { Services } from '../core/core';
+import { isPathNode } from '../../zk/tree/treeNodes';
+import type { LockQueuePanel } from './lockQueuePanel';
+
+const t = vscode.l10n.t;
+
+async function openPanel(services: Services, arg: unknown, typedPath: string | undefined, mode: 'queue' | 'subtree'): Promise<LockQueuePanel | undefined> {
+  const connectionId = await pickConnection(services, arg);
+  if (!connectionId) return undefined;
+  const selected = services.view.selection[0];
+  const path = await askZnodePath(typedPath ?? (isPathNode(arg) ? arg.path : undefined), {
+    title: mode === 'queue' ? t('Show Lock Queue') : t('Show Locks Under…'),
+    prompt: mode === 'queue' ? t('Path of the lock (the parent of its contenders), e.g. /locks/orders') : t('Path of the subtree to search for lock queues'),
+    value: isPathNode(selected) && selected.connectionId === connectionId ? selected.path : '/',
+  });
+  if (path === undefined) return undefined;
+  return services.locks.show({ connectionId, root: path, mode });
+}
+
+export function showLockQueue(services: Services, arg?: unknown, path?: string): Promise<LockQueuePanel | undefined> {
+  return openPanel(services, arg, path, 'queue');
+}
+
+export function showLocksUnder(services: Services, arg?: unknown, path?: string): Promise<LockQueuePanel | undefined> {
+  return openPanel(services, arg, path, 'subtree');
+}

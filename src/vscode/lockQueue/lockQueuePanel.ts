@@ -1,0 +1,254 @@
+// One lock-queue panel: runs a LockMonitor on its connection while the panel is visible (watches for queue
+// changes, server watch tables at the poll interval), sends each analysis to the webview, and carries out what
+// the webview asks for. Hidden panels poll nothing; their webview is rebuilt from the latest model when shown.
+import * as vscode from 'vscode';
+import {
+  ActionRequest, HostMessage, LOCK_QUEUE_VIEW_TYPE, LockQueuePanelState, PanelCapabilities, PanelStatus, WebviewMessage, isWebviewMessage,
+} from '../../shared/lockQueueMessages';
+import type { LockAnalysis } from '../../zk/analysis/model';
+import type { ZkSession } from '../../zk/session';
+import type { ConnectionManager } from '../core/connectionManager';
+import type { ConnectionStore } from '../core/connectionStore';
+import { log } from '../common/log';
+import { describeError } from '../common/messages';
+import { acquireHere, ActionResult, findParticipant, forceRelease, registeredLockCommands, releaseOurs, revealNode } from './lockActions';
+import { adminPortOf, affectsLockSettings, lockSettings } from '../common/settings';
+import type { Monitor, MonitorFactory } from './monitor';
+import { panelHtml, webviewRoots } from './panelHtml';
+import { anomalyTexts, webviewStrings } from './webviewStrings';
+import { fail } from '../common/notifier';
+
+const t = vscode.l10n.t;
+
+export interface PanelDeps {
+  extensionUri: vscode.Uri;
+  connections: ConnectionManager;
+  store: ConnectionStore;
+  createMonitor: MonitorFactory;
+  ourSessions: (connectionId: string) => string[];
+}
+
+export function panelTitle(state: LockQueuePanelState): string {
+  return state.mode === 'queue' ? t('Lock Queue {0}', state.root) : t('Locks under {0}', state.root);
+}
+
+export class LockQueuePanel implements vscode.Disposable {
+  private monitor: { monitor: Monitor; session: ZkSession; stop: () => void } | undefined;
+  private latest: LockAnalysis | undefined;
+  private seq = 0;
+  private ready = false;
+  private status: { status: PanelStatus; message?: string } = { status: 'loading' };
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly waiters = new Set<(m: WebviewMessage) => void>();
+  private nextRequestId = 1;
+  private disposed = false;
+  private readonly closed = new vscode.EventEmitter<void>();
+  readonly onDidClose = this.closed.event;
+  /** The last `rendered` report of the webview (tests, diagnostics). */
+  lastRendered: Extract<WebviewMessage, { type: 'rendered' }> | undefined;
+
+  constructor(readonly panel: vscode.WebviewPanel, readonly state: LockQueuePanelState, private readonly deps: PanelDeps) {
+    panel.title = panelTitle(state);
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'zooscope.svg');
+    panel.webview.options = { enableScripts: true, localResourceRoots: webviewRoots(deps.extensionUri) };
+    panel.webview.html = panelHtml(panel.webview, deps.extensionUri, panel.title);
+    this.subscriptions.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.onDidChangeViewState(() => {
+        // A hidden webview is torn down (no retainContextWhenHidden); it says `ready` again when shown.
+        if (!panel.visible) this.ready = false;
+        this.updateRunning();
+      }),
+      panel.webview.onDidReceiveMessage((m: unknown) => { if (isWebviewMessage(m)) void this.onMessage(m); }),
+      deps.connections.onDidChange((id) => { if (id === state.connectionId) this.updateRunning(); }),
+      deps.connections.onDidRenewSession((id) => { if (id === state.connectionId) this.restart(); }),
+      vscode.workspace.onDidChangeConfiguration((e) => { if (affectsLockSettings(e)) this.restart(); }),
+    );
+    this.updateRunning();
+    if (!deps.connections.get(state.connectionId)) void deps.connections.connect(state.connectionId);
+  }
+
+  get key(): string {
+    return panelKey(this.state);
+  }
+
+  get analysis(): LockAnalysis | undefined {
+    return this.latest;
+  }
+
+  get isMonitoring(): boolean {
+    return this.monitor !== undefined;
+  }
+
+  /** Sends a message to the webview (once it said it is ready). */
+  post(message: HostMessage): void {
+    if (this.ready && !this.disposed) void this.panel.webview.postMessage(message);
+  }
+
+  /** Resolves with the next message from the webview that `match` accepts. */
+  nextMessage<T extends WebviewMessage>(match: (m: WebviewMessage) => m is T, timeoutMs = 10000): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => { this.waiters.delete(waiter); reject(new Error('no answer from the lock-queue webview')); }, timeoutMs);
+      const waiter = (m: WebviewMessage) => {
+        if (!match(m)) return;
+        clearTimeout(timer);
+        this.waiters.delete(waiter);
+        resolve(m);
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** The rows as the webview shows them (a round trip through the webview; fails if it is not loaded). */
+  async snapshot(timeoutMs = 2000): Promise<{ rows: string[]; total: number }> {
+    const requestId = this.nextRequestId++;
+    const answer = this.nextMessage((m): m is Extract<WebviewMessage, { type: 'snapshot' }> => m.type === 'snapshot' && m.requestId === requestId, timeoutMs);
+    this.post({ type: 'snapshotRequest', requestId });
+    const { rows, total } = await answer;
+    return { rows, total };
+  }
+
+  /** Analyses again now. */
+  async refresh(): Promise<void> {
+    await this.monitor?.monitor.refresh();
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  private async onMessage(message: WebviewMessage): Promise<void> {
+    for (const waiter of [...this.waiters]) waiter(message);
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        await this.sendInit();
+        return;
+      case 'rendered':
+        this.lastRendered = message;
+        return;
+      case 'error':
+        log().error(`lock-queue webview: ${message.message}`);
+        return;
+      case 'snapshot':
+        return;
+      default: {
+        const result = await this.perform(message);
+        this.post({ type: 'reply', requestId: message.requestId, ok: result.ok, message: result.message });
+      }
+    }
+  }
+
+  /** Carries out what the webview asked for (tests call it as the webview would), and says why it failed. */
+  async perform(request: ActionRequest): Promise<ActionResult> {
+    const result = await this.act(request).catch((error: unknown): ActionResult => ({ ok: false, message: describeError(error) }));
+    log().info(`lock panel ${this.state.root}: ${JSON.stringify(request)} → ${result.ok ? 'ok' : `not done${result.message ? `: ${result.message}` : ''}`}`);
+    if (result.message && !result.ok) void fail(result.message);
+    // Acquiring may have opened this window's lock session: start over so its nodes count as ours.
+    if (result.ok && (request.type === 'acquire' || request.type === 'release')) this.restart();
+    else if (result.ok && request.type === 'forceRelease') await this.refresh();
+    return result;
+  }
+
+  private act(request: ActionRequest): Promise<ActionResult> {
+    const id = this.state.connectionId;
+    switch (request.type) {
+      case 'reveal': return revealNode(id, request.path);
+      case 'acquire': return acquireHere(id, request.queuePath);
+      case 'release': return releaseOurs(id, request.path);
+      case 'forceRelease': return forceRelease(this.deps.connections, id, request.path, findParticipant(this.latest, request.path));
+      case 'refresh': return this.refresh().then(() => ({ ok: true }));
+    }
+  }
+
+  private async capabilities(): Promise<PanelCapabilities> {
+    const commands = await registeredLockCommands();
+    const writable = !this.deps.store.get(this.state.connectionId)?.readOnly;
+    return { canAcquire: commands.acquire && writable, canRelease: commands.release, canForceRelease: writable };
+  }
+
+  private async sendInit(): Promise<void> {
+    const saved = this.deps.store.get(this.state.connectionId);
+    this.post({
+      type: 'init', state: this.state, connectionName: saved?.name ?? this.state.connectionId,
+      strings: webviewStrings(), capabilities: await this.capabilities(),
+    });
+    this.post({ type: 'status', ...this.status });
+    if (this.latest) this.sendModel(this.latest);
+  }
+
+  private sendModel(analysis: LockAnalysis): void {
+    this.post({ type: 'model', seq: ++this.seq, analysisJson: JSON.stringify(analysis), anomalyTexts: anomalyTexts(analysis) });
+  }
+
+  private setStatus(status: PanelStatus, message?: string): void {
+    this.status = { status, message };
+    this.post({ type: 'status', status, message });
+  }
+
+  /** Runs the monitor exactly while the panel is visible and its connection is live. */
+  private updateRunning(): void {
+    if (this.disposed) return;
+    const live = this.deps.connections.get(this.state.connectionId);
+    const session = live?.session.isLive ? live.session : undefined;
+    if (this.monitor && (!this.panel.visible || this.monitor.session !== session)) this.stopMonitor();
+    if (!session) {
+      this.setStatus(this.deps.connections.state(this.state.connectionId) === 'connecting' ? 'loading' : 'disconnected');
+      return;
+    }
+    if (!this.panel.visible || this.monitor) return;
+    this.startMonitor(session, [session.sessionId ?? '', ...this.deps.ourSessions(this.state.connectionId)].filter(Boolean));
+  }
+
+  private startMonitor(session: ZkSession, ourSessions: string[]): void {
+    const settings = lockSettings();
+    const monitor = this.deps.createMonitor(session, this.state.root, {
+      heldTooLongMs: settings.heldTooLongMs, ourSessions, serverWatches: true,
+      adminPort: adminPortOf(this.deps.store.get(this.state.connectionId)),
+      maxQueues: this.state.mode === 'queue' ? undefined : 500, pollIntervalMs: settings.pollIntervalMs,
+    });
+    const offUpdate = monitor.onUpdate((analysis) => {
+      this.latest = analysis;
+      if (this.status.status !== 'live') this.setStatus('live');
+      this.sendModel(analysis);
+    });
+    const offError = monitor.onError((error) => {
+      log().warn(`lock queue ${this.state.root}: ${error.message}`);
+      this.setStatus('error', describeError(error));
+    });
+    this.monitor = { monitor, session, stop: () => { offUpdate(); offError(); monitor.dispose(); } };
+    this.setStatus(this.latest ? 'live' : 'loading');
+    monitor.start();
+  }
+
+  private stopMonitor(): void {
+    this.monitor?.stop();
+    this.monitor = undefined;
+  }
+
+  private restart(): void {
+    this.stopMonitor();
+    this.updateRunning();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stopMonitor();
+    this.subscriptions.forEach((s) => s.dispose());
+    this.closed.fire();
+    this.closed.dispose();
+    this.panel.dispose();
+  }
+}
+
+export function panelKey(state: LockQueuePanelState): string {
+  return `${state.connectionId}\n${state.mode}\n${state.root}`;
+}
+
+export function isPanelState(value: unknown): value is LockQueuePanelState {
+  const v = value as Partial<LockQueuePanelState> | undefined;
+  return typeof v?.connectionId === 'string' && typeof v.root === 'string' && v.root.startsWith('/') && (v.mode === 'queue' || v.mode === 'subtree');
+}
+
+export { LOCK_QUEUE_VIEW_TYPE };
