@@ -7,6 +7,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from './ports';
+import { sleep } from './waiting';
 
 export interface HostTools { node24Bin: string; codeServerBin: string }
 
@@ -72,7 +73,6 @@ export const quietSettings: Readonly<Record<string, unknown>> = {
   'window.restoreWindows': 'none',
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function healthy(port: number): Promise<boolean> {
   return new Promise((resolve) => {

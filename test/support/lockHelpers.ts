@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as zookeeper from 'node-zookeeper-client';
 import { AcquireOptions, LockHandle, LockManager, LockSnapshot, LockState } from '../../src/zk/locks';
+import { sleep } from './waiting';
 import type { OtherClient } from './zkClient';
 
 export function newManager(connectString: string, sessionTimeoutMs = 10000): LockManager {
@@ -15,16 +16,11 @@ export function trail(handle: LockHandle): LockState[] {
   return states;
 }
 
-export function children(other: OtherClient, path: string): Promise<string[]> {
-  return new Promise((resolve, reject) => other.client.getChildren(path, (error, names) => (error ? reject(error) : resolve(names))));
-}
+/** The children of `path`, read by the other client (kept for the tests that call it this way). */
+export const children = (other: OtherClient, path: string): Promise<string[]> => other.children(path);
 
-export function ownerOf(other: OtherClient, path: string): Promise<string | undefined> {
-  return new Promise((resolve, reject) => other.client.exists(path, (error, stat) => {
-    if (error) return reject(error);
-    resolve(stat ? `0x${stat.ephemeralOwner.readBigUInt64BE(0).toString(16)}` : undefined);
-  }));
-}
+/** The ephemeral owner of `path` as 0x-hex, read by the other client; undefined when it is gone. */
+export const ownerOf = (other: OtherClient, path: string): Promise<string | undefined> => other.ownerOf(path);
 
 /** Counts watch notifications the manager's lock session receives (any type, any path). */
 export function countNotifications(manager: LockManager): { count: number; paths: string[] } {
@@ -65,7 +61,7 @@ async function attachAndClose(connectString: string, sessionId: Buffer, password
   return attached === 'expired' ? 'expired' : 'closed';
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep } from './waiting';
 
 /**
  * ZooScope's side of a `cycles` run (see thirdParty/driver.ts): n × acquire, append `enter <kind> <name> <i>`, hold

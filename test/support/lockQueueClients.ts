@@ -23,16 +23,6 @@ export interface LockQueueClients {
   close(): void;
 }
 
-function sessionHex(client: zookeeper.Client): string {
-  return '0x' + client.getSessionId().readBigUInt64BE(0).toString(16);
-}
-
-function watchExists(client: zookeeper.Client, path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    client.exists(path, () => undefined, (error) => (error ? reject(error) : resolve()));
-  });
-}
-
 /** Creates `dir` (persistent) and `count` contenders named `<prefix><seq>` with data `<dataPrefix><i>`. */
 export async function startLockQueue(connectString: string, dir: string, count: number,
   options: { prefix?: string; dataPrefix?: string } = {}): Promise<LockQueueClients> {
@@ -45,8 +35,8 @@ export async function startLockQueue(connectString: string, dir: string, count: 
     const client = await connectOtherClient(connectString, 15000);
     const path = await client.create(`${dir}/${name}`, data, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
     const previous = contenders[contenders.length - 1];
-    if (previous) await watchExists(client.client, previous.path);
-    const contender = { client, path, session: sessionHex(client.client), data };
+    if (previous) await client.watch(previous.path, 'exists');
+    const contender = { client, path, session: client.sessionId, data };
     contenders.push(contender);
     return contender;
   };

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fourLetterWord, freePort } from './ports';
+import { sleep } from './waiting';
 
 export interface ZkServerOptions {
   /** Allow createContainer/createTTL (`zookeeper.extendedTypesEnabled`). */
@@ -33,7 +34,6 @@ function classPath(): string {
   return debian.join(':');
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class ZkMember {
   private proc?: ChildProcess;

@@ -1,0 +1,33 @@
+// Waiting in tests, by polling what is observable: no test depends on how fast the machine is, only on a
+// deadline generous enough for a slow one.
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves when `check` returns true, polling; rejects after `timeoutMs`. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await sleep(20);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * Resolves with the first value `probe` gives that is not undefined or false, polling every `intervalMs`; rejects
+ * after `timeoutMs`, naming `what` and the probe's last error (a probe may throw while the thing is not there yet).
+ */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 10000, intervalMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await sleep(intervalMs);
+  }
+}
