@@ -10,6 +10,9 @@ import { children, countNotifications, newManager, ownerOf, trail } from '../sup
 import { LockError, LockHandle, LockManager, LockSnapshot } from '../../src/zk/locks';
 import { ZkSession } from '../../src/zk/session';
 
+/** The sequence number the server gave a handle's node. */
+const seqOf = (h: LockHandle) => Number(h.snapshot.node!.slice(-10));
+
 describe('lock recipes', () => {
   let zk: ZkCluster;
   let other: OtherClient;
@@ -54,16 +57,18 @@ describe('lock recipes', () => {
     const h1 = await r1.acquire('/x/rw', { mode: 'read' });
     const h2 = await r2.acquire('/x/rw', { mode: 'read' });
     await Promise.all([h1.whenHeld(), h2.whenHeld()]);
+    // The two readers ran at once: the queue's order is their nodes' sequence numbers, not the order of the calls.
+    const [first, second] = [h1, h2].sort((a, b) => seqOf(a) - seqOf(b));
     const hw = await w.acquire('/x/rw', { mode: 'write' });
     await eventually(() => hw.state === 'waiting', 5000, 'writer waiting');
-    assert.equal(hw.snapshot.waitingFor, h2.snapshot.node, 'a writer waits for the nearest earlier node');
+    assert.equal(hw.snapshot.waitingFor, second.snapshot.node, 'a writer waits for the nearest earlier node');
     const h3 = await r3.acquire('/x/rw', { mode: 'read' });
     await eventually(() => h3.state === 'waiting', 5000, 'late reader waiting');
     assert.equal(h3.snapshot.waitingFor, hw.snapshot.node);
-    await h2.release();
+    await second.release();
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(hw.state, 'waiting', 'writer still waits for the first reader');
-    await h1.release();
+    await first.release();
     await hw.whenHeld();
     assert.equal(h3.state, 'waiting');
     await hw.release();

@@ -7,6 +7,7 @@ import { isZkError, ZkError } from '../errors';
 import { checkPath } from '../paths';
 import { SessionOptions, SessionState, ZkSession } from '../session';
 import { ConventionDetection, detectConvention } from './conventionDetection';
+import type { ConventionId } from './conventions';
 import { LockHandle } from './lockHandle';
 import { QueueLock } from './queueLock';
 import type { AcquireOptions, LockSnapshot } from './types';
@@ -25,6 +26,8 @@ export class LockManager extends EventEmitter<LockManagerEvents> {
   private session: ZkSession | undefined;
   private opening: Promise<ZkSession> | undefined;
   private readonly live = new Map<string, LockHandle>();
+  /** The convention each lock path was last joined with, so that the next attempt creates its node first. */
+  private readonly knownConventions = new Map<string, ConventionId>();
   private closed = false;
 
   constructor(private readonly sessionOptions: SessionOptions) {
@@ -68,7 +71,7 @@ export class LockManager extends EventEmitter<LockManagerEvents> {
       ? new UnfairElection(session, path, { data, timeoutMs: options.timeoutMs, signal: options.signal })
       : new QueueLock(session, path, {
         mode, data, convention: options.convention ?? 'auto', timeoutMs: options.timeoutMs, signal: options.signal,
-        positionRefreshMs: options.positionRefreshMs ?? 0,
+        positionRefreshMs: options.positionRefreshMs ?? 0, knownConventions: this.knownConventions,
       });
     this.live.set(path, handle);
     handle.on('change', (snapshot) => {

@@ -1,13 +1,18 @@
 // The herd-free sequential recipe behind exclusive locks, read/write locks and fair elections: an
 // EPHEMERAL_SEQUENTIAL node named by the queue's convention (with a GUID, so a create whose answer was lost is found
 // again), a watch on the ONE node we wait for (never on the children), and a fresh listing after every wake-up.
+// Acquiring costs what Curator's costs: the create (parents only after NONODE), then the children read; the watch on
+// our own node (to notice at once when someone else deletes it) travels in the same flight as that read, and is
+// removed in the same flight as our delete, so a release notifies the server's watchers exactly once (the successor).
+// A path whose convention this manager already knows is joined create-first and checked from the listing after it;
+// an unknown path (or one whose queue changed) is listed before the create, exactly as before.
 import { randomUUID } from 'node:crypto';
 import * as zookeeper from 'node-zookeeper-client';
 import { isZkError } from '../errors';
 import { baseName, joinPath } from '../paths';
 import * as ops from '../protocol/operations';
 import * as writes from '../protocol/writes';
-import { EventType } from '../protocol/opcodes';
+import { EventType, WatcherType } from '../protocol/opcodes';
 import type { WatchNotification } from '../protocol/rawChannel';
 import type { ZkSession } from '../session';
 import type { ZnodeStat } from '../stat';
@@ -23,7 +28,12 @@ export interface QueueLockOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   positionRefreshMs: number;
+  /** Conventions this manager found on lock paths (shared by its attempts): a known path is joined create-first. */
+  knownConventions?: Map<string, ConventionId>;
 }
+
+/** How many paths' conventions a manager remembers (a lock path is usually one of a handful). */
+const KNOWN_CONVENTIONS_MAX = 1000;
 
 class ConventionProblem extends Error {}
 
@@ -49,32 +59,92 @@ export class QueueLock extends LockHandle {
 
   protected async run(): Promise<void> {
     try {
-      await this.prepare();
-      await this.createNode();
-      await this.queue();
+      await this.queue(await this.enqueue());
     } catch (error) {
       await this.endAttempt(error);
     }
   }
 
-  /** Parent path, then the queue's convention (recognised, chosen, or ours on an empty path). */
-  private async prepare(): Promise<void> {
-    const { client } = this.session;
-    await this.retrying(() => this.session.libraryCall('mkdirp', this.path, (cb) => client.mkdirp(this.path, cb)));
-    const { children } = await this.retrying(() => this.session.getChildren(this.path));
+  /**
+   * Puts our node in the queue, named by the queue's convention; returns the children read after the create (our
+   * own node's watch armed in the same flight). A convention we know for this path (or the caller's choice) names
+   * the node at once and the listing after the create confirms it; if the queue changed meanwhile, our node is taken
+   * back and the path is listed before creating, which is how an unknown path is joined.
+   */
+  private async enqueue(): Promise<string[]> {
     const forced = this.options.convention === 'auto' ? undefined : this.options.convention;
+    const guess = forced ?? this.options.knownConventions?.get(this.path);
+    if (guess) {
+      this.adopt(guess);
+      await this.createNode();
+      const children = await this.listAndWatchOwn();
+      const choice = chooseConvention(children.filter((name) => name !== this.nodeName), forced);
+      if (choice.ok && choice.convention === guess) {
+        this.update({ convention: guess, detection: choice.detection });
+        return children;
+      }
+      // Someone else's queue now (or a mixed one): our node must not stay under a name its members misread.
+      this.options.knownConventions?.delete(this.path);
+      await this.withdraw();
+    }
+    const children = await this.retrying(() => this.listQueue());
     const choice = chooseConvention(children, forced);
     if (!choice.ok) {
       this.update({ detection: choice.detection });
       throw new ConventionProblem('conventionUnknown');
     }
-    const conv = convention(choice.convention);
+    this.update({ convention: choice.convention, detection: choice.detection });
+    this.adopt(choice.convention);
+    if (!forced) this.remember(choice.convention);
+    await this.createNode();
+    return this.listAndWatchOwn();
+  }
+
+  /** Names our node by `id`; a mode that library has no lock for is a conventionMismatch. */
+  private adopt(id: ConventionId): void {
+    const conv = convention(id);
     const role = conv.roleFor(this.options.mode);
-    this.update({ convention: conv.id, detection: choice.detection });
-    if (!role) throw new ConventionProblem('conventionMismatch');
+    if (!role) {
+      this.update({ convention: id });
+      throw new ConventionProblem('conventionMismatch');
+    }
     this.conv = conv;
     this.role = role;
-    this.identity = { guid: randomUUID(), sessionId: BigInt(this.session.sessionId ?? '0') };
+    this.identity ??= { guid: randomUUID(), sessionId: BigInt(this.session.sessionId ?? '0') };
+  }
+
+  private remember(id: ConventionId): void {
+    const known = this.options.knownConventions;
+    if (!known) return;
+    known.delete(this.path);
+    if (known.size >= KNOWN_CONVENTIONS_MAX) known.delete(known.keys().next().value!);
+    known.set(this.path, id);
+  }
+
+  /** The lock path's children; none when it does not exist yet (createNode makes it). */
+  private async listQueue(): Promise<string[]> {
+    try {
+      return (await this.session.getChildren(this.path)).children;
+    } catch (error) {
+      if (isZkError(error, 'noNode')) return [];
+      throw error;
+    }
+  }
+
+  /** The children, with our own node's watch armed (if it is not) in the same flight: no extra round trip. */
+  private async listAndWatchOwn(): Promise<string[]> {
+    const own = this.ownWatchArmed ? undefined : this.armOwnWatch();
+    const [{ children }] = await Promise.all([this.retrying(() => this.session.getChildren(this.path)), own]);
+    return children;
+  }
+
+  /** Takes back a node created under the wrong convention, so that the attempt can create another. */
+  private async withdraw(): Promise<void> {
+    await this.deleteOwnNode();
+    this.deletingOwn = false;
+    this.nodeName = undefined;
+    this.createTried = false;
+    this.update({ node: undefined });
   }
 
   private async createNode(): Promise<void> {
@@ -94,6 +164,12 @@ export class QueueLock extends LockHandle {
           (cb) => client.create(prefixPath, this.options.data, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL, cb));
         this.nodeName = baseName(created);
       } catch (error) {
+        if (isZkError(error, 'noNode')) {
+          // The parents are made only when missing (Curator's creatingParentsIfNeeded); nothing was created.
+          this.createTried = false;
+          await this.retrying(() => this.session.libraryCall('mkdirp', this.path, (cb) => client.mkdirp(this.path, cb)));
+          continue;
+        }
         if (!isZkError(error, 'connectionLoss', 'clientTimeout') || !this.session.isLive) throw error;
         await this.untilConnected();
       }
@@ -102,7 +178,7 @@ export class QueueLock extends LockHandle {
   }
 
   private async findOwnNode(): Promise<string | undefined> {
-    const { children } = await this.session.getChildren(this.path);
+    const children = await this.listQueue();
     const conv = this.conv!;
     const byName = children.find((name) => conv.isOwn(name, this.identity!) === true);
     if (byName || children.length === 0 || conv.isOwn(children[0], this.identity!) !== undefined) return byName;
@@ -113,16 +189,17 @@ export class QueueLock extends LockHandle {
     return undefined;
   }
 
-  /** Waits our turn: list, find whom we wait for, watch only that node, and list again when woken. */
-  private async queue(): Promise<void> {
+  /** Waits our turn: find whom we wait for in `listing`, watch only that node, and list again when woken. */
+  private async queue(listing: string[]): Promise<void> {
     const conv = this.conv!;
+    let children: string[] | undefined = listing;
     for (;;) {
       this.checkEnded();
-      if (!this.ownWatchArmed) await this.armOwnWatch();
       const woken = this.nextWake();
-      const { children } = await this.retrying(() => this.session.getChildren(this.path));
+      children ??= await this.listAndWatchOwn();
       this.checkEnded();
       const queue = conv.order(children);
+      children = undefined;
       const index = queue.findIndex((c) => c.name === this.nodeName);
       if (index < 0) {
         this.lose('nodeDeleted');
@@ -165,12 +242,16 @@ export class QueueLock extends LockHandle {
 
   /** Watches our own node, which also proves it is still ours (our session owns it). */
   private async armOwnWatch(): Promise<void> {
-    const stat = await this.retrying(() => this.watchNode(this.ownPath!));
+    this.ownWatchArmed = true; // at once: a second listing in the same flight does not arm it again
+    const stat = await this.retrying(() => this.watchNode(this.ownPath!)).catch((error: unknown) => {
+      this.ownWatchArmed = false;
+      throw error;
+    });
     if (!stat || stat.ephemeralOwner !== this.identity!.sessionId) {
+      this.ownWatchArmed = false;
       this.lose(stat ? 'notOwner' : 'nodeDeleted');
       throw new AttemptEnded('lost');
     }
-    this.ownWatchArmed = true;
   }
 
   protected onNotification(n: WatchNotification): void {
@@ -207,6 +288,11 @@ export class QueueLock extends LockHandle {
     const name = this.nodeName ?? (this.createTried ? await this.retrying(() => this.findOwnNode(), true).catch(() => undefined) : undefined);
     if (name === undefined) return;
     const path = joinPath(this.path, name);
+    if (this.ownWatchArmed) {
+      // Dropped before the delete, in the same flight: our own delete then notifies only the successor's watch.
+      this.ownWatchArmed = false;
+      void this.session.request(ops.removeWatches(this.session.channel, path, WatcherType.data), 'removeWatches', path).catch(() => undefined);
+    }
     await this.retrying(() => this.session.request(writes.deleteNode(this.session.channel, path, -1), 'delete', path), true).catch((error: unknown) => {
       // Gone already (or with the session): nothing left to delete.
       if (!isZkError(error, 'noNode', 'sessionExpired', 'connectionLoss', 'clientTimeout', 'closed')) throw error;
