@@ -1,5 +1,5 @@
 // `zooscope lock <connectString> <path> [--read | --write | --election | --unfair-election] [--timeout <s>]
-//  [--hold <s>] [--convention <id>] [--session-timeout <s>] [--digest <user>]`: takes a lock by hand with the extension's recipe and
+//  [--hold <s>] [--convention <id>] [--session-timeout <s>] [--digest <user>] [security options]`: takes a lock by hand with the extension's recipe and
 // convention detection, and says what happens, one line per event, each starting with a stable word:
 //   session <0x…>                              the lock session is open
 //   convention <id> recognised|empty|chosen     the rules our node follows (or `<id> unknown|mixed` before failing)
@@ -11,10 +11,11 @@
 // Digest credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=user:password. Exit codes: 0 released, 1 error (cannot
 // connect, ZooKeeper error), 2 usage, 3 timed out waiting, 4 lost, 5 the queue's convention is unknown or has no
 // such lock (choose one with --convention), 6 cancelled by a signal before it was held.
-import { ConnectFailure } from '../zk/session';
+import { ConnectFailure, SessionOptions } from '../zk/session';
 import { AcquireOptions, CONVENTION_IDS, isConventionId, LockError, LockManager, LockMode, LockSnapshot } from '../zk/locks';
-import { afterDelay, checkedConnectString, checkedPath, CREDENTIALS_HINT, digestCredentials, MAX_TIMER_MS, secondsOf, UsageError } from './args';
+import { afterDelay, checkedConnectString, checkedPath, CREDENTIALS_HINT, MAX_TIMER_MS, secondsOf, UsageError } from './args';
 import type { Output } from './output';
+import { SecurityArgs } from './securityArgs';
 
 export const EXIT = { released: 0, error: 1, usage: 2, timedOut: 3, lost: 4, convention: 5, cancelled: 6 } as const;
 
@@ -30,13 +31,14 @@ interface LockArgs {
   convention?: AcquireOptions['convention'];
   sessionTimeoutMs: number;
   digest: string[];
+  tls?: SessionOptions['tls'];
+  sasl?: SessionOptions['sasl'];
 }
 
 export function parseLockArgs(args: string[], env: NodeJS.ProcessEnv = process.env): LockArgs {
   const positional: string[] = [];
   let mode: LockMode = 'exclusive';
-  let user: string | undefined;
-  let userFlag = '--digest';
+  const security = new SecurityArgs();
   const parsed: Partial<LockArgs> = { sessionTimeoutMs: 15000 };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -51,25 +53,27 @@ export function parseLockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
       case '--hold': parsed.holdMs = secondsOf(args[++i], arg, 0, Number.MAX_SAFE_INTEGER); break;
       // Sent as an int32 of ms; below a second ZooKeeper grants two ticks anyway and any pause loses the lock.
       case '--session-timeout': parsed.sessionTimeoutMs = secondsOf(args[++i], arg, 1000, MAX_TIMER_MS); break;
-      case '--digest': case '--auth':
-        user = args[++i] ?? '';
-        userFlag = arg;
-        break;
       case '--convention': {
         const id = args[++i];
         if (!id || !isConventionId(id)) throw new UsageError(`--convention takes one of ${CONVENTION_IDS.join(', ')}`);
         parsed.convention = id;
         break;
       }
-      default:
+      default: {
+        const last = security.take(args, i);
+        if (last !== undefined) {
+          i = last;
+          break;
+        }
         if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
         positional.push(arg);
+      }
     }
   }
   if (positional.length !== 2) throw new UsageError('expected <connectString> <path>');
   return {
     ...parsed, connectString: checkedConnectString(positional[0]), path: checkedPath(positional[1], false), mode,
-    digest: digestCredentials(user, env, userFlag),
+    ...security.sessionOptions(env),
   } as LockArgs;
 }
 
@@ -111,7 +115,9 @@ export async function runLock(args: string[], out: Output): Promise<number> {
     out.error(`zooscope lock: ${(error as Error).message}`);
     return EXIT.usage;
   }
-  const manager = new LockManager({ connectString: options.connectString, sessionTimeoutMs: options.sessionTimeoutMs, digest: options.digest });
+  const manager = new LockManager({
+    connectString: options.connectString, sessionTimeoutMs: options.sessionTimeoutMs, digest: options.digest, tls: options.tls, sasl: options.sasl,
+  });
   // SIGINT/SIGTERM (Ctrl-C, kill), SIGHUP (the terminal closed) and a reader gone from stdout all end the lock:
   // before it is held that cancels the attempt, after that it releases; either way our node is deleted now, not
   // when the session times out. A release that cannot finish (no server) closes the session after a grace.
@@ -138,6 +144,8 @@ export async function runLock(args: string[], out: Output): Promise<number> {
         return EXIT.cancelled;
       }
       out.text(`failed error=${error instanceof ConnectFailure ? `connect:${error.reason}` : (error as Error).message}`);
+      // The stable line above names the reason; TLS and SASL failures also need their one-line explanation.
+      if (error instanceof ConnectFailure && error.reason !== 'cancelled') out.error(`zooscope lock: ${error.message}`);
       return EXIT.error;
     }
     out.text(`session ${manager.sessionId}`);

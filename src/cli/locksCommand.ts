@@ -3,13 +3,16 @@
 // Digest credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=user:password.
 import { analyzeLocks, AnalyzeOptions } from '../zk/analysis';
 import { isZkError } from '../zk/errors';
-import { ZkSession } from '../zk/session';
-import { checkedConnectString, checkedPath, CREDENTIALS_HINT, digestCredentials, integerOf, MAX_TIMER_MS, numberOf, secondsOf, UsageError } from './args';
+import { SessionOptions, ZkSession } from '../zk/session';
+import { checkedConnectString, checkedPath, CREDENTIALS_HINT, integerOf, MAX_TIMER_MS, numberOf, secondsOf, UsageError } from './args';
 import { formatAnalysis } from './locksFormat';
 import type { Output } from './output';
+import { SecurityArgs } from './securityArgs';
 
 export const locksUsage = `usage: zooscope locks <connectString> <path> [--json] [--admin-port <port>] [--held-too-long <seconds>]
-                      [--max-queues <n>] [--no-server-watches] [--timeout <seconds>] [--strict] [--digest <user>]`;
+                      [--max-queues <n>] [--no-server-watches] [--timeout <seconds>] [--strict] [--digest <user>]
+                      [--tls] [--tls-ca <file>] [--tls-cert <file> --tls-key <file> | --tls-pfx <file>]
+                      [--tls-no-server-name-check] [--sasl-user <name> | --kerberos]`;
 
 interface LocksArgs {
   connectString: string;
@@ -18,6 +21,7 @@ interface LocksArgs {
   strict: boolean;
   timeoutMs: number;
   digest: string[];
+  security: Pick<SessionOptions, 'tls' | 'sasl'>;
   options: AnalyzeOptions;
 }
 
@@ -27,8 +31,7 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): LocksArgs {
   let json = false;
   let strict = false;
   let timeoutMs = 15000;
-  let user: string | undefined;
-  let userFlag = '--digest';
+  const security = new SecurityArgs();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     switch (arg) {
@@ -40,19 +43,22 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): LocksArgs {
       case '--max-queues': options.maxQueues = integerOf(args[++i], arg, 1, Number.MAX_SAFE_INTEGER); break;
       // The session and request timers (and the session timeout sent as an int32 of ms) hold at most 24.8 days.
       case '--timeout': timeoutMs = Math.max(1000, secondsOf(args[++i], arg, 0, MAX_TIMER_MS)); break;
-      case '--digest': case '--auth':
-        user = args[++i] ?? '';
-        userFlag = arg;
-        break;
-      default:
+      default: {
+        const last = security.take(args, i);
+        if (last !== undefined) {
+          i = last;
+          break;
+        }
         if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
         positional.push(arg);
+      }
     }
   }
   if (positional.length !== 2) throw new UsageError(`expected <connectString> <path>\n${locksUsage}`);
+  const { digest, tls, sasl } = security.sessionOptions(env);
   return {
     connectString: checkedConnectString(positional[0]), path: checkedPath(positional[1], true), json, strict, timeoutMs,
-    digest: digestCredentials(user, env, userFlag), options,
+    digest: digest ?? [], security: { tls, sasl }, options,
   };
 }
 
@@ -67,6 +73,7 @@ export async function runLocks(args: string[], out: Output): Promise<number> {
   const { timeoutMs } = parsed;
   const session = new ZkSession({
     connectString: parsed.connectString, sessionTimeoutMs: Math.max(4000, timeoutMs), requestTimeoutMs: timeoutMs, digest: parsed.digest,
+    ...parsed.security,
   });
   try {
     await session.open();

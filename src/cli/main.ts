@@ -6,6 +6,7 @@
 import { runLock } from './lockCommand';
 import { runLocks } from './locksCommand';
 import { createOutput } from './output';
+import { SECURITY_USAGE } from './securityArgs';
 import { runShell } from './shellCommand';
 
 /** Once a command has finished, how long anything left over (a socket closing) may keep the process alive. */
@@ -16,7 +17,8 @@ const usage = `usage:
                 [--convention <id>] [--session-timeout <s>] [--digest <user>]
   zooscope locks <connectString> <path> [--json] [--strict] [--digest <user>] …   (zooscope locks for all options)
   zooscope shell <connectString> [--digest <user>] [--timeout <s>] [command [args…]]   (zkCli 3.8's commands and output)
-  credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=<user>:<password>`;
+  credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=<user>:<password>
+${SECURITY_USAGE}`;
 
 const out = createOutput();
 

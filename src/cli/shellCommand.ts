@@ -3,19 +3,21 @@
 // it (not zkCli's "Connecting to…" line and connection event), with zkCli's exit code (1 failed, 127 unknown
 // command). Without one and stdin not a terminal: one command per line, only their output. On a terminal: an
 // interactive shell (src/cli/shellInteractive.ts). Exit 2: our own bad arguments; 1: cannot connect.
-import { ZkSession } from '../zk/session';
+import { SessionOptions, ZkSession } from '../zk/session';
 import { ZkShell } from '../zk/shell';
 import { terminalText } from '../zk/shell/terminalText';
-import { checkedConnectString, digestCredentials, MAX_TIMER_MS, secondsOf, UsageError } from './args';
+import { checkedConnectString, MAX_TIMER_MS, secondsOf, UsageError } from './args';
 import type { Output } from './output';
+import { SecurityArgs } from './securityArgs';
 import { runInteractive } from './shellInteractive';
 import { readLines } from './shellLines';
 
-export const shellUsage = 'usage: zooscope shell <connectString> [--digest <user>] [--timeout <seconds>] [command [args…]]';
+export const shellUsage = 'usage: zooscope shell <connectString> [--digest <user>] [--timeout <seconds>] [security options] [command [args…]]';
 
 interface ShellArgs {
   connectString: string;
   digest: string[];
+  security: Pick<SessionOptions, 'tls' | 'sasl'>;
   timeoutMs: number;
   words: string[];
 }
@@ -23,15 +25,14 @@ interface ShellArgs {
 /** Our options come before the command; every word from the command on is zkCli's. */
 function parseArgs(args: string[], env: NodeJS.ProcessEnv): ShellArgs {
   let connectString: string | undefined;
-  let user: string | undefined;
-  let userFlag = '--digest';
+  const security = new SecurityArgs();
   let timeoutMs = 30000;
   let i = 0;
   for (; i < args.length; i++) {
     const arg = args[i];
-    if (arg === '--digest' || arg === '--auth') {
-      user = args[++i] ?? '';
-      userFlag = arg;
+    const last = arg.startsWith('--') ? security.take(args, i) : undefined;
+    if (last !== undefined) {
+      i = last;
     } else if (arg === '--timeout') {
       timeoutMs = Math.max(1000, secondsOf(args[++i], arg, 0, MAX_TIMER_MS));
     } else if (arg.startsWith('--')) {
@@ -43,7 +44,8 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): ShellArgs {
     }
   }
   if (connectString === undefined) throw new UsageError(`expected <connectString>\n${shellUsage}`);
-  return { connectString, digest: digestCredentials(user, env, userFlag), timeoutMs, words: args.slice(i) };
+  const { digest, tls, sasl } = security.sessionOptions(env);
+  return { connectString, digest: digest ?? [], security: { tls, sasl }, timeoutMs, words: args.slice(i) };
 }
 
 export async function runShell(args: string[], out: Output): Promise<number> {
@@ -56,6 +58,7 @@ export async function runShell(args: string[], out: Output): Promise<number> {
   }
   const openSession = (connectString: string) => new ZkSession({
     connectString, sessionTimeoutMs: Math.max(4000, parsed.timeoutMs), requestTimeoutMs: parsed.timeoutMs, digest: parsed.digest,
+    ...parsed.security,
   });
   const session = openSession(parsed.connectString);
   try {

@@ -6,7 +6,12 @@ import { formatConnectString, isConnectStringProblem, parseConnectString, Parsed
 import { ErrorCode, ZkError } from './errors';
 import { isDefinitiveFailure, probeServer, ProbeResult } from './probe';
 import * as ops from './protocol/operations';
-import { RawChannel, WatchNotification } from './protocol/rawChannel';
+import { RawChannel, SecurityEvent, WatchNotification } from './protocol/rawChannel';
+import { createSaslMechanism, SaslSettings } from './security/sasl';
+import { SessionSecurity, securityOfChannel } from './security/sessionSecurity';
+import { plainToTlsPortProblem } from './security/plainPortCheck';
+import { isFinalTlsFailure } from './security/tlsFailure';
+import { prepareTls, PreparedTls, SecurityConfigError, TlsSettings } from './security/tlsSettings';
 import { sessionIdHex, ZnodeStat } from './stat';
 import { withTimeout } from './timeouts';
 import { WatchRegistry } from './watchRegistry';
@@ -24,11 +29,15 @@ export interface SessionOptions {
   digest?: string[];
   /** The largest reply frame accepted (default 64 MiB); a longer one drops the connection. */
   maxFrameBytes?: number;
+  /** Connect with TLS (every reconnect makes a new handshake). */
+  tls?: TlsSettings;
+  /** Authenticate every connection with SASL before any other request is sent. */
+  sasl?: SaslSettings;
 }
 
 export class ConnectFailure extends Error {
   constructor(
-    readonly reason: 'timedOut' | 'unreachable' | 'expired' | 'authFailed' | 'cancelled' | 'invalid',
+    readonly reason: 'timedOut' | 'unreachable' | 'expired' | 'authFailed' | 'cancelled' | 'invalid' | 'security',
     readonly probes: ProbeResult[],
     detail?: string,
   ) {
@@ -73,6 +82,9 @@ export class ZkSession extends EventEmitter {
   private stateValue: SessionState = 'connecting';
   private everConnected = false;
   private lostTimer?: NodeJS.Timeout;
+  /** The latest TLS failure per server (host:port), cleared when a handshake with it succeeds. */
+  private readonly securityProblems = new Map<string, string>();
+  private lastTlsFailure: string | undefined;
 
   constructor(readonly options: SessionOptions) {
     super();
@@ -89,7 +101,21 @@ export class ZkSession extends EventEmitter {
     });
     // A third of each server's share of the session timeout: time to try again before the session is at risk.
     const handshakeTimeoutMs = Math.max(1500, this.sessionTimeoutMs / (3 * this.parsed.servers.length));
-    this.channel = new RawChannel(this.client, { handshakeTimeoutMs, maxFrameBytes: options.maxFrameBytes });
+    let tls: PreparedTls | undefined;
+    let sasl: ((host: string) => ReturnType<typeof createSaslMechanism>) | undefined;
+    try {
+      tls = options.tls ? prepareTls(options.tls) : undefined;
+      const saslSettings = options.sasl;
+      if (saslSettings) {
+        // Built once now so a missing Kerberos module or bad settings fail here, not on every connection.
+        createSaslMechanism(saslSettings, this.parsed.servers[0].host);
+        sasl = (host) => createSaslMechanism(saslSettings, host);
+      }
+    } catch (error) {
+      throw new ConnectFailure('invalid', [], error instanceof SecurityConfigError ? error.message : (error as Error).message);
+    }
+    this.channel = new RawChannel(this.client, { handshakeTimeoutMs, maxFrameBytes: options.maxFrameBytes, tls, sasl });
+    this.channel.onSecurity((event) => this.onSecurityEvent(event));
     // The channel drops a silent or broken connection itself; the library then reports DISCONNECTED (suspended).
     this.channel.onDrop((reason) => this.emit('dropped', reason));
     this.watches = new WatchRegistry(this);
@@ -122,6 +148,30 @@ export class ZkSession extends EventEmitter {
     return this.channel.lastDrop;
   }
 
+  /**
+   * Whether the connection in use is TLS (protocol, cipher, the server certificate's subject) and SASL-authenticated
+   * (mechanism, identity), for status lines; undefined parts are not in use.
+   */
+  get security(): SessionSecurity {
+    return securityOfChannel(this.channel, this.stateValue === 'connected');
+  }
+
+  /** Why TLS or SASL last failed, as one line without secrets ('securityProblem' events carry each as it happens). */
+  get lastSecurityProblem(): string | undefined {
+    return this.channel.authFailure ?? this.lastTlsFailure;
+  }
+
+  private onSecurityEvent(event: SecurityEvent): void {
+    if (event.kind === 'tlsSecured') this.securityProblems.delete(event.info.server);
+    else if (event.kind === 'tlsFailure') {
+      this.lastTlsFailure = event.failure.line;
+      // Only failures that retrying cannot heal count towards giving up (a server still starting may reset).
+      if (isFinalTlsFailure(event.failure.kind)) this.securityProblems.set(event.server, event.failure.line);
+      this.emit('securityProblem', event.failure.line);
+    } else if (event.kind === 'authFailed') this.emit('securityProblem', event.line);
+    else if (event.kind === 'saslAuthenticated') this.emit('authenticated', event);
+  }
+
   /** The session timeout the server granted (it may differ from the one asked for). */
   get negotiatedTimeoutMs(): number {
     return this.client.getSessionTimeout();
@@ -142,7 +192,7 @@ export class ZkSession extends EventEmitter {
       onState = (state) => {
         if (state === 'connected') resolve();
         else if (state === 'expired') reject(new ConnectFailure('expired', []));
-        else if (state === 'authFailed') reject(new ConnectFailure('authFailed', []));
+        else if (state === 'authFailed') reject(new ConnectFailure('authFailed', [], this.channel.authFailure));
         else if (state === 'closed') reject(new ConnectFailure('cancelled', diagnosis.probes, 'closed'));
       };
       this.on('state', onState);
@@ -154,13 +204,24 @@ export class ZkSession extends EventEmitter {
       diagnosis.stop.signal.addEventListener('abort', () => reject(new ConnectFailure('cancelled', diagnosis.probes)), { once: true });
     });
     const diagnosed = this.diagnoseWhileWaiting(connected, diagnosis);
+    // A TLS failure on every server will not heal by retrying (a certificate, a CA, a port of the wrong kind).
+    let onProblem: () => void = () => undefined;
+    const insecure = new Promise<never>((_, reject) => {
+      onProblem = () => {
+        if (this.securityProblems.size >= this.parsed.servers.length) {
+          reject(new ConnectFailure('security', diagnosis.probes, [...this.securityProblems.values()].pop()));
+        }
+      };
+      this.on('securityProblem', onProblem);
+    });
     this.client.connect();
     try {
-      await Promise.race([connected, diagnosed, cancelled]);
+      await Promise.race([connected, diagnosed, cancelled, insecure]);
     } catch (error) {
       this.close();
       throw error;
     } finally {
+      this.off('securityProblem', onProblem);
       this.off('state', onState);
       signal?.removeEventListener('abort', onAbort);
       diagnosis.stop.abort();
@@ -178,11 +239,20 @@ export class ZkSession extends EventEmitter {
       const probes = await this.probeAll(Math.min(2000, Math.max(500, deadline - Date.now())), stop);
       if (over()) break;
       diagnosis.probes = probes;
-      if (probes.every((p) => isDefinitiveFailure(p.outcome))) throw new ConnectFailure('unreachable', probes);
-      if (Date.now() >= deadline) throw new ConnectFailure('timedOut', probes);
+      // Probes speak plain `srvr`: a TLS port answers it with nothing ("notZooKeeper"), which says nothing when we
+      // speak TLS ourselves (TLS failures come as 'securityProblem'), and says "TLS port" when we do not.
+      const definitive = this.options.tls
+        ? probes.every((p) => p.outcome === 'refused' || p.outcome === 'unresolved')
+        : probes.every((p) => isDefinitiveFailure(p.outcome));
+      if (definitive && !this.options.tls) {
+        const tlsPort = await plainToTlsPortProblem(probes);
+        if (tlsPort) throw new ConnectFailure('security', probes, tlsPort);
+      }
+      if (definitive) throw new ConnectFailure('unreachable', probes);
+      if (Date.now() >= deadline) throw new ConnectFailure('timedOut', probes, this.lastSecurityProblem);
       await sleep(Math.min(500, Math.max(0, deadline - Date.now())), stop);
       if (over()) break;
-      if (Date.now() >= deadline) throw new ConnectFailure('timedOut', probes);
+      if (Date.now() >= deadline) throw new ConnectFailure('timedOut', probes, this.lastSecurityProblem);
     }
     return new Promise<never>(() => undefined);
   }
@@ -288,6 +358,8 @@ export class ZkSession extends EventEmitter {
         break;
       case zookeeper.State.AUTH_FAILED.code:
         this.setState('authFailed');
+        // The library stops connecting after AUTH_FAILED: what waits to be written never will be.
+        this.channel.failQueued(libraryError(zookeeper.Exception.AUTH_FAILED));
         break;
     }
   }

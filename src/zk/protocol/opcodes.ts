@@ -10,6 +10,7 @@ export const OpCode = {
   getChildren: 8,
   sync: 9,
   ping: 11,
+  sasl: 102,
   getChildren2: 12,
   check: 13,
   multi: 14,

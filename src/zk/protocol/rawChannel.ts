@@ -8,6 +8,12 @@
 import { performance } from 'node:perf_hooks';
 import type { Client } from 'node-zookeeper-client';
 import { ZkError } from '../errors';
+import { installLibraryFixes } from '../security/libraryFixes';
+import type { SaslMechanism } from '../security/sasl';
+import { SaslExchange, SaslRejected } from '../security/saslExchange';
+import { installTlsTransport, TlsConnectionInfo, TransportManager } from '../security/secureTransport';
+import type { TlsFailure } from '../security/tlsFailure';
+import type { PreparedTls } from '../security/tlsSettings';
 import { DEFAULT_MAX_FRAME_BYTES, FrameReader } from './frameReader';
 import { JuteReader } from './jute';
 import { OpCode, Xid } from './opcodes';
@@ -33,7 +39,7 @@ interface ConnectionManagerInternals {
   sessionTimeout: number;
   chrootPath?: string;
   zxid: Buffer;
-  socket?: { destroy(): void; destroyed?: boolean; remoteAddress?: string; remotePort?: number };
+  socket?: { destroy(): void; destroyed?: boolean; remoteAddress?: string; remotePort?: number; write(data: Buffer): boolean };
   pendingQueue: PendingPacket[];
   /** Requests not written yet (PacketQueue); they wait there while there is no connection. */
   packetQueue: { queue: PendingPacket[] };
@@ -45,9 +51,13 @@ interface ConnectionManagerInternals {
   onSocketClosed(hadError: boolean): void;
   onSocketConnected(): void;
   connect(): void;
+  setState(state: number): void;
 }
 
 const CONNECTING = 1;
+const AUTHENTICATION_FAILED = -4;
+/** The server closes a session that did not authenticate with SASL when it requires SASL. */
+const SESSION_CLOSED_REQUIRE_SASL = -124;
 const CONNECTED = 2;
 const CONNECTED_READ_ONLY = 3;
 
@@ -72,7 +82,19 @@ export interface ChannelOptions {
   handshakeTimeoutMs?: number;
   /** The largest frame accepted (bytes); a longer one drops the connection. */
   maxFrameBytes?: number;
+  /** Open every socket with TLS. */
+  tls?: PreparedTls;
+  /** Authenticate every new connection with SASL before anything else is sent; a fresh mechanism each time. */
+  sasl?: (serverHost: string) => SaslMechanism;
 }
+
+/** What the channel reports about TLS and SASL, as it happens. */
+export type SecurityEvent =
+  | { kind: 'tlsSecured'; info: TlsConnectionInfo }
+  | { kind: 'tlsFailure'; server: string; failure: TlsFailure }
+  | { kind: 'saslAuthenticated'; mechanism: string; identity: string; server: string }
+  /** Final: the library stops reconnecting. */
+  | { kind: 'authFailed'; line: string };
 
 export interface WatchNotification {
   type: number;
@@ -96,6 +118,14 @@ export class RawChannel {
   private lastHeard = 0;
   private lastPing = 0;
   private lastDropReason: string | undefined;
+  private readonly securityListeners = new Set<(event: SecurityEvent) => void>();
+  private readonly saslFactory: ChannelOptions['sasl'];
+  /** The SASL exchange of the connection being set up, and the ConnectResponse held back until it succeeds. */
+  private sasl: { exchange: SaslExchange; mechanism: SaslMechanism; socket: ConnectionManagerInternals['socket']; held: Buffer; queue: Promise<void> } | undefined;
+  private passOn: (frame: Buffer) => void = () => undefined;
+  private tlsInfoValue: TlsConnectionInfo | undefined;
+  private saslIdentityValue: { mechanism: string; identity: string } | undefined;
+  private authFailureValue: string | undefined;
 
   /**
    * `handshakeTimeoutMs`: how long a connected socket may wait for the server's answer to the session handshake.
@@ -111,7 +141,43 @@ export class RawChannel {
       !Array.isArray(this.manager.packetQueue?.queue)) {
       throw new Error('node-zookeeper-client internals changed: cannot install the protocol extensions');
     }
+    this.saslFactory = o.sasl;
+    installLibraryFixes();
+    if (o.tls) {
+      installTlsTransport(this.manager as unknown as TransportManager, o.tls, {
+        onFailure: (server, failure) => this.emitSecurity({ kind: 'tlsFailure', server, failure }),
+        onSecured: (info) => {
+          this.tlsInfoValue = info;
+          this.emitSecurity({ kind: 'tlsSecured', info });
+        },
+      });
+    }
     this.install();
+  }
+
+  /** TLS and SASL events (handshakes, failures in one line). */
+  onSecurity(listener: (event: SecurityEvent) => void): () => void {
+    this.securityListeners.add(listener);
+    return () => this.securityListeners.delete(listener);
+  }
+
+  /** The TLS facts of the last handshake that succeeded. */
+  get tlsInfo(): TlsConnectionInfo | undefined {
+    return this.tlsInfoValue;
+  }
+
+  /** Who SASL authenticated this connection as (cleared when a connection closes). */
+  get saslIdentity(): { mechanism: string; identity: string } | undefined {
+    return this.saslIdentityValue;
+  }
+
+  /** Why authentication failed for good, once it has. */
+  get authFailure(): string | undefined {
+    return this.authFailureValue;
+  }
+
+  private emitSecurity(event: SecurityEvent): void {
+    for (const listener of [...this.securityListeners]) listener(event);
   }
 
   get chroot(): string {
@@ -226,6 +292,7 @@ export class RawChannel {
     const passOn = manager.onSocketData.bind(manager);
     const closed = manager.onSocketClosed.bind(manager);
     const connected = manager.onSocketConnected.bind(manager);
+    this.passOn = passOn;
     // These are bound to each new socket in connect(), so instance properties take effect from the next socket on.
     manager.onSocketConnected = () => {
       this.frames.reset();
@@ -240,6 +307,8 @@ export class RawChannel {
     };
     manager.onSocketClosed = (hadError: boolean) => {
       clearTimeout(this.handshakeTimer);
+      this.sasl = undefined;
+      this.saslIdentityValue = undefined;
       this.stopLiveness();
       this.frames.reset();
       closed(hadError);
@@ -257,22 +326,39 @@ export class RawChannel {
           return this.drop(`${(error as Error).message}`);
         }
         if (!frame) break;
+        // Frames of a SASL exchange in progress belong to it (the server sends nothing else meanwhile).
+        if (this.sasl && this.sasl.socket === socket) {
+          this.onSaslReply(frame);
+          continue;
+        }
         const problem = this.malformed(frame);
         if (problem) return this.drop(problem);
+        if (manager.state === CONNECTING && this.saslFactory && frame.readInt32BE(8) > 0) {
+          // A session was granted: authenticate before the library sees it, so its queued requests, auth packets
+          // and watch re-registration are written only after SASL succeeded.
+          this.beginSasl(frame);
+          continue;
+        }
+        const requireSasl = manager.state !== CONNECTING && frame.readInt32BE(16) === SESSION_CLOSED_REQUIRE_SASL;
         let ours: boolean;
         try {
           ours = this.dispatch(frame);
         } catch (error) {
           return this.drop(`unreadable reply (${(error as Error).message})`);
         }
-        if (ours) continue;
-        try {
-          passOn(frame);
-        } catch (error) {
-          // The library parses its replies with no bounds checks; a reply it cannot read ends the connection, not
-          // the process.
-          return this.drop(`unreadable reply (${(error as Error).message})`);
+        if (!ours) {
+          try {
+            passOn(frame);
+          } catch (error) {
+            // The library parses its replies with no bounds checks; a reply it cannot read ends the connection, not
+            // the process.
+            return this.drop(`unreadable reply (${(error as Error).message})`);
+          }
         }
+        if (requireSasl) {
+          return this.failAuthentication(`${this.serverAddress ?? 'the server'} requires SASL authentication and closed the session (error -124); connect with SASL credentials`);
+        }
+        if (ours) continue;
         // The library dropped the socket itself (a reply out of order): the rest belongs to a dead connection.
         if (manager.socket !== socket || socket?.destroyed) return;
       }
@@ -280,6 +366,75 @@ export class RawChannel {
         this.startLiveness();
       }
     };
+  }
+
+  private beginSasl(connectResponse: Buffer): void {
+    const socket = this.manager.socket;
+    const host = this.tlsInfoValue?.server.replace(/:\d+$/, '') ?? socket?.remoteAddress ?? 'localhost';
+    let mechanism: SaslMechanism;
+    try {
+      mechanism = this.saslFactory!(host);
+    } catch (error) {
+      return this.failAuthentication((error as Error).message);
+    }
+    const exchange = new SaslExchange(mechanism, (frame) => { if (this.manager.socket === socket) socket?.write(frame); });
+    const state = { exchange, mechanism, socket, held: Buffer.from(connectResponse), queue: Promise.resolve() };
+    this.sasl = state;
+    state.queue = exchange.start().catch((error: unknown) => this.saslFailed(state, error));
+  }
+
+  /** Replies are handled one after the other, each after the previous step (which may be asynchronous). */
+  private onSaslReply(frame: Buffer): void {
+    const state = this.sasl;
+    if (!state) return;
+    const copy = Buffer.from(frame);
+    state.queue = state.queue.then(async () => {
+      if (this.sasl !== state) return;
+      try {
+        if (await state.exchange.onReply(copy)) this.saslSucceeded(state);
+      } catch (error) {
+        this.saslFailed(state, error);
+      }
+    });
+  }
+
+  private saslSucceeded(state: NonNullable<RawChannel['sasl']>): void {
+    if (this.sasl !== state || this.manager.socket !== state.socket) return;
+    this.sasl = undefined;
+    const mechanism = state.mechanism;
+    this.saslIdentityValue = { mechanism: mechanism.name, identity: mechanism.identity };
+    this.emitSecurity({ kind: 'saslAuthenticated', mechanism: mechanism.name, identity: mechanism.identity, server: this.serverAddress ?? '' });
+    // Now the library may see its session: it becomes CONNECTED and writes what waited.
+    this.deliverHeld(state.held);
+  }
+
+  private deliverHeld(connectResponse: Buffer): void {
+    try {
+      this.passOn(connectResponse);
+    } catch (error) {
+      return this.drop(`unreadable handshake answer (${(error as Error).message})`);
+    }
+    const manager = this.manager;
+    if (this.livenessSocket !== manager.socket && (manager.state === CONNECTED || manager.state === CONNECTED_READ_ONLY)) {
+      this.startLiveness();
+    }
+  }
+
+  private saslFailed(state: NonNullable<RawChannel['sasl']>, error: unknown): void {
+    if (this.sasl !== state) return;
+    this.sasl = undefined;
+    if (this.manager.socket !== state.socket) return;
+    const rejected = error instanceof SaslRejected;
+    const line = rejected ? `SASL ${error.message}` : `SASL failed: ${(error as Error).message.split('\n')[0]}`;
+    this.failAuthentication(line);
+  }
+
+  /** Authentication failed for good: say why, and let the library stop (it retries nothing after AUTH_FAILED). */
+  private failAuthentication(line: string): void {
+    this.authFailureValue = line;
+    this.emitSecurity({ kind: 'authFailed', line });
+    this.manager.setState(AUTHENTICATION_FAILED);
+    this.manager.socket?.destroy();
   }
 
   /** Why `frame` cannot be read, if it cannot (checked before anyone parses it). */

@@ -1,0 +1,111 @@
+// The one place `zooscope lock`, `locks` and `shell` read how to reach a secured cluster: TLS files, the server
+// name check, SASL and digest users. Secrets (passwords, passphrases) come only from the environment: argv shows
+// in ps and shell history, so a flag that looks like one is refused, with the variable to use instead.
+import type { SessionOptions } from '../zk/session';
+import type { SaslSettings } from '../zk/security/sasl';
+import type { TlsSettings } from '../zk/security/tlsSettings';
+import { digestCredentials, UsageError } from './args';
+
+export const TLS_PASSPHRASE_ENV = 'ZOOSCOPE_TLS_PASSPHRASE';
+export const SASL_PASSWORD_ENV = 'ZOOSCOPE_SASL_PASSWORD';
+
+export const SECURITY_USAGE = `security (any --tls-* option implies --tls; secrets only from the environment):
+  --tls                          connect with TLS (the system's CAs unless --tls-ca)
+  --tls-ca <file>                PEM file of the CA(s) that signed the servers' certificates
+  --tls-cert <file> --tls-key <file>   client certificate and key (PEM)
+  --tls-pfx <file>               client certificate and key as PKCS#12; passphrase in ${TLS_PASSPHRASE_ENV}
+  --tls-no-server-name-check     accept a server certificate that does not name the host connected to
+  --sasl-user <name>             SASL DIGEST-MD5; password in ${SASL_PASSWORD_ENV}
+  --kerberos                     SASL GSSAPI (Kerberos ticket cache; needs the optional "kerberos" module)
+  --digest <user>                digest credentials; password in ZOOSCOPE_DIGEST_PASSWORD`;
+
+/** Flags that would put a secret on the command line, and where the secret goes instead. */
+const SECRET_FLAGS: Record<string, string> = {
+  '--tls-passphrase': TLS_PASSPHRASE_ENV,
+  '--tls-password': TLS_PASSPHRASE_ENV,
+  '--sasl-password': SASL_PASSWORD_ENV,
+  '--password': SASL_PASSWORD_ENV,
+  '--digest-password': 'ZOOSCOPE_DIGEST_PASSWORD',
+};
+
+const FILE_FLAGS = { '--tls-ca': 'caFile', '--tls-cert': 'certFile', '--tls-key': 'keyFile', '--tls-pfx': 'pfxFile' } as const;
+type FileFlag = keyof typeof FILE_FLAGS;
+
+const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
+
+/** Collects the security flags as a command's own loop meets them, then builds the session options. */
+export class SecurityArgs {
+  private tls = false;
+  private readonly files: Partial<Record<(typeof FILE_FLAGS)[FileFlag], string>> = {};
+  private checkServerName = true;
+  private saslUser: string | undefined;
+  private kerberos = false;
+  private digestUser: string | undefined;
+  private digestFlag = '--digest';
+
+  /**
+   * If `args[i]` is a security flag, takes it (and its value) and returns the index of the last word taken;
+   * otherwise returns undefined and takes nothing.
+   */
+  take(args: readonly string[], i: number): number | undefined {
+    const arg = args[i];
+    const secretEnv = SECRET_FLAGS[arg.split('=')[0]];
+    if (secretEnv) throw new UsageError(`${arg.split('=')[0]} is refused: a secret on the command line shows in ps and shell history; put it in ${secretEnv}`);
+    if (arg in FILE_FLAGS) {
+      const value = args[i + 1];
+      if (value === undefined || value === '' || value.startsWith('--')) throw new UsageError(`${arg} takes a file`);
+      this.files[FILE_FLAGS[arg as FileFlag]] = value;
+      this.tls = true;
+      return i + 1;
+    }
+    switch (arg) {
+      case '--tls': this.tls = true; return i;
+      case '--tls-no-server-name-check': this.tls = true; this.checkServerName = false; return i;
+      case '--kerberos': this.kerberos = true; return i;
+      case '--sasl-user': {
+        const user = args[i + 1];
+        if (user === undefined || user === '' || user.startsWith('--')) throw new UsageError(`--sasl-user takes a user name (the password comes from ${SASL_PASSWORD_ENV})`);
+        if (user.includes(':')) throw new UsageError(`--sasl-user takes a user name only: a password on the command line shows in ps and shell history; put it in ${SASL_PASSWORD_ENV}`);
+        this.saslUser = user;
+        return i + 1;
+      }
+      case '--digest': case '--auth':
+        this.digestUser = args[i + 1] ?? '';
+        this.digestFlag = arg;
+        return i + 1;
+      default:
+        return undefined;
+    }
+  }
+
+  /** The session options these flags ask for; secrets from `env`. Errors name users and variables, never secrets. */
+  sessionOptions(env: NodeJS.ProcessEnv): Pick<SessionOptions, 'tls' | 'sasl' | 'digest'> {
+    const options: Pick<SessionOptions, 'tls' | 'sasl' | 'digest'> = { digest: digestCredentials(this.digestUser, env, this.digestFlag) };
+    if (this.tls) options.tls = this.tlsSettings(env);
+    const sasl = this.saslSettings(env);
+    if (sasl) options.sasl = sasl;
+    return options;
+  }
+
+  private tlsSettings(env: NodeJS.ProcessEnv): TlsSettings {
+    const { caFile, certFile, keyFile, pfxFile } = this.files;
+    if (pfxFile && (certFile || keyFile)) throw new UsageError('give --tls-pfx or --tls-cert with --tls-key, not both');
+    if (!!certFile !== !!keyFile) throw new UsageError(certFile ? '--tls-cert needs --tls-key' : '--tls-key needs --tls-cert');
+    const settings: TlsSettings = { checkServerName: this.checkServerName };
+    if (caFile) settings.caFile = caFile;
+    if (certFile && keyFile) Object.assign(settings, { certFile, keyFile });
+    if (pfxFile) settings.pfxFile = pfxFile;
+    const passphrase = nonEmpty(env[TLS_PASSPHRASE_ENV]);
+    if (passphrase !== undefined) settings.passphrase = passphrase;
+    return settings;
+  }
+
+  private saslSettings(env: NodeJS.ProcessEnv): SaslSettings | undefined {
+    if (this.kerberos && this.saslUser !== undefined) throw new UsageError('give --sasl-user (DIGEST-MD5) or --kerberos (GSSAPI), not both');
+    if (this.kerberos) return { mechanism: 'GSSAPI' };
+    if (this.saslUser === undefined) return undefined;
+    const password = nonEmpty(env[SASL_PASSWORD_ENV]);
+    if (password === undefined) throw new UsageError(`--sasl-user ${this.saslUser} needs the password in ${SASL_PASSWORD_ENV}`);
+    return { mechanism: 'DIGEST-MD5', username: this.saslUser, password };
+  }
+}

@@ -1,0 +1,65 @@
+// SASL mechanisms a session can authenticate with, behind one small interface the channel drives: it sends
+// `initial()`, then feeds each server token to `step()` until the server says it is done.
+import { DigestMd5Client } from './digestMd5';
+import { createGssapiMechanism } from './kerberos';
+
+export type SaslSettings =
+  | { mechanism: 'DIGEST-MD5'; username: string; password: string }
+  /**
+   * Kerberos through the optional native module `kerberos`. `principal` is informational (the ticket cache or
+   * KRB5_CLIENT_KTNAME decides who we are); `serviceName`/`serviceHost` name ZooKeeper's principal
+   * (default zookeeper/<the server's host>).
+   */
+  | { mechanism: 'GSSAPI'; principal?: string; serviceName?: string; serviceHost?: string };
+
+export interface SaslMechanism {
+  readonly name: string;
+  /** The identity the server will know us as once authenticated (`sasl:<identity>` in ACLs). */
+  readonly identity: string;
+  /** The first token (empty for DIGEST-MD5, whose server speaks first). */
+  initial(): Promise<Buffer>;
+  /**
+   * The answer to a server token; `undefined` means the exchange is over on our side (a last server token is
+   * checked, nothing more is sent).
+   */
+  step(serverToken: Buffer): Promise<Buffer | undefined>;
+}
+
+/** A fresh mechanism per connection: ZooKeeper binds the SASL identity to the connection, not the session. */
+export function createSaslMechanism(settings: SaslSettings, serverHost: string): SaslMechanism {
+  if (settings.mechanism === 'GSSAPI') return createGssapiMechanism(settings, serverHost);
+  return new DigestMd5Mechanism(settings.username, settings.password);
+}
+
+class DigestMd5Mechanism implements SaslMechanism {
+  readonly name = 'DIGEST-MD5';
+  private readonly client: DigestMd5Client;
+  private answered = false;
+
+  constructor(readonly identity: string, password: string) {
+    this.client = new DigestMd5Client(identity, password);
+  }
+
+  initial(): Promise<Buffer> {
+    return Promise.resolve(Buffer.alloc(0));
+  }
+
+  step(serverToken: Buffer): Promise<Buffer | undefined> {
+    try {
+      const text = serverToken.toString('utf8');
+      if (!this.answered) {
+        this.answered = true;
+        return Promise.resolve(Buffer.from(this.client.respond(text), 'utf8'));
+      }
+      this.client.verify(text);
+      return Promise.resolve(undefined);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+}
+
+/** One line naming the mechanism and user, for status and errors (never a password). */
+export function describeSasl(settings: SaslSettings): string {
+  return settings.mechanism === 'DIGEST-MD5' ? `SASL DIGEST-MD5 as ${settings.username}` : `SASL GSSAPI${settings.principal ? ` as ${settings.principal}` : ''}`;
+}

@@ -1,0 +1,99 @@
+// Opens node-zookeeper-client's sockets with TLS. The library creates its socket in one place
+// (ConnectionManager.connect, with a module-private `net`), so this replaces that method with the same steps
+// around tls.connect. The library's own connect timer then covers TCP and the handshake, because its "connected"
+// step runs on 'secureConnect' (a TLSSocket's 'connect' fires before the handshake). Every reconnect and failover
+// goes through here, so each gets a new, fully verified handshake.
+import { isIP } from 'node:net';
+import * as tls from 'node:tls';
+import { isPlainZooKeeper } from './portProbes';
+import { classifyTlsError, handshakeTimeoutLine, TlsFailure, tlsToPlainPortLine } from './tlsFailure';
+import type { PreparedTls } from './tlsSettings';
+
+/** What the replaced connect() needs of the library's ConnectionManager (version 1.1.3). */
+export interface TransportManager {
+  socket?: unknown;
+  connectTimeout: number;
+  connectTimeoutHandler?: NodeJS.Timeout | null;
+  setState(state: number): void;
+  findNextServer(callback: (server: { host: string; port: string | number }) => void): void;
+  onSocketConnectTimeout(): void;
+  onSocketConnected(): void;
+  onSocketData(chunk: Buffer): void;
+  onSocketDrain(): void;
+  onSocketClosed(hadError: boolean): void;
+  onSocketError(error: Error): void;
+  connect(): void;
+}
+
+/** The TLS facts of the connection in use, for status lines. */
+export interface TlsConnectionInfo {
+  server: string;
+  protocol: string;
+  cipher: string;
+  serverNameChecked: boolean;
+  /** The server certificate's subject, e.g. `CN=zk1.example.com`. */
+  peerSubject?: string;
+}
+
+export interface TransportEvents {
+  /** A handshake on `server` failed; said in one line. */
+  onFailure(server: string, failure: TlsFailure): void;
+  onSecured(info: TlsConnectionInfo): void;
+}
+
+const CONNECTING = 1;
+
+export function installTlsTransport(manager: TransportManager, prepared: PreparedTls, events: TransportEvents): void {
+  manager.connect = function connectWithTls(this: void) {
+    manager.setState(CONNECTING);
+    manager.findNextServer((server) => openTlsSocket(manager, prepared, events, server.host, Number(server.port)));
+  };
+}
+
+function openTlsSocket(manager: TransportManager, prepared: PreparedTls, events: TransportEvents, host: string, port: number): void {
+  const server = `${host}:${port}`;
+  const socket = tls.connect({
+    ...prepared.connectOptions,
+    host,
+    port,
+    // SNI is for host names only (RFC 6066); ZooKeeper ignores it, but a proxy in front may route by it.
+    servername: isIP(host) ? undefined : host,
+    checkServerIdentity: prepared.checkServerName ? tls.checkServerIdentity : () => undefined,
+  });
+  manager.socket = socket;
+  manager.connectTimeoutHandler = setTimeout(() => manager.onSocketConnectTimeout(), manager.connectTimeout);
+  socket.setNoDelay();
+  let secured = false;
+  const handshakeTimer = setTimeout(() => {
+    if (secured) return;
+    events.onFailure(server, handshakeTimeoutLine(server, prepared.handshakeTimeoutMs));
+    socket.destroy();
+  }, prepared.handshakeTimeoutMs);
+  handshakeTimer.unref();
+  socket.on('secureConnect', () => {
+    secured = true;
+    clearTimeout(handshakeTimer);
+    const cipher = socket.getCipher();
+    const subject = socket.getPeerCertificate()?.subject as Record<string, string> | undefined;
+    events.onSecured({
+      server, protocol: socket.getProtocol() ?? 'unknown', cipher: cipher?.name ?? 'unknown',
+      serverNameChecked: prepared.checkServerName,
+      peerSubject: subject ? Object.entries(subject).map(([k, v]) => `${k}=${v}`).join(',') : undefined,
+    });
+    manager.onSocketConnected();
+  });
+  socket.on('data', (chunk: Buffer) => manager.onSocketData(chunk));
+  socket.on('drain', () => manager.onSocketDrain());
+  socket.on('close', (hadError: boolean) => {
+    clearTimeout(handshakeTimer);
+    manager.onSocketClosed(hadError);
+  });
+  socket.on('error', (error: Error & { code?: string }) => {
+    manager.onSocketError(error);
+    const failure = classifyTlsError(error, server, { hasClientCertificate: prepared.hasClientCertificate, secured });
+    if (!failure) return;
+    if (failure.kind !== 'handshakeFailed' || secured) return events.onFailure(server, failure);
+    // Closed during the handshake: a plain ZooKeeper port does exactly that; ask it in clear text to be sure.
+    void isPlainZooKeeper(host, port).then((plain) => events.onFailure(server, plain ? tlsToPlainPortLine(server) : failure));
+  });
+}

@@ -1,0 +1,82 @@
+// What a session needs for TLS, as the user gives it (file paths, a passphrase), turned into Node's TLS options
+// once, up front: a missing file or a wrong PKCS#12 passphrase is a configuration error said in one line before
+// any socket opens, not a handshake failure on every retry.
+import * as fs from 'node:fs';
+import * as tls from 'node:tls';
+
+export interface TlsSettings {
+  /** PEM file with the CA(s) that signed the servers' certificates; absent: the system's CAs. */
+  caFile?: string;
+  /** Client certificate (PEM), with `keyFile`. */
+  certFile?: string;
+  /** The client certificate's private key (PEM, unencrypted or encrypted with `passphrase`). */
+  keyFile?: string;
+  /** Client certificate and key as PKCS#12 (.p12/.pfx), instead of certFile/keyFile. */
+  pfxFile?: string;
+  /** For the PKCS#12 file or an encrypted key. Never logged. */
+  passphrase?: string;
+  /** Check that the server's certificate is valid for the host name connected to (default true). */
+  checkServerName?: boolean;
+  /** Lowest TLS version accepted (default TLSv1.2). */
+  minVersion?: 'TLSv1.2' | 'TLSv1.3';
+  /** How long the TLS handshake may take once TCP is connected (default 10 s). */
+  handshakeTimeoutMs?: number;
+}
+
+/** TLS options ready for tls.connect, plus what the session reports about them. */
+export interface PreparedTls {
+  connectOptions: tls.ConnectionOptions;
+  checkServerName: boolean;
+  hasClientCertificate: boolean;
+  handshakeTimeoutMs: number;
+}
+
+/** A TLS or SASL setting that cannot work; the message is one line without secrets. */
+export class SecurityConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SecurityConfigError';
+  }
+}
+
+function readFile(file: string, what: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? 'unreadable';
+    throw new SecurityConfigError(`TLS: cannot read the ${what} ${file} (${code})`);
+  }
+}
+
+export function prepareTls(settings: TlsSettings): PreparedTls {
+  if (settings.pfxFile && (settings.certFile || settings.keyFile)) {
+    throw new SecurityConfigError('TLS: give either a PKCS#12 file or a PEM certificate and key, not both');
+  }
+  if (!!settings.certFile !== !!settings.keyFile) {
+    throw new SecurityConfigError(`TLS: a client certificate needs its key and a key needs its certificate (only the ${settings.certFile ? 'certificate' : 'key'} was given)`);
+  }
+  const options: tls.ConnectionOptions = { minVersion: settings.minVersion ?? 'TLSv1.2', rejectUnauthorized: true };
+  if (settings.caFile) options.ca = readFile(settings.caFile, 'CA file');
+  if (settings.certFile && settings.keyFile) {
+    options.cert = readFile(settings.certFile, 'client certificate');
+    options.key = readFile(settings.keyFile, 'client key');
+  }
+  if (settings.pfxFile) options.pfx = readFile(settings.pfxFile, 'PKCS#12 file');
+  if (settings.passphrase !== undefined) options.passphrase = settings.passphrase;
+  try {
+    // Builds the context once to check the files now (wrong passphrase, a key that does not match).
+    tls.createSecureContext(options);
+  } catch (error) {
+    throw new SecurityConfigError(`TLS: cannot use the ${settings.pfxFile ? 'PKCS#12 file (wrong passphrase, or not PKCS#12?)' : 'certificate, key or CA files'}: ${firstLine(error)}`);
+  }
+  return {
+    connectOptions: options,
+    checkServerName: settings.checkServerName ?? true,
+    hasClientCertificate: !!(settings.pfxFile || settings.certFile),
+    handshakeTimeoutMs: settings.handshakeTimeoutMs ?? 10000,
+  };
+}
+
+export function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0].trim();
+}
