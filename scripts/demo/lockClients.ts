@@ -1,18 +1,24 @@
 // Live lock clients for the ZooScope demo: several ZooKeeper sessions queue on a Curator-style and a
 // kazoo-style lock (one holder, the rest waiting on their predecessor), and a "demo-service" session owns
 // a plain ephemeral node. Holders release now and then and queue again, so the queues visibly move.
+// The queues are ZooScope's own lock recipe (src/zk/locks) forced to Curator's and kazoo's naming conventions,
+// one LockManager (one session) per participant, so they are real Curator and kazoo queues to those libraries.
 //
 //   node out/scripts/demo/lockClients.js <connectString> [--root /zooscope-demo] [--hold-min-ms 20000] [--hold-max-ms 40000]
 //
 // Runs until SIGINT/SIGTERM, then closes its sessions (their ephemeral nodes go with them).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { curatorMutex, kazooLock, LockContender, LockFlavor } from './lockRecipe';
-import {
-  close, connect, create, CreateMode, ensurePath, Exception, isZkError, sessionIdHex, ZkClient,
-} from './zk';
+import { ConventionId, LockHandle, LockManager } from '../../src/zk/locks';
+import { baseName } from '../../src/zk/paths';
+import { SessionOptions, ZkSession } from '../../src/zk/session';
+import { DemoWriter } from './demoWriter';
 import { DEMO_ROOT } from './seed';
 
 export type DemoLockName = 'curator' | 'kazoo';
+
+/** The convention each demo lock follows: Curator's InterProcessMutex, kazoo's Lock. */
+const CONVENTIONS: Record<DemoLockName, ConventionId> = { curator: 'curator-mutex', kazoo: 'kazoo' };
 
 export interface LockClientsOptions {
   root?: string;
@@ -24,15 +30,13 @@ export interface LockClientsOptions {
   holdMs?: { min: number; max: number };
   /** Pause between a release and queueing again (3 s), so the shorter queue can be seen. */
   rejoinDelayMs?: number;
-  /** How often a holder checks that its node is still there and still its own (5 s). */
-  holderCheckMs?: number;
   sessionTimeoutMs?: number;
   /** Data of the Curator nodes: Curator writes the client's IP address (127.0.0.1). */
   clientAddress?: string;
   log?: (line: string) => void;
 }
 
-type LockTiming = { holdMs: { min: number; max: number }; rejoinDelayMs: number; checkMs: number };
+type LockTiming = { holdMs: { min: number; max: number }; rejoinDelayMs: number };
 
 export type ParticipantState = 'starting' | 'waiting' | 'holding' | 'resting' | 'idle' | 'stopped';
 
@@ -42,7 +46,7 @@ export interface ParticipantInfo {
   state: ParticipantState;
   /** Our node's name in the queue, while queued or holding. */
   node: string | undefined;
-  /** `0x` + 16 hex digits. */
+  /** `0x` + hex, as src/zk/stat.ts's sessionIdHex writes it. */
   sessionId: string | undefined;
 }
 
@@ -61,31 +65,25 @@ export interface DemoLockClients {
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** One ZooKeeper session that reconnects after expiry and can nap until woken. */
-abstract class DemoSession {
-  protected client: ZkClient | undefined;
+/**
+ * A demo actor's life: repeats `step` until stopped, can nap until woken, and says once it is ready (its first
+ * step got far enough) or why it could not start. A failed step after that is logged and tried again.
+ */
+abstract class DemoActor {
   protected stopped = false;
-  private expired = false;
-  /** Set by a subclass that no longer trusts its session: the loop replaces it before the next step. */
-  protected renewSession = false;
   private napWake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private readyResolve!: () => void;
   private readyReject!: (error: unknown) => void;
   private isReady = false;
-  /** Resolves once the session has done its first useful step (see markReady). */
+  /** Resolves once the actor has done its first useful step (see markReady). */
   readonly ready: Promise<void>;
 
-  constructor(readonly id: string, protected readonly connectString: string,
-    protected readonly sessionTimeoutMs: number, protected readonly log: (line: string) => void) {
+  constructor(readonly id: string, protected readonly log: (line: string) => void) {
     this.ready = new Promise((resolve, reject) => { this.readyResolve = resolve; this.readyReject = reject; });
     this.ready.catch(() => undefined);
-  }
-
-  get sessionId(): string | undefined {
-    return this.client ? sessionIdHex(this.client.getSessionId()) : undefined;
   }
 
   start(): Promise<void> {
@@ -96,24 +94,22 @@ abstract class DemoSession {
   async stop(): Promise<void> {
     this.stopped = true;
     this.interrupt();
-    const client = this.client;
-    this.client = undefined;
-    if (client) await close(client); // pending calls fail with connection loss, so the loop ends
+    this.closeSessions(); // pending calls fail, so the loop ends
     if (this.loop) await Promise.race([this.loop, sleep(2000)]);
   }
 
   protected abstract step(): Promise<void>;
 
-  protected onInterrupt(): void { /* subclasses cancel their pending waits */ }
+  protected abstract closeSessions(): void;
 
   protected markReady(): void {
     this.isReady = true;
     this.readyResolve();
   }
 
-  /** Sleeps until `ms` passed (Infinity: forever), interrupt(), stop() or session expiry. */
+  /** Sleeps until `ms` passed (Infinity: forever), interrupt() or stop(). */
   protected nap(ms: number): Promise<void> {
-    if (this.stopped || this.expired || this.renewSession) return Promise.resolve();
+    if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = Number.isFinite(ms) ? setTimeout(() => this.interrupt(), ms) : undefined;
       this.napWake = () => { if (timer) clearTimeout(timer); resolve(); };
@@ -124,61 +120,49 @@ abstract class DemoSession {
     const wake = this.napWake;
     this.napWake = undefined;
     wake?.();
-    this.onInterrupt();
   }
 
-  private async openSession(): Promise<void> {
-    const client = await connect(this.connectString, { sessionTimeoutMs: this.sessionTimeoutMs });
-    if (this.stopped) { await close(client); return; }
-    this.expired = false;
-    client.on('expired', () => {
-      if (this.client !== client) return;
-      this.expired = true;
-      this.log(`${this.id}: session ${sessionIdHex(client.getSessionId())} expired; reconnecting`);
-      this.interrupt();
-    });
-    this.client = client;
-  }
+  /** Cleans up after a failed step, before the next one. */
+  protected recover(): void { /* nothing by default */ }
 
   private async run(): Promise<void> {
     while (!this.stopped) {
       try {
-        if (!this.client || this.expired || this.renewSession) {
-          if (this.client) { const old = this.client; this.client = undefined; old.close(); }
-          this.renewSession = false;
-          await this.openSession();
-          continue;
-        }
         await this.step();
       } catch (error) {
         if (this.stopped) break;
-        if (!this.isReady) { this.readyReject(error); this.stopped = true; break; }
-        this.log(`${this.id}: ${error instanceof Error ? error.message : String(error)}; retrying`);
-        await this.recover();
+        if (!this.isReady) { this.readyReject(error); this.stopped = true; this.closeSessions(); break; }
+        this.log(`${this.id}: ${message(error)}; retrying`);
+        this.recover();
         await sleep(1000);
       }
     }
   }
-
-  protected async recover(): Promise<void> { /* subclasses clean up after a failed step */ }
 }
 
 /** A session that queues on one lock, holds it for a while, releases, and queues again. */
-class LockParticipant extends DemoSession {
+class LockParticipant extends DemoActor {
   state: ParticipantState = 'starting';
-  private contender: LockContender | undefined;
+  private readonly manager: LockManager;
+  private handle: LockHandle | undefined;
   private rejoin = true;
   private releaseRequested = false;
   private released: ((node: string | undefined) => void) | undefined;
 
-  constructor(id: string, readonly lock: DemoLockName, connectString: string, private readonly lockPath: string,
-    private readonly flavor: LockFlavor, private readonly data: Buffer, private readonly timing: LockTiming,
-    sessionTimeoutMs: number, log: (line: string) => void) {
-    super(id, connectString, sessionTimeoutMs, log);
+  constructor(id: string, readonly lock: DemoLockName, private readonly lockPath: string, private readonly data: Buffer,
+    private readonly timing: LockTiming, sessionOptions: SessionOptions, log: (line: string) => void) {
+    super(id, log);
+    // One manager, one session: each participant is a client of its own, as a separate process would be.
+    this.manager = new LockManager(sessionOptions);
+  }
+
+  get sessionId(): string | undefined {
+    return this.manager.sessionId;
   }
 
   info(): ParticipantInfo {
-    return { id: this.id, lock: this.lock, state: this.state, node: this.contender?.nodeName, sessionId: this.sessionId };
+    const node = this.handle && !this.handle.isFinal ? this.handle.snapshot.node : undefined;
+    return { id: this.id, lock: this.lock, state: this.state, node: node && baseName(node), sessionId: this.sessionId };
   }
 
   releaseNow(rejoin: boolean): Promise<string | undefined> {
@@ -196,88 +180,135 @@ class LockParticipant extends DemoSession {
     this.state = 'stopped';
   }
 
-  protected override onInterrupt(): void {
-    if (this.state === 'waiting') this.contender?.cancel();
+  protected override closeSessions(): void {
+    this.manager.close();
   }
 
   protected override async step(): Promise<void> {
-    const client = this.client as ZkClient;
     if (!this.rejoin) {
       this.state = 'idle';
       await this.nap(Infinity);
       return;
     }
-    const contender = new LockContender(client, this.lockPath, this.flavor, this.data);
-    this.contender = contender;
     this.state = 'waiting';
-    const node = await contender.enqueue();
+    const handle = await this.manager.acquire(this.lockPath, { mode: 'exclusive', convention: CONVENTIONS[this.lock], data: this.data });
+    this.handle = handle;
+    const node = baseName(await queued(handle));
     this.log(`${this.id}: queued as ${node}`);
     this.markReady();
-    await contender.acquire();
+    await handle.whenHeld(); // rejects when the attempt ends otherwise (lost, cancelled by stop())
     if (this.stopped) return;
     this.state = 'holding';
     const { min, max } = this.timing.holdMs;
     const holdMs = min + Math.random() * Math.max(0, max - min);
     this.log(`${this.id}: holds ${this.lockPath} (${node}) for ${Math.round(holdMs / 1000)} s`);
-    const until = Date.now() + holdMs;
-    while (!this.stopped && !this.releaseRequested && Date.now() < until) {
-      await this.nap(Math.min(this.timing.checkMs, until - Date.now()));
-      if (this.stopped || this.releaseRequested || Date.now() >= until) break;
-      // Session expiry means the lock is already lost, even if this client was not told yet.
-      if (!(await contender.stillOwned())) {
-        this.renewSession = true;
-        throw new Error(`lost ${this.lockPath}: ${node} is gone or no longer ours; starting a new session`);
-      }
-    }
+    // The handle reports a loss (session expired, node deleted) at once: stop holding then.
+    const onLost = () => this.interrupt();
+    handle.once('lost', onLost);
+    if (!this.releaseRequested && !handle.isFinal) await this.nap(holdMs);
+    handle.off('lost', onLost);
     if (this.stopped) return;
+    const lostReason = handle.snapshot.lostReason;
+    if (lostReason) throw new Error(`lost ${this.lockPath} (${node}): ${lostReason}`);
     this.releaseRequested = false;
-    await contender.release();
-    this.contender = undefined;
+    await handle.release();
+    this.handle = undefined;
     this.state = 'resting';
     this.log(`${this.id}: released ${node}`);
-    const released = this.released;
-    this.released = undefined;
-    released?.(node);
+    this.settleRelease(node);
     if (this.rejoin) await this.nap(this.timing.rejoinDelayMs);
   }
 
-  protected override async recover(): Promise<void> {
+  protected override recover(): void {
     this.releaseRequested = false;
-    const contender = this.contender;
-    this.contender = undefined;
     this.state = 'resting';
     // Our node may still be queued (e.g. a call timed out): leave the queue before joining again.
-    if (contender && this.client) await contender.release().catch(() => undefined);
+    void this.handle?.release().catch(() => undefined);
+    this.handle = undefined;
+    this.settleRelease(undefined);
+  }
+
+  private settleRelease(node: string | undefined): void {
     const released = this.released;
     this.released = undefined;
-    released?.(undefined);
+    released?.(node);
   }
 }
 
-/** A session that registers one plain ephemeral node, like a service instance. */
-class DemoService extends DemoSession {
-  constructor(id: string, connectString: string, readonly path: string, private readonly data: () => Buffer,
-    sessionTimeoutMs: number, log: (line: string) => void) {
-    super(id, connectString, sessionTimeoutMs, log);
+/** Our node's full path once the attempt has a place in the queue; rejects if it ends before that. */
+function queued(handle: LockHandle): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const snapshot = handle.snapshot;
+      if (snapshot.node && (snapshot.state === 'waiting' || snapshot.state === 'held')) {
+        handle.off('change', check);
+        resolve(snapshot.node);
+      } else if (handle.isFinal) {
+        handle.off('change', check);
+        handle.whenHeld().then(() => reject(new Error(`lock ${handle.path}: ${snapshot.state}`)), reject);
+      }
+    };
+    handle.on('change', check);
+    check();
+  });
+}
+
+/** A session that registers one plain ephemeral node, like a service instance; a new session after expiry. */
+class DemoService extends DemoActor {
+  private session: ZkSession | undefined;
+
+  constructor(id: string, readonly path: string, private readonly data: () => Buffer,
+    private readonly sessionOptions: SessionOptions, log: (line: string) => void) {
+    super(id, log);
+  }
+
+  get sessionId(): string | undefined {
+    return this.session?.sessionId;
+  }
+
+  protected override closeSessions(): void {
+    this.session?.close();
+  }
+
+  protected override recover(): void {
+    this.session?.close();
+    this.session = undefined;
   }
 
   protected override async step(): Promise<void> {
-    const client = this.client as ZkClient;
-    await ensurePath(client, this.path.slice(0, this.path.lastIndexOf('/')));
-    try {
-      await create(client, this.path, this.data(), CreateMode.EPHEMERAL);
-      this.log(`${this.id}: registered ${this.path}`);
-      this.markReady();
-      await this.nap(Infinity); // until expiry or stop
-    } catch (error) {
-      if (!isZkError(error, Exception.NODE_EXISTS)) throw error;
-      // Left by an earlier run whose session has not timed out yet: take over once it is gone.
+    const session = new ZkSession(this.sessionOptions);
+    this.session = session;
+    const ended = () => this.interrupt();
+    session.on('state', (state: string) => {
+      if (state === 'expired' || state === 'lost') {
+        this.log(`${this.id}: session ${session.sessionId ?? ''} ${state}; registering again`);
+        ended();
+      }
+    });
+    await session.open();
+    const writer = new DemoWriter(session);
+    await writer.ensurePath(this.path.slice(0, this.path.lastIndexOf('/')));
+    // Left by an earlier run whose session has not timed out yet: take over once it is gone.
+    while (!(await writer.createIfMissing(this.path, this.data(), undefined, 'ephemeral'))) {
       this.log(`${this.id}: ${this.path} exists (an older session); waiting for it to go`);
       this.markReady();
-      await new Promise<void>((resolve, reject) => {
-        client.exists(this.path, () => resolve(), (e, stat) => { if (e) reject(e); else if (!stat) resolve(); });
-        void this.nap(Infinity).then(resolve);
-      });
+      await this.untilGone(session, this.path);
+      if (this.stopped || !session.isLive) return this.recover();
+    }
+    this.log(`${this.id}: registered ${this.path}`);
+    this.markReady();
+    await this.nap(Infinity); // until expiry or stop
+    if (!this.stopped) this.recover();
+  }
+
+  private async untilGone(session: ZkSession, path: string): Promise<void> {
+    const gone = this.nap(Infinity);
+    const unwatch = await session.watches.watch(path, (event) => { if (event.kind === 'deleted') this.interrupt(); });
+    try {
+      if (!(await session.exists(path))) this.interrupt();
+      await gone;
+    } finally {
+      unwatch();
     }
   }
 }
@@ -286,11 +317,10 @@ class DemoService extends DemoSession {
 export async function startDemoLockClients(connectString: string, options: LockClientsOptions = {}): Promise<DemoLockClients> {
   const root = (options.root ?? DEMO_ROOT).replace(/\/+$/, '');
   const log = options.log ?? (() => undefined);
-  const sessionTimeoutMs = options.sessionTimeoutMs ?? 15000;
+  const sessionOptions: SessionOptions = { connectString, sessionTimeoutMs: options.sessionTimeoutMs ?? 15000 };
   const timing: LockTiming = {
     holdMs: options.holdMs ?? { min: 20000, max: 40000 },
     rejoinDelayMs: options.rejoinDelayMs ?? 3000,
-    checkMs: options.holderCheckMs ?? 5000,
   };
   const lockPaths: Record<DemoLockName, string> = {
     curator: `${root}/locks/curator-mutex`,
@@ -301,16 +331,14 @@ export async function startDemoLockClients(connectString: string, options: LockC
 
   const participants: LockParticipant[] = [];
   for (let i = 0; i <= (options.curatorWaiters ?? 3); i++) {
-    participants.push(new LockParticipant(`curator-${i + 1}`, 'curator', connectString, lockPaths.curator, curatorMutex,
-      clientAddress, timing, sessionTimeoutMs, log));
+    participants.push(new LockParticipant(`curator-${i + 1}`, 'curator', lockPaths.curator, clientAddress, timing, sessionOptions, log));
   }
   for (let i = 0; i <= (options.kazooWaiters ?? 2); i++) {
-    participants.push(new LockParticipant(`kazoo-${i + 1}`, 'kazoo', connectString, lockPaths.kazoo, kazooLock,
-      Buffer.from(`worker-${i + 1}`), timing, sessionTimeoutMs, log));
+    participants.push(new LockParticipant(`kazoo-${i + 1}`, 'kazoo', lockPaths.kazoo, Buffer.from(`worker-${i + 1}`), timing, sessionOptions, log));
   }
-  const service = new DemoService('demo-service', connectString, servicePath, () => Buffer.from(JSON.stringify({
+  const service = new DemoService('demo-service', servicePath, () => Buffer.from(JSON.stringify({
     name: 'demo-service', host: '127.0.0.1', port: 8080, version: '1.4.2', pid: process.pid, startedAt: new Date().toISOString(),
-  }, null, 2)), sessionTimeoutMs, log);
+  }, null, 2)), sessionOptions, log);
 
   const stopAll = () => Promise.all([service, ...participants].map((s) => s.stop())).then(() => undefined);
   try {

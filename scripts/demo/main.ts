@@ -4,7 +4,8 @@
 //
 //   node out/scripts/demo/main.js [--desktop] [--port <code-server port>] [--zk-port <n>] [--no-lock-clients]
 //                                 [--dir <state dir, default .tmp/demo>] [--vsix <file>]
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -74,7 +75,6 @@ function parseOptions(argv: string[]): Options | 'help' {
 const say = (line: string) => console.log(`demo: ${line}`);
 /** A path for messages: relative inside the repo, absolute elsewhere. */
 const show = (p: string) => (p.startsWith(REPO + path.sep) ? path.relative(REPO, p) : p);
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** True when nothing listens on 127.0.0.1:port and we may bind it (also catches a server on 0.0.0.0). */
@@ -96,11 +96,6 @@ function onPath(command: string): string | undefined {
     } catch { /* not here */ }
   }
   return undefined;
-}
-
-/** The pid of a ZooKeeper member's java process (not exposed by ZkMember; needed for a last-resort kill). */
-function javaPid(zk: ZkCluster): number | undefined {
-  return (zk.members[0] as unknown as { proc?: ChildProcess }).proc?.pid;
 }
 
 class Interrupted extends Error {}
@@ -137,7 +132,7 @@ class Demo {
 
   /** Synchronous last resort (also on process exit): nothing may outlive the demo. */
   killLeftovers(): void {
-    const pid = this.zk && javaPid(this.zk);
+    const pid = this.zk?.members[0].pid;
     if (pid !== undefined) {
       try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
     }
@@ -280,7 +275,8 @@ async function main(): Promise<void> {
       say(`lock clients queued on ${locks.lockPaths.curator} and ${locks.lockPaths.kazoo} (${Date.now() - t} ms; log ${show(logFile)})`);
     }
 
-    const connection = { id: 'demo', name: 'Demo (local ZooKeeper)', connectString };
+    // adminPort (zooscope.connections[].adminPort): the Ensemble view and watch tables read via the AdminServer.
+    const connection = { id: 'demo', name: 'Demo (local ZooKeeper)', connectString, ...(member.adminPort ? { adminPort: member.adminPort } : {}) };
     const workspace = path.join(REPO, 'demo');
     const settings = {
       'zooscope.connections': [connection],

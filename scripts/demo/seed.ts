@@ -3,13 +3,11 @@
 // and puts changed data back.
 //
 //   node out/scripts/demo/seed.js <connectString> [--root /zooscope-demo]
-import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import * as zookeeper from 'node-zookeeper-client';
-import {
-  close, connect, create, createIfMissing, CreateMode, ensurePath, Exception, forEachBounded, getACL, getChildren,
-  getData, isZkError, OPEN_ACL, Permission, setACL, setData, ZkClient,
-} from './zk';
+import { ZkSession } from '../../src/zk/session';
+import { mapBounded } from '../../src/zk/timeouts';
+import { AclEntry, ALL_PERMISSIONS, digestId, OPEN_ACL } from '../../src/zk/write';
+import { DemoWriter } from './demoWriter';
 
 export const DEMO_ROOT = '/zooscope-demo';
 /** Credentials of the protected nodes; an unauthenticated session gets NoAuth there. */
@@ -38,11 +36,6 @@ export interface SeedSummary {
   wide: { path: string; created: number; existing: number; ms: number };
   natural: { path: string; created: number; existing: number; ms: number };
   totalMs: number;
-}
-
-/** The digest ACL id for `user:password` (base64 of SHA-1 over the pair), as ZooKeeper's DigestAuthenticationProvider. */
-export function digestId(user: string, password: string): string {
-  return `${user}:${createHash('sha1').update(`${user}:${password}`).digest('base64')}`;
 }
 
 /** A small deterministic generator so the "random" binary value is the same on every run. */
@@ -84,6 +77,8 @@ function largeText(bytes: number): Buffer {
 }
 
 const text = (value: string) => Buffer.from(value, 'utf8');
+/** ZooDefs.Perms.READ. */
+const READ = 1;
 
 /** Path (relative to the root) → data of the config subtree; parents are created empty. */
 function configNodes(): [string, Buffer | null][] {
@@ -128,29 +123,29 @@ function configNodes(): [string, Buffer | null][] {
 class Seeder {
   created = 0;
   updated = 0;
-  constructor(private readonly client: ZkClient, private readonly root: string, private readonly log: (line: string) => void) {}
+  constructor(private readonly writer: DemoWriter, private readonly root: string, private readonly log: (line: string) => void) {}
 
   path(relative: string): string {
     return relative ? `${this.root}/${relative}` : this.root;
   }
 
-  /** The node exists with exactly this data (and these ACLs, when given). */
-  async ensureNode(relative: string, data: Buffer | null, acls?: zookeeper.ACL[]): Promise<void> {
+  /** The node exists with exactly this data (and this ACL, when given). */
+  async ensureNode(relative: string, data: Buffer | null, acl?: readonly AclEntry[]): Promise<void> {
     const path = this.path(relative);
     const parent = path.slice(0, path.lastIndexOf('/'));
-    if (parent) await ensurePath(this.client, parent);
-    if (await createIfMissing(this.client, path, data, acls)) {
+    if (parent) await this.writer.ensurePath(parent);
+    if (await this.writer.createIfMissing(path, data ?? undefined, acl)) {
       this.created++;
       return;
     }
     let changed = false;
-    if (acls && !sameAcls(await getACL(this.client, path), acls)) {
-      await setACL(this.client, path, acls);
+    if (acl && !sameAcl(await this.writer.getAcl(path), acl)) {
+      await this.writer.setAcl(path, acl);
       changed = true;
     }
-    const current = await getData(this.client, path);
-    if (!current.data.equals(data ?? Buffer.alloc(0))) {
-      await setData(this.client, path, data ?? Buffer.alloc(0));
+    const wanted = data ?? Buffer.alloc(0);
+    if (!(await this.writer.getData(path)).equals(wanted)) {
+      await this.writer.setData(path, wanted);
       changed = true;
     }
     if (changed) {
@@ -163,18 +158,12 @@ class Seeder {
   async ensureChildren(relative: string, names: string[], maxInFlight: number) {
     const parent = this.path(relative);
     const started = Date.now();
-    await ensurePath(this.client, parent);
-    const present = new Set(await getChildren(this.client, parent));
+    await this.writer.ensurePath(parent);
+    const present = new Set(await this.writer.children(parent));
     const missing = names.filter((name) => !present.has(name));
-    let created = 0;
-    await forEachBounded(missing, maxInFlight, async (name) => {
-      try {
-        await create(this.client, `${parent}/${name}`, null, CreateMode.PERSISTENT);
-        created++;
-      } catch (error) {
-        if (!isZkError(error, Exception.NODE_EXISTS)) throw error; // another seeder got there first
-      }
-    });
+    // Another seeder may get there first: a node that exists counts as present.
+    const results = await mapBounded(missing, maxInFlight, (name) => this.writer.createIfMissing(`${parent}/${name}`));
+    const created = results.filter(Boolean).length;
     this.created += created;
     const ms = Date.now() - started;
     this.log(`${parent}: ${created} children created, ${names.length - missing.length} already there (${ms} ms)`);
@@ -184,18 +173,18 @@ class Seeder {
   /** Tops `relative` up to `count` persistent-sequential children named `<prefix><seq10>`. */
   async ensureSequential(relative: string, prefix: string, count: number): Promise<void> {
     const parent = this.path(relative);
-    await ensurePath(this.client, parent);
-    const present = (await getChildren(this.client, parent)).filter((name) => name.startsWith(prefix)).length;
+    await this.writer.ensurePath(parent);
+    const present = (await this.writer.children(parent)).filter((name) => name.startsWith(prefix)).length;
     for (let i = present; i < count; i++) {
       const data = text(JSON.stringify({ job: `nightly-report-${i + 1}`, state: i === 0 ? 'done' : 'queued' }));
-      await create(this.client, `${parent}/${prefix}`, data, CreateMode.PERSISTENT_SEQUENTIAL);
+      await this.writer.create(`${parent}/${prefix}`, data, 'persistentSequential');
       this.created++;
     }
   }
 }
 
-function sameAcls(a: zookeeper.ACL[], b: zookeeper.ACL[]): boolean {
-  const key = (acl: zookeeper.ACL) => `${acl.perms}/${acl.id.scheme}/${acl.id.id}`;
+function sameAcl(a: readonly AclEntry[], b: readonly AclEntry[]): boolean {
+  const key = (entry: AclEntry) => `${entry.perms}/${entry.scheme}/${entry.id}`;
   return a.length === b.length && a.map(key).sort().join('|') === b.map(key).sort().join('|');
 }
 
@@ -207,9 +196,10 @@ export async function seedDemoData(connectString: string, options: SeedOptions =
   const maxInFlight = options.maxInFlight ?? 512;
   const started = Date.now();
   // Authenticated, so a re-run may read and repair the protected nodes.
-  const client = await connect(connectString, { digestAuth: `${DEMO_DIGEST_USER}:${DEMO_DIGEST_PASSWORD}` });
+  const session = new ZkSession({ connectString, sessionTimeoutMs: 15000, digest: [`${DEMO_DIGEST_USER}:${DEMO_DIGEST_PASSWORD}`] });
+  await session.open();
   try {
-    const seeder = new Seeder(client, root, log);
+    const seeder = new Seeder(new DemoWriter(session), root, log);
     await seeder.ensureNode('', text('ZooScope demo data (scripts/demo/seed.ts)'));
 
     for (const [relative, data] of configNodes()) await seeder.ensureNode(relative, data);
@@ -228,10 +218,10 @@ export async function seedDemoData(connectString: string, options: SeedOptions =
 
     await seeder.ensureNode('big-value', largeText(64 * 1024));
 
-    const digestAcl = [new zookeeper.ACL(Permission.ALL, new zookeeper.Id('digest', digestId(DEMO_DIGEST_USER, DEMO_DIGEST_PASSWORD)))];
+    const digestAcl: AclEntry[] = [{ scheme: 'digest', id: digestId(DEMO_DIGEST_USER, DEMO_DIGEST_PASSWORD), perms: ALL_PERMISSIONS }];
     await seeder.ensureNode('secured', text('only digest demo:demo may read this'), digestAcl);
     await seeder.ensureNode('secured/credentials', text('{"apiKey":"not-a-real-key"}'), digestAcl);
-    const readOnly = [new zookeeper.ACL(Permission.READ, new zookeeper.Id('world', 'anyone')), ...digestAcl];
+    const readOnly: AclEntry[] = [{ scheme: 'world', id: 'anyone', perms: READ }, ...digestAcl];
     await seeder.ensureNode('read-only', text('world may read, only demo:demo may write'), readOnly);
 
     // Parents the lock clients and services use (they create them too, if the seed did not run).
@@ -242,7 +232,7 @@ export async function seedDemoData(connectString: string, options: SeedOptions =
     log(`seeded ${root}: ${seeder.created} created, ${seeder.updated} updated in ${totalMs} ms`);
     return { root, created: seeder.created, updated: seeder.updated, wide, natural, totalMs };
   } finally {
-    await close(client);
+    session.close();
   }
 }
 

@@ -12,8 +12,10 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { hostTools } from '../support/codeServer';
+import { sessionIdHex } from '../../src/zk/stat';
 import { fourLetterWord } from '../support/ports';
-import { close, connect, getChildren, getData, sessionIdHex, ZkClient } from '../../scripts/demo/zk';
+import { waitFor } from '../support/waiting';
+import { connectOtherClient, OtherClient } from '../support/zkClient';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const ROOT = '/zooscope-demo';
@@ -27,10 +29,10 @@ const TIMEOUT_MS = toolsInstalled() ? 90_000 : 360_000;
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-demo-test-'));
 let demo: ChildProcess | undefined;
 let seenPids: number[] = [];
-let client: ZkClient | undefined;
+let client: OtherClient | undefined;
 
 after(async () => {
-  if (client) await close(client);
+  client?.close();
   // Only on failure is anything left: kill it so the next tests start clean.
   if (demo?.pid !== undefined && demo.exitCode === null && demo.signalCode === null) {
     try { process.kill(-demo.pid, 'SIGKILL'); } catch { /* gone */ }
@@ -91,16 +93,6 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 10000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 void test('npm run demo starts ZooKeeper, demo data, lock clients and VS Code, and Ctrl-C stops them all', { timeout: TIMEOUT_MS }, async (t) => {
   const started = Date.now();
   demo = spawn('bash', [path.join(REPO, 'scripts', 'demo.sh'), '--dir', stateDir], {
@@ -117,12 +109,10 @@ void test('npm run demo starts ZooKeeper, demo data, lock clients and VS Code, a
     proc.once('exit', (code, signal) => resolve({ code, signal })));
 
   // The URL, printed last.
-  const url = await waitFor('the demo URL', async () => {
-    if (proc.exitCode !== null || proc.signalCode !== null) {
-      throw new Error(`demo exited early (${proc.exitCode ?? proc.signalCode})`);
-    }
-    return /Open in your browser:\s+(http:\/\/\S+)/.exec(output)?.[1];
-  }, TIMEOUT_MS - 30_000).catch((error: Error) => {
+  const url = await Promise.race([
+    waitFor('the demo URL', async () => /Open in your browser:\s+(http:\/\/\S+)/.exec(output)?.[1], TIMEOUT_MS - 30_000, 100),
+    exited.then(({ code, signal }) => { throw new Error(`demo exited early (${code ?? signal})`); }),
+  ]).catch((error: Error) => {
     throw new Error(`${error.message}\n--- demo output:\n${output}`);
   });
   t.diagnostic(`URL after ${((Date.now() - started) / 1000).toFixed(1)} s: ${url}`);
@@ -149,17 +139,18 @@ void test('npm run demo starts ZooKeeper, demo data, lock clients and VS Code, a
   assert.ok(extensions.some((name) => /^zooscope\.zooscope-\d+\.\d+\.\d+$/.test(name)), `extensions: ${extensions.join(', ')}`);
   const settingsText = fs.readFileSync(path.join(stateDir, 'code-server', 'user-data', 'User', 'settings.json'), 'utf8');
   const settings = JSON.parse(settingsText) as Record<string, unknown>;
+  // With its AdminServer port, so the Ensemble view and the watch tables read via the AdminServer.
   assert.deepEqual(settings['zooscope.connections'],
-    [{ id: 'demo', name: 'Demo (local ZooKeeper)', connectString: `127.0.0.1:${zkPort}` }]);
+    [{ id: 'demo', name: 'Demo (local ZooKeeper)', connectString: `127.0.0.1:${zkPort}`, adminPort }]);
   assert.doesNotMatch(settingsText, /password/i);
 
   // ZooKeeper: 4lw whitelisted, AdminServer on loopback, the seeded data, live lock queues.
   assert.equal(await fourLetterWord(zkPort, 'ruok'), 'imok');
   assert.match(await fourLetterWord(zkPort, 'mntr'), /zk_server_state\s+standalone/);
   assert.equal((await get(`http://127.0.0.1:${adminPort}/commands/ruok`)).status, 200);
-  client = await connect(`127.0.0.1:${zkPort}`);
+  client = await connectOtherClient(`127.0.0.1:${zkPort}`);
   const zk = client;
-  assert.equal((await getChildren(zk, `${ROOT}/wide`)).length, 20000);
+  assert.equal((await zk.children(`${ROOT}/wide`)).length, 20000);
   const queues = [
     { path: `${ROOT}/locks/curator-mutex`, size: 4, shape: /^_c_[0-9a-f-]{36}-lock-\d{10}$/ },
     { path: `${ROOT}/locks/kazoo-lock`, size: 3, shape: /^[0-9a-f]{32}__lock__\d{10}$/ },
@@ -167,20 +158,20 @@ void test('npm run demo starts ZooKeeper, demo data, lock clients and VS Code, a
   for (const queue of queues) {
     // A holder rests 3 s between a release and queueing again: wait for the full queue.
     const names = await waitFor(`${queue.size} nodes in ${queue.path}`, async () => {
-      const children = await getChildren(zk, queue.path);
+      const children = await zk.children(queue.path);
       return children.length === queue.size && children;
-    }, 8000);
+    }, 8000, 100);
     const owners = new Set<string>();
     for (const name of names) {
       assert.match(name, queue.shape);
-      const { stat } = await getData(zk, `${queue.path}/${name}`);
+      const { stat } = await zk.getData(`${queue.path}/${name}`);
       const owner = sessionIdHex(stat.ephemeralOwner);
       assert.notEqual(BigInt(owner), 0n, `${name} is ephemeral`);
       owners.add(owner);
     }
     assert.equal(owners.size, queue.size, `one session per contender in ${queue.path}`);
   }
-  await close(zk);
+  zk.close();
   client = undefined;
 
   // What runs: the demo itself, ZooKeeper's java, code-server and its helpers.
@@ -208,7 +199,7 @@ void test('npm run demo starts ZooKeeper, demo data, lock clients and VS Code, a
   const left = await waitFor('no process left', async () => {
     const pids = processesUsing(stateDir);
     return pids.length === 0 ? [] : undefined;
-  }, 3000).catch(() => processesUsing(stateDir));
+  }, 3000, 100).catch(() => processesUsing(stateDir));
   assert.deepEqual(left.map(commandLine), [], 'processes left running');
   for (const pid of seenPids) assert.ok(!alive(pid), `pid ${pid} is gone`);
   assert.match(output, /stopped code-server[\s\S]*stopped lock clients[\s\S]*stopped ZooKeeper/);

@@ -5,49 +5,35 @@ import assert from 'node:assert/strict';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { analyzeLocks } from '../../src/zk/analysis';
+import { ZkSession } from '../../src/zk/session';
+import { sessionIdHex } from '../../src/zk/stat';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { fourLetterWord } from '../support/ports';
+import { waitFor } from '../support/waiting';
+import { connectOtherClient, isClientError, OtherClient } from '../support/zkClient';
 import { seedDemoData, DEMO_DIGEST_PASSWORD, DEMO_DIGEST_USER } from '../../scripts/demo/seed';
 import { DemoLockClients, DemoLockName, ParticipantInfo, startDemoLockClients } from '../../scripts/demo/lockClients';
-import { curatorMutex, kazooLock, LockFlavor, queueOrder } from '../../scripts/demo/lockRecipe';
-import {
-  close, connect, exists, Exception, getChildren, getData, isZkError, sessionIdHex, setData, ZkClient,
-} from '../../scripts/demo/zk';
 
 const ROOT = '/zooscope-demo';
 const demoScript = (name: string) => path.join(__dirname, '..', '..', 'scripts', 'demo', `${name}.js`);
 
 let zk: ZkCluster;
-let client: ZkClient;
+let client: OtherClient;
 let locks: DemoLockClients | undefined;
 let cli: ChildProcess | undefined;
 
 before(async () => {
-  zk = await startStandalone({ adminServer: false });
-  client = await connect(zk.connectString);
+  zk = await startStandalone({ adminServer: true });
+  client = await connectOtherClient(zk.connectString);
 });
 
 after(async () => {
   cli?.kill('SIGKILL');
   await locks?.stop();
-  if (client) await close(client);
+  client?.close();
   await zk?.stop();
 });
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 10000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const sessionKey = (hex: string) => BigInt(hex).toString(16);
 
@@ -70,7 +56,7 @@ async function watchesByPath(): Promise<Map<string, string[]>> {
 }
 
 async function childCount(p: string): Promise<number> {
-  return (await getChildren(client, p)).length;
+  return (await client.children(p)).length;
 }
 
 void test('seeding twice is idempotent and fast', async (t) => {
@@ -91,51 +77,51 @@ void test('seeding twice is idempotent and fast', async (t) => {
   assert.deepEqual(await counts(), afterFirst);
 
   // A changed value is put back by a re-run.
-  await setData(client, `${ROOT}/config/feature-flags/dark-mode`, Buffer.from('tampered'));
+  await client.setData(`${ROOT}/config/feature-flags/dark-mode`, Buffer.from('tampered'));
   const third = await seedDemoData(zk.connectString);
   assert.equal(third.created, 0);
   assert.equal(third.updated, 1);
-  assert.equal((await getData(client, `${ROOT}/config/feature-flags/dark-mode`)).data.toString(), 'on');
+  assert.equal((await client.getData(`${ROOT}/config/feature-flags/dark-mode`)).data.toString(), 'on');
   assert.deepEqual(await counts(), afterFirst);
 });
 
 void test('the seeded tree has the promised shapes', async () => {
-  const wide = await getChildren(client, `${ROOT}/wide`);
+  const wide = await client.children(`${ROOT}/wide`);
   assert.equal(wide.length, 20000);
   assert.equal(new Set(wide).size, 20000);
 
-  const natural = await getChildren(client, `${ROOT}/natural`);
+  const natural = await client.children(`${ROOT}/natural`);
   assert.deepEqual(new Set(natural), new Set(Array.from({ length: 1000 }, (_, i) => `item-${i + 1}`)));
 
-  const jobs = await getChildren(client, `${ROOT}/jobs`);
+  const jobs = await client.children(`${ROOT}/jobs`);
   assert.equal(jobs.length, 5);
   for (const job of jobs) assert.match(job, /^job-\d{10}$/);
 
-  const settings = (await getData(client, `${ROOT}/config/env/prod/services/api/settings.json`)).data.toString();
+  const settings = (await client.getData(`${ROOT}/config/env/prod/services/api/settings.json`)).data.toString();
   assert.equal(JSON.parse(settings).service, 'api');
-  assert.match((await getData(client, `${ROOT}/config/env/prod/services/api/logging.yaml`)).data.toString(), /^logging:\n/);
-  assert.match((await getData(client, `${ROOT}/config/env/prod/services/billing/db.properties`)).data.toString(), /^db\.url=/m);
-  assert.match((await getData(client, `${ROOT}/config/legacy/spring/beans.xml`)).data.toString(), /^<\?xml /);
+  assert.match((await client.getData(`${ROOT}/config/env/prod/services/api/logging.yaml`)).data.toString(), /^logging:\n/);
+  assert.match((await client.getData(`${ROOT}/config/env/prod/services/billing/db.properties`)).data.toString(), /^db\.url=/m);
+  assert.match((await client.getData(`${ROOT}/config/legacy/spring/beans.xml`)).data.toString(), /^<\?xml /);
 
-  const png = (await getData(client, `${ROOT}/config/assets/logo.png`)).data;
+  const png = (await client.getData(`${ROOT}/config/assets/logo.png`)).data;
   assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
   assert.throws(() => new TextDecoder('utf-8', { fatal: true }).decode(png), TypeError);
 
-  const big = await getData(client, `${ROOT}/big-value`);
+  const big = await client.getData(`${ROOT}/big-value`);
   assert.equal(big.data.length, 65536);
   assert.equal(big.stat.dataLength, 65536);
 
   // Digest-protected: an unauthenticated session is refused, demo:demo reads it.
-  await assert.rejects(getData(client, `${ROOT}/secured`), (e) => isZkError(e, Exception.NO_AUTH));
-  await assert.rejects(getChildren(client, `${ROOT}/secured`), (e) => isZkError(e, Exception.NO_AUTH));
-  await assert.rejects(setData(client, `${ROOT}/read-only`, Buffer.from('x')), (e) => isZkError(e, Exception.NO_AUTH));
-  assert.match((await getData(client, `${ROOT}/read-only`)).data.toString(), /world may read/);
-  const authed = await connect(zk.connectString, { digestAuth: `${DEMO_DIGEST_USER}:${DEMO_DIGEST_PASSWORD}` });
+  await assert.rejects(client.getData(`${ROOT}/secured`), (e) => isClientError(e, 'NO_AUTH'));
+  await assert.rejects(client.children(`${ROOT}/secured`), (e) => isClientError(e, 'NO_AUTH'));
+  await assert.rejects(client.setData(`${ROOT}/read-only`, Buffer.from('x')), (e) => isClientError(e, 'NO_AUTH'));
+  assert.match((await client.getData(`${ROOT}/read-only`)).data.toString(), /world may read/);
+  const authed = await connectOtherClient(zk.connectString, 10000, { digest: `${DEMO_DIGEST_USER}:${DEMO_DIGEST_PASSWORD}` });
   try {
-    assert.match((await getData(authed, `${ROOT}/secured`)).data.toString(), /demo:demo/);
-    assert.deepEqual(await getChildren(authed, `${ROOT}/secured`), ['credentials']);
+    assert.match((await authed.getData(`${ROOT}/secured`)).data.toString(), /demo:demo/);
+    assert.deepEqual(await authed.children(`${ROOT}/secured`), ['credentials']);
   } finally {
-    await close(authed);
+    authed.close();
   }
 });
 
@@ -143,15 +129,16 @@ const NAME_SHAPES: Record<DemoLockName, RegExp> = {
   curator: /^_c_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}-lock-\d{10}$/,
   kazoo: /^[0-9a-f]{32}__lock__\d{10}$/,
 };
-const FLAVORS: Record<DemoLockName, LockFlavor> = { curator: curatorMutex, kazoo: kazooLock };
+/** Both libraries put the lowest sequence number (the last 10 digits) first; an independent reading of the order. */
+const bySequence = (names: string[]) => [...names].sort((a, b) => Number(a.slice(-10)) - Number(b.slice(-10)));
 const EXPECTED: Record<DemoLockName, number> = { curator: 4, kazoo: 3 };
 
 /** The queue of `lock` in sequence order, with each node's owner and data. */
 async function queue(lock: DemoLockName) {
   const lockPath = locks!.lockPaths[lock];
-  const names = queueOrder(FLAVORS[lock], await getChildren(client, lockPath));
+  const names = bySequence(await client.children(lockPath));
   return Promise.all(names.map(async (name) => {
-    const { data, stat } = await getData(client, `${lockPath}/${name}`);
+    const { data, stat } = await client.getData(`${lockPath}/${name}`);
     return { name, path: `${lockPath}/${name}`, data: data.toString(), owner: sessionIdHex(stat.ephemeralOwner) };
   }));
 }
@@ -174,24 +161,47 @@ void test('lock clients form herd-free Curator and kazoo queues with a live hold
     // The lowest node belongs to a live session, the one that says it holds the lock.
     const live = await liveSessions();
     assert.ok(live.has(sessionKey(nodes[0].owner)), `holder session ${nodes[0].owner} is not connected`);
-    const holders: ParticipantInfo[] = locks.describe().filter((p) => p.lock === lock && p.state === 'holding');
+    const holders: ParticipantInfo[] = await waitFor(`${lock} holder to say so`, async () => {
+      const found = locks!.describe().filter((p) => p.lock === lock && p.state === 'holding');
+      return found.length > 0 && found;
+    });
     assert.equal(holders.length, 1);
     assert.equal(holders[0].node, nodes[0].name);
     assert.equal(holders[0].sessionId, nodes[0].owner);
 
-    // Herd-free: each node is watched (data watch) by its successor's session alone; the tail by nobody.
+    // Herd-free: each node is watched (data watch) by its successor's session and by its own (ZooScope's recipe
+    // watches its own node to learn of a loss at once); nobody else.
     await waitFor(`${lock} waiters watching their predecessors`, async () => {
       const watches = await watchesByPath();
       return nodes.every((node, i) => {
-        const watchers = watches.get(node.path) ?? [];
-        return i === nodes.length - 1
-          ? watchers.length === 0
-          : watchers.length === 1 && watchers[0] === sessionKey(nodes[i + 1].owner);
+        const watchers = [...(watches.get(node.path) ?? [])].sort();
+        const expected = [node.owner, ...(i < nodes.length - 1 ? [nodes[i + 1].owner] : [])].map(sessionKey).sort();
+        return JSON.stringify(watchers) === JSON.stringify(expected);
       });
     });
   }
 
-  const service = await getData(client, locks.servicePath);
+  // The lock-queue analysis reads them as a Curator mutex and a kazoo lock (via the AdminServer, as in the demo),
+  // holder first, each waiter waiting for its predecessor, with no anomaly.
+  const session = new ZkSession({ connectString: zk.connectString });
+  await session.open();
+  try {
+    const member = zk.members[0];
+    const analysis = await analyzeLocks(session, `${ROOT}/locks`, { adminPorts: { [member.address]: member.adminPort! } });
+    for (const [lock, recipe] of [['curator', 'curator-mutex'], ['kazoo', 'kazoo-lock']] as const) {
+      const q = analysis.queues.find((x) => x.path === locks!.lockPaths[lock]);
+      assert.ok(q, `no ${lock} queue in ${analysis.queues.map((x) => x.path).join(', ')}`);
+      assert.equal(q.recipe, recipe);
+      const nodes = await queue(lock);
+      assert.deepEqual(q.participants.map((p) => [p.name, p.role]), nodes.map((n, i) => [n.name, i === 0 ? 'holder' : 'waiter']));
+      assert.deepEqual(q.participants.slice(1).map((p) => p.waitsFor), nodes.slice(0, -1).map((n) => [n.path]));
+      assert.deepEqual(q.anomalies, []);
+    }
+  } finally {
+    session.close();
+  }
+
+  const service = await client.getData(locks.servicePath);
   assert.equal(sessionIdHex(service.stat.ephemeralOwner), locks.serviceSessionId);
   assert.equal(JSON.parse(service.data.toString()).name, 'demo-service');
 });
@@ -215,8 +225,8 @@ void test('when a holder releases, the next waiter acquires', async () => {
 
   await locks.stop();
   locks = undefined;
-  for (const lock of ['curator', 'kazoo']) assert.deepEqual(await getChildren(client, `${ROOT}/locks/${lock === 'curator' ? 'curator-mutex' : 'kazoo-lock'}`), []);
-  assert.equal(await exists(client, `${ROOT}/services/api/instance-1`), null);
+  for (const lock of ['curator', 'kazoo']) assert.deepEqual(await client.children(`${ROOT}/locks/${lock === 'curator' ? 'curator-mutex' : 'kazoo-lock'}`), []);
+  assert.equal(await client.exists(`${ROOT}/services/api/instance-1`), undefined);
 });
 
 void test('the lock clients CLI stops cleanly on SIGTERM', async () => {
@@ -240,5 +250,5 @@ void test('the lock clients CLI stops cleanly on SIGTERM', async () => {
   // Closed sessions take their ephemeral nodes along at once (no session timeout to wait for).
   assert.equal(await childCount(`${root}/locks/curator-mutex`), 0);
   assert.equal(await childCount(`${root}/locks/kazoo-lock`), 0);
-  assert.equal(await exists(client, `${root}/services/api/instance-1`), null);
+  assert.equal(await client.exists(`${root}/services/api/instance-1`), undefined);
 });

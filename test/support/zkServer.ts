@@ -46,6 +46,8 @@ export class ZkMember {
     private readonly logToConsole: boolean,
   ) {}
 
+  /** The java process's pid while it runs (the demo's last-resort kill). */
+  get pid(): number | undefined { return this.running ? this.proc?.pid : undefined; }
   get running(): boolean { return !!this.proc && this.proc.exitCode === null && this.proc.signalCode === null; }
   get address(): string { return `127.0.0.1:${this.clientPort}`; }
 
