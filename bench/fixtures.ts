@@ -23,14 +23,19 @@ export interface WideNode {
   children: number;
 }
 
+/** statfs magic numbers of memory-backed file systems (tmpfs, ramfs): fsync there costs nothing. */
+const MEMORY_FS = new Set([0x01021994, 0x858458f6]);
+
 /**
- * A standalone server with its data dir on tmpfs when there is one: seeding 120k nodes is then bound by the
- * server's request processing, not by the disk's fsync (reads, which is what the benches time, do not touch it).
+ * A standalone server with its data dir on DISK (the OS temp dir, or BENCH_ZK_DIR), as users' servers are: its
+ * writes pay for fsync, so lock figures can stand beside Curator's and kazoo's on the same server. The bench
+ * refuses a memory-backed folder; the JSON records the file system's type.
  */
-export async function startServer(): Promise<{ cluster: ZkCluster; dataOnTmpfs: boolean }> {
-  const shm = '/dev/shm';
-  const dataOnTmpfs = fs.existsSync(shm) && isWritable(shm);
-  const baseDir = fs.mkdtempSync(path.join(dataOnTmpfs ? shm : os.tmpdir(), 'zooscope-bench-'));
+export async function startServer(): Promise<{ cluster: ZkCluster; dataDir: string; fsType: string }> {
+  const parent = process.env.BENCH_ZK_DIR ?? os.tmpdir();
+  const type = fs.statfsSync(parent).type;
+  if (MEMORY_FS.has(type)) throw new Error(`bench: ${parent} is memory-backed (statfs type 0x${type.toString(16)}); set BENCH_ZK_DIR to a folder on disk`);
+  const baseDir = fs.mkdtempSync(path.join(parent, 'zooscope-bench-'));
   try {
     const cluster = await startStandalone({ baseDir, adminServer: false });
     // baseDir is ours (startStandalone only removes folders it made): remove it with the server.
@@ -39,19 +44,10 @@ export async function startServer(): Promise<{ cluster: ZkCluster; dataOnTmpfs: 
       await stop();
       fs.rmSync(baseDir, { recursive: true, force: true });
     };
-    return { cluster, dataOnTmpfs };
+    return { cluster, dataDir: baseDir, fsType: `0x${type.toString(16)}` };
   } catch (error) {
     fs.rmSync(baseDir, { recursive: true, force: true });
     throw error;
-  }
-}
-
-function isWritable(dir: string): boolean {
-  try {
-    fs.accessSync(dir, fs.constants.W_OK);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -99,3 +95,7 @@ export function newTree(session: ZkSession, changed: (node: PathNode) => void, d
 
 export { connectOtherClient };
 export type { OtherClient };
+
+/** vscode.l10n.t without a bundle (English): `{0}`-style arguments substituted, as the extension shows them. */
+export const l10nLike = (message: string, ...args: (string | number | boolean)[]): string =>
+  args.length ? message.replace(/\{(\d+)\}/g, (whole, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : whole)) : message;

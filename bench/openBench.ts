@@ -1,8 +1,16 @@
-// Bench 1: opening a wide node in the tree (persistent watch, list, sort, first page's Stats) against a bare
-// getChildren of the same node in the same run; and the memory the listing holds.
+// Bench 1: opening a wide node up to the tree items VS Code receives (persistent watch, list, natural sort, first
+// page's Stats, the elements, each item's data as src/zk/tree/znodePresentation.ts builds it) against the same work
+// done bare with node-zookeeper-client in the same run (getChildren, the page's Stats, the same items); the ratio is
+// taken per run, then its median. And the RSS a process adds when it has seen all children (memoryBench).
+import { execFile } from 'node:child_process';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
 import { mapBounded } from '../src/zk/timeouts';
-import { childName, newTree, openSession, PAGE_SIZE, rawExists, rawGetChildren, WideNode, WINDOW } from './fixtures';
+import type { ZnodeStat } from '../src/zk/stat';
+import { ConnectionNode, ZnodeNode } from '../src/zk/tree/treeNodes';
+import { ZnodePresentation, znodePresentation } from '../src/zk/tree/znodePresentation';
+import { childName, l10nLike, newTree, openSession, PAGE_SIZE, rawExists, rawGetChildren, WideNode, WINDOW } from './fixtures';
 import { collect, now, Row, summarize } from './stats';
 
 export interface OpenResult {
@@ -11,13 +19,35 @@ export interface OpenResult {
   openMedian: Map<string, number>;
 }
 
+/** The expanded node's own Stat does not matter to its children's items. */
+const PARENT_STAT = { czxid: 0n, mzxid: 0n, ctime: 0, mtime: 0, version: 0, cversion: 0, aversion: 0, ephemeralOwner: 0n, dataLength: 0, numChildren: 1, pzxid: 0n } as unknown as ZnodeStat;
+
+/** The same items from node-zookeeper-client's Stats: the fields an item shows, read from its Buffers. */
+function bareItems(parentPath: string, names: string[], stats: (zookeeper.Stat | null)[]): ZnodePresentation[] {
+  const root = new ConnectionNode('bench');
+  const items: ZnodePresentation[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const raw = stats[i];
+    if (!raw) continue;
+    const stat = { ...PARENT_STAT, ephemeralOwner: raw.ephemeralOwner.readBigUInt64BE(0), dataLength: raw.dataLength, numChildren: raw.numChildren } as ZnodeStat;
+    items.push(znodePresentation(l10nLike, new ZnodeNode('bench', `${parentPath}/${names[i]}`, names[i], stat, root), undefined, undefined));
+  }
+  return items;
+}
+
 interface RunSample {
   rawLib: number;
   /** node-zookeeper-client doing the same work bare: getChildren, then the first page's Stats (exists). */
   rawPage: number;
   rawExists: number;
+  /** Building the page's items from bare Stats (part of rawPage). */
+  rawItems: number;
+  /** Elements and items from the listing's entries (part of total). */
+  items: number;
   session: number;
   listing: number;
+  /** 1-minute load average when the run started. */
+  load: number;
   entries: number;
   total: number;
 }
@@ -26,6 +56,7 @@ interface RunSample {
 async function oneRun(connectString: string, raw: zookeeper.Client, node: WideNode, run: number): Promise<RunSample> {
   const session = await openSession(connectString);
   const tree = newTree(session, () => undefined);
+  const parent = new ZnodeNode('bench', node.path, node.path.slice(node.path.lastIndexOf('/') + 1), PARENT_STAT, new ConnectionNode('bench'));
   try {
     const sample: Partial<RunSample> = {};
     const steps: (() => Promise<void>)[] = [
@@ -41,11 +72,15 @@ async function oneRun(connectString: string, raw: zookeeper.Client, node: WideNo
         const t0 = now();
         const names = await rawGetChildren(raw, node.path);
         const t1 = now();
-        const page = Array.from({ length: Math.min(PAGE_SIZE, names.length) }, (_, i) => `${node.path}/${childName(i + 1)}`);
-        await mapBounded(page, WINDOW, (p) => rawExists(raw, p));
+        const page = Array.from({ length: Math.min(PAGE_SIZE, names.length) }, (_, i) => childName(i + 1));
+        const stats = await mapBounded(page, WINDOW, (name) => rawExists(raw, `${node.path}/${name}`));
         const t2 = now();
-        sample.rawPage = t2 - t0;
+        const items = bareItems(node.path, page, stats);
+        const t3 = now();
+        if (items.length !== page.length) throw new Error('bare items incomplete');
+        sample.rawPage = t3 - t0;
         sample.rawExists = t2 - t1;
+        sample.rawItems = t3 - t2;
       },
       async () => {
         collect();
@@ -61,13 +96,17 @@ async function oneRun(connectString: string, raw: zookeeper.Client, node: WideNo
         const t1 = now();
         const entries = await listing.entries();
         const t2 = now();
+        const items = tree.nodesFor(parent, entries).map((n) => znodePresentation(l10nLike, n, undefined, listing));
+        const t3 = now();
         if (listing.total !== node.children) throw new Error(`listing: ${listing.total} names, expected ${node.children}`);
-        if (entries.length !== Math.min(PAGE_SIZE, node.children)) throw new Error(`entries: ${entries.length}`);
+        if (items.length !== Math.min(PAGE_SIZE, node.children)) throw new Error(`items: ${items.length}`);
         sample.listing = t1 - t0;
         sample.entries = t2 - t1;
-        sample.total = t2 - t0;
+        sample.items = t3 - t2;
+        sample.total = t3 - t0;
       },
     ];
+    sample.load = os.loadavg()[0];
     for (let i = 0; i < steps.length; i++) await steps[(i + run) % steps.length]();
     return sample as RunSample;
   } finally {
@@ -87,83 +126,73 @@ export async function openBench(connectString: string, raw: zookeeper.Client, no
     const rawLib = summarize(pick('rawLib'));
     const session = summarize(pick('session'));
     const total = summarize(pick('total'));
+    const load = samples.map((s) => s.load);
     openMedian.set(node.path, total.median);
     const label = `${node.children.toLocaleString('en-US')} children`;
     const bench = 'open node';
     const rawPage = summarize(pick('rawPage'));
-    const rawExistsSummary = summarize(pick('rawExists'));
-    const pageLabel = `node-zk-client getChildren + ${PAGE_SIZE} exists`;
+    const big = node.children >= 100000;
+    const bare = { label: `bare: getChildren + ${PAGE_SIZE} exists + items`, summary: rawPage };
+    const perRun = samples.map((s) => s.total / s.rawPage);
     rows.push(
-      { bench, case: `${label}: tree open + first page Stats`, unit: 'ms', summary: total, samples: pick('total'),
-        baseline: { label: 'node-zk-client getChildren', summary: rawLib },
-        goal: node.children >= 100000 ? { op: '<=', value: 200 } : undefined },
-      { bench, case: `${label}: same, vs the same work done bare`, unit: 'ms', summary: total,
-        baseline: { label: pageLabel, summary: rawPage } },
-      { bench, case: `${label}: same, vs our session.getChildren`, unit: 'ms', summary: total,
-        baseline: { label: 'session.getChildren', summary: session } },
-      { bench, case: `${label}:   of which openListing (watch+list+sort)`, unit: 'ms', summary: summarize(pick('listing')), samples: pick('listing'),
-        baseline: { label: 'session.getChildren', summary: session } },
-      { bench, case: `${label}:   of which entries() (${PAGE_SIZE} Stats, ${WINDOW} in flight)`, unit: 'ms', summary: summarize(pick('entries')), samples: pick('entries'),
-        baseline: { label: `node-zk-client ${PAGE_SIZE} exists`, summary: rawExistsSummary } },
-      { bench, case: `${label}: session.getChildren`, unit: 'ms', summary: session, samples: pick('session'),
-        baseline: { label: 'node-zk-client getChildren', summary: rawLib } },
-      { bench, case: `${label}: node-zk-client getChildren`, unit: 'ms', summary: rawLib, samples: pick('rawLib') },
-      { bench, case: `${label}: ${pageLabel}`, unit: 'ms', summary: rawPage, samples: pick('rawPage') },
+      { bench, case: `${label}: open → tree items`, unit: 'ms', summary: total, samples: pick('total'), load,
+        baseline: bare, ratios: perRun, goal: big ? { op: '<=', value: 200 } : undefined },
+      { bench, case: `${label}: open → tree items, vs the same work bare`, unit: 'ms', summary: total, load,
+        baseline: bare, ratios: perRun, goal: big ? { op: '<=', value: 1, on: 'ratio' } : undefined },
+      { bench, case: `${label}:   of which openListing (watch+list+sort)`, unit: 'ms', summary: summarize(pick('listing')), samples: pick('listing'), load,
+        baseline: { label: 'session.getChildren', summary: session }, ratios: samples.map((s) => s.listing / s.session) },
+      { bench, case: `${label}:   of which entries() (${PAGE_SIZE} Stats, ${WINDOW} in flight)`, unit: 'ms', summary: summarize(pick('entries')), samples: pick('entries'), load,
+        baseline: { label: `bare ${PAGE_SIZE} exists`, summary: summarize(pick('rawExists')) }, ratios: samples.map((s) => s.entries / s.rawExists) },
+      { bench, case: `${label}:   of which elements + items (${PAGE_SIZE})`, unit: 'ms', summary: summarize(pick('items')), samples: pick('items'), load,
+        baseline: { label: 'bare items', summary: summarize(pick('rawItems')) }, ratios: samples.map((s) => s.items / s.rawItems) },
+      { bench, case: `${label}: session.getChildren`, unit: 'ms', summary: session, samples: pick('session'), load,
+        baseline: { label: 'node-zk-client getChildren', summary: rawLib }, ratios: samples.map((s) => s.session / s.rawLib) },
+      { bench, case: `${label}: bare: getChildren + ${PAGE_SIZE} exists + items`, unit: 'ms', summary: rawPage, samples: pick('rawPage'), load },
     );
   }
   return { rows, openMedian };
 }
 
-const MiB = 1024 * 1024;
+
+interface ChildMemory { rssBeforeMiB: number; rssAfterMiB: number; heapBeforeMiB: number; heapAfterMiB: number }
+
+/** One measurement in a fresh process (bench/memoryChild.ts), so RSS is that work's alone. */
+function memoryChild(connectString: string, node: WideNode, mode: 'tree' | 'bare'): Promise<ChildMemory> {
+  const script = path.join(__dirname, 'memoryChild.js');
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--expose-gc', script, connectString, node.path, String(node.children), mode], { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`memory child (${mode}): ${error.message}\n${stderr}`));
+      resolve(JSON.parse(stdout.trim().split('\n').pop()!) as ChildMemory);
+    });
+  });
+}
 
 /**
- * Heap held by an opened 100k listing (tree + watch + sorted names + first page of Stats), after full GCs,
- * against the names array alone as node-zookeeper-client returns it. Needs --expose-gc.
+ * RSS added by seeing ALL children of the wide node (every Stat, the tree's elements and their items' data), in
+ * a process of its own, against the same in a bare node-zookeeper-client process (names + one Stat each) in the
+ * same run; the two go in alternating order. Goal: ≤ 100 MiB extra.
  */
-export async function memoryBench(connectString: string, raw: zookeeper.Client, node: WideNode, runs: number): Promise<Row[]> {
+export async function memoryBench(connectString: string, node: WideNode, runs: number): Promise<Row[]> {
   const tree: number[] = [];
-  const treeExternal: number[] = [];
-  const names: number[] = [];
+  const treeHeap: number[] = [];
+  const bare: number[] = [];
+  const load: number[] = [];
   for (let run = 0; run < runs; run++) {
-    // Each measurement in its own function: a variable of this loop would keep the previous run's objects
-    // alive (async functions keep locals in their context) and hide the new ones in the difference.
-    const held = await heldByListing(connectString, node);
-    tree.push(held.heap);
-    treeExternal.push(held.external);
-    names.push(await heldByNames(raw, node));
+    load.push(os.loadavg()[0]);
+    const order: ('tree' | 'bare')[] = run % 2 ? ['bare', 'tree'] : ['tree', 'bare'];
+    for (const mode of order) {
+      const m = await memoryChild(connectString, node, mode);
+      if (mode === 'tree') {
+        tree.push(m.rssAfterMiB - m.rssBeforeMiB);
+        treeHeap.push(m.heapAfterMiB - m.heapBeforeMiB);
+      } else bare.push(m.rssAfterMiB - m.rssBeforeMiB);
+    }
   }
-  const label = `${node.children.toLocaleString('en-US')} children`;
+  const label = `${node.children.toLocaleString('en-US')} children, all seen`;
   return [
-    { bench: 'memory', case: `${label}: heap held by the open listing`, unit: 'MiB', summary: summarize(tree), samples: tree,
-      baseline: { label: 'names array (node-zk-client)', summary: summarize(names) } },
-    { bench: 'memory', case: `${label}: external (Buffers) held by it`, unit: 'MiB', summary: summarize(treeExternal), samples: treeExternal },
+    { bench: 'memory', case: `${label}: RSS added (own process)`, unit: 'MiB', summary: summarize(tree), samples: tree, load,
+      baseline: { label: 'bare client, names + Stats', summary: summarize(bare) }, ratios: tree.map((t, i) => t / bare[i]), goal: { op: '<=', value: 100 } },
+    { bench: 'memory', case: `${label}:   of which JS heap`, unit: 'MiB', summary: summarize(treeHeap), samples: treeHeap, load },
+    { bench: 'memory', case: `${label}: bare client RSS added`, unit: 'MiB', summary: summarize(bare), samples: bare, load },
   ];
-}
-
-async function heldByListing(connectString: string, node: WideNode): Promise<{ heap: number; external: number }> {
-  const session = await openSession(connectString);
-  try {
-    collect();
-    const before = process.memoryUsage();
-    const tree = newTree(session, () => undefined);
-    const listing = await tree.openListing(node.path);
-    const entries = await listing.entries();
-    collect();
-    const after = process.memoryUsage();
-    if (entries.length === 0 || listing.total !== node.children) throw new Error('memory bench: listing incomplete');
-    tree.dispose();
-    return { heap: (after.heapUsed - before.heapUsed) / MiB, external: (after.external - before.external) / MiB };
-  } finally {
-    session.close();
-  }
-}
-
-async function heldByNames(raw: zookeeper.Client, node: WideNode): Promise<number> {
-  collect();
-  const before = process.memoryUsage().heapUsed;
-  const list = await rawGetChildren(raw, node.path);
-  collect();
-  const after = process.memoryUsage().heapUsed;
-  if (list.length !== node.children) throw new Error('memory bench: names incomplete');
-  return (after - before) / MiB;
 }
