@@ -11,15 +11,11 @@ import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 
 const uuid = (c: string) => `${c.repeat(8)}-${c.repeat(4)}-${c.repeat(4)}-${c.repeat(4)}-${c.repeat(12)}`;
-const sessionOf = (c: OtherClient) => '0x' + c.client.getSessionId().readBigUInt64BE(0).toString(16);
+const sessionOf = (c: OtherClient) => c.sessionId;
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
 
-function dataWatch(c: OtherClient, path: string): Promise<void> {
-  return new Promise((resolve, reject) => c.client.exists(path, () => undefined, (e) => (e ? reject(e) : resolve())));
-}
-function childWatch(c: OtherClient, path: string): Promise<void> {
-  return new Promise((resolve, reject) => c.client.getChildren(path, () => undefined, (e) => (e ? reject(e) : resolve())));
-}
+const dataWatch = (c: OtherClient, path: string) => c.watch(path, 'exists');
+const childWatch = (c: OtherClient, path: string) => c.watch(path, 'getChildren');
 const queue = (a: LockAnalysis, path: string): LockQueue => {
   const q = a.queues.find((x) => x.path === path);
   assert.ok(q, `no queue ${path} in ${a.queues.map((x) => x.path).join(', ')}`);

@@ -11,8 +11,7 @@ import { connectOtherClient, eventually, OtherClient } from '../support/zkClient
 import { startStandalone, ZkCluster } from '../support/zkServer';
 
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
-const dataWatch = (c: OtherClient, path: string) =>
-  new Promise<void>((resolve, reject) => c.client.exists(path, () => undefined, (e) => (e ? reject(e) : resolve())));
+const dataWatch = (c: OtherClient, path: string) => c.watch(path, 'exists');
 
 describe('LockMonitor', () => {
   let zk: ZkCluster;

@@ -17,17 +17,16 @@ import { ZkSession } from '../../src/zk/session';
 import { fourLetterWord } from '../support/ports';
 import { startCurator } from '../support/thirdParty/curator';
 import { ThirdPartyClient } from '../support/thirdParty/driver';
+import { sleep } from '../support/waiting';
 import { startKazoo, SYSTEM_PYTHON } from '../support/thirdParty/kazoo';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
-const sessionOf = (c: OtherClient) => '0x' + c.client.getSessionId().readBigUInt64BE(0).toString(16);
+const sessionOf = (c: OtherClient) => c.sessionId;
 const kazooName = (c: string) => `${c.repeat(32)}__lock__`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const dataWatch = (c: OtherClient, p: string) =>
-  new Promise<void>((resolve, reject) => c.client.exists(p, () => undefined, (e) => (e ? reject(e) : resolve())));
+const dataWatch = (c: OtherClient, p: string) => c.watch(p, 'exists');
 const single = (a: LockAnalysis, p: string): LockQueue => {
   const q = a.queues.find((x) => x.path === p);
   assert.ok(q, `no queue ${p} in ${a.queues.map((x) => x.path).join(', ')}`);

@@ -14,7 +14,7 @@ import { startStandalone, ZkCluster } from '../support/zkServer';
 const root = path.resolve(__dirname, '..', '..', '..');
 const cli = path.join(root, 'dist', 'cli.js');
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
-const sessionOf = (c: OtherClient) => '0x' + c.client.getSessionId().readBigUInt64BE(0).toString(16);
+const sessionOf = (c: OtherClient) => c.sessionId;
 
 /** A password that must never show in the CLI's output. */
 const SECRET = 'pw-Kd40-never-printed';
@@ -45,7 +45,7 @@ describe('zooscope locks (CLI)', () => {
     await a.mkdirp('/app/locks/orders');
     held = await a.create(`/app/locks/orders/${'f'.repeat(32)}__lock__`, 'worker-a', EPH_SEQ);
     waiting = await b.create(`/app/locks/orders/${'0'.repeat(32)}__lock__`, 'worker-b', EPH_SEQ);
-    await new Promise<void>((resolve, reject) => b.client.getData(held, () => undefined, (e) => (e ? reject(e) : resolve())));
+    await b.watch(held, 'getData');
   });
 
   after(async () => {
@@ -88,7 +88,7 @@ describe('zooscope locks (CLI)', () => {
       const gone = await c.create('/app/locks/orders/gone-', '', zookeeper.CreateMode.EPHEMERAL);
       await c.create(`/app/locks/orders/${'c'.repeat(32)}__lock__`, 'stuck', EPH_SEQ);
       await c.remove(gone);
-      await new Promise<void>((resolve, reject) => c.client.exists(gone, () => undefined, (e) => (e ? reject(e) : resolve())));
+      await c.watch(gone, 'exists');
       await new Promise((r) => setTimeout(r, 1100));
       const strict = await run(['locks', zk.connectString, '/app/locks/orders', '--strict', ...admin]);
       assert.equal(strict.code, 3, strict.stdout + strict.stderr);

@@ -8,9 +8,9 @@ import { OpCode } from '../../src/zk/protocol/opcodes';
 import { WatchEvent } from '../../src/zk/watchRegistry';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { startProxy, TcpProxy, withOpCode } from '../support/tcpProxy';
+import { sleep } from '../support/waiting';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = (events: WatchEvent[], kind: WatchEvent['kind']) => events.filter((e) => e.kind === kind).length;
 
 describe('watches on a server without addWatch (UNIMPLEMENTED)', () => {

@@ -12,9 +12,9 @@ import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
 import { closeSessionAsTwin } from '../support/lockHelpers';
 import { freePort } from '../support/ports';
 import { startProxy } from '../support/tcpProxy';
+import { sleep } from '../support/waiting';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = (events: WatchEvent[], kind: WatchEvent['kind']) => events.filter((e) => e.kind === kind).length;
 
 async function openFails(session: ZkSession, signal?: AbortSignal): Promise<{ failure: ConnectFailure; elapsed: number }> {

@@ -12,9 +12,8 @@ import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
 
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
-const sessionOf = (c: OtherClient) => '0x' + c.client.getSessionId().readBigUInt64BE(0).toString(16);
-const dataWatch = (c: OtherClient, path: string) =>
-  new Promise<void>((resolve, reject) => c.client.getData(path, () => undefined, (e) => (e ? reject(e) : resolve())));
+const sessionOf = (c: OtherClient) => c.sessionId;
+const dataWatch = (c: OtherClient, path: string) => c.watch(path, 'getData');
 
 /** A holder and a waiter (getData watch on the holder's node) under `dir`. */
 async function holderAndWaiter(connectHolder: string, connectWaiter: string, dir: string) {
