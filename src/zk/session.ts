@@ -9,7 +9,6 @@ import * as ops from './protocol/operations';
 import { RawChannel, SecurityEvent, WatchNotification } from './protocol/rawChannel';
 import { createSaslMechanism, SaslSettings } from './security/sasl';
 import { SessionSecurity, securityOfChannel } from './security/sessionSecurity';
-import { plainToTlsPortProblem } from './security/plainPortCheck';
 import { isFinalTlsFailure } from './security/tlsFailure';
 import { prepareTls, PreparedTls, SecurityConfigError, TlsSettings } from './security/tlsSettings';
 import { sessionIdHex, ZnodeStat } from './stat';
@@ -239,15 +238,11 @@ export class ZkSession extends EventEmitter {
       const probes = await this.probeAll(Math.min(2000, Math.max(500, deadline - Date.now())), stop);
       if (over()) break;
       diagnosis.probes = probes;
-      // Probes speak plain `srvr`: a TLS port answers it with nothing ("notZooKeeper"), which says nothing when we
-      // speak TLS ourselves (TLS failures come as 'securityProblem'), and says "TLS port" when we do not.
+      // Probes speak plain `srvr`, which a TLS port never answers: over TLS only refusals are definitive (TLS
+      // failures come as 'securityProblem').
       const definitive = this.options.tls
         ? probes.every((p) => p.outcome === 'refused' || p.outcome === 'unresolved')
         : probes.every((p) => isDefinitiveFailure(p.outcome));
-      if (definitive && !this.options.tls) {
-        const tlsPort = await plainToTlsPortProblem(probes);
-        if (tlsPort) throw new ConnectFailure('security', probes, tlsPort);
-      }
       if (definitive) throw new ConnectFailure('unreachable', probes);
       if (Date.now() >= deadline) throw new ConnectFailure('timedOut', probes, this.lastSecurityProblem);
       await sleep(Math.min(500, Math.max(0, deadline - Date.now())), stop);

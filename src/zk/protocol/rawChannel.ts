@@ -12,7 +12,8 @@ import { installLibraryFixes } from '../security/libraryFixes';
 import type { SaslMechanism } from '../security/sasl';
 import { SaslExchange, SaslRejected } from '../security/saslExchange';
 import { installTlsTransport, TlsConnectionInfo, TransportManager } from '../security/secureTransport';
-import type { TlsFailure } from '../security/tlsFailure';
+import { speaksTls } from '../security/portProbes';
+import { plainToTlsPortLine, TlsFailure } from '../security/tlsFailure';
 import type { PreparedTls } from '../security/tlsSettings';
 import { DEFAULT_MAX_FRAME_BYTES, FrameReader } from './frameReader';
 import { JuteReader } from './jute';
@@ -126,6 +127,11 @@ export class RawChannel {
   private tlsInfoValue: TlsConnectionInfo | undefined;
   private saslIdentityValue: { mechanism: string; identity: string } | undefined;
   private authFailureValue: string | undefined;
+  private readonly usesTls: boolean;
+  /** The plain connection being set up, and whether its server has said anything yet. */
+  private plainAttempt: { socket: ConnectionManagerInternals['socket']; host: string; port: number; heard: boolean } | undefined;
+  /** When each server was last asked whether it speaks TLS (performance.now()). */
+  private readonly tlsAsked = new Map<string, number>();
 
   /**
    * `handshakeTimeoutMs`: how long a connected socket may wait for the server's answer to the session handshake.
@@ -142,6 +148,7 @@ export class RawChannel {
       throw new Error('node-zookeeper-client internals changed: cannot install the protocol extensions');
     }
     this.saslFactory = o.sasl;
+    this.usesTls = !!o.tls;
     installLibraryFixes();
     if (o.tls) {
       installTlsTransport(this.manager as unknown as TransportManager, o.tls, {
@@ -302,6 +309,10 @@ export class RawChannel {
         manager.socket?.destroy();
         return;
       }
+      const socket = manager.socket;
+      this.plainAttempt = !this.usesTls && socket?.remoteAddress && socket.remotePort
+        ? { socket, host: socket.remoteAddress, port: socket.remotePort, heard: false }
+        : undefined;
       connected();
       this.watchHandshake();
     };
@@ -309,6 +320,7 @@ export class RawChannel {
       clearTimeout(this.handshakeTimer);
       this.sasl = undefined;
       this.saslIdentityValue = undefined;
+      this.checkSilentClose();
       this.stopLiveness();
       this.frames.reset();
       closed(hadError);
@@ -317,6 +329,8 @@ export class RawChannel {
       const socket = manager.socket;
       // Any bytes count as a sign of life, as in the Java client (a huge reply arrives in many chunks).
       this.lastHeard = performance.now();
+      const attempt = this.plainAttempt;
+      if (attempt && attempt.socket === socket) attempt.heard = true;
       this.frames.push(chunk);
       for (;;) {
         let frame: Buffer | undefined;
@@ -366,6 +380,23 @@ export class RawChannel {
         this.startLiveness();
       }
     };
+  }
+
+  /**
+   * A plain connection the server closed before saying a word: a TLS port does that (Netty drops a record that is
+   * not TLS), and the library would retry silently forever. Asks the port once in a while whether it speaks TLS.
+   */
+  private checkSilentClose(): void {
+    const attempt = this.plainAttempt;
+    this.plainAttempt = undefined;
+    if (!attempt || attempt.heard || attempt.socket !== this.manager.socket || this.reconnectPrevented) return;
+    const server = `${attempt.host}:${attempt.port}`;
+    const now = performance.now();
+    if (now - (this.tlsAsked.get(server) ?? -Infinity) < 5000) return;
+    this.tlsAsked.set(server, now);
+    void speaksTls(attempt.host, attempt.port).then((tls) => {
+      if (tls && !this.reconnectPrevented) this.emitSecurity({ kind: 'tlsFailure', server, failure: plainToTlsPortLine(server) });
+    });
   }
 
   private beginSasl(connectResponse: Buffer): void {

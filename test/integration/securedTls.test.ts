@@ -1,0 +1,218 @@
+// TLS against real ZooKeeper 3.8 servers (Netty, certificates made by openssl at test time): client certificates
+// as PEM and PKCS#12, every failure as its exact one line, a new verified handshake after a server restart, TLS 1.3,
+// a unified port, and the server name check with its switch.
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as zookeeper from 'node-zookeeper-client';
+import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session';
+import type { SecurityEvent } from '../../src/zk/protocol/rawChannel';
+import { SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
+import { CLIENT_PFX_PASSPHRASE, TestCertificates } from '../support/testCertificates';
+
+function session(connectString: string, extra: Partial<SessionOptions>): ZkSession {
+  return new ZkSession({ connectString, sessionTimeoutMs: 8000, requestTimeoutMs: 8000, ...extra });
+}
+
+/** Opens a session that must fail, and returns its ConnectFailure. */
+async function failure(connectString: string, extra: Partial<SessionOptions>): Promise<ConnectFailure> {
+  const s = session(connectString, extra);
+  try {
+    await s.open();
+  } catch (error) {
+    assert.ok(error instanceof ConnectFailure, String(error));
+    return error;
+  } finally {
+    s.close();
+  }
+  assert.fail('the session connected');
+}
+
+function create(s: ZkSession, path: string, data: string): Promise<string> {
+  return s.libraryCall<string>('create', path, (cb) => s.client.create(path, Buffer.from(data), zookeeper.CreateMode.PERSISTENT, cb));
+}
+
+describe('TLS with client certificates (clientAuth=need, PKCS#12 key store)', () => {
+  let certs: { certificates: TestCertificates; remove(): void };
+  let c: TestCertificates;
+  let server: SecuredZkServer;
+
+  before(async () => {
+    certs = temporaryCertificates();
+    c = certs.certificates;
+    server = await SecuredZkServer.start({ certificates: c, tls: { keyStore: 'pkcs12', clientAuth: 'need' } });
+  });
+  after(async () => {
+    await server?.dispose();
+    certs?.remove();
+  });
+
+  test('a PEM client certificate connects; the session reports TLS and the server knows us as x509', async () => {
+    const s = session(server.tlsAddress, { tls: { caFile: c.caCrt, certFile: c.clientCrt, keyFile: c.clientKey } });
+    try {
+      await s.open();
+      const tls = s.security.tls;
+      assert.ok(tls, 'TLS facts');
+      assert.match(tls.protocol, /^TLSv1\.[23]$/);
+      assert.equal(tls.serverNameChecked, true);
+      assert.match(tls.peerSubject ?? '', /CN=localhost/);
+      await create(s, '/tls-pem', 'over tls');
+      assert.equal((await s.getData('/tls-pem')).data?.toString(), 'over tls');
+      const ids = await s.whoAmI();
+      assert.ok(ids.some((id) => id.scheme === 'x509' && id.user === 'CN=zk-client'), JSON.stringify(ids));
+    } finally {
+      s.close();
+    }
+  });
+
+  test('a PKCS#12 client certificate with its passphrase connects', async () => {
+    const s = session(server.tlsAddress, { tls: { caFile: c.caCrt, pfxFile: c.clientP12, passphrase: CLIENT_PFX_PASSPHRASE } });
+    try {
+      await s.open();
+      assert.ok(s.security.tls);
+      assert.ok((await s.exists('/')) !== undefined);
+    } finally {
+      s.close();
+    }
+  });
+
+  test('a wrong PKCS#12 passphrase is a configuration error that does not show the passphrase', () => {
+    assert.throws(
+      () => session(server.tlsAddress, { tls: { caFile: c.caCrt, pfxFile: c.clientP12, passphrase: 'not-the-passphrase' } }),
+      (error: Error) => {
+        assert.ok(error instanceof ConnectFailure && error.reason === 'invalid', error.message);
+        assert.match(error.message, /TLS: cannot use the PKCS#12 file/);
+        assert.ok(!error.message.includes('not-the-passphrase'));
+        return true;
+      },
+    );
+  });
+
+  test('unknown CA: the server certificate is not signed by the CA given', async () => {
+    const e = await failure(server.tlsAddress, { tls: { caFile: c.otherCaCrt, certFile: c.clientCrt, keyFile: c.clientKey } });
+    assert.equal(e.reason, 'security');
+    assert.match(e.message, new RegExp(`TLS with ${server.tlsAddress} failed: its certificate is signed by an unknown CA \\(SELF_SIGNED_CERT_IN_CHAIN\\); give the CA that signed it`));
+  });
+
+  test('no client certificate, against a server that requires one', async () => {
+    const e = await failure(server.tlsAddress, { tls: { caFile: c.caCrt } });
+    assert.equal(e.reason, 'security');
+    assert.match(e.message, new RegExp(`TLS with ${server.tlsAddress} failed: the server requires a client certificate and none was given \\(ERR_SSL_`));
+  });
+
+  test('a client certificate from a CA the server does not trust is rejected', async () => {
+    const e = await failure(server.tlsAddress, { tls: { caFile: c.caCrt, certFile: c.otherClientCrt, keyFile: c.otherClientKey } });
+    assert.equal(e.reason, 'security');
+    assert.match(e.message, new RegExp(`TLS with ${server.tlsAddress} failed: the server rejected our client certificate \\(ERR_SSL_`));
+  });
+
+  test('TLS to a plain port says it is a plain port', async () => {
+    const e = await failure(server.plainAddress, { tls: { caFile: c.caCrt, certFile: c.clientCrt, keyFile: c.clientKey } });
+    assert.equal(e.reason, 'security');
+    assert.match(e.message, new RegExp(`TLS with ${server.plainAddress} failed: it is a plain \\(non-TLS\\) ZooKeeper port`));
+  });
+
+  test('plain to a TLS port says it is a TLS port instead of retrying silently', async () => {
+    const e = await failure(server.tlsAddress, {});
+    assert.equal(e.reason, 'security');
+    assert.match(e.message, new RegExp(`${server.tlsAddress} is a TLS port: the server closes plain connections; connect with TLS`));
+  });
+
+  test('after a server restart the same session reconnects with a new, verified handshake', async () => {
+    const s = session(server.tlsAddress, { sessionTimeoutMs: 30000, tls: { caFile: c.caCrt, certFile: c.clientCrt, keyFile: c.clientKey } });
+    const handshakes: SecurityEvent[] = [];
+    s.channel.onSecurity((event) => { if (event.kind === 'tlsSecured') handshakes.push(event); });
+    try {
+      await s.open();
+      const id = s.sessionId;
+      await create(s, '/tls-restart', 'kept');
+      const reconnected = new Promise<void>((resolve) => s.once('reconnected', () => resolve()));
+      await server.restart();
+      await reconnected;
+      assert.equal(s.sessionId, id);
+      assert.ok(handshakes.length >= 2, `handshakes: ${handshakes.length}`);
+      assert.equal((await s.getData('/tls-restart')).data?.toString(), 'kept');
+    } finally {
+      s.close();
+    }
+  });
+});
+
+describe('TLS 1.3 only, PEM key store, no client certificate required, a certificate for another name', () => {
+  let certs: { certificates: TestCertificates; remove(): void };
+  let c: TestCertificates;
+  let server: SecuredZkServer;
+
+  before(async () => {
+    certs = temporaryCertificates();
+    c = certs.certificates;
+    server = await SecuredZkServer.start({ certificates: c, tls: { keyStore: 'wrongNamePem', clientAuth: 'none', tls13Only: true } });
+  });
+  after(async () => {
+    await server?.dispose();
+    certs?.remove();
+  });
+
+  test('host name mismatch is said in one line', async () => {
+    const e = await failure(server.tlsAddress, { tls: { caFile: c.caCrt } });
+    assert.equal(e.reason, 'security');
+    assert.match(e.message, new RegExp(`TLS with ${server.tlsAddress} failed: its certificate is not valid for the name 127\\.0\\.0\\.1 \\(ERR_TLS_CERT_ALTNAME_INVALID\\)`));
+  });
+
+  test('with the server name check turned off the same server is accepted, over TLS 1.3', async () => {
+    const s = session(server.tlsAddress, { tls: { caFile: c.caCrt, checkServerName: false } });
+    try {
+      await s.open();
+      assert.equal(s.security.tls?.protocol, 'TLSv1.3');
+      assert.equal(s.security.tls?.serverNameChecked, false);
+    } finally {
+      s.close();
+    }
+  });
+
+  test('the system CAs do not know the test CA', async () => {
+    const e = await failure(server.tlsAddress, { tls: { checkServerName: false } });
+    assert.match(e.message, /its certificate is signed by an unknown CA \((UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\)/);
+  });
+
+  test('a client that requires TLS 1.3 connects', async () => {
+    const s = session(server.tlsAddress, { tls: { caFile: c.caCrt, checkServerName: false, minVersion: 'TLSv1.3' } });
+    try {
+      await s.open();
+      assert.equal(s.security.tls?.protocol, 'TLSv1.3');
+    } finally {
+      s.close();
+    }
+  });
+});
+
+describe('TLS on a unified port (plain and TLS clients on one port)', () => {
+  let certs: { certificates: TestCertificates; remove(): void };
+  let c: TestCertificates;
+  let server: SecuredZkServer;
+
+  before(async () => {
+    certs = temporaryCertificates();
+    c = certs.certificates;
+    server = await SecuredZkServer.start({ certificates: c, tls: { keyStore: 'pem', clientAuth: 'need', unified: true } });
+  });
+  after(async () => {
+    await server?.dispose();
+    certs?.remove();
+  });
+
+  test('a TLS session and a plain session share the port; only the TLS one is known by certificate', async () => {
+    const secured = session(server.tlsAddress, { tls: { caFile: c.caCrt, certFile: c.clientCrt, keyFile: c.clientKey } });
+    const plain = session(server.plainAddress, {});
+    try {
+      await secured.open();
+      await plain.open();
+      assert.ok(secured.security.tls);
+      assert.equal(plain.security.tls, undefined);
+      assert.ok((await secured.whoAmI()).some((id) => id.scheme === 'x509'));
+      assert.ok(!(await plain.whoAmI()).some((id) => id.scheme === 'x509'));
+    } finally {
+      secured.close();
+      plain.close();
+    }
+  });
+});

@@ -1,0 +1,149 @@
+// Starts Debian's ZooKeeper 3.8 with TLS and/or SASL for the secured tests: one standalone server with a plain
+// client port (always: tests use it to check readiness and as "the plain port"), optionally a TLS port or a unified
+// port, and SASL DIGEST-MD5 users from a JAAS file. The JVM needs three netty jars that zookeeper.jar's manifest
+// forgets, or the Netty server factory (the only one that speaks TLS) cannot load.
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fourLetterWord, freePort } from './ports';
+import { makeTestCertificates, STORE_PASSWORD, TestCertificates } from './testCertificates';
+
+/** SASL users every SASL server knows (user → password). */
+export const SASL_USERS = { alice: 'alice-pw', bob: 'bob-pw' } as const;
+
+export interface SecuredServerOptions {
+  /** TLS on a separate secure port: the key store kind, and whether a client certificate is required. */
+  tls?: { keyStore: 'pkcs12' | 'pem' | 'wrongNamePem'; clientAuth: 'need' | 'none'; tls13Only?: boolean; unified?: boolean };
+  /** SASL DIGEST-MD5: 'optional' accepts unauthenticated sessions, 'enforced' closes them (-124). */
+  sasl?: 'optional' | 'enforced';
+  certificates: TestCertificates;
+}
+
+const JARS = ['zookeeper', 'netty-codec', 'netty-resolver', 'netty-transport-native-unix-common', 'slf4j-simple']
+  .map((name) => `/usr/share/java/${name}.jar`);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class SecuredZkServer {
+  private proc?: ChildProcess;
+
+  private constructor(
+    readonly dir: string,
+    readonly plainPort: number,
+    /** The TLS port (the plain port itself when unified). */
+    readonly tlsPort: number | undefined,
+    private readonly jvmFlags: string[],
+  ) {}
+
+  get plainAddress(): string { return `127.0.0.1:${this.plainPort}`; }
+  get tlsAddress(): string {
+    if (!this.tlsPort) throw new Error('this server has no TLS port');
+    return `127.0.0.1:${this.tlsPort}`;
+  }
+  get running(): boolean { return !!this.proc && this.proc.exitCode === null && this.proc.signalCode === null; }
+
+  static async start(options: SecuredServerOptions): Promise<SecuredZkServer> {
+    for (const jar of JARS) if (!fs.existsSync(jar)) throw new Error(`${jar} is missing: run scripts/zk/ensure-zookeeper.sh`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-secured-'));
+    fs.mkdirSync(path.join(dir, 'data'));
+    const plainPort = await freePort();
+    const tls = options.tls;
+    const tlsPort = tls ? (tls.unified ? plainPort : await freePort()) : undefined;
+    const certs = options.certificates;
+    const lines = [
+      'tickTime=2000', `dataDir=${path.join(dir, 'data')}`, `clientPort=${plainPort}`, 'clientPortAddress=127.0.0.1',
+      'maxClientCnxns=0', 'admin.enableServer=false', '4lw.commands.whitelist=*',
+    ];
+    if (tls) {
+      lines.push('serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory', `ssl.clientAuth=${tls.clientAuth}`);
+      if (tls.unified) {
+        // A unified port needs the x509 provider named, or every TLS connection is closed after its handshake.
+        lines.push('client.portUnification=true', 'authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider');
+      } else lines.push(`secureClientPort=${tlsPort}`);
+      if (tls.keyStore === 'pkcs12') {
+        lines.push(`ssl.keyStore.location=${certs.serverP12}`, `ssl.keyStore.password=${STORE_PASSWORD}`,
+          `ssl.trustStore.location=${certs.trustStoreP12}`, `ssl.trustStore.password=${STORE_PASSWORD}`);
+      } else {
+        lines.push(`ssl.keyStore.location=${tls.keyStore === 'pem' ? certs.serverPem : certs.wrongNamePem}`,
+          `ssl.trustStore.location=${certs.caCrt}`, 'ssl.trustStore.type=PEM');
+      }
+      if (tls.tls13Only) {
+        // 3.8.0's default suites have none for TLS 1.3: without them every handshake fails.
+        lines.push('ssl.protocol=TLSv1.3', 'ssl.enabledProtocols=TLSv1.3', 'ssl.ciphersuites=TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384');
+      }
+    }
+    const jvmFlags: string[] = [];
+    if (options.sasl) {
+      lines.push('authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider');
+      if (options.sasl === 'enforced') lines.push('enforce.auth.enabled=true', 'enforce.auth.schemes=sasl');
+      const users = Object.entries(SASL_USERS).map(([user, password]) => `  user_${user}="${password}"`).join('\n');
+      fs.writeFileSync(path.join(dir, 'jaas.conf'), `Server {\n  org.apache.zookeeper.server.auth.DigestLoginModule required\n${users};\n};\n`);
+      jvmFlags.push(`-Djava.security.auth.login.config=${path.join(dir, 'jaas.conf')}`);
+    }
+    fs.writeFileSync(path.join(dir, 'zoo.cfg'), lines.join('\n') + '\n');
+    const server = new SecuredZkServer(dir, plainPort, tlsPort, jvmFlags);
+    server.startProcess();
+    try {
+      await server.waitServing();
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+    return server;
+  }
+
+  private startProcess(): void {
+    const log = fs.openSync(path.join(this.dir, 'server.log'), 'a');
+    this.proc = spawn('java', [
+      '-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...this.jvmFlags,
+      '-cp', JARS.join(':'), 'org.apache.zookeeper.server.ZooKeeperServerMain', path.join(this.dir, 'zoo.cfg'),
+    ], { stdio: ['ignore', log, log] });
+    fs.closeSync(log);
+  }
+
+  /** Waits until `srvr` on the plain port reports a mode (the TLS port is bound by then too). */
+  async waitServing(timeoutMs = 60000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (!this.running) throw new Error(`secured ZooKeeper exited:\n${this.logTail()}`);
+      if (/Mode: \w+/.test(await fourLetterWord(this.plainPort, 'srvr', 1000))) return;
+      await sleep(100);
+    }
+    throw new Error(`secured ZooKeeper did not start:\n${this.logTail()}`);
+  }
+
+  logTail(lines = 20): string {
+    try {
+      return fs.readFileSync(path.join(this.dir, 'server.log'), 'utf8').split('\n').slice(-lines).join('\n');
+    } catch {
+      return '(no server log)';
+    }
+  }
+
+  async stop(): Promise<void> {
+    const proc = this.proc;
+    if (!proc || !this.running) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await Promise.race([exited, sleep(5000).then(() => proc.kill('SIGKILL'))]);
+    await exited;
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    this.startProcess();
+    await this.waitServing();
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Certificates in a fresh temp folder, removed by the returned cleanup. */
+export function temporaryCertificates(): { certificates: TestCertificates; remove(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-certs-'));
+  return { certificates: makeTestCertificates(dir), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
