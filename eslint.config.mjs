@@ -8,6 +8,30 @@ const noNode = (why) => ({
   patterns: [{ group: ['node:*'], message: `No Node built-ins here: ${why}.` }],
 });
 const restrict = (paths, node) => ({ paths: [...paths, ...node.paths], patterns: node.patterns });
+// src/vscode's feature folders: each may use core/ and common/, and another feature only through its index.
+const FEATURES = ['connections', 'editing', 'ensemble', 'explorer', 'heldLocks', 'lockQueue', 'nodes', 'search', 'transfer'];
+const featureBoundaries = FEATURES.map((feature) => ({
+  files: [`src/vscode/${feature}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': ['error', {
+      patterns: [{
+        group: FEATURES.filter((other) => other !== feature).map((other) => `../${other}/*`),
+        message: 'Another feature is used only through its index (its register() and exported API).',
+      }],
+    }],
+  },
+}));
+const noFeatures = {
+  files: ['src/vscode/core/**/*.ts', 'src/vscode/common/**/*.ts'],
+  rules: {
+    'no-restricted-imports': ['error', {
+      patterns: [{
+        group: FEATURES.flatMap((f) => [`../${f}`, `../${f}/*`, `../../${f}`, `../../${f}/*`]),
+        message: 'core/ and common/ serve every feature and use none.',
+      }],
+    }],
+  },
+};
 const noZkClient = { name: 'node-zookeeper-client', message: 'The webview runs in the browser: ZooKeeper is reached through the host.' };
 
 export default tseslint.config(
@@ -40,15 +64,23 @@ export default tseslint.config(
     files: ['src/webview/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', restrict([noVscode, noZkClient], noNode('the webview runs in the browser'))] },
   },
+  ...featureBoundaries,
+  noFeatures,
   {
     // Text from ZooKeeper reaches the user only through src/vscode/common (notifier, quick input, progress, tree
     // items): those make links, icons and hidden characters literal. Calling VS Code's surfaces directly skips that.
     files: ['src/vscode/**/*.ts'],
-    ignores: ['src/vscode/common/**'],
+    ignores: ['src/vscode/common/**', 'src/vscode/core/commands.ts'],
     rules: {
       'no-restricted-syntax': ['error', {
         selector: "MemberExpression[object.property.name='window'][property.name=/^(showInformationMessage|showWarningMessage|showErrorMessage|setStatusBarMessage|showQuickPick|showInputBox|createQuickPick|createInputBox|withProgress)$/]",
         message: 'Use src/vscode/common (notifier, quickInput, progress): they make ZooKeeper text literal.',
+      }, {
+        selector: "CallExpression[callee.property.name='registerCommand']",
+        message: 'Register commands through core/commands (registerCommands): it reports failures the same way for all.',
+      }, {
+        selector: "CallExpression[callee.property.name='executeCommand'][arguments.0.value=/^zooscope\\./]",
+        message: 'Name our commands by the constants of core/commandIds.',
       }],
     },
   },

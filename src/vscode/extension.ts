@@ -1,42 +1,42 @@
+// ZooScope's entry point: the core (connections, tree, status bar) and the features, each registering its own
+// views, commands and settings. Feature folders depend on core/ and common/, and on another feature only through
+// its index (as the lock-queue panel uses the held locks).
 import * as vscode from 'vscode';
-import { registerCommands } from './core/registerCommands';
-import { ConnectionManager } from './core/connectionManager';
-import { ConnectionStore } from './core/connectionStore';
-import { DETAILS_SCHEME, DetailsProvider } from './explorer/detailsDocument';
-import { createHeldLockViews, registerHeldLockViews } from './heldLocks';
-import { createLockViews, registerLockViews } from './lockQueue/lockViews';
+import { recordShownMessages } from './common/notifier';
 import { log } from './common/log';
-import type { Services } from './core/core';
-import { ConnectionStatusBar } from './core/statusBar';
-import { isPathNode, TreeNode } from '../zk/tree/treeNodes';
-import { ZnodeTreeProvider } from './core/tree/znodeTreeProvider';
-import { createWriteViews, registerWriteViews } from './editing/writeViews';
+import * as connections from './connections';
+import { createCore } from './core/core';
+import * as editing from './editing';
+import * as ensemble from './ensemble';
+import * as explorer from './explorer';
+import * as heldLocks from './heldLocks';
+import * as lockQueue from './lockQueue';
+import * as nodes from './nodes';
+import * as search from './search';
+import type { TestApi } from './testApi';
+import * as transfer from './transfer';
 
-export function activate(context: vscode.ExtensionContext): Services {
+export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   const started = Date.now();
-  const store = new ConnectionStore(context.secrets);
-  const connections = new ConnectionManager(store);
-  const tree = new ZnodeTreeProvider(store, connections);
-  const view = vscode.window.createTreeView<TreeNode>('zooscope.explorer', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
-  const statusBar = new ConnectionStatusBar(store, connections);
-  const details = new DetailsProvider(connections);
-  const lockViews = createLockViews(context, store, connections);
-  const heldLockViews = createHeldLockViews(store, connections);
-  const writeViews = createWriteViews(connections, tree);
-  const services: Services = { store, connections, tree, view, statusBar, details, ...lockViews, ...heldLockViews, ...writeViews };
-  lockViews.locks.ourSessions = (id) => heldLockViews.heldLocks.sessionIds(id);
-  context.subscriptions.push(
-    log(), store, connections, tree, view, statusBar, details,
-    vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
-    view.onDidCollapseElement((e) => tree.onCollapsed(e.element)),
-    view.onDidChangeSelection((e) => { const n = e.selection[0]; if (isPathNode(n)) statusBar.setActive(n.connectionId); }),
-    ...registerCommands(services),
-    ...registerLockViews(lockViews),
-    ...registerHeldLockViews(heldLockViews, store),
-    ...registerWriteViews(writeViews),
-  );
+  const underTest = context.extensionMode === vscode.ExtensionMode.Test;
+  const shown = underTest ? recordShownMessages() : undefined;
+  const core = createCore(context);
+  const held = heldLocks.register(context, core);
+  const features = [
+    connections.register(context, core),
+    explorer.register(context, core),
+    editing.register(context, core),
+    nodes.register(context, core),
+    search.register(context, core),
+    transfer.register(context, core),
+    held,
+    lockQueue.register(context, core, held.api),
+    ensemble.register(context, core),
+  ];
+  for (const feature of features) context.subscriptions.push(...feature.disposables);
   log().info(`ZooScope activated in ${Date.now() - started} ms (${vscode.env.appName}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''})`);
-  return services;
+  if (!shown) return undefined;
+  return Object.assign({}, core, ...features.map((f) => f.parts), { shownMessages: shown.all, shownFailures: shown.failures }) as TestApi;
 }
 
 export function deactivate(): void {

@@ -4,6 +4,7 @@ import type { WriteFailure } from '../../zk/write';
 import { fail } from './notifier';
 import { log } from './log';
 import { describeWriteFailure } from './messages';
+import { Command } from '../core/commandIds';
 
 const t = vscode.l10n.t;
 
@@ -18,6 +19,6 @@ export async function showWriteFailure(connectionId: string, failure: WriteFailu
   const addCredentials = t('Add Credentials…');
   const buttons = failure.code === 'noAuth' ? [addCredentials, ...extraButtons] : extraButtons;
   const choice = await fail(message, ...buttons);
-  if (choice === addCredentials) await vscode.commands.executeCommand('zooscope.addCredentials', connectionId);
+  if (choice === addCredentials) await vscode.commands.executeCommand(Command.addCredentials, connectionId);
   return choice;
 }

@@ -54,6 +54,8 @@ export function describeConnectFailure(name: string, failure: ConnectFailure): s
     case 'authFailed': return t('ZooKeeper rejected the credentials of "{0}".', name);
     case 'cancelled': return t('Connecting to "{0}" was cancelled.', name);
     case 'invalid': return t('The connect string of "{0}" is not valid.', name);
+    // A reason this layer does not know yet (the ZooKeeper layer's own sentence, in English).
+    default: return t('Could not connect to "{0}": {1}', name, failure.message);
   }
 }
 

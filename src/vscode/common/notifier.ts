@@ -17,17 +17,28 @@ export interface ShownMessage {
   buttons: string[];
 }
 
-const KEPT = 30;
-/** The latest messages as they were handed to VS Code, newest last (what in-host tests check the user saw). */
-export const shownMessages: ShownMessage[] = [];
-/** The latest error messages, newest last. */
-export const shownFailures: ShownMessage[] = [];
+/** The latest messages as they were handed to VS Code, newest last: what in-host tests check the user saw. */
+export interface ShownMessages {
+  readonly all: ShownMessage[];
+  readonly failures: ShownMessage[];
+}
 
+const KEPT = 30;
+let recorded: ShownMessages | undefined;
 let shownSoFar = 0;
 
-function record(list: ShownMessage[], entry: ShownMessage): void {
-  list.push(entry);
-  if (list.length > KEPT) list.shift();
+/** Starts keeping the latest messages. Only activate() calls it, and only when the extension runs under tests. */
+export function recordShownMessages(): ShownMessages {
+  recorded ??= { all: [], failures: [] };
+  return recorded;
+}
+
+function record(entry: ShownMessage): void {
+  if (!recorded) return;
+  for (const list of entry.severity === 'error' ? [recorded.all, recorded.failures] : [recorded.all]) {
+    list.push(entry);
+    if (list.length > KEPT) list.shift();
+  }
 }
 
 type Show = (message: string, options: vscode.MessageOptions, ...items: string[]) => Thenable<string | undefined>;
@@ -36,8 +47,7 @@ const SHOW = { info: 'showInformationMessage', warning: 'showWarningMessage', er
 function present(severity: Severity, message: string, modal: boolean, detail: string | undefined, buttons: string[]): Thenable<string | undefined> {
   // Modal dialogs show plain text (no links), so only hidden characters need writing out there.
   const entry: ShownMessage = { seq: ++shownSoFar, surface: modal ? 'modal' : 'notification', severity, message: modal ? shown(message) : linkSafe(message), detail: detail === undefined ? undefined : shown(detail), buttons };
-  record(shownMessages, entry);
-  if (severity === 'error') record(shownFailures, entry);
+  record(entry);
   const options: vscode.MessageOptions = modal ? { modal: true, detail: entry.detail } : {};
   // Looked up at each call (not kept from load time), so whoever wraps VS Code's window API sees every message.
   return (vscode.window[SHOW[severity]] as Show).call(vscode.window, entry.message, options, ...buttons);
@@ -60,6 +70,6 @@ export function ask(severity: Severity, message: string, detail: string | undefi
 /** A short message in the status bar (it renders `$(name)` as icons: only `icon` becomes one). */
 export function flash(message: string, icon?: string): vscode.Disposable {
   const text = (icon ? `$(${icon}) ` : '') + iconSafe(message);
-  record(shownMessages, { seq: ++shownSoFar, surface: 'statusBar', severity: 'info', message: text, buttons: [] });
+  record({ seq: ++shownSoFar, surface: 'statusBar', severity: 'info', message: text, buttons: [] });
   return vscode.window.setStatusBarMessage(text, 5000);
 }

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { info } from './notifier';
 import { pickItem } from './quickInput';
 
 /** The connection a command is about: from its tree argument, an id, the selection, or a quick pick. */
-export async function pickConnection(services: Services, arg: unknown, onlyConnected = false): Promise<string | undefined> {
+export async function pickConnection(services: Core, arg: unknown, onlyConnected = false): Promise<string | undefined> {
   if (isPathNode(arg)) return arg.connectionId;
   if (typeof arg === 'string' && services.store.get(arg)) return arg;
   const selected = services.view.selection[0];

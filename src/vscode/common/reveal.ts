@@ -1,10 +1,10 @@
 // Shows a path in the explorer, selected: its parent is re-read first, so a node that just got its first child
 // can expand to it.
 import { parentPath } from '../../zk/paths';
-import type { Services } from '../core/core';
-import type { PathNode } from '../../zk/tree/treeNodes';
+import type { Core } from '../core/core';
+import type { PathNode, TreeNode } from '../../zk/tree/treeNodes';
 
-export async function revealPath(services: Services, connectionId: string, path: string): Promise<PathNode | undefined> {
+export async function revealPath(services: Core, connectionId: string, path: string): Promise<PathNode | undefined> {
   const tree = services.tree.treeFor(connectionId);
   if (!tree) return undefined;
   try {
@@ -20,7 +20,7 @@ export async function revealPath(services: Services, connectionId: string, path:
 }
 
 /** Re-reads the nodes whose children changed (parents of deleted or created nodes) that the explorer shows. */
-export async function refreshParents(services: Services, connectionId: string, paths: Iterable<string>): Promise<void> {
+export async function refreshParents(services: Core, connectionId: string, paths: Iterable<string>): Promise<void> {
   const tree = services.tree.treeFor(connectionId);
   if (!tree) return;
   const parents = new Set<string>();
@@ -32,4 +32,19 @@ export async function refreshParents(services: Services, connectionId: string, p
     const node = tree.nodeAt(parent);
     if (node) await services.tree.refresh(node).catch(() => undefined);
   }
+}
+
+/**
+ * Reveals any path of a connected tree, selected and focused, loading its ancestors. Undefined when the path does
+ * not exist. Ancestors open one by one, root first: a node redrawn while a single deep reveal is under way (the
+ * root as the connection's state changes, a folder as it turns out to hold a lock queue) makes it land nowhere.
+ */
+export async function revealWithAncestors(core: Core, connectionId: string, path: string): Promise<PathNode | undefined> {
+  const node = await core.tree.treeFor(connectionId)?.resolve(path);
+  if (!node) return undefined;
+  const ancestors: TreeNode[] = [];
+  for (let up = core.tree.getParent(node); up; up = core.tree.getParent(up)) ancestors.unshift(up);
+  for (const ancestor of ancestors) await core.view.reveal(ancestor, { expand: true });
+  await core.view.reveal(node, { select: true, focus: true, expand: false });
+  return node;
 }

@@ -1,5 +1,7 @@
-// Settings of the lock views and the Ensemble view, read fresh each time (they may change while a panel is open).
+// Every setting ZooScope reads, with its default, in one place. Read fresh each time: they may change while a
+// view or panel is open.
 import * as vscode from 'vscode';
+import type { TreeSettings } from '../../zk/tree/connectionTree';
 import type { SavedConnection } from '../core/connectionStore';
 
 export interface LockSettings {
@@ -26,4 +28,20 @@ export function adminPortOf(saved: SavedConnection | undefined): number | undefi
 
 export function affectsLockSettings(e: vscode.ConfigurationChangeEvent): boolean {
   return e.affectsConfiguration('zooscope.locks') || e.affectsConfiguration('zooscope.connections');
+}
+
+/** How long a request may go unanswered before it fails (`zooscope.requestTimeoutSeconds`). */
+export function requestTimeoutMs(): number {
+  return 1000 * (vscode.workspace.getConfiguration('zooscope').get<number>('requestTimeoutSeconds') ?? 15);
+}
+
+/** The explorer's paging and live updates (`zooscope.explorer.*`). */
+export function treeSettings(): TreeSettings {
+  const config = vscode.workspace.getConfiguration('zooscope.explorer');
+  return {
+    pageSize: config.get<number>('pageSize') ?? 1000,
+    window: 256,
+    liveUpdates: config.get<boolean>('liveUpdates') ?? true,
+    debounceMs: 30,
+  };
 }

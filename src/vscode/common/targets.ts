@@ -3,8 +3,8 @@
 import * as vscode from 'vscode';
 import { askZnodePath } from './askZnodePath';
 import { pickConnection } from './pickConnection';
-import { parseLocation, ZNODE_SCHEME } from '../editing/znodeUriPath';
-import type { Services } from '../core/core';
+import { parseLocation, ZNODE_SCHEME } from './znodeUriPath';
+import type { Core } from '../core/core';
 import { isPathNode, ZnodeNode } from '../../zk/tree/treeNodes';
 
 export interface NodeTarget {
@@ -28,7 +28,7 @@ export function explicitTarget(arg: unknown): NodeTarget | undefined {
 }
 
 /** The node of the command's argument, else the explorer's selection; undefined when there is none. */
-export function nodeTarget(services: Services, arg: unknown): NodeTarget | undefined {
+export function nodeTarget(services: Core, arg: unknown): NodeTarget | undefined {
   const explicit = explicitTarget(arg);
   if (explicit) return explicit;
   const selected = services.view.selection[0];
@@ -39,7 +39,7 @@ export function nodeTarget(services: Services, arg: unknown): NodeTarget | undef
  * The node a command is about: its argument, or — from the palette — a connection and a path the user types
  * (starting from the explorer's selection).
  */
-export async function nodeTargetOrAsk(services: Services, arg: unknown, title: string): Promise<NodeTarget | undefined> {
+export async function nodeTargetOrAsk(services: Core, arg: unknown, title: string): Promise<NodeTarget | undefined> {
   const given = explicitTarget(arg);
   if (given) return given;
   const connectionId = await pickConnection(services, arg, false);
@@ -50,7 +50,7 @@ export async function nodeTargetOrAsk(services: Services, arg: unknown, title: s
 }
 
 /** The znodes a context-menu command got: VS Code passes (clicked node, all selected nodes). */
-export function selectedZnodes(services: Services, node: unknown, nodes: unknown): ZnodeNode[] {
+export function selectedZnodes(services: Core, node: unknown, nodes: unknown): ZnodeNode[] {
   const list = Array.isArray(nodes) && nodes.length > 0 ? nodes : node !== undefined ? [node] : services.view.selection;
   return list.filter((n): n is ZnodeNode => isPathNode(n) && n.kind === 'znode');
 }

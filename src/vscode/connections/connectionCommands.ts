@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { SavedConnection } from '../core/connectionStore';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
 import { connectionForm } from './connectionForm';
 import { pickConnection } from '../common/pickConnection';
 import { ask } from '../common/notifier';
@@ -8,7 +8,7 @@ import { ask } from '../common/notifier';
 const t = vscode.l10n.t;
 
 /** Add Connection…; automation (and tests) may pass the connection and password instead of answering prompts. */
-export async function addConnection(services: Services, preset?: SavedConnection & { password?: string }): Promise<string | undefined> {
+export async function addConnection(services: Core, preset?: SavedConnection & { password?: string }): Promise<string | undefined> {
   let result: { connection: SavedConnection; password?: string } | undefined;
   if (preset?.connectString) {
     const { password, ...connection } = preset;
@@ -24,7 +24,7 @@ export async function addConnection(services: Services, preset?: SavedConnection
   return connection.id;
 }
 
-export async function editConnection(services: Services, arg?: unknown): Promise<void> {
+export async function editConnection(services: Core, arg?: unknown): Promise<void> {
   const id = await pickConnection(services, arg);
   const existing = id ? services.store.get(id) : undefined;
   if (!existing) return;
@@ -37,7 +37,7 @@ export async function editConnection(services: Services, arg?: unknown): Promise
   }
 }
 
-export async function removeConnection(services: Services, arg?: unknown, confirmed = false): Promise<void> {
+export async function removeConnection(services: Core, arg?: unknown, confirmed = false): Promise<void> {
   const id = await pickConnection(services, arg);
   const saved = id ? services.store.get(id) : undefined;
   if (!saved) return;
@@ -51,7 +51,7 @@ export async function removeConnection(services: Services, arg?: unknown, confir
   await services.store.remove(saved.id);
 }
 
-export async function connect(services: Services, arg?: unknown): Promise<void> {
+export async function connect(services: Core, arg?: unknown): Promise<void> {
   const id = await pickConnection(services, arg);
   if (!id) return;
   services.statusBar.setActive(id);
@@ -59,7 +59,7 @@ export async function connect(services: Services, arg?: unknown): Promise<void> 
   if (live) await services.view.reveal(services.tree.rootFor(id), { expand: true });
 }
 
-export async function disconnect(services: Services, arg?: unknown): Promise<void> {
+export async function disconnect(services: Core, arg?: unknown): Promise<void> {
   const id = await pickConnection(services, arg, true);
   if (id) services.connections.disconnect(id);
 }

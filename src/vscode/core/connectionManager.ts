@@ -8,6 +8,7 @@ import { describeConnectFailure, describeProbe } from '../common/messages';
 import { ConnectionStore, SavedConnection } from './connectionStore';
 import { warn, fail } from '../common/notifier';
 import { showProgress, viewProgress } from '../common/progress';
+import { Command } from './commandIds';
 
 const t = vscode.l10n.t;
 
@@ -98,7 +99,7 @@ export class ConnectionManager implements vscode.Disposable {
       log().error(`connect ${saved.name}: ${error instanceof Error ? error.message : String(error)}`);
       void fail(message, t('Retry'), t('Edit Connection')).then((choice) => {
         if (choice === t('Retry')) void this.connect(id);
-        else if (choice === t('Edit Connection')) void vscode.commands.executeCommand('zooscope.editConnection', id);
+        else if (choice === t('Edit Connection')) void vscode.commands.executeCommand(Command.editConnection, id);
       });
       return undefined;
     } finally {
@@ -108,15 +109,7 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** Opens a session for `saved` without any UI (also used after an expiry). */
   async open(saved: SavedConnection, signal?: AbortSignal): Promise<LiveConnection> {
-    const password = saved.digestUser ? await this.store.password(saved.id) : undefined;
-    const requestTimeoutMs = 1000 * (vscode.workspace.getConfiguration('zooscope').get<number>('requestTimeoutSeconds') ?? 15);
-    const session = new ZkSession({
-      connectString: saved.connectString,
-      chroot: saved.chroot,
-      sessionTimeoutMs: saved.sessionTimeoutMs ?? 30000,
-      requestTimeoutMs,
-      digest: saved.digestUser && password !== undefined ? [`${saved.digestUser}:${password}`] : [],
-    });
+    const session = new ZkSession(await this.store.sessionOptions(saved));
     log().info(`connecting ${saved.name} (${saved.connectString}${saved.chroot ?? ''})`);
     await session.open(signal);
     const connection: LiveConnection = { saved, session, directory: new SessionDirectory(session.parsed.servers) };

@@ -1,6 +1,8 @@
 // Saved connections: everything but the password in the `zooscope.connections` setting (users can read, edit
 // and share it), the password in SecretStorage under the connection's id.
 import * as vscode from 'vscode';
+import type { SessionOptions } from '../../zk/session';
+import { requestTimeoutMs } from '../common/settings';
 
 export interface SavedConnection {
   id: string;
@@ -69,6 +71,18 @@ export class ConnectionStore implements vscode.Disposable {
     // Write back where the user keeps them; new lists go to the user settings.
     const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
     await config.update(KEY, connections, target);
+  }
+
+  /** How to open a session for `saved` (the explorer's and the lock sessions alike); the password from secret storage. */
+  async sessionOptions(saved: SavedConnection): Promise<SessionOptions> {
+    const password = saved.digestUser ? await this.password(saved.id) : undefined;
+    return {
+      connectString: saved.connectString,
+      chroot: saved.chroot,
+      sessionTimeoutMs: saved.sessionTimeoutMs ?? 30000,
+      requestTimeoutMs: requestTimeoutMs(),
+      digest: saved.digestUser && password !== undefined ? [`${saved.digestUser}:${password}`] : [],
+    };
   }
 
   dispose(): void {

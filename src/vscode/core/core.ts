@@ -1,20 +1,40 @@
-import type * as vscode from 'vscode';
-import type { ConnectionManager } from './connectionManager';
-import type { ConnectionStore } from './connectionStore';
-import type { DetailsProvider } from '../explorer/detailsDocument';
-import type { HeldLockViews } from '../heldLocks';
-import type { LockViews } from '../lockQueue/lockViews';
-import type { ConnectionStatusBar } from './statusBar';
+// What every feature works with: the saved connections, the live sessions, the explorer's tree and view, the
+// connection status bar and the report documents. Created once by activate(); features receive it.
+import * as vscode from 'vscode';
 import type { TreeNode } from '../../zk/tree/treeNodes';
-import type { ZnodeTreeProvider } from './tree/znodeTreeProvider';
-import type { WriteViews } from '../editing/writeViews';
+import { log } from '../common/log';
+import { REPORT_SCHEME, ReportDocuments } from '../common/reports';
+import { ConnectionManager } from './connectionManager';
+import { ConnectionStore } from './connectionStore';
+import { ConnectionStatusBar } from './statusBar';
+import { ZnodeTreeProvider } from './tree/znodeTreeProvider';
 
-/** What commands work with; also what `activate` returns, so in-host tests can look inside. */
-export interface Services extends LockViews, HeldLockViews, WriteViews {
+export interface Core {
   readonly store: ConnectionStore;
   readonly connections: ConnectionManager;
   readonly tree: ZnodeTreeProvider;
   readonly view: vscode.TreeView<TreeNode>;
   readonly statusBar: ConnectionStatusBar;
-  readonly details: DetailsProvider;
+  readonly reports: ReportDocuments;
+}
+
+/** What a feature's `register` hands back: its disposables, what other features may use, and its parts (for tests). */
+export interface Registered<Api = undefined, Parts extends object = object> {
+  readonly disposables: vscode.Disposable[];
+  readonly api: Api;
+  readonly parts: Parts;
+}
+
+export function createCore(context: vscode.ExtensionContext): Core {
+  const store = new ConnectionStore(context.secrets);
+  const connections = new ConnectionManager(store);
+  const tree = new ZnodeTreeProvider(store, connections);
+  const view = vscode.window.createTreeView<TreeNode>('zooscope.explorer', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
+  const statusBar = new ConnectionStatusBar(store, connections);
+  const reports = new ReportDocuments();
+  context.subscriptions.push(
+    log(), store, connections, tree, view, statusBar,
+    vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, reports),
+  );
+  return { store, connections, tree, view, statusBar, reports };
 }

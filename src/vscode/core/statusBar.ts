@@ -4,6 +4,7 @@ import type { ConnectionManager } from './connectionManager';
 import type { ConnectionStore } from './connectionStore';
 import { stateLabel } from './tree/treeItems';
 import { iconSafe, shown } from '../common/untrustedText';
+import { Command } from './commandIds';
 
 const t = vscode.l10n.t;
 
@@ -52,7 +53,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
     if (session?.serverAddress) parts.push(iconSafe(session.serverAddress));
     this.item.text = parts.join(' · ');
     this.item.tooltip = shown(t('ZooKeeper connection "{0}" ({1}). Click to show the log.', saved.name, saved.connectString));
-    this.item.command = 'zooscope.showLog';
+    this.item.command = Command.showLog;
     this.item.backgroundColor = state === 'lost' || state === 'expired' || state === 'authFailed'
       ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();

@@ -3,10 +3,10 @@
 import * as vscode from 'vscode';
 import { fail } from '../common/notifier';
 import { shown } from '../common/untrustedText';
-import type { Services } from '../core/core';
+import type { EditingContext } from './editingContext';
 import { serverCopyUri } from './serverCopy';
 import { locate } from './znodeFileSystem';
-import { ZNODE_SCHEME } from './znodeUriPath';
+import { ZNODE_SCHEME } from '../common/znodeUriPath';
 
 const t = vscode.l10n.t;
 
@@ -16,7 +16,7 @@ function documentUri(arg: unknown): vscode.Uri | undefined {
   return active?.scheme === ZNODE_SCHEME ? active : undefined;
 }
 
-export async function compareWithServer(_services: Services, arg?: unknown): Promise<boolean> {
+export async function compareWithServer(_services: EditingContext, arg?: unknown): Promise<boolean> {
   const uri = documentUri(arg);
   if (!uri) return false;
   const location = locate(uri);
@@ -25,7 +25,7 @@ export async function compareWithServer(_services: Services, arg?: unknown): Pro
 }
 
 /** Saves the document over the server's current version; false when nothing was saved. */
-export async function saveOverwriting(services: Services, arg?: unknown): Promise<boolean> {
+export async function saveOverwriting(services: EditingContext, arg?: unknown): Promise<boolean> {
   const uri = documentUri(arg);
   if (!uri) return false;
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

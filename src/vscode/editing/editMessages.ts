@@ -1,6 +1,6 @@
 // Sentences for the data editor's own refusals (the ZooKeeper layer's failures go through describeWriteFailure).
 import * as vscode from 'vscode';
-import type { DataView, DecodeProblem } from './dataCodec';
+import type { DataView, DecodeProblem } from '../common/dataCodec';
 
 const t = vscode.l10n.t;
 

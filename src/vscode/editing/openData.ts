@@ -1,16 +1,16 @@
 // "Open Data" and "Reopen as Text / Hex / Base64": a znode's data in a real editor (see znodeFileSystem.ts).
 import * as vscode from 'vscode';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
 import { showWriteFailure } from '../common/failures';
 import { liveWriter } from '../common/liveWriter';
 import { nodeTargetOrAsk } from '../common/targets';
-import { DataView, defaultView, guessLanguage } from './dataCodec';
+import { DataView, defaultView, guessLanguage } from '../common/dataCodec';
 import { znodeUri } from './znodeFileSystem';
 
 const t = vscode.l10n.t;
 
 /** Opens the node's data: text (language guessed) when it is UTF-8 text, else hex, unless `view` says. */
-export async function openData(services: Services, arg?: unknown, view?: DataView): Promise<vscode.TextDocument | undefined> {
+export async function openData(services: Core, arg?: unknown, view?: DataView): Promise<vscode.TextDocument | undefined> {
   const target = await nodeTargetOrAsk(services, arg, t('Open Data'));
   if (!target) return undefined;
   const found = await liveWriter(services.connections, target.connectionId);
@@ -39,6 +39,6 @@ async function setLanguage(doc: vscode.TextDocument, view: DataView): Promise<vs
   }
 }
 
-export const openDataAsText = (services: Services, arg?: unknown) => openData(services, arg, 'text');
-export const openDataAsHex = (services: Services, arg?: unknown) => openData(services, arg, 'hex');
-export const openDataAsBase64 = (services: Services, arg?: unknown) => openData(services, arg, 'base64');
+export const openDataAsText = (services: Core, arg?: unknown) => openData(services, arg, 'text');
+export const openDataAsHex = (services: Core, arg?: unknown) => openData(services, arg, 'hex');
+export const openDataAsBase64 = (services: Core, arg?: unknown) => openData(services, arg, 'base64');

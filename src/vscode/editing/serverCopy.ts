@@ -4,9 +4,9 @@ import * as vscode from 'vscode';
 import type { ConnectionManager } from '../core/connectionManager';
 import { describeWriteFailure } from '../common/messages';
 import { writerOf } from '../common/liveWriter';
-import { encodeView } from './dataCodec';
-import { parseLocation, queryFor, uriPathFor } from './znodeUriPath';
-import type { ZnodeLocation } from './znodeUriPath';
+import { encodeView } from '../common/dataCodec';
+import { parseLocation, queryFor, uriPathFor } from '../common/znodeUriPath';
+import type { ZnodeLocation } from '../common/znodeUriPath';
 
 export const SERVER_COPY_SCHEME = 'zooscope-server';
 

@@ -15,11 +15,12 @@ import { log } from '../common/log';
 import { describeWriteFailure } from '../common/messages';
 import { showWriteFailure } from '../common/failures';
 import { liveWriter, LiveWriter } from '../common/liveWriter';
-import { decodeView, encodedLength, encodeView } from './dataCodec';
+import { decodeView, encodedLength, encodeView } from '../common/dataCodec';
 import { DataWatches } from './dataWatches';
 import { describeDecodeProblem } from './editMessages';
-import { parseLocation, queryFor, uriPathFor, ZNODE_SCHEME, ZnodeLocation } from './znodeUriPath';
-import type { DataView } from './dataCodec';
+import { parseLocation, queryFor, uriPathFor, ZNODE_SCHEME, ZnodeLocation } from '../common/znodeUriPath';
+import type { DataView } from '../common/dataCodec';
+import { Command } from '../core/commandIds';
 
 const t = vscode.l10n.t;
 
@@ -132,8 +133,8 @@ export class ZnodeFileSystem implements vscode.FileSystemProvider, vscode.Dispos
     const compare = t('Compare');
     const overwrite = t('Overwrite');
     void warn(`${message} ${t('Compare shows the server\'s data beside your edit; Overwrite replaces it with your edit.')}`, compare, overwrite).then((choice) => {
-      if (choice === compare) void vscode.commands.executeCommand('zooscope.compareWithServer', uri);
-      if (choice === overwrite) void vscode.commands.executeCommand('zooscope.saveOverwriting', uri);
+      if (choice === compare) void vscode.commands.executeCommand(Command.compareWithServer, uri);
+      if (choice === overwrite) void vscode.commands.executeCommand(Command.saveOverwriting, uri);
     });
     return vscode.FileSystemError.NoPermissions(message);
   }

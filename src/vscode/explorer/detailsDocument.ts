@@ -5,11 +5,12 @@ import { hex, nodeKind, ZnodeStat } from '../../zk/stat';
 import type { ConnectionManager } from '../core/connectionManager';
 import { describeError } from '../common/messages';
 import { formatTime } from '../common/format';
-import { visiblePath, znodePathOf } from '../editing/znodeUriPath';
+import { visiblePath, znodePathOf } from '../common/znodeUriPath';
 import { kindLabel } from '../core/tree/tooltip';
 import { aclLines, AclView, readAcl } from '../common/aclText';
 import { sequenceNumber } from '../../zk/naturalOrder';
 import { baseName } from '../../zk/paths';
+import { HeldWatches } from '../../zk/heldWatches';
 
 export const DETAILS_SCHEME = 'zooscope-details';
 const t = vscode.l10n.t;
@@ -61,15 +62,13 @@ export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?:
 export class DetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
-  private readonly watches = new Map<string, Promise<(() => void) | undefined>>();
+  private readonly watches = new HeldWatches();
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly connections: ConnectionManager) {
     this.subscription = vscode.workspace.onDidCloseTextDocument((doc) => {
       if (doc.uri.scheme !== DETAILS_SCHEME) return;
-      const key = doc.uri.toString();
-      void this.watches.get(key)?.then((stop) => stop?.());
-      this.watches.delete(key);
+      this.watches.release(doc.uri.toString());
     });
   }
 
@@ -78,9 +77,7 @@ export class DetailsProvider implements vscode.TextDocumentContentProvider, vsco
     const live = this.connections.get(connectionId);
     if (!live) return t('Not connected.');
     const key = uri.toString();
-    if (!this.watches.has(key)) {
-      this.watches.set(key, live.session.watches.watch(path, () => this.changed.fire(uri)).catch(() => undefined));
-    }
+    void this.watches.hold(key, () => live.session.watches.watch(path, () => this.changed.fire(uri)));
     try {
       const [{ data, stat }, acl] = await Promise.all([live.session.getData(path), readAcl(live.session, path)]);
       return renderDetails(path, stat, data, acl);
@@ -90,7 +87,7 @@ export class DetailsProvider implements vscode.TextDocumentContentProvider, vsco
   }
 
   dispose(): void {
-    for (const w of this.watches.values()) void w.then((stop) => stop?.());
+    this.watches.releaseAll();
     this.subscription.dispose();
     this.changed.dispose();
   }

@@ -2,24 +2,24 @@ import * as vscode from 'vscode';
 import { isNameFilterProblem, parseNameFilter } from '../../zk/nameFilter';
 import { detailsUri } from './detailsDocument';
 import { log } from '../common/log';
-import { describeError } from '../common/messages';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
 import { isPathNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../../zk/tree/treeNodes';
 import { askZnodePath } from '../common/askZnodePath';
 import { pickConnection } from '../common/pickConnection';
+import { revealWithAncestors } from '../common/reveal';
 import { fail } from '../common/notifier';
 import { input } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
-function selectedPathNode(services: Services, arg: unknown): PathNode | undefined {
+function selectedPathNode(services: Core, arg: unknown): PathNode | undefined {
   if (isPathNode(arg)) return arg;
   const selected = services.view.selection[0];
   return isPathNode(selected) ? selected : undefined;
 }
 
 /** Go to Path…: reveals any path, loading its ancestors. Returns the revealed node. */
-export async function goToPath(services: Services, arg?: unknown, typedPath?: string): Promise<TreeNode | undefined> {
+export async function goToPath(services: Core, arg?: unknown, typedPath?: string): Promise<TreeNode | undefined> {
   const id = await pickConnection(services, arg, false);
   if (!id) return undefined;
   const current = selectedPathNode(services, arg);
@@ -28,48 +28,30 @@ export async function goToPath(services: Services, arg?: unknown, typedPath?: st
   const live = await services.connections.connect(id);
   const tree = live ? services.tree.treeFor(id) : undefined;
   if (!tree) return undefined;
-  try {
-    const node = await tree.resolve(path);
-    if (!node) {
-      void fail(t('{0} does not exist.', path));
-      return undefined;
-    }
-    // Open the ancestors one by one, root first: a node redrawn while a single deep reveal is under way (the root
-    // as the connection's state changes, a folder as it turns out to hold a lock queue) makes it land nowhere.
-    const ancestors: TreeNode[] = [];
-    for (let up = services.tree.getParent(node); up; up = services.tree.getParent(up)) ancestors.unshift(up);
-    for (const ancestor of ancestors) await services.view.reveal(ancestor, { expand: true });
-    await services.view.reveal(node, { select: true, focus: true, expand: false });
-    return node;
-  } catch (error) {
-    void fail(describeError(error));
-    return undefined;
-  }
+  const node = await revealWithAncestors(services, id, path);
+  if (!node) void fail(t('{0} does not exist.', path));
+  return node;
 }
 
-export async function copyPath(services: Services, arg?: unknown): Promise<void> {
+export async function copyPath(services: Core, arg?: unknown): Promise<void> {
   const node = selectedPathNode(services, arg);
   if (node) await vscode.env.clipboard.writeText(node.path);
 }
 
-export async function refresh(services: Services, arg?: unknown): Promise<void> {
+export async function refresh(services: Core, arg?: unknown): Promise<void> {
   const node = selectedPathNode(services, arg);
   if (!node) return services.tree.refreshAll();
-  try {
-    await services.tree.refresh(node);
-  } catch (error) {
-    void fail(describeError(error));
-  }
+  await services.tree.refresh(node);
 }
 
-export async function showMore(services: Services, arg?: unknown): Promise<void> {
+export async function showMore(services: Core, arg?: unknown): Promise<void> {
   if (!(arg instanceof ShowMoreNode)) return;
   services.tree.treeFor(arg.parent.connectionId)?.listing(arg.parent.path)?.showMore();
   services.tree.redraw(arg.parent);
 }
 
 /** Filter Children…: a glob (`lock-*`) or `/regex/`; an empty answer clears the filter. */
-export async function filterChildren(services: Services, arg?: unknown, text?: string): Promise<void> {
+export async function filterChildren(services: Core, arg?: unknown, text?: string): Promise<void> {
   const node = selectedPathNode(services, arg);
   if (!node) return;
   const tree = services.tree.treeFor(node.connectionId);
@@ -88,11 +70,11 @@ export async function filterChildren(services: Services, arg?: unknown, text?: s
   if (node instanceof ZnodeNode || filter) await services.view.reveal(node, { expand: true }).then(undefined, () => undefined);
 }
 
-export function clearFilter(services: Services, arg?: unknown): Promise<void> {
+export function clearFilter(services: Core, arg?: unknown): Promise<void> {
   return filterChildren(services, arg, '');
 }
 
-export async function showDetails(services: Services, arg?: unknown): Promise<void> {
+export async function showDetails(services: Core, arg?: unknown): Promise<void> {
   const node = selectedPathNode(services, arg);
   if (!node) return;
   let doc = await vscode.workspace.openTextDocument(detailsUri(node.connectionId, node.path));

@@ -6,7 +6,8 @@ import type { ConventionId, LockMode, LockSnapshot } from '../../zk/locks';
 import { ConnectFailure } from '../../zk/session';
 import { lockSettings } from '../common/settings';
 import { describeConnectFailure, describeError } from '../common/messages';
-import type { Services } from '../core/core';
+import type { HeldLocksContext } from './heldLocksContext';
+import { revealWithAncestors } from '../common/reveal';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { HeldLock, isLive } from './heldLocks';
 import { isHeldLockNode } from './heldLocksView';
@@ -32,7 +33,7 @@ function acquireTitle(mode: LockMode): string {
  * Starts taking part in the lock at the target path and returns its first snapshot at once (it may still wait:
  * a progress notification shows where it stands). Undefined when nothing was started.
  */
-export async function acquire(services: Services, mode: LockMode, arg?: unknown): Promise<LockSnapshot | undefined> {
+export async function acquire(services: HeldLocksContext, mode: LockMode, arg?: unknown): Promise<LockSnapshot | undefined> {
   const target = await resolveLockTarget(services, arg, acquireTitle(mode));
   if (!target) return undefined;
   const { connectionId, path } = target;
@@ -80,7 +81,7 @@ export async function acquire(services: Services, mode: LockMode, arg?: unknown)
 }
 
 /** The entry a release/reveal/clear is about: a Held Locks row, a znode or `{ connectionId, path }`, or a pick. */
-async function resolveEntry(services: Services, arg: unknown, liveOnly: boolean): Promise<HeldLock | undefined> {
+async function resolveEntry(services: HeldLocksContext, arg: unknown, liveOnly: boolean): Promise<HeldLock | undefined> {
   const locks = services.heldLocks;
   if (isHeldLockNode(arg)) return arg.entry;
   const o = arg as { connectionId?: unknown; path?: unknown } | undefined;
@@ -105,7 +106,7 @@ async function resolveEntry(services: Services, arg: unknown, liveOnly: boolean)
 }
 
 /** Releases a held lock, or cancels a pending attempt (its node is deleted). Resolves true when it did. */
-export async function release(services: Services, arg?: unknown): Promise<boolean> {
+export async function release(services: HeldLocksContext, arg?: unknown): Promise<boolean> {
   const entry = await resolveEntry(services, arg, true);
   if (!entry) return false;
   const s = entry.snapshot;
@@ -124,7 +125,7 @@ export async function release(services: Services, arg?: unknown): Promise<boolea
 }
 
 /** Releases every lock and election of the window (held or pending). Resolves with how many. */
-export async function releaseAll(services: Services): Promise<number> {
+export async function releaseAll(services: HeldLocksContext): Promise<number> {
   const count = await services.heldLocks.releaseAll();
   if (count === 0) void info(t('This window takes part in no locks.'));
   else flash(t('Released {0} locks.', count), 'unlock');
@@ -132,14 +133,14 @@ export async function releaseAll(services: Services): Promise<number> {
 }
 
 /** Reveals the lock's own node (or its path once the node is gone) in the explorer. */
-export async function revealHeldLock(services: Services, arg?: unknown): Promise<unknown> {
+export async function revealHeldLock(services: HeldLocksContext, arg?: unknown): Promise<unknown> {
   const entry = await resolveEntry(services, arg, false);
   if (!entry) return undefined;
   const s = entry.snapshot;
-  return vscode.commands.executeCommand('zooscope.goToPath', entry.connectionId, isLive(s) && s.node ? s.node : s.path);
+  return revealWithAncestors(services, entry.connectionId, isLive(s) && s.node ? s.node : s.path);
 }
 
 /** Clears an ended entry from the Held Locks view, or every ended entry. */
-export function clearHeldLocks(services: Services, arg?: unknown): number {
+export function clearHeldLocks(services: HeldLocksContext, arg?: unknown): number {
   return services.heldLocks.clear(isHeldLockNode(arg) ? [arg.entry] : undefined);
 }

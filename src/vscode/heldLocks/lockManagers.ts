@@ -3,7 +3,6 @@
 // browsing (reconnects, expiries, Disconnect of the explorer's session) never costs a lock by accident.
 import * as vscode from 'vscode';
 import { LockManager } from '../../zk/locks';
-import type { SessionOptions } from '../../zk/session';
 import type { ConnectionStore, SavedConnection } from '../core/connectionStore';
 import { log } from '../common/log';
 
@@ -58,16 +57,7 @@ export class LockManagers implements vscode.Disposable {
   }
 
   private async create(saved: SavedConnection): Promise<LockManager> {
-    const password = saved.digestUser ? await this.store.password(saved.id) : undefined;
-    const requestTimeoutMs = 1000 * (vscode.workspace.getConfiguration('zooscope').get<number>('requestTimeoutSeconds') ?? 15);
-    const options: SessionOptions = {
-      connectString: saved.connectString,
-      chroot: saved.chroot,
-      sessionTimeoutMs: saved.sessionTimeoutMs ?? 30000,
-      requestTimeoutMs,
-      digest: saved.digestUser && password !== undefined ? [`${saved.digestUser}:${password}`] : [],
-    };
-    const manager = new LockManager(options);
+    const manager = new LockManager(await this.store.sessionOptions(saved));
     manager.on('session', (state) => log().info(`lock session of ${saved.name}: ${state}${manager.sessionId ? ` (${manager.sessionId})` : ''}`));
     this.managers.set(saved.id, { manager, settings: settingsKey(saved) });
     return manager;

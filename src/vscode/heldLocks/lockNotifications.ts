@@ -1,6 +1,7 @@
 // What the user is told while taking part in locks: a cancellable progress notification while an attempt waits
 // (its place in the queue and the node it waits for, live), a word when it becomes ours, the reason when it fails,
 // a warning the moment a lock is lost, and which locks ended when a connection's lock session was closed.
+import { ViewCommand } from '../core/commandIds';
 import * as vscode from 'vscode';
 import type { LockSnapshot } from '../../zk/locks';
 import type { ConnectionStore } from '../core/connectionStore';
@@ -22,7 +23,7 @@ export function registerLockNotifications(locks: HeldLocks, store: ConnectionSto
     locks.onDidLose((entry) => {
       // At once and without waiting for an answer: whoever relies on the lock must stop now.
       void warn(lostMessage(entry.snapshot, name(entry.connectionId)), t('Show Held Locks')).then((choice) => {
-        if (choice) void vscode.commands.executeCommand('zooscope.heldLocks.focus');
+        if (choice) void vscode.commands.executeCommand(ViewCommand.focusHeldLocks);
       });
     }),
     locks.onDidCloseConnection(({ connectionId, ended }) => {

@@ -6,7 +6,7 @@ import { CONVENTION_IDS, convention, ConventionDetection, ConventionId, isConven
 import { checkPath } from '../../zk/paths';
 import { pickConnection } from '../common/pickConnection';
 import { describePathProblem } from '../common/messages';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { conventionDescription, detectionWarning, modeLabel } from './lockWords';
 import { fail } from '../common/notifier';
@@ -40,7 +40,7 @@ export function lockPathProblem(path: string): string | undefined {
 }
 
 /** The connection and path a lock command is about; undefined when the user cancelled or the input is invalid. */
-export async function resolveLockTarget(services: Services, arg: unknown, title: string): Promise<LockTarget | undefined> {
+export async function resolveLockTarget(services: Core, arg: unknown, title: string): Promise<LockTarget | undefined> {
   if (isPathNode(arg)) return checked({ connectionId: arg.connectionId, path: arg.path });
   const given = asTargetObject(arg);
   if (given?.connectionId && given.path !== undefined) return checked(given as LockTarget);

@@ -1,5 +1,5 @@
-// What the lock-queue panel's buttons do: reveal a node in the tree, acquire or release through the lock
-// commands (registered elsewhere), and force-release a holder by deleting its node after a modal confirmation.
+// What the lock-queue panel's buttons do: reveal a node in the tree, acquire or release through this window's
+// held locks, and force-release a holder by deleting its node after a modal confirmation.
 import * as vscode from 'vscode';
 import { isZkError } from '../../zk/errors';
 import type { LockAnalysis, Participant } from '../../zk/analysis/model';
@@ -9,11 +9,11 @@ import { log } from '../common/log';
 import { describeError, describeWriteFailure } from '../common/messages';
 import { confirmIrreversible } from '../common/confirmIrreversible';
 import { writerOf } from '../common/liveWriter';
+import { revealWithAncestors } from '../common/reveal';
+import type { Core } from '../core/core';
+import type { HeldLocksApi } from '../heldLocks';
 
 const t = vscode.l10n.t;
-
-export const ACQUIRE_COMMAND = 'zooscope.acquireLock';
-export const RELEASE_COMMAND = 'zooscope.releaseLock';
 
 export interface ActionResult {
   ok: boolean;
@@ -28,29 +28,27 @@ export function findParticipant(analysis: LockAnalysis | undefined, path: string
   return undefined;
 }
 
-export async function registeredLockCommands(): Promise<{ acquire: boolean; release: boolean }> {
-  const all = new Set(await vscode.commands.getCommands(true));
-  return { acquire: all.has(ACQUIRE_COMMAND), release: all.has(RELEASE_COMMAND) };
+export async function revealNode(core: Core, connectionId: string, path: string): Promise<ActionResult> {
+  return { ok: (await revealWithAncestors(core, connectionId, path)) !== undefined };
 }
 
-export async function revealNode(connectionId: string, path: string): Promise<ActionResult> {
-  const node = await vscode.commands.executeCommand('zooscope.goToPath', connectionId, path);
-  return { ok: node !== undefined };
-}
-
-/** Runs a lock command (src/vscode/heldLocks) with `{ connectionId, path }`, as they take it from this panel. */
-async function runLockCommand(command: string, connectionId: string, path: string): Promise<ActionResult> {
+// Acquire answers undefined and release false when nothing was done (a question cancelled, nothing held); a failure
+// is said in the panel's words.
+export async function acquireHere(heldLocks: HeldLocksApi, connectionId: string, queuePath: string): Promise<ActionResult> {
   try {
-    const result = await vscode.commands.executeCommand<unknown>(command, { connectionId, path });
-    // Acquire answers undefined and release false when nothing was done (a question cancelled, nothing held).
-    return { ok: result !== undefined && result !== false };
+    return { ok: (await heldLocks.acquire(connectionId, queuePath)) !== undefined };
   } catch (error) {
     return { ok: false, message: describeError(error) };
   }
 }
 
-export const acquireHere = (connectionId: string, queuePath: string) => runLockCommand(ACQUIRE_COMMAND, connectionId, queuePath);
-export const releaseOurs = (connectionId: string, path: string) => runLockCommand(RELEASE_COMMAND, connectionId, path);
+export async function releaseOurs(heldLocks: HeldLocksApi, connectionId: string, path: string): Promise<ActionResult> {
+  try {
+    return { ok: await heldLocks.release(connectionId, path) };
+  } catch (error) {
+    return { ok: false, message: describeError(error) };
+  }
+}
 
 /**
  * Deletes a holder's node (only that node, at the version seen), after a modal confirmation naming its session

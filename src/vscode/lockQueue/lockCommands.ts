@@ -3,13 +3,18 @@
 import * as vscode from 'vscode';
 import { askZnodePath } from '../common/askZnodePath';
 import { pickConnection } from '../common/pickConnection';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
+import type { LockPanels } from './lockPanels';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import type { LockQueuePanel } from './lockQueuePanel';
 
 const t = vscode.l10n.t;
 
-async function openPanel(services: Services, arg: unknown, typedPath: string | undefined, mode: 'queue' | 'subtree'): Promise<LockQueuePanel | undefined> {
+export interface LockQueueContext extends Core {
+  readonly locks: LockPanels;
+}
+
+async function openPanel(services: LockQueueContext, arg: unknown, typedPath: string | undefined, mode: 'queue' | 'subtree'): Promise<LockQueuePanel | undefined> {
   const connectionId = await pickConnection(services, arg);
   if (!connectionId) return undefined;
   const selected = services.view.selection[0];
@@ -22,10 +27,10 @@ async function openPanel(services: Services, arg: unknown, typedPath: string | u
   return services.locks.show({ connectionId, root: path, mode });
 }
 
-export function showLockQueue(services: Services, arg?: unknown, path?: string): Promise<LockQueuePanel | undefined> {
+export function showLockQueue(services: LockQueueContext, arg?: unknown, path?: string): Promise<LockQueuePanel | undefined> {
   return openPanel(services, arg, path, 'queue');
 }
 
-export function showLocksUnder(services: Services, arg?: unknown, path?: string): Promise<LockQueuePanel | undefined> {
+export function showLocksUnder(services: LockQueueContext, arg?: unknown, path?: string): Promise<LockQueuePanel | undefined> {
   return openPanel(services, arg, path, 'subtree');
 }

@@ -3,31 +3,24 @@
 // workbench restored the panel without it (seen in code-server after a reload), from the list of open panels this
 // class keeps in the workspace state, matched by the panel's title.
 import * as vscode from 'vscode';
-import { LockMonitor } from '../../zk/analysis';
 import type { LockQueuePanelState } from '../../shared/lockQueueMessages';
-import type { ConnectionManager } from '../core/connectionManager';
-import type { ConnectionStore } from '../core/connectionStore';
+import type { Core } from '../core/core';
+import type { HeldLocksApi } from '../heldLocks';
 import { log } from '../common/log';
 import { isPanelState, LOCK_QUEUE_VIEW_TYPE, LockQueuePanel, panelKey, panelTitle } from './lockQueuePanel';
-import type { MonitorFactory } from './monitor';
 
-const realMonitor: MonitorFactory = (session, root, options) => new LockMonitor(session, root, options);
 const OPEN_PANELS_KEY = 'zooscope.lockPanels';
 
 export class LockPanels implements vscode.Disposable, vscode.WebviewPanelSerializer<unknown> {
   private readonly panels = new Map<string, LockQueuePanel>();
-  /** Sessions of this window besides the connection's own (the held-lock sessions): their nodes are "ours". */
-  ourSessions: (connectionId: string) => string[] = () => [];
   private shuttingDown = false;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     /** Workspace state: the panels open in this window, for the serializer. */
     private readonly memento: vscode.Memento,
-    private readonly connections: ConnectionManager,
-    private readonly store: ConnectionStore,
-    /** Tests may replace the analysis; the extension uses the real LockMonitor. */
-    public createMonitor: MonitorFactory = realMonitor,
+    private readonly core: Core,
+    private readonly heldLocks: HeldLocksApi,
   ) {}
 
   /** Opens (or reveals) the panel for `state`. */
@@ -53,7 +46,7 @@ export class LockPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, saved: unknown): Promise<void> {
     const state = isPanelState(saved) ? saved
       : this.remembered().find((s) => panelTitle(s) === panel.title && !this.panels.has(panelKey(s)));
-    if (!state || !this.store.get(state.connectionId) || this.panels.has(panelKey(state))) {
+    if (!state || !this.core.store.get(state.connectionId) || this.panels.has(panelKey(state))) {
       log().info(`lock queue panel "${panel.title}" not restored (state ${JSON.stringify(saved)})`);
       panel.dispose();
       return;
@@ -71,8 +64,7 @@ export class LockPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
 
   private adopt(panel: vscode.WebviewPanel, state: LockQueuePanelState): LockQueuePanel {
     const lockPanel = new LockQueuePanel(panel, state, {
-      extensionUri: this.extensionUri, connections: this.connections, store: this.store, createMonitor: this.createMonitor,
-      ourSessions: (id) => this.ourSessions(id),
+      extensionUri: this.extensionUri, core: this.core, heldLocks: this.heldLocks,
     });
     this.panels.set(lockPanel.key, lockPanel);
     this.remember();

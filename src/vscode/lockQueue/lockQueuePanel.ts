@@ -7,13 +7,13 @@ import {
 } from '../../shared/lockQueueMessages';
 import type { LockAnalysis } from '../../zk/analysis/model';
 import type { ZkSession } from '../../zk/session';
-import type { ConnectionManager } from '../core/connectionManager';
-import type { ConnectionStore } from '../core/connectionStore';
+import { LockMonitor } from '../../zk/analysis';
+import type { Core } from '../core/core';
+import type { HeldLocksApi } from '../heldLocks';
 import { log } from '../common/log';
 import { describeError } from '../common/messages';
-import { acquireHere, ActionResult, findParticipant, forceRelease, registeredLockCommands, releaseOurs, revealNode } from './lockActions';
+import { acquireHere, ActionResult, findParticipant, forceRelease, releaseOurs, revealNode } from './lockActions';
 import { adminPortOf, affectsLockSettings, lockSettings } from '../common/settings';
-import type { Monitor, MonitorFactory } from './monitor';
 import { panelHtml, webviewRoots } from './panelHtml';
 import { anomalyTexts, webviewStrings } from './webviewStrings';
 import { fail } from '../common/notifier';
@@ -22,10 +22,9 @@ const t = vscode.l10n.t;
 
 export interface PanelDeps {
   extensionUri: vscode.Uri;
-  connections: ConnectionManager;
-  store: ConnectionStore;
-  createMonitor: MonitorFactory;
-  ourSessions: (connectionId: string) => string[];
+  core: Core;
+  /** This window's hand-held locks: the panel's Acquire and Release go there, and their sessions are "ours". */
+  heldLocks: HeldLocksApi;
 }
 
 export function panelTitle(state: LockQueuePanelState): string {
@@ -33,7 +32,7 @@ export function panelTitle(state: LockQueuePanelState): string {
 }
 
 export class LockQueuePanel implements vscode.Disposable {
-  private monitor: { monitor: Monitor; session: ZkSession; stop: () => void } | undefined;
+  private monitor: { monitor: LockMonitor; session: ZkSession; stop: () => void } | undefined;
   private latest: LockAnalysis | undefined;
   private seq = 0;
   private ready = false;
@@ -60,12 +59,12 @@ export class LockQueuePanel implements vscode.Disposable {
         this.updateRunning();
       }),
       panel.webview.onDidReceiveMessage((m: unknown) => { if (isWebviewMessage(m)) void this.onMessage(m); }),
-      deps.connections.onDidChange((id) => { if (id === state.connectionId) this.updateRunning(); }),
-      deps.connections.onDidRenewSession((id) => { if (id === state.connectionId) this.restart(); }),
+      deps.core.connections.onDidChange((id) => { if (id === state.connectionId) this.updateRunning(); }),
+      deps.core.connections.onDidRenewSession((id) => { if (id === state.connectionId) this.restart(); }),
       vscode.workspace.onDidChangeConfiguration((e) => { if (affectsLockSettings(e)) this.restart(); }),
     );
     this.updateRunning();
-    if (!deps.connections.get(state.connectionId)) void deps.connections.connect(state.connectionId);
+    if (!deps.core.connections.get(state.connectionId)) void deps.core.connections.connect(state.connectionId);
   }
 
   get key(): string {
@@ -153,25 +152,24 @@ export class LockQueuePanel implements vscode.Disposable {
   private act(request: ActionRequest): Promise<ActionResult> {
     const id = this.state.connectionId;
     switch (request.type) {
-      case 'reveal': return revealNode(id, request.path);
-      case 'acquire': return acquireHere(id, request.queuePath);
-      case 'release': return releaseOurs(id, request.path);
-      case 'forceRelease': return forceRelease(this.deps.connections, id, request.path, findParticipant(this.latest, request.path));
+      case 'reveal': return revealNode(this.deps.core, id, request.path);
+      case 'acquire': return acquireHere(this.deps.heldLocks, id, request.queuePath);
+      case 'release': return releaseOurs(this.deps.heldLocks, id, request.path);
+      case 'forceRelease': return forceRelease(this.deps.core.connections, id, request.path, findParticipant(this.latest, request.path));
       case 'refresh': return this.refresh().then(() => ({ ok: true }));
     }
   }
 
-  private async capabilities(): Promise<PanelCapabilities> {
-    const commands = await registeredLockCommands();
-    const writable = !this.deps.store.get(this.state.connectionId)?.readOnly;
-    return { canAcquire: commands.acquire && writable, canRelease: commands.release, canForceRelease: writable };
+  private capabilities(): PanelCapabilities {
+    const writable = !this.deps.core.store.get(this.state.connectionId)?.readOnly;
+    return { canAcquire: writable, canRelease: true, canForceRelease: writable };
   }
 
   private async sendInit(): Promise<void> {
-    const saved = this.deps.store.get(this.state.connectionId);
+    const saved = this.deps.core.store.get(this.state.connectionId);
     this.post({
       type: 'init', state: this.state, connectionName: saved?.name ?? this.state.connectionId,
-      strings: webviewStrings(), capabilities: await this.capabilities(),
+      strings: webviewStrings(), capabilities: this.capabilities(),
     });
     this.post({ type: 'status', ...this.status });
     if (this.latest) this.sendModel(this.latest);
@@ -189,22 +187,22 @@ export class LockQueuePanel implements vscode.Disposable {
   /** Runs the monitor exactly while the panel is visible and its connection is live. */
   private updateRunning(): void {
     if (this.disposed) return;
-    const live = this.deps.connections.get(this.state.connectionId);
+    const live = this.deps.core.connections.get(this.state.connectionId);
     const session = live?.session.isLive ? live.session : undefined;
     if (this.monitor && (!this.panel.visible || this.monitor.session !== session)) this.stopMonitor();
     if (!session) {
-      this.setStatus(this.deps.connections.state(this.state.connectionId) === 'connecting' ? 'loading' : 'disconnected');
+      this.setStatus(this.deps.core.connections.state(this.state.connectionId) === 'connecting' ? 'loading' : 'disconnected');
       return;
     }
     if (!this.panel.visible || this.monitor) return;
-    this.startMonitor(session, [session.sessionId ?? '', ...this.deps.ourSessions(this.state.connectionId)].filter(Boolean));
+    this.startMonitor(session, [session.sessionId ?? '', ...this.deps.heldLocks.sessionIds(this.state.connectionId)].filter(Boolean));
   }
 
   private startMonitor(session: ZkSession, ourSessions: string[]): void {
     const settings = lockSettings();
-    const monitor = this.deps.createMonitor(session, this.state.root, {
+    const monitor = new LockMonitor(session, this.state.root, {
       heldTooLongMs: settings.heldTooLongMs, ourSessions, serverWatches: true,
-      adminPort: adminPortOf(this.deps.store.get(this.state.connectionId)),
+      adminPort: adminPortOf(this.deps.core.store.get(this.state.connectionId)),
       maxQueues: this.state.mode === 'queue' ? undefined : 500, pollIntervalMs: settings.pollIntervalMs,
     });
     const offUpdate = monitor.onUpdate((analysis) => {

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { pickConnection } from '../common/pickConnection';
 import { log } from '../common/log';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
 import { showWriteFailure } from '../common/failures';
 import { liveWriter } from '../common/liveWriter';
 import { info } from '../common/notifier';
@@ -11,7 +11,7 @@ import { input } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
-export async function addCredentials(services: Services, arg?: unknown, preset?: { user: string; password: string }): Promise<string[] | undefined> {
+export async function addCredentials(services: Core, arg?: unknown, preset?: { user: string; password: string }): Promise<string[] | undefined> {
   const connectionId = await pickConnection(services, arg, true);
   if (!connectionId) return undefined;
   const name = services.store.get(connectionId)?.name ?? connectionId;

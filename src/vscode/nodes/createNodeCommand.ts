@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { ancestors, joinPath } from '../../zk/paths';
 import { CreateMode, isTtlMode, ZnodeWriter } from '../../zk/write';
 import { log } from '../common/log';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { isNodeTarget } from '../common/targets';
 import { pickConnection } from '../common/pickConnection';
@@ -28,7 +28,7 @@ export interface CreatePreset {
   createParents?: boolean;
 }
 
-export async function createNode(services: Services, arg?: unknown, preset: CreatePreset = {}): Promise<string | undefined> {
+export async function createNode(services: Core, arg?: unknown, preset: CreatePreset = {}): Promise<string | undefined> {
   // On a node (context menu; tests pass { connectionId, path }): a child name. Else a full path.
   const onNode = isPathNode(arg) || isNodeTarget(arg);
   const connectionId = onNode ? arg.connectionId : await pickConnection(services, arg, false);

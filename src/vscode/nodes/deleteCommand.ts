@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { DeleteManyReport, isProtectedPath, WriteFailure } from '../../zk/write';
 import { log } from '../common/log';
 import { describeWriteFailure } from '../common/messages';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
 import type { ZnodeNode } from '../../zk/tree/treeNodes';
 import { deleteRecursively, RecursiveDeleteOptions, RecursiveDeleteResult } from './deleteRecursiveCommand';
 import { showWriteFailure } from '../common/failures';
@@ -24,7 +24,7 @@ export interface DeleteOptions extends RecursiveDeleteOptions {
   confirmed?: boolean;
 }
 
-export async function deleteNodes(services: Services, node?: unknown, nodes?: unknown, options: DeleteOptions = {}): Promise<DeleteManyReport | RecursiveDeleteResult | undefined> {
+export async function deleteNodes(services: Core, node?: unknown, nodes?: unknown, options: DeleteOptions = {}): Promise<DeleteManyReport | RecursiveDeleteResult | undefined> {
   const selected = selectedZnodes(services, node, nodes);
   if (selected.length === 0) return undefined;
   const protectedOnes = selected.filter((n) => isProtectedPath(n.path));
@@ -69,7 +69,7 @@ async function confirm(nodes: ZnodeNode[], ownSessionId: string | undefined): Pr
   return confirmIrreversible({ message, detail: lines.join('\n'), confirmLabel: button, liveOfOthers });
 }
 
-async function tell(services: Services, connectionId: string, report: DeleteManyReport, asked: number): Promise<void> {
+async function tell(services: Core, connectionId: string, report: DeleteManyReport, asked: number): Promise<void> {
   const done = report.deleted.length + report.alreadyGone.length;
   if (report.failed.length === 0) {
     flash(asked === 1 ? t('Deleted {0}', report.deleted[0] ?? report.alreadyGone[0]) : t('Deleted {0} nodes', done));

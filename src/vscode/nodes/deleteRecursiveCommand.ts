@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { DeleteExecution, DeletePlan, executeDeletePlan, planRecursiveDelete } from '../../zk/write';
 import { log } from '../common/log';
 import { describeWriteFailure } from '../common/messages';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
 import { deletePreview, DeletePreview, deleteReport, deleteSummary } from './deletePreview';
 import { showWriteFailure } from '../common/failures';
 import { liveWriter } from '../common/liveWriter';
@@ -30,7 +30,7 @@ export interface RecursiveDeleteResult {
   report?: DeleteExecution;
 }
 
-export async function deleteRecursively(services: Services, node?: unknown, _nodes?: unknown, options: RecursiveDeleteOptions = {}): Promise<RecursiveDeleteResult | undefined> {
+export async function deleteRecursively(services: Core, node?: unknown, _nodes?: unknown, options: RecursiveDeleteOptions = {}): Promise<RecursiveDeleteResult | undefined> {
   const target = nodeTarget(services, node);
   if (!target) return undefined;
   const found = await liveWriter(services.connections, target.connectionId);
@@ -54,7 +54,7 @@ export async function deleteRecursively(services: Services, node?: unknown, _nod
   return report ? { plan, preview, report } : { plan, preview };
 }
 
-async function run(services: Services, connectionId: string, plan: DeletePlan, options: RecursiveDeleteOptions): Promise<DeleteExecution | undefined> {
+async function run(services: Core, connectionId: string, plan: DeletePlan, options: RecursiveDeleteOptions): Promise<DeleteExecution | undefined> {
   const found = await liveWriter(services.connections, connectionId);
   if (!found) return undefined;
   const executed = await withCancellableProgress(t('Deleting {0}…', plan.root), (signal, report) =>
@@ -72,7 +72,7 @@ async function run(services: Services, connectionId: string, plan: DeletePlan, o
   return report;
 }
 
-async function tell(services: Services, connectionId: string, plan: DeletePlan, report: DeleteExecution, options: RecursiveDeleteOptions): Promise<void> {
+async function tell(services: Core, connectionId: string, plan: DeletePlan, report: DeleteExecution, options: RecursiveDeleteOptions): Promise<void> {
   const show = t('Show Report');
   const again = t('Run Again');
   const clean = !report.interrupted && !report.cancelled && report.notDeleted.length === 0;

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { AclEntry, formatAclEntry, formatPermissions, isAclEntryProblem, parseAclEntry } from '../../zk/write';
 import { log } from '../common/log';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
 import { askAclEntry, askPermissions } from './aclEntryInput';
 import { showWriteFailure } from '../common/failures';
 import { liveWriter } from '../common/liveWriter';
@@ -21,7 +21,7 @@ export interface AclPreset {
 
 interface Item extends PickItem { action: 'entry' | 'add' | 'save'; index?: number }
 
-export async function editAcl(services: Services, arg?: unknown, preset?: AclPreset): Promise<boolean> {
+export async function editAcl(services: Core, arg?: unknown, preset?: AclPreset): Promise<boolean> {
   const target = await nodeTargetOrAsk(services, arg, t('Edit ACL'));
   if (!target) return false;
   const found = await liveWriter(services.connections, target.connectionId);

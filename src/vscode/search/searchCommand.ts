@@ -5,13 +5,14 @@ import { compileSearch, isSearchProblem, SearchQuery, searchTree } from '../../z
 import { pickConnection } from '../common/pickConnection';
 import { log } from '../common/log';
 import { describeSearchProblem } from '../common/messages';
-import type { Services } from '../core/core';
+import type { SearchContext } from './searchContext';
 import { showProblem } from '../common/failures';
 import { liveWriter } from '../common/liveWriter';
 import { withCancellableProgress } from '../common/progress';
 import { nodeTarget } from '../common/targets';
 import type { SearchRun } from './searchResults';
 import { input } from '../common/quickInput';
+import { ViewCommand } from '../core/commandIds';
 
 const t = vscode.l10n.t;
 
@@ -30,7 +31,7 @@ export function pathPattern(text: string, matchFullPath?: boolean): { path: stri
   return { path: text.startsWith('/') ? `[/]${text.slice(1)}` : text, matchFullPath: matchFullPath ?? text.includes('/') };
 }
 
-export async function search(services: Services, arg?: unknown, preset?: SearchPreset): Promise<SearchRun | undefined> {
+export async function search(services: SearchContext, arg?: unknown, preset?: SearchPreset): Promise<SearchRun | undefined> {
   // A connection id (palette, automation) means that connection's root, not the explorer's selection.
   const known = typeof arg === 'string' ? undefined : nodeTarget(services, arg);
   const connectionId = known?.connectionId ?? await pickConnection(services, arg, false);
@@ -50,7 +51,7 @@ export async function search(services: Services, arg?: unknown, preset?: SearchP
   const run: SearchRun = { connectionId, connectionName: found.live.saved.name, root, description, matches: [], visited: 0 };
   const results = services.searchResults;
   results.start(run);
-  void vscode.commands.executeCommand('zooscope.searchResults.focus');
+  void vscode.commands.executeCommand(ViewCommand.focusSearchResults);
   await withCancellableProgress(t('Searching {0}…', root), async (signal, report) => {
     const outcome = await searchTree(found.live.session, query, (match) => {
       run.matches.push(match);

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { SearchMatch, SearchSummary } from '../../zk/search/search';
 import { baseName, parentPath } from '../../zk/paths';
 import { literalTreeItem } from '../common/literalTreeItem';
+import { Command } from '../core/commandIds';
 
 const t = vscode.l10n.t;
 const REDRAW_MS = 150;
@@ -72,7 +73,7 @@ export class SearchResultsProvider implements vscode.TreeDataProvider<SearchItem
     tree.tooltip = match.content ? `${match.path}\n\n${match.content.snippet}` : match.path;
     tree.iconPath = new vscode.ThemeIcon(match.content ? 'search' : 'symbol-file');
     tree.contextValue = 'searchMatch';
-    tree.command = { command: 'zooscope.goToPath', title: t('Reveal in Explorer'), arguments: [run.connectionId, match.path] };
+    tree.command = { command: Command.goToPath, title: t('Reveal in Explorer'), arguments: [run.connectionId, match.path] };
     tree.accessibilityInformation = { label: match.path };
     return tree;
   }

@@ -6,7 +6,7 @@ import { baseName } from '../../zk/paths';
 import { exportSubtree, ExportSummary } from '../../zk/transfer';
 import { pickConnection } from '../common/pickConnection';
 import { log } from '../common/log';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
 import { liveWriter } from '../common/liveWriter';
 import { withCancellableProgress } from '../common/progress';
 import { nodeTarget } from '../common/targets';
@@ -14,7 +14,7 @@ import { info, warn } from '../common/notifier';
 
 const t = vscode.l10n.t;
 
-export async function exportTree(services: Services, arg?: unknown, preset?: { file: string }): Promise<ExportSummary | undefined> {
+export async function exportTree(services: Core, arg?: unknown, preset?: { file: string }): Promise<ExportSummary | undefined> {
   // A connection id (palette, automation) means that connection's root, not the explorer's selection.
   const known = typeof arg === 'string' ? undefined : nodeTarget(services, arg);
   const connectionId = known?.connectionId ?? await pickConnection(services, arg, false);

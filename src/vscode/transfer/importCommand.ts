@@ -6,7 +6,7 @@ import { validateZnodePath } from '../common/askZnodePath';
 import { pickConnection } from '../common/pickConnection';
 import { log } from '../common/log';
 import { describeExportProblem } from '../common/messages';
-import type { Services } from '../core/core';
+import type { Core } from '../core/core';
 import { showProblem, showWriteFailure } from '../common/failures';
 import { liveWriter } from '../common/liveWriter';
 import { withCancellableProgress } from '../common/progress';
@@ -30,7 +30,7 @@ export interface ImportResult {
   report?: ImportReport;
 }
 
-export async function importTree(services: Services, arg?: unknown, preset?: ImportPreset): Promise<ImportResult | undefined> {
+export async function importTree(services: Core, arg?: unknown, preset?: ImportPreset): Promise<ImportResult | undefined> {
   // A connection id (palette, automation) means that connection's root, not the explorer's selection.
   const known = typeof arg === 'string' ? undefined : nodeTarget(services, arg);
   const connectionId = known?.connectionId ?? await pickConnection(services, arg, false);
@@ -86,7 +86,7 @@ export async function importTree(services: Services, arg?: unknown, preset?: Imp
   return { plan, report: await run(services, connectionId, plan) };
 }
 
-async function run(services: Services, connectionId: string, plan: ImportPlan): Promise<ImportReport | undefined> {
+async function run(services: Core, connectionId: string, plan: ImportPlan): Promise<ImportReport | undefined> {
   const found = await liveWriter(services.connections, connectionId);
   if (!found) return undefined;
   const executed = await withCancellableProgress(t('Importing into {0}…', plan.targetRoot), (signal, report) =>

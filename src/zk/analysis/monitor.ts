@@ -11,6 +11,7 @@ import { Discovery, discoverQueues, QueueSpec } from './discover';
 import { HoldHistory } from './holdTimes';
 import type { LockAnalysis, UnreadablePath } from './model';
 import { readQueue } from './readQueue';
+import { HeldWatches } from '../heldWatches';
 
 export const DEFAULT_POLL_INTERVAL_MS = 2000;
 /** Changes that arrive together (a release and the next acquire) are read once. */
@@ -37,7 +38,7 @@ export class LockMonitor {
   private readonly holds = new HoldHistory();
   /** Non-queue folders of a subtree, watched for queues that appear. */
   private dirs: string[] = [];
-  private readonly unwatchers = new Map<string, Promise<(() => void) | undefined>>();
+  private readonly watches = new HeldWatches();
   private readonly dirty = new Set<string>();
   private rediscoverPending = false;
   private work: Promise<void> = Promise.resolve();
@@ -89,7 +90,7 @@ export class LockMonitor {
     this.abort.abort();
     clearTimeout(this.pollTimer);
     clearTimeout(this.changeTimer);
-    for (const path of [...this.unwatchers.keys()]) this.unwatch(path);
+    this.watches.releaseAll();
     this.updateListeners.clear();
     this.errorListeners.clear();
   }
@@ -139,21 +140,12 @@ export class LockMonitor {
     if (!this.started || this.disposed) return;
     const wanted = new Set<string>([this.root, ...this.dirs]);
     for (const raw of this.raws.values()) for (const p of queueWatchPaths(raw)) wanted.add(p);
-    for (const path of [...this.unwatchers.keys()]) if (!wanted.has(path)) this.unwatch(path);
+    this.watches.releaseAll((path) => !wanted.has(path));
     for (const path of wanted) {
-      if (this.unwatchers.has(path)) continue;
+      if (this.watches.has(path)) continue;
       const listener = (event: WatchEvent) => this.onWatchEvent(path, event);
-      this.unwatchers.set(path, this.session.watches.watch(path, listener).catch((error: unknown) => {
-        this.fail(error);
-        return undefined;
-      }));
+      void this.watches.hold(path, () => this.session.watches.watch(path, listener), (error) => this.fail(error));
     }
-  }
-
-  private unwatch(path: string): void {
-    const pending = this.unwatchers.get(path);
-    this.unwatchers.delete(path);
-    void pending?.then((stop) => stop?.());
   }
 
   private onWatchEvent(path: string, event: WatchEvent): void {

@@ -8,6 +8,7 @@ import type { ZkSession } from '../session';
 import type { ZnodeStat } from '../stat';
 import type { WatchEvent } from '../watchRegistry';
 import { ConnectionNode, PathNode, ZnodeNode } from './treeNodes';
+import { HeldWatches } from '../heldWatches';
 
 export interface TreeSettings {
   pageSize: number;
@@ -20,7 +21,7 @@ export class ConnectionTree {
   readonly root: ConnectionNode;
   private readonly listings = new Map<string, ChildListing>();
   private readonly nodes = new Map<string, ZnodeNode>();
-  private readonly watches = new Map<string, Promise<(() => void) | undefined>>();
+  private readonly watches = new HeldWatches();
   private readonly pending = new Map<string, { timer: NodeJS.Timeout; children: boolean; data: boolean; restat: boolean }>();
   private disposed = false;
 
@@ -110,7 +111,7 @@ export class ConnectionTree {
   collapse(path: string): void {
     const prefix = path === '/' ? '/' : path + '/';
     const within = (p: string) => p === path || p.startsWith(prefix);
-    for (const watched of [...this.watches.keys()]) if (within(watched)) this.unwatch(watched);
+    this.watches.releaseAll(within);
     for (const [listed, listing] of [...this.listings]) {
       if (!within(listed)) continue;
       // A filter the user set survives collapsing; only its names are dropped.
@@ -137,34 +138,21 @@ export class ConnectionTree {
   }
 
   get watchedPaths(): string[] {
-    return [...this.watches.keys()];
+    return this.watches.keys();
   }
 
   dispose(): void {
     this.disposed = true;
-    for (const path of [...this.watches.keys()]) this.unwatch(path);
+    this.watches.releaseAll();
     for (const p of this.pending.values()) clearTimeout(p.timer);
     this.pending.clear();
   }
 
   private async ensureWatch(path: string): Promise<void> {
-    if (!this.settings().liveUpdates || this.watches.has(path)) {
-      await this.watches.get(path);
-      return;
-    }
-    const armed = this.session.watches.watch(path, (event) => this.onWatchEvent(event)).catch((error: unknown) => {
+    if (!this.settings().liveUpdates && !this.watches.has(path)) return;
+    await this.watches.hold(path, () => this.session.watches.watch(path, (event) => this.onWatchEvent(event)), (error) => {
       if (!isZkError(error, 'noNode')) this.warn(`watch ${path}: ${String(error)}`);
-      this.watches.delete(path);
-      return undefined;
     });
-    this.watches.set(path, armed);
-    await armed;
-  }
-
-  private unwatch(path: string): void {
-    const armed = this.watches.get(path);
-    this.watches.delete(path);
-    void armed?.then((stop) => stop?.());
   }
 
   private onWatchEvent(event: WatchEvent): void {
@@ -175,7 +163,7 @@ export class ConnectionTree {
     if (event.kind === 'resync') entry.children = entry.data = entry.restat = true;
     if (event.kind === 'deleted') {
       // The parent's own watch (if it is expanded) reports the removal; this node's state is gone.
-      this.unwatch(event.path);
+      this.watches.release(event.path);
       this.listings.delete(event.path);
       return;
     }

@@ -3,8 +3,8 @@
 // hex/base64, the size limit, read-only connections, and another client's change reaching an open document.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import { queryFor, uriPathFor } from '../../../src/vscode/editing/znodeUriPath';
-import type { Services } from '../../../src/vscode/core/core';
+import { queryFor, uriPathFor } from '../../../src/vscode/common/znodeUriPath';
+import type { TestApi } from '../../../src/vscode/testApi';
 import { ZnodeWriter } from '../../../src/zk/write';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { services, testZk } from './zooscope';
@@ -30,7 +30,7 @@ async function rejects(work: Thenable<unknown>, message: RegExp): Promise<void> 
 
 describe('Data editor', function () {
   this.timeout(60000);
-  let s: Services;
+  let s: TestApi;
   let other: OtherClient;
 
   before(async () => {

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { EnsembleNode } from '../../../src/vscode/ensemble/ensembleItems';
-import type { Services } from '../../../src/vscode/core/core';
+import type { TestApi } from '../../../src/vscode/testApi';
 import { eventually } from '../../support/zkClient';
 import { services, testZk } from './zooscope';
 
@@ -11,7 +11,7 @@ const ID = 'host-ensemble';
 
 describe('Ensemble view', function () {
   this.timeout(60000);
-  let s: Services;
+  let s: TestApi;
 
   before(async () => {
     s = await services();

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import * as zookeeper from 'node-zookeeper-client';
 // Type-only: the extension runs from its bundle, so its classes are not these (instanceof would always fail).
 import type { ConnectionNode, TreeNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
-import type { Services } from '../../../src/vscode/core/core';
+import type { TestApi } from '../../../src/vscode/testApi';
 import { askFourLetterWord } from '../../../src/zk/fourLetterWords';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { label, nextChange, services, testZk } from './zooscope';
@@ -14,11 +14,11 @@ import { label, nextChange, services, testZk } from './zooscope';
 const ID = 'host-explorer';
 const BASE = '/host-explorer';
 
-async function childrenOf(s: Services, node: TreeNode): Promise<TreeNode[]> {
+async function childrenOf(s: TestApi, node: TreeNode): Promise<TreeNode[]> {
   return s.tree.getChildren(node);
 }
 
-async function child(s: Services, parent: TreeNode, name: string): Promise<ZnodeNode> {
+async function child(s: TestApi, parent: TreeNode, name: string): Promise<ZnodeNode> {
   const found = (await childrenOf(s, parent)).find((n) => n?.kind === 'znode' && n.name === name);
   assert.ok(found?.kind === 'znode', `${name} not listed`);
   return found;
@@ -26,7 +26,7 @@ async function child(s: Services, parent: TreeNode, name: string): Promise<Znode
 
 describe('Explorer', function () {
   this.timeout(60000);
-  let s: Services;
+  let s: TestApi;
   let other: OtherClient;
   let root: ConnectionNode;
 

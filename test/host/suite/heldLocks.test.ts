@@ -9,7 +9,7 @@ import * as zookeeper from 'node-zookeeper-client';
 import type { LockSnapshot } from '../../../src/zk/locks';
 import type { HeldLockNode } from '../../../src/vscode/heldLocks/heldLocksView';
 import { positionText } from '../../../src/vscode/heldLocks/lockWords';
-import type { Services } from '../../../src/vscode/core/core';
+import type { TestApi } from '../../../src/vscode/testApi';
 import { closeSessionAsTwin, ownerOf } from '../../support/lockHelpers';
 import { startProxy } from '../../support/tcpProxy';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
@@ -21,7 +21,7 @@ const BASE = `/host-held-${Date.now().toString(36)}`;
 
 describe('Held locks', function () {
   this.timeout(90000);
-  let s: Services;
+  let s: TestApi;
   let other: OtherClient;
 
   const entry = (path: string) => s.heldLocks.find(ID, path);

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ShownMessage } from '../../../src/vscode/common/notifier';
-import type { Services } from '../../../src/vscode/core/core';
+import type { TestApi } from '../../../src/vscode/testApi';
 import type { ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import { forceRelease } from '../../../src/vscode/lockQueue/lockActions';
 import { visibleText } from '../../../src/shared/visibleText';
@@ -42,7 +42,7 @@ function assertShownLiterally(messages: readonly ShownMessage[], what: string): 
 
 describe('Hostile names and data on every surface', function () {
   this.timeout(90000);
-  let s: Services;
+  let s: TestApi;
   let other: OtherClient;
 
   const node = (path: string, id = ID): Promise<ZnodeNode> => znodeAt(s, id, path);

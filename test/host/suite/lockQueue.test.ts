@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { LockQueuePanelState } from '../../../src/shared/lockQueueMessages';
 import { LockPanels } from '../../../src/vscode/lockQueue/lockPanels';
 import type { LockQueuePanel } from '../../../src/vscode/lockQueue/lockQueuePanel';
-import type { Services } from '../../../src/vscode/core/core';
+import type { TestApi } from '../../../src/vscode/testApi';
 import type { TreeNode } from '../../../src/zk/tree/treeNodes';
 import { LockQueueClients, startLockQueue } from '../../support/lockQueueClients';
 import { connectOtherClient, eventually } from '../../support/zkClient';
@@ -28,7 +28,7 @@ const participantRows = (rows: string[]) => rows.filter((r) => /#\d+/.test(r));
 
 describe('Lock queue panel', function () {
   this.timeout(90000);
-  let s: Services;
+  let s: TestApi;
   let queue: LockQueueClients;
   const opened: LockQueuePanel[] = [];
 
@@ -176,7 +176,8 @@ describe('Lock queue panel', function () {
     // title to the panels remembered in the workspace state.
     const remembered = new Map<string, unknown>([['zooscope.lockPanels', [{ connectionId: ID, root: '/elsewhere', mode: 'subtree' }, state]]]);
     const memento = { get: (key: string) => remembered.get(key), update: async (key: string, value: unknown) => { remembered.set(key, value); }, keys: () => [...remembered.keys()] };
-    const fresh = new LockPanels(vscode.extensions.getExtension('zooscope.zooscope')!.extensionUri, memento as vscode.Memento, s.connections, s.store);
+    const fresh = new LockPanels(vscode.extensions.getExtension('zooscope.zooscope')!.extensionUri, memento as vscode.Memento, s,
+      { acquire: async () => undefined, release: async () => false, sessionIds: (id) => s.heldLocks.sessionIds(id) });
     try {
       const stateless = vscode.window.createWebviewPanel('zooscope.lockQueue', `Lock Queue ${state.root}`, vscode.ViewColumn.Active, { enableScripts: true });
       await fresh.deserializeWebviewPanel(stateless, undefined);

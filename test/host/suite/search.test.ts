@@ -2,7 +2,7 @@
 // in the Search Results view, each revealing its node in the explorer; a bad pattern told in words.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import type { Services } from '../../../src/vscode/core/core';
+import type { TestApi } from '../../../src/vscode/testApi';
 import type { PathNode } from '../../../src/zk/tree/treeNodes';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { services, testZk } from './zooscope';
@@ -14,7 +14,7 @@ interface Run { matches: { path: string; content?: { snippet: string } }[]; summ
 
 describe('Search', function () {
   this.timeout(60000);
-  let s: Services;
+  let s: TestApi;
   let other: OtherClient;
 
   before(async () => {

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../../src/vscode/core/core';
+import type { TestApi } from '../../../src/vscode/testApi';
 import { parseExport } from '../../../src/zk/transfer';
 import { connectOtherClient, OtherClient } from '../../support/zkClient';
 import { services, testZk } from './zooscope';
@@ -21,7 +21,7 @@ interface ImportResult {
 
 describe('Export and import', function () {
   this.timeout(60000);
-  let s: Services;
+  let s: TestApi;
   let other: OtherClient;
   let dir: string;
 

@@ -5,8 +5,8 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import * as zookeeper from 'node-zookeeper-client';
-import { queryFor, uriPathFor } from '../../../src/vscode/editing/znodeUriPath';
-import type { Services } from '../../../src/vscode/core/core';
+import { queryFor, uriPathFor } from '../../../src/vscode/common/znodeUriPath';
+import type { TestApi } from '../../../src/vscode/testApi';
 import type { PathNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import { digestId } from '../../../src/zk/write';
 import { startStandalone, ZkCluster } from '../../support/zkServer';
@@ -25,7 +25,7 @@ interface RecursiveResult {
 
 describe('Znode writes', function () {
   this.timeout(90000);
-  let s: Services;
+  let s: TestApi;
   let other: OtherClient;
 
   const node = (path: string, id = ID): Promise<ZnodeNode> => znodeAt(s, id, path);

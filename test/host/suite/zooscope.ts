@@ -1,18 +1,20 @@
 // Shared by the in-host suites: the activated extension's services and a test ZooKeeper client.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import type { Services } from '../../../src/vscode/core/core';
+import type { TestApi } from '../../../src/vscode/testApi';
 import type { TreeNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import type { OtherClient } from '../../support/zkClient';
 
-export async function services(): Promise<Services> {
-  const ext = vscode.extensions.getExtension<Services>('zooscope.zooscope');
+export async function services(): Promise<TestApi> {
+  const ext = vscode.extensions.getExtension<TestApi | undefined>('zooscope.zooscope');
   assert.ok(ext, 'extension not loaded');
-  return ext.activate();
+  const api = await ext.activate();
+  assert.ok(api, 'the extension exports its test API only in test mode');
+  return api;
 }
 
 /** The explorer's element for an existing znode of a connection. */
-export async function znodeAt(s: Services, connectionId: string, path: string): Promise<ZnodeNode> {
+export async function znodeAt(s: TestApi, connectionId: string, path: string): Promise<ZnodeNode> {
   const found = await s.tree.treeFor(connectionId)?.resolve(path);
   assert.ok(found?.kind === 'znode', `${path} not in the tree`);
   return found;
@@ -29,13 +31,13 @@ export function testZk(): string {
   return connectString;
 }
 
-export function label(s: Services, node: TreeNode): string {
+export function label(s: TestApi, node: TreeNode): string {
   const item = s.tree.getTreeItem(node);
   return typeof item.label === 'string' ? item.label : item.label?.label ?? '';
 }
 
 /** Resolves with the next tree change event whose element satisfies `match`. */
-export function nextChange(s: Services, match: (node: TreeNode | undefined) => boolean, timeoutMs = 5000): Promise<number> {
+export function nextChange(s: TestApi, match: (node: TreeNode | undefined) => boolean, timeoutMs = 5000): Promise<number> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { sub.dispose(); reject(new Error('no tree change event')); }, timeoutMs);

@@ -10,6 +10,7 @@ import type { SavedConnection } from '../connectionStore';
 import { formatBytes } from '../../common/format';
 import { kindName } from './tooltip';
 import { ConnectionNode, MessageNode, ShowMoreNode, ZnodeNode } from '../../../zk/tree/treeNodes';
+import { Command } from '../commandIds';
 
 const t = vscode.l10n.t;
 
@@ -84,7 +85,7 @@ export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, 
 export function showMoreItem(node: ShowMoreNode): vscode.TreeItem {
   const item = new vscode.TreeItem(t('Show {0} more of {1} remaining…', Math.min(node.pageSize, node.remaining), node.remaining));
   item.iconPath = new vscode.ThemeIcon('ellipsis');
-  item.command = { command: 'zooscope.showMore', title: t('Show More'), arguments: [node] };
+  item.command = { command: Command.showMore, title: t('Show More'), arguments: [node] };
   item.contextValue = 'showMore';
   return item;
 }

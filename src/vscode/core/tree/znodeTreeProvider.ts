@@ -10,12 +10,13 @@ import { LockQueueMarks } from './lockQueueMarks';
 import { log } from '../../common/log';
 import { describeError } from '../../common/messages';
 import { readAcl } from '../../common/aclText';
-import { CreatedModes } from '../../nodes/createdModes';
+import { CreatedModes } from '../createdModes';
 import { ConnectionTree, TreeSettings } from '../../../zk/tree/connectionTree';
 import { statTooltip } from './tooltip';
 import { connectionItem, messageItem, showMoreItem, znodeItem } from './treeItems';
 import { ConnectionNode, isPathNode, MessageNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../../../zk/tree/treeNodes';
 import { literalTreeItem } from '../../common/literalTreeItem';
+import { treeSettings } from '../../common/settings';
 
 const t = vscode.l10n.t;
 
@@ -166,13 +167,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   }
 
   settings(): TreeSettings {
-    const config = vscode.workspace.getConfiguration('zooscope');
-    return {
-      pageSize: config.get<number>('explorer.pageSize') ?? 1000,
-      window: 256,
-      liveUpdates: config.get<boolean>('explorer.liveUpdates') ?? true,
-      debounceMs: 30,
-    };
+    return treeSettings();
   }
 
   private ownSession(connectionId: string): bigint | undefined {

@@ -1,0 +1,25 @@
+// Ensemble: each server's health as the servers report it, per saved connection.
+import * as vscode from 'vscode';
+import { Command } from '../core/commandIds';
+import { registerCommands } from '../core/commands';
+import type { Core, Registered } from '../core/core';
+import type { EnsembleNode } from './ensembleItems';
+import { EnsembleProvider } from './ensembleProvider';
+
+export interface EnsembleParts {
+  readonly ensemble: EnsembleProvider;
+  readonly ensembleView: vscode.TreeView<EnsembleNode>;
+}
+
+export function register(_context: vscode.ExtensionContext, core: Core): Registered<undefined, EnsembleParts> {
+  const ensemble = new EnsembleProvider(core.store);
+  const ensembleView = vscode.window.createTreeView<EnsembleNode>('zooscope.ensemble', { treeDataProvider: ensemble });
+  return {
+    api: undefined,
+    parts: { ensemble, ensembleView },
+    disposables: [
+      ensemble, ensembleView, ensemble.attach(ensembleView),
+      ...registerCommands({ [Command.refreshEnsemble]: () => ensemble.refresh() }),
+    ],
+  };
+}

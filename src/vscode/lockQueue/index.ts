@@ -1,0 +1,31 @@
+// Lock queue: the panel that shows live lock queues of any client library (who holds, who waits in which order,
+// who watches whom) and acts on them; restored after a reload by its serializer.
+import * as vscode from 'vscode';
+import { LOCK_QUEUE_VIEW_TYPE } from '../../shared/lockQueueMessages';
+import { Command } from '../core/commandIds';
+import { registerCommands, withContext } from '../core/commands';
+import type { Core, Registered } from '../core/core';
+import type { HeldLocksApi } from '../heldLocks';
+import { LockQueueContext, showLockQueue, showLocksUnder } from './lockCommands';
+import { LockPanels } from './lockPanels';
+
+export interface LockQueueParts {
+  readonly locks: LockPanels;
+}
+
+export function register(context: vscode.ExtensionContext, core: Core, heldLocks: HeldLocksApi): Registered<undefined, LockQueueParts> {
+  const locks = new LockPanels(context.extensionUri, context.workspaceState, core, heldLocks);
+  const lockQueue: LockQueueContext = { ...core, locks };
+  return {
+    api: undefined,
+    parts: { locks },
+    disposables: [
+      locks,
+      vscode.window.registerWebviewPanelSerializer(LOCK_QUEUE_VIEW_TYPE, locks),
+      ...registerCommands({
+        [Command.showLockQueue]: withContext(lockQueue, showLockQueue),
+        [Command.showLocksUnder]: withContext(lockQueue, showLocksUnder),
+      }),
+    ],
+  };
+}
