@@ -5,27 +5,16 @@ stdin, one command a line: `acquire <path>` (a new Lock object in a new thread),
 stdout, one JSON object per line: {"event":"ready","session":…}, then per acquire {"event":"queued","node":…}
 once its node exists, and {"event":"acquired","node":…} when that thread holds the lock.
 """
-import json
 import sys
 import threading
 import time
 
-from kazoo.client import KazooClient
+sys.dont_write_bytecode = True  # no __pycache__ beside the test sources
+from kazoo_session import emit, start_session  # noqa: E402 (after the line above)
 
 connect, ident = sys.argv[1:3]
-OUT = threading.Lock()
-
-
-def emit(event, **fields):
-    fields["event"] = event
-    with OUT:
-        sys.stdout.write(json.dumps(fields) + "\n")
-        sys.stdout.flush()
-
-
-client = KazooClient(hosts=connect, timeout=20.0)
-client.start(timeout=20)
-emit("ready", session="0x%x" % client.client_id[0])
+client, session = start_session(connect)
+emit("ready", session=session)
 
 
 def take(path):

@@ -3,26 +3,17 @@ opposite order are a real deadlock for ZooScope's analysis tests. Run with /usr/
 Usage: kazoo_two_locks.py <connectString> <first lock path> <second lock path> <id>
 stdout, one JSON object per line: {"event":"holding","session":…,"node":…}, then {"event":"waiting"} after "go".
 """
-import json
 import sys
 import threading
 
-from kazoo.client import KazooClient
+sys.dont_write_bytecode = True  # no __pycache__ beside the test sources
+from kazoo_session import emit, start_session  # noqa: E402 (after the line above)
 
 connect, first, second, ident = sys.argv[1:5]
-
-
-def emit(event, **fields):
-    fields["event"] = event
-    sys.stdout.write(json.dumps(fields) + "\n")
-    sys.stdout.flush()
-
-
-client = KazooClient(hosts=connect, timeout=20.0)
-client.start(timeout=20)
+client, session = start_session(connect)
 one = client.Lock(first, ident)
 one.acquire()
-emit("holding", session="0x%x" % client.client_id[0], node=first + "/" + one.node)
+emit("holding", session=session, node=first + "/" + one.node)
 for line in sys.stdin:
     if line.strip() == "go":
         two = client.Lock(second, ident)
