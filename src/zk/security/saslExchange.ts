@@ -29,9 +29,11 @@ export class SaslExchange {
     if (frame.length < 20) throw new Error(`SASL: reply of ${frame.length - 4} bytes is too short`);
     const err = frame.readInt32BE(16);
     if (err !== 0) {
-      throw new SaslRejected(err, err === -115
-        ? `${this.mechanism.name} as ${this.mechanism.identity || 'this user'} was rejected (AUTHFAILED): wrong user name or password`
-        : `${this.mechanism.name} was rejected by the server (error ${err})`);
+      // A server that requires SASL answers a failed exchange with -124 instead of AUTHFAILED (-115).
+      const who = `${this.mechanism.name} as ${this.mechanism.identity || 'this user'}`;
+      throw new SaslRejected(err, err === -115 || err === -124
+        ? `${who} was rejected (AUTHFAILED, error ${err}): wrong user name or password`
+        : `${who} was rejected by the server (error ${err})`);
     }
     const token = readBuffer(frame, 20);
     const answer = await this.mechanism.step(token);
