@@ -1,0 +1,49 @@
+// The lint rules that keep the VS Code layer's shape: each would let a violation through if it were written
+// wrong, so each is run here on a file that breaks it (linted as if it sat at the given path).
+import * as assert from 'node:assert';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { ESLint } from 'eslint';
+
+const root = path.resolve(__dirname, '../../..');
+
+async function problems(file: string, code: string): Promise<string[]> {
+  // Without type information: the probe files exist in no tsconfig, and the rules checked here need none.
+  const eslint = new ESLint({
+    cwd: root,
+    overrideConfig: {
+      languageOptions: { parserOptions: { projectService: false, project: null } },
+      rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },
+    },
+  });
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  assert.deepStrictEqual(result.messages.filter((m) => m.fatal), [], 'the probe parses');
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+}
+
+test('a feature may use another feature only through its index', async () => {
+  const inside = await problems('src/vscode/lockQueue/probe.ts', "import { HeldLocks } from '../heldLocks/heldLocks';\nexport const x = HeldLocks;\n");
+  assert.match(inside.join('\n'), /only through its index/);
+  const index = await problems('src/vscode/lockQueue/probe.ts', "import type { HeldLocksApi } from '../heldLocks';\nexport type X = HeldLocksApi;\n");
+  assert.deepStrictEqual(index, []);
+});
+
+test('core and common use no feature', async () => {
+  for (const file of ['src/vscode/core/probe.ts', 'src/vscode/common/probe.ts', 'src/vscode/core/tree/probe.ts']) {
+    const up = file.includes('/tree/') ? '../..' : '..';
+    const found = await problems(file, `import { register } from '${up}/search';\nexport const x = register;\n`);
+    assert.match(found.join('\n'), /use none/, file);
+  }
+});
+
+test('commands are registered through the wrapper and named by their constants', async () => {
+  const found = await problems('src/vscode/nodes/probe.ts', [
+    "import * as vscode from 'vscode';",
+    "export const a = vscode.commands.registerCommand('zooscope.createNode', () => undefined);",
+    "export const b = vscode.commands.executeCommand('zooscope.goToPath');",
+    "export const c = vscode.commands.executeCommand('setContext', 'zooscope.hasLiveLocks', true);",
+    '',
+  ].join('\n'));
+  assert.strictEqual(found.filter((m) => /core\/commands/.test(m)).length, 1, found.join('\n'));
+  assert.strictEqual(found.filter((m) => /constants of core\/commandIds/.test(m)).length, 1, found.join('\n'));
+});
