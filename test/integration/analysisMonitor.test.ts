@@ -7,6 +7,7 @@ import { LockAnalysis, LockMonitor } from '../../src/zk/analysis';
 import { parseMntr, parseWchc } from '../../src/zk/servers/serverCommands';
 import { ZkSession } from '../../src/zk/session';
 import { fourLetterWord } from '../support/ports';
+import { sleep } from '../support/waiting';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 
@@ -70,7 +71,7 @@ describe('LockMonitor', () => {
 
       // Polling while started: four words per poll reach the server.
       const p0 = await packets();
-      await new Promise((r) => setTimeout(r, 1000));
+      await sleep(1000);
       const started = (await packets()) - p0 - 1;
       assert.ok(started >= 8, `packets while started: ${started}`);
     } finally {
@@ -79,10 +80,10 @@ describe('LockMonitor', () => {
     assert.deepEqual(errors, []);
     const count = updates.length;
     // Settle: a poll in flight at dispose time may still land on the server.
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     const p1 = await packets();
     await b.create('/mon/lock/lock-', 'late', EPH_SEQ);
-    await new Promise((r) => setTimeout(r, 1000));
+    await sleep(1000);
     const afterDispose = (await packets()) - p1 - 1 - 1; // our own mntr and b's create
     assert.ok(afterDispose <= 1, `packets after dispose: ${afterDispose}`); // at most one ping of a session
     assert.equal(updates.length, count, 'no update after dispose');

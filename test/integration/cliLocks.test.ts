@@ -8,6 +8,7 @@ import * as esbuild from 'esbuild';
 import * as zookeeper from 'node-zookeeper-client';
 import type { LockAnalysis } from '../../src/zk/analysis';
 import { digestId } from '../../src/zk/write';
+import { sleep } from '../support/waiting';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 
@@ -89,7 +90,7 @@ describe('zooscope locks (CLI)', () => {
       await c.create(`/app/locks/orders/${'c'.repeat(32)}__lock__`, 'stuck', EPH_SEQ);
       await c.remove(gone);
       await c.watch(gone, 'exists');
-      await new Promise((r) => setTimeout(r, 1100));
+      await sleep(1100);
       const strict = await run(['locks', zk.connectString, '/app/locks/orders', '--strict', ...admin]);
       assert.equal(strict.code, 3, strict.stdout + strict.stderr);
       assert.match(strict.stdout, /stuck waiter: watches .*gone-/);
