@@ -3,16 +3,10 @@
 import * as vscode from 'vscode';
 import type { SessionOptions } from '../../zk/session';
 import { requestTimeoutMs } from '../common/settings';
+import type { SavedConnection } from './savedConnection';
 
-export interface SavedConnection {
-  id: string;
-  name: string;
-  connectString: string;
-  chroot?: string;
-  sessionTimeoutMs?: number;
-  readOnly?: boolean;
-  digestUser?: string;
-}
+export type { SavedConnection } from './savedConnection';
+
 
 const SECTION = 'zooscope';
 const KEY = 'connections';
