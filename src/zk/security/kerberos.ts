@@ -78,11 +78,9 @@ class GssapiMechanism implements SaslMechanism {
     if (!client) throw new Error('SASL GSSAPI: the server answered before it was asked');
     // The server's answer to our wrapped reply only confirms: nothing more to send.
     if (this.wrapped) return undefined;
-    if (!client.contextComplete) {
-      const answer = await client.step(serverToken.toString('base64'));
-      if (client.username) this.identity = client.username;
-      return Buffer.from(answer, 'base64');
-    }
+    if (!client.contextComplete) return Buffer.from(await client.step(serverToken.toString('base64')), 'base64');
+    // Once the context is up the module knows our principal (from the ticket cache); it is the identity we ask for.
+    if (client.username) this.identity = client.username;
     // RFC 4752 3.1: the server offers security layers; we take none (TLS protects the wire when wanted) and
     // send back "no layer" with our identity, wrapped.
     await client.unwrap(serverToken.toString('base64'));

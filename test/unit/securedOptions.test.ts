@@ -1,0 +1,121 @@
+// The CLI's security flags (one parser for lock, locks and shell), TLS failure lines, TLS settings checks and the
+// optional Kerberos module's absence.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { UsageError } from '../../src/cli/args';
+import { SASL_PASSWORD_ENV, SecurityArgs, TLS_PASSPHRASE_ENV } from '../../src/cli/securityArgs';
+import { KERBEROS_MISSING, loadKerberos, setKerberosLoaderForTests } from '../../src/zk/security/kerberos';
+import { createSaslMechanism } from '../../src/zk/security/sasl';
+import { classifyTlsError } from '../../src/zk/security/tlsFailure';
+import { prepareTls } from '../../src/zk/security/tlsSettings';
+
+function parse(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const security = new SecurityArgs();
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const last = security.take(args, i);
+    if (last === undefined) rest.push(args[i]);
+    else i = last;
+  }
+  return { options: security.sessionOptions(env), rest };
+}
+
+test('TLS flags become TLS settings; any --tls-* implies --tls; the passphrase comes from the environment', () => {
+  const { options, rest } = parse(['--tls-ca', 'ca.pem', 'host:2181', '--tls-pfx', 'me.p12'], { [TLS_PASSPHRASE_ENV]: 'pp' });
+  assert.deepEqual(options.tls, { checkServerName: true, caFile: 'ca.pem', pfxFile: 'me.p12', passphrase: 'pp' });
+  assert.deepEqual(rest, ['host:2181']);
+  assert.deepEqual(parse(['--tls']).options.tls, { checkServerName: true });
+  assert.equal(parse(['--tls-no-server-name-check']).options.tls?.checkServerName, false);
+  assert.equal(parse([]).options.tls, undefined);
+});
+
+test('PEM certificate and key go together, and not with PKCS#12', () => {
+  assert.deepEqual(parse(['--tls-cert', 'c.pem', '--tls-key', 'k.pem']).options.tls, { checkServerName: true, certFile: 'c.pem', keyFile: 'k.pem' });
+  assert.throws(() => parse(['--tls-cert', 'c.pem']), /--tls-cert needs --tls-key/);
+  assert.throws(() => parse(['--tls-key', 'k.pem']), /--tls-key needs --tls-cert/);
+  assert.throws(() => parse(['--tls-cert', 'c', '--tls-key', 'k', '--tls-pfx', 'p']), /not both/);
+  assert.throws(() => parse(['--tls-ca']), /--tls-ca takes a file/);
+  assert.throws(() => parse(['--tls-ca', '--tls']), /--tls-ca takes a file/);
+});
+
+test('SASL: the user on argv, the password only in ZOOSCOPE_SASL_PASSWORD', () => {
+  assert.deepEqual(parse(['--sasl-user', 'alice'], { [SASL_PASSWORD_ENV]: 'pw' }).options.sasl, { mechanism: 'DIGEST-MD5', username: 'alice', password: 'pw' });
+  assert.throws(() => parse(['--sasl-user', 'alice']), (e: Error) => e instanceof UsageError && /needs the password in ZOOSCOPE_SASL_PASSWORD/.test(e.message));
+  assert.throws(() => parse(['--sasl-user', 'alice:pw'], { [SASL_PASSWORD_ENV]: 'pw' }), (e: Error) => /user name only/.test(e.message) && !e.message.includes('alice:pw'));
+  assert.deepEqual(parse(['--kerberos']).options.sasl, { mechanism: 'GSSAPI' });
+  assert.throws(() => parse(['--kerberos', '--sasl-user', 'a'], { [SASL_PASSWORD_ENV]: 'pw' }), /not both/);
+});
+
+test('no secret is ever taken from argv: such flags are refused and name the variable instead', () => {
+  for (const [flag, env] of [['--tls-passphrase', TLS_PASSPHRASE_ENV], ['--sasl-password', SASL_PASSWORD_ENV], ['--password', SASL_PASSWORD_ENV]]) {
+    assert.throws(() => parse([flag, 'hunter2']), (e: Error) => e instanceof UsageError && e.message.includes(env) && !e.message.includes('hunter2'));
+    assert.throws(() => parse([`${flag}=hunter2`]), (e: Error) => e instanceof UsageError && !e.message.includes('hunter2'));
+  }
+});
+
+test('--digest stays in the same parser: user on argv, password from ZOOSCOPE_DIGEST_PASSWORD', () => {
+  assert.deepEqual(parse(['--digest', 'carol'], { ZOOSCOPE_DIGEST_PASSWORD: 'pw' }).options.digest, ['carol:pw']);
+  assert.throws(() => parse(['--digest', 'carol:pw']), /user name only/);
+});
+
+test('TLS failures map to one line each', () => {
+  const ctx = { hasClientCertificate: false, secured: false };
+  assert.equal(classifyTlsError({ code: 'SELF_SIGNED_CERT_IN_CHAIN' }, 'h:1', ctx)?.kind, 'unknownCa');
+  assert.equal(classifyTlsError({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' }, 'h:1', ctx)?.kind, 'unknownCa');
+  assert.equal(classifyTlsError({ code: 'ERR_TLS_CERT_ALTNAME_INVALID' }, 'h:1', ctx)?.kind, 'hostNameMismatch');
+  assert.equal(classifyTlsError({ code: 'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE' }, 'h:1', ctx)?.kind, 'noClientCertificate');
+  assert.equal(classifyTlsError({ code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' }, 'h:1', ctx)?.kind, 'noClientCertificate');
+  assert.equal(classifyTlsError({ code: 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN' }, 'h:1', { ...ctx, hasClientCertificate: true })?.kind, 'clientCertificateRejected');
+  assert.equal(classifyTlsError({ code: 'ECONNRESET', message: 'Client network socket disconnected before secure TLS connection was established' }, 'h:1', ctx)?.kind, 'handshakeFailed');
+  assert.equal(classifyTlsError({ code: 'ECONNREFUSED' }, 'h:1', ctx), undefined);
+  for (const code of ['SELF_SIGNED_CERT_IN_CHAIN', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_SSL_WRONG_VERSION_NUMBER']) {
+    assert.ok(!classifyTlsError({ code, message: 'a\nb' }, 'h:1', ctx)?.line.includes('\n'));
+  }
+});
+
+test('TLS settings: missing files and half a client certificate are one-line configuration errors', () => {
+  assert.throws(() => prepareTls({ caFile: '/nonexistent/ca.pem' }), /^SecurityConfigError: TLS: cannot read the CA file \/nonexistent\/ca.pem \(ENOENT\)$/);
+  assert.throws(() => prepareTls({ certFile: 'c.pem' }), /needs its key/);
+  assert.equal(prepareTls({}).checkServerName, true);
+  assert.equal(prepareTls({ checkServerName: false }).checkServerName, false);
+});
+
+test('Kerberos without the optional module: one clear line, and only when Kerberos is chosen', () => {
+  const restore = setKerberosLoaderForTests(() => {
+    throw Object.assign(new Error("Cannot find module 'kerberos'"), { code: 'MODULE_NOT_FOUND' });
+  });
+  try {
+    assert.throws(() => loadKerberos(), (e: Error) => e.message === KERBEROS_MISSING);
+    assert.throws(() => createSaslMechanism({ mechanism: 'GSSAPI' }, 'zk1'), (e: Error) => e.message === KERBEROS_MISSING);
+    // DIGEST-MD5 never touches the module.
+    assert.equal(createSaslMechanism({ mechanism: 'DIGEST-MD5', username: 'a', password: 'b' }, 'zk1').name, 'DIGEST-MD5');
+  } finally {
+    restore();
+  }
+});
+
+test('Kerberos with a module that loads: the GSSAPI mechanism drives its client', async () => {
+  const calls: string[] = [];
+  const restore = setKerberosLoaderForTests(() => ({
+    initializeClient: (service: string) => {
+      calls.push(`init ${service}`);
+      const client = {
+        contextComplete: false, username: 'alice@EXAMPLE.COM',
+        step: (challenge: string) => { calls.push(`step ${challenge}`); client.contextComplete = true; return Promise.resolve(Buffer.from('tok').toString('base64')); },
+        unwrap: (challenge: string) => { calls.push(`unwrap ${challenge}`); return Promise.resolve(''); },
+        wrap: (_: string, options?: { user?: string }) => { calls.push(`wrap ${options?.user}`); return Promise.resolve(Buffer.from('wrapped').toString('base64')); },
+      };
+      return Promise.resolve(client);
+    },
+  }));
+  try {
+    const mechanism = createSaslMechanism({ mechanism: 'GSSAPI' }, 'zk1.example.com');
+    assert.equal((await mechanism.initial()).toString(), 'tok');
+    assert.equal((await mechanism.step(Buffer.from('layers')))?.toString(), 'wrapped');
+    assert.equal(await mechanism.step(Buffer.alloc(0)), undefined);
+    assert.deepEqual(calls, ['init zookeeper@zk1.example.com', 'step ', `unwrap ${Buffer.from('layers').toString('base64')}`, 'wrap alice@EXAMPLE.COM']);
+    assert.equal(mechanism.identity, 'alice@EXAMPLE.COM');
+  } finally {
+    restore();
+  }
+});
