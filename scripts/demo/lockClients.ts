@@ -7,12 +7,12 @@
 //   node out/scripts/demo/lockClients.js <connectString> [--root /zooscope-demo] [--hold-min-ms 20000] [--hold-max-ms 40000]
 //
 // Runs until SIGINT/SIGTERM, then closes its sessions (their ephemeral nodes go with them).
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { ConventionId, LockHandle, LockManager } from '../../src/zk/locks';
 import { baseName } from '../../src/zk/paths';
-import { SessionOptions, ZkSession } from '../../src/zk/session';
-import { DemoWriter } from './demoWriter';
+import { SessionOptions } from '../../src/zk/session';
+import { DemoActor, message } from './demoActor';
+import { DemoService } from './demoService';
 import { DEMO_ROOT } from './seed';
 
 export type DemoLockName = 'curator' | 'kazoo';
@@ -63,81 +63,6 @@ export interface DemoLockClients {
   releaseHolder(lock: DemoLockName, options?: { rejoin?: boolean }): Promise<string | undefined>;
   /** Closes every session; their ephemeral nodes disappear. */
   stop(): Promise<void>;
-}
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/**
- * A demo actor's life: repeats `step` until stopped, can nap until woken, and says once it is ready (its first
- * step got far enough) or why it could not start. A failed step after that is logged and tried again.
- */
-abstract class DemoActor {
-  protected stopped = false;
-  private napWake: (() => void) | undefined;
-  private loop: Promise<void> | undefined;
-  private readyResolve!: () => void;
-  private readyReject!: (error: unknown) => void;
-  private isReady = false;
-  /** Resolves once the actor has done its first useful step (see markReady). */
-  readonly ready: Promise<void>;
-
-  constructor(readonly id: string, protected readonly log: (line: string) => void) {
-    this.ready = new Promise((resolve, reject) => { this.readyResolve = resolve; this.readyReject = reject; });
-    this.ready.catch(() => undefined);
-  }
-
-  start(): Promise<void> {
-    this.loop = this.run();
-    return this.ready;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.interrupt();
-    this.closeSessions(); // pending calls fail, so the loop ends
-    if (this.loop) await Promise.race([this.loop, sleep(2000)]);
-  }
-
-  protected abstract step(): Promise<void>;
-
-  protected abstract closeSessions(): void;
-
-  protected markReady(): void {
-    this.isReady = true;
-    this.readyResolve();
-  }
-
-  /** Sleeps until `ms` passed (Infinity: forever), interrupt() or stop(). */
-  protected nap(ms: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = Number.isFinite(ms) ? setTimeout(() => this.interrupt(), ms) : undefined;
-      this.napWake = () => { if (timer) clearTimeout(timer); resolve(); };
-    });
-  }
-
-  protected interrupt(): void {
-    const wake = this.napWake;
-    this.napWake = undefined;
-    wake?.();
-  }
-
-  /** Cleans up after a failed step, before the next one. */
-  protected recover(): void { /* nothing by default */ }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        await this.step();
-      } catch (error) {
-        if (this.stopped) break;
-        if (!this.isReady) { this.readyReject(error); this.stopped = true; this.closeSessions(); break; }
-        this.log(`${this.id}: ${message(error)}; retrying`);
-        this.recover();
-        await sleep(1000);
-      }
-    }
-  }
 }
 
 /** A session that queues on one lock, holds it for a while, releases, and queues again. */
@@ -253,66 +178,6 @@ function queued(handle: LockHandle): Promise<string> {
   });
 }
 
-/** A session that registers one plain ephemeral node, like a service instance; a new session after expiry. */
-class DemoService extends DemoActor {
-  private session: ZkSession | undefined;
-
-  constructor(id: string, readonly path: string, private readonly data: () => Buffer,
-    private readonly sessionOptions: SessionOptions, log: (line: string) => void) {
-    super(id, log);
-  }
-
-  get sessionId(): string | undefined {
-    return this.session?.sessionId;
-  }
-
-  protected override closeSessions(): void {
-    this.session?.close();
-  }
-
-  protected override recover(): void {
-    this.session?.close();
-    this.session = undefined;
-  }
-
-  protected override async step(): Promise<void> {
-    const session = new ZkSession(this.sessionOptions);
-    this.session = session;
-    const ended = () => this.interrupt();
-    session.on('state', (state: string) => {
-      if (state === 'expired' || state === 'lost') {
-        this.log(`${this.id}: session ${session.sessionId ?? ''} ${state}; registering again`);
-        ended();
-      }
-    });
-    await session.open();
-    const writer = new DemoWriter(session);
-    await writer.ensurePath(this.path.slice(0, this.path.lastIndexOf('/')));
-    // Left by an earlier run whose session has not timed out yet: take over once it is gone.
-    while (!(await writer.createIfMissing(this.path, this.data(), undefined, 'ephemeral'))) {
-      this.log(`${this.id}: ${this.path} exists (an older session); waiting for it to go`);
-      this.markReady();
-      await this.untilGone(session, this.path);
-      if (this.stopped || !session.isLive) return this.recover();
-    }
-    this.log(`${this.id}: registered ${this.path}`);
-    this.markReady();
-    await this.nap(Infinity); // until expiry or stop
-    if (!this.stopped) this.recover();
-  }
-
-  private async untilGone(session: ZkSession, path: string): Promise<void> {
-    const gone = this.nap(Infinity);
-    const unwatch = await session.watches.watch(path, (event) => { if (event.kind === 'deleted') this.interrupt(); });
-    try {
-      if (!(await session.exists(path))) this.interrupt();
-      await gone;
-    } finally {
-      unwatch();
-    }
-  }
-}
-
 /** Starts the demo's lock queues and service session; resolves once every participant is queued. */
 export async function startDemoLockClients(connectString: string, options: LockClientsOptions = {}): Promise<DemoLockClients> {
   const root = (options.root ?? DEMO_ROOT).replace(/\/+$/, '');
@@ -396,7 +261,7 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    console.error(`lock clients failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`lock clients failed: ${message(error)}`);
     process.exit(1);
   });
 }
