@@ -7,12 +7,13 @@
 // A path whose convention this manager already knows is joined create-first and checked from the listing after it;
 // an unknown path (or one whose queue changed) is listed before the create, exactly as before.
 import { randomUUID } from 'node:crypto';
-import * as zookeeper from 'node-zookeeper-client';
 import { isZkError } from '../errors';
 import { baseName, joinPath } from '../paths';
 import * as ops from '../protocol/operations';
 import * as writes from '../protocol/writes';
-import { EventType, WatcherType } from '../protocol/opcodes';
+import { CreateFlags, OPEN_ACL } from '../protocol/writes';
+import { EventType, OpCode, WatcherType } from '../protocol/opcodes';
+import { JuteReader } from '../protocol/jute';
 import type { WatchNotification } from '../protocol/rawChannel';
 import type { ZkSession } from '../session';
 import type { ZnodeStat } from '../stat';
@@ -76,8 +77,7 @@ export class QueueLock extends LockHandle {
     const guess = forced ?? this.options.knownConventions?.get(this.path);
     if (guess) {
       this.adopt(guess);
-      await this.createNode();
-      const children = await this.listAndWatchOwn();
+      const children = await this.listAndWatchOwn((await this.createNode()).listing);
       const choice = chooseConvention(children.filter((name) => name !== this.nodeName), forced);
       if (choice.ok && choice.convention === guess) {
         this.update({ convention: guess, detection: choice.detection });
@@ -96,8 +96,7 @@ export class QueueLock extends LockHandle {
     this.update({ convention: choice.convention, detection: choice.detection });
     this.adopt(choice.convention);
     if (!forced) this.remember(choice.convention);
-    await this.createNode();
-    return this.listAndWatchOwn();
+    return this.listAndWatchOwn((await this.createNode()).listing);
   }
 
   /** Names our node by `id`; a mode that library has no lock for is a conventionMismatch. */
@@ -131,10 +130,15 @@ export class QueueLock extends LockHandle {
     }
   }
 
-  /** The children, with our own node's watch armed (if it is not) in the same flight: no extra round trip. */
-  private async listAndWatchOwn(): Promise<string[]> {
+  /**
+   * The children (`pending`: a listing already in flight), with our own node's watch armed (if it is not) in the
+   * same flight: no extra round trip.
+   */
+  private async listAndWatchOwn(pending?: Promise<ops.ChildrenReply>): Promise<string[]> {
     const own = this.ownWatchArmed ? undefined : this.armOwnWatch();
-    const [{ children }] = await Promise.all([this.retrying(() => this.session.getChildren(this.path)), own]);
+    const list = () => this.retrying(() => this.session.getChildren(this.path));
+    const listing = pending ? pending.catch(list) : list();
+    const [{ children }] = await Promise.all([listing, own]);
     return children;
   }
 
@@ -147,10 +151,17 @@ export class QueueLock extends LockHandle {
     this.update({ node: undefined });
   }
 
-  private async createNode(): Promise<void> {
+  /**
+   * Creates our node. The children read goes out right behind the create, in the same flight: the server answers a
+   * session's requests in order, so that listing is read after our node exists and joining costs one round trip.
+   * Returns that listing, still in flight (none when the create had to be found again after a lost answer); boxed,
+   * as an async function would otherwise wait for it.
+   */
+  private async createNode(): Promise<{ listing?: Promise<ops.ChildrenReply> }> {
     const conv = this.conv!;
     const prefixPath = joinPath(this.path, conv.prefix(this.role, this.identity!));
     const { client } = this.session;
+    let listing: Promise<ops.ChildrenReply> | undefined;
     while (this.nodeName === undefined) {
       this.checkEnded();
       // A sequential create is not idempotent: after a lost answer, look for our node before creating another.
@@ -159,11 +170,13 @@ export class QueueLock extends LockHandle {
         if (this.nodeName !== undefined) break;
       }
       this.createTried = true;
+      const created = this.session.request(this.sendCreate(prefixPath), 'create', prefixPath);
+      listing = this.session.getChildren(this.path);
+      listing.catch(() => undefined); // a failed create fails it too; the caller then lists again
       try {
-        const created = await this.session.libraryCall<string>('create', prefixPath,
-          (cb) => client.create(prefixPath, this.options.data, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL, cb));
-        this.nodeName = baseName(created);
+        this.nodeName = baseName(await created);
       } catch (error) {
+        listing = undefined;
         if (isZkError(error, 'noNode')) {
           // The parents are made only when missing (Curator's creatingParentsIfNeeded); nothing was created.
           this.createTried = false;
@@ -175,6 +188,15 @@ export class QueueLock extends LockHandle {
       }
     }
     this.update({ node: this.ownPath });
+    return { listing };
+  }
+
+  /** A plain create (opcode 1, as Curator and kazoo send it): the answer is the created path. */
+  private async sendCreate(prefixPath: string): Promise<string> {
+    const { channel } = this.session;
+    const body = writes.createBody(channel, { path: prefixPath, data: this.options.data, acl: OPEN_ACL, flags: CreateFlags.ephemeralSequential });
+    const reply = await channel.send(OpCode.create, body, 'create', prefixPath);
+    return channel.clientPath(new JuteReader(reply).string());
   }
 
   private async findOwnNode(): Promise<string | undefined> {
