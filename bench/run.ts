@@ -45,6 +45,12 @@ async function main(): Promise<number> {
   };
 
   const rows: Row[] = [];
+  // Rows whose bench does not record the load per sample get the load when they were produced.
+  const addRows = (list: Row[]) => {
+    const load = os.loadavg()[0];
+    for (const row of list) row.load ??= [load];
+    rows.push(...list);
+  };
   const notes: string[] = [];
   const { cluster, dataDir, fsType } = await phase('start ZooKeeper (data on disk)', () => startServer());
   const stopOnSignal = () => { void cluster.stop().finally(() => process.exit(130)); };
@@ -63,9 +69,9 @@ async function main(): Promise<number> {
       });
 
       const open = await phase(`open (${runs} runs per size)`, () => openBench(connectString, raw, wide, runs));
-      rows.push(...open.rows);
+      addRows(open.rows);
       const biggest = wide[wide.length - 1];
-      rows.push(...await phase('memory (RSS, a process per measurement)', () => memoryBench(connectString, biggest, Math.max(5, Math.min(runs, 5)))));
+      addRows(await phase('memory (RSS, a process per measurement)', () => memoryBench(connectString, biggest, Math.max(5, Math.min(runs, 5)))));
 
       const cases: ChangeCase[] = [
         { node: live, debounceMs: DEBOUNCE_MS, goal: true },
@@ -73,16 +79,16 @@ async function main(): Promise<number> {
         ...wide.map((node) => ({ node, debounceMs: DEBOUNCE_MS, goal: false })),
       ];
       await phase(`live changes (${changes} per case)`, async () => {
-        for (const c of cases) rows.push(...await changeBench(connectString, writer, raw, c, changes));
+        for (const c of cases) addRows(await changeBench(connectString, writer, raw, c, changes));
       });
 
-      rows.push(...await phase('natural sort', () => sortBench(raw, wide, open.openMedian, runs)));
+      addRows(await phase('natural sort', () => sortBench(raw, wide, open.openMedian, runs)));
       // Own run count: each run crawls 100k nodes four times (ours and bare, by path and by content).
-      rows.push(...await phase('search 100k', () => searchBench(connectString, writer, intFromEnv('BENCH_SEARCH_RUNS', 5, 5))));
+      addRows(await phase('search 100k', () => searchBench(connectString, writer, intFromEnv('BENCH_SEARCH_RUNS', 5, 5))));
       // Its own server (AdminServer on), so the tables can be read both ways.
-      rows.push(...await phase('lock analysis', () => analysisBench(Math.max(5, Math.min(runs, 7)))));
+      addRows(await phase('lock analysis', () => analysisBench(Math.max(5, Math.min(runs, 7)))));
       // Hand-off against Curator and kazoo driver processes; notifications per release against the naive recipe.
-      rows.push(...await phase('locks', () => locksBench(connectString, cluster.members[0].clientPort, intFromEnv('BENCH_LOCK_RUNS', 5, 5))));
+      addRows(await phase('locks', () => locksBench(connectString, cluster.members[0].clientPort, intFromEnv('BENCH_LOCK_RUNS', 5, 5))));
     } finally {
       writer.close();
       rawClient.close();
@@ -94,11 +100,11 @@ async function main(): Promise<number> {
   }
 
   const webview = await phase(`webview (${runs} runs per size)`, () => webviewBench(runs));
-  rows.push(...webview.rows);
+  addRows(webview.rows);
   notes.push(...webview.notes);
 
   const pkg = packageFigures(repoRoot);
-  rows.push(...pkg.rows);
+  addRows(pkg.rows);
   notes.push(...pkg.notes);
 
   const table = formatTable(rows);

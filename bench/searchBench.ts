@@ -1,18 +1,20 @@
 // Bench: searching a 100,000-node subtree by path and by content with searchTree (pipelined crawl, 256 in flight),
 // in nodes per second, against node-zookeeper-client crawling the same subtree bare with the same window in the
-// same run (getChildren per node, plus getData of nodes with data for the content case). Also the process's
-// peak rss and heap during each search. Goal: ≥ 80 % of the bare client's throughput.
+// same run (getChildren per node, plus getData of nodes with data for the content case). Every search runs in a
+// process of its own (bench/searchChild.ts), so its peak RSS rise is its own, not a high-water mark another search
+// left behind. Goal: ≥ 80 % of the bare client's throughput (per run, then the median).
 // Standalone: `node out/bench/searchBench.js` starts its own server (BENCH_SEARCH_RUNS, default 5).
+import { execFile } from 'node:child_process';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
 import { joinPath } from '../src/zk/paths';
-import { searchTree } from '../src/zk/search/search';
 import { mapBounded } from '../src/zk/timeouts';
-import { connectOtherClient, CREATE_WINDOW, openSession, OtherClient, startServer, WINDOW } from './fixtures';
-import { collect, formatTable, now, Row, summarize } from './stats';
+import { connectOtherClient, CREATE_WINDOW, OtherClient, startServer, WINDOW } from './fixtures';
+import { formatTable, Row, summarize } from './stats';
 
 export const SEARCH_ROOT = '/bench/search';
 const FANOUT = 316; // 1 + 316 + 316 × 316 = 100,173 nodes
-const MiB = 2 ** 20;
 
 /** The subtree: 316 groups of 316 leaves; every leaf has a little data, one in 1000 contains "needle". */
 export async function createSearchTree(client: OtherClient): Promise<number> {
@@ -71,84 +73,59 @@ export function rawCrawl(client: zookeeper.Client, root: string, window: number,
   });
 }
 
-/** Runs `work` while sampling the process's memory every 10 ms; the peaks in MiB. */
-async function withPeakMemory<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; rss: number; heap: number }> {
-  collect();
-  let rss = 0;
-  let heap = 0;
-  const sample = () => {
-    const m = process.memoryUsage();
-    rss = Math.max(rss, m.rss);
-    heap = Math.max(heap, m.heapUsed);
-  };
-  sample();
-  const timer = setInterval(sample, 10);
-  const t0 = now();
-  try {
-    const result = await work();
-    const ms = now() - t0;
-    sample();
-    return { result, ms, rss: rss / MiB, heap: heap / MiB };
-  } finally {
-    clearInterval(timer);
-  }
+interface ChildResult { ms: number; visited: number; matches: number; rssStartMiB: number; peakRssMiB: number }
+
+function searchChild(connectString: string, who: 'ours' | 'bare', c: Case): Promise<ChildResult> {
+  const by = c.path ? 'path' : 'content';
+  const args = ['--expose-gc', path.join(__dirname, 'searchChild.js'), connectString, who, SEARCH_ROOT, by, c.path ?? c.content ?? ''];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`search child (${who}): ${error.message}\n${stderr}`));
+      resolve(JSON.parse(stdout.trim().split('\n').pop()!) as ChildResult);
+    });
+  });
 }
 
-interface Case { label: string; path?: string; content?: string; needle?: Buffer; expectMatches: number }
+interface Case { label: string; path?: string; content?: string; expectMatches: number }
 
 export async function searchBench(connectString: string, writer: OtherClient, runs: number): Promise<Row[]> {
   const total = await createSearchTree(writer);
-  const raw = await connectOtherClient(connectString, 30000);
-  const session = await openSession(connectString);
   const leaves = FANOUT * FANOUT;
   const cases: Case[] = [
     { label: 'by path (item-*7)', path: 'item-*7', expectMatches: Math.round(leaves / 10) },
-    { label: 'by content ("needle")', content: 'needle', needle: Buffer.from('needle'), expectMatches: Math.ceil((leaves - 7) / 1000) },
+    { label: 'by content ("needle")', content: 'needle', expectMatches: Math.ceil((leaves - 7) / 1000) },
   ];
   const rows: Row[] = [];
-  try {
-    for (const c of cases) {
-      const ours: number[] = [];
-      const bare: number[] = [];
-      const share: number[] = [];
-      const rss: number[] = [];
-      const heap: number[] = [];
-      const rawRss: number[] = [];
-      for (let run = 0; run < runs + 1; run++) {
-        // Alternate which goes first; run 0 warms both up and is not counted.
-        const doOurs = async () => {
-          let matches = 0;
-          const m = await withPeakMemory(() => searchTree(session, { root: SEARCH_ROOT, path: c.path, content: c.content, maxResults: 1e9 }, () => { matches++; }, { window: WINDOW }));
-          if (!m.result.ok || m.result.summary.visited !== total || matches < c.expectMatches * 0.9) {
-            throw new Error(`search bench ${c.label}: visited ${m.result.ok ? m.result.summary.visited : '-'} of ${total}, ${matches} matches`);
-          }
-          return m;
-        };
-        const doRaw = () => withPeakMemory(() => rawCrawl(raw.client, SEARCH_ROOT, WINDOW, c.needle));
-        let o; let r;
-        if (run % 2) { r = await doRaw(); o = await doOurs(); } else { o = await doOurs(); r = await doRaw(); }
-        if (r.result.visited !== total) throw new Error(`raw crawl visited ${r.result.visited} of ${total}`);
-        if (run === 0) continue;
-        ours.push(total / (o.ms / 1000));
-        bare.push(total / (r.ms / 1000));
-        share.push((100 * r.ms) / o.ms);
-        rss.push(o.rss);
-        heap.push(o.heap);
-        rawRss.push(r.rss);
-      }
-      const msOf = (rates: number[]) => rates.map((rate) => (total / rate) * 1000);
-      rows.push(
-        { bench: 'search 100k', case: `${c.label}: time`, unit: 'ms', summary: summarize(msOf(ours)), samples: msOf(ours),
-          baseline: { label: 'bare client', summary: summarize(msOf(bare)) }, note: `${total} nodes, ${WINDOW} in flight` },
-        { bench: 'search 100k', case: `${c.label}: throughput vs bare client`, unit: '%', summary: summarize(share), samples: share,
-          goal: { op: '>=', value: 80 }, note: `ours ${Math.round(summarize(ours).median)} nodes/s, bare ${Math.round(summarize(bare).median)} nodes/s` },
-        { bench: 'search 100k', case: `${c.label}: peak rss`, unit: 'MiB', summary: summarize(rss), baseline: { label: 'bare crawl', summary: summarize(rawRss) } },
-        { bench: 'search 100k', case: `${c.label}: peak heap used`, unit: 'MiB', summary: summarize(heap) },
-      );
+  for (const c of cases) {
+    const ours: ChildResult[] = [];
+    const bare: ChildResult[] = [];
+    const load: number[] = [];
+    for (let run = 0; run < runs + 1; run++) {
+      // Alternate which goes first; run 0 warms the server up and is not counted.
+      const order: ('ours' | 'bare')[] = run % 2 ? ['bare', 'ours'] : ['ours', 'bare'];
+      const got: Partial<Record<'ours' | 'bare', ChildResult>> = {};
+      const loadNow = os.loadavg()[0];
+      for (const who of order) got[who] = await searchChild(connectString, who, c);
+      const o = got.ours!;
+      const r = got.bare!;
+      if (o.visited !== total || o.matches < c.expectMatches * 0.9) throw new Error(`search bench ${c.label}: visited ${o.visited} of ${total}, ${o.matches} matches`);
+      if (r.visited !== total) throw new Error(`raw crawl visited ${r.visited} of ${total}`);
+      if (run === 0) continue;
+      ours.push(o);
+      bare.push(r);
+      load.push(loadNow);
     }
-  } finally {
-    session.close();
-    raw.close();
+    const ms = (list: ChildResult[]) => list.map((x) => x.ms);
+    const rise = (list: ChildResult[]) => list.map((x) => x.peakRssMiB - x.rssStartMiB);
+    const share = ours.map((o, i) => (100 * bare[i].ms) / o.ms);
+    rows.push(
+      { bench: 'search 100k', case: `${c.label}: time`, unit: 'ms', summary: summarize(ms(ours)), samples: ms(ours), load,
+        baseline: { label: 'bare client', summary: summarize(ms(bare)) }, ratios: ours.map((o, i) => o.ms / bare[i].ms), note: `${total} nodes, ${WINDOW} in flight` },
+      { bench: 'search 100k', case: `${c.label}: throughput, % of the bare client's (per run)`, unit: '%', summary: summarize(share), samples: share, load,
+        goal: { op: '>=', value: 80 } },
+      { bench: 'search 100k', case: `${c.label}: peak RSS rise (own process)`, unit: 'MiB', summary: summarize(rise(ours)), samples: rise(ours), load,
+        baseline: { label: 'bare crawl, own process', summary: summarize(rise(bare)) }, ratios: ours.map((o, i) => (o.peakRssMiB - o.rssStartMiB) / Math.max(1, bare[i].peakRssMiB - bare[i].rssStartMiB)) },
+    );
   }
   return rows;
 }
