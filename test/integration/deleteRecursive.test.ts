@@ -3,7 +3,6 @@ import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { OpCode } from '../../src/zk/protocol/opcodes';
 import { ZkSession } from '../../src/zk/session';
-import { sessionIdHex } from '../../src/zk/stat';
 import { mapBounded } from '../../src/zk/timeouts';
 import { DeleteExecution, DeletePlan, executeDeletePlan, planRecursiveDelete, WriteFailure } from '../../src/zk/write';
 import { startProxy, TcpProxy } from '../support/tcpProxy';
@@ -68,7 +67,7 @@ describe('recursive delete: preview, then execute exactly the plan', () => {
     assert.equal(p.samples.length, 5);
     assert.equal(p.samples[0], '/p1');
     assert.equal(p.foreignEphemeralCount, 2);
-    const otherOwner = sessionIdHex(other.client.getSessionId());
+    const otherOwner = other.sessionId;
     assert.deepEqual(p.foreignEphemerals.map((e) => e.owner), [otherOwner, otherOwner]);
     assert.deepEqual(p.foreignEphemerals.map((e) => e.path.replace(/\d{10}$/, '')).sort(), ['/p1/n0/lock-', '/p1/n1/member']);
     assert.equal(p.ownEphemeralCount, 1);
