@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SavedConnection } from '../core/connectionStore';
+import type { ConnectionSecrets, SavedConnection } from '../core/connectionStore';
 import type { Core } from '../core/core';
 import { connectionForm } from './connectionForm';
 import { pickConnection } from '../common/pickConnection';
@@ -8,17 +8,17 @@ import { ask } from '../common/notifier';
 const t = vscode.l10n.t;
 
 /** Add Connection…; automation (and tests) may pass the connection and password instead of answering prompts. */
-export async function addConnection(services: Core, preset?: SavedConnection & { password?: string }): Promise<string | undefined> {
-  let result: { connection: SavedConnection; password?: string } | undefined;
+export async function addConnection(services: Core, preset?: SavedConnection & ConnectionSecrets): Promise<string | undefined> {
+  let result: { connection: SavedConnection; secrets: ConnectionSecrets } | undefined;
   if (preset?.connectString) {
-    const { password, ...connection } = preset;
-    result = { connection: { ...connection, id: connection.id || connection.name }, password };
+    const { password, tlsPassphrase, saslPassword, ...connection } = preset;
+    result = { connection: { ...connection, id: connection.id || connection.name }, secrets: { password, tlsPassphrase, saslPassword } };
   } else {
     result = await connectionForm(undefined, services.store.list().map((c) => c.name));
   }
   if (!result) return undefined;
   const { connection } = result;
-  await services.store.save(connection, result.password);
+  await services.store.save(connection, result.secrets);
   const live = await services.connections.connect(connection.id);
   if (live) await services.view.reveal(services.tree.rootFor(connection.id), { select: true, focus: true, expand: true });
   return connection.id;
@@ -30,7 +30,7 @@ export async function editConnection(services: Core, arg?: unknown): Promise<voi
   if (!existing) return;
   const result = await connectionForm(existing, services.store.list().map((c) => c.name));
   if (!result) return;
-  await services.store.save(result.connection, result.password);
+  await services.store.save(result.connection, result.secrets);
   if (services.connections.get(existing.id)) {
     services.connections.disconnect(existing.id);
     await services.connections.connect(existing.id);

@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import { isConnectStringProblem, parseConnectString } from '../../zk/connectString';
 import { checkPath } from '../../zk/paths';
-import type { SavedConnection } from '../core/connectionStore';
+import type { ConnectionSecrets, SavedConnection } from '../core/connectionStore';
+import { securityForm } from './securityForm';
 import { describeConnectStringProblem, describePathProblem } from '../common/messages';
 import { input, pickItem } from '../common/quickInput';
 
@@ -10,8 +11,8 @@ const t = vscode.l10n.t;
 
 export interface ConnectionFormResult {
   connection: SavedConnection;
-  /** undefined: keep the stored password. */
-  password?: string;
+  /** A secret left undefined keeps the stored one. */
+  secrets: ConnectionSecrets;
 }
 
 export async function connectionForm(existing: SavedConnection | undefined, takenNames: string[]): Promise<ConnectionFormResult | undefined> {
@@ -46,15 +47,19 @@ export async function connectionForm(existing: SavedConnection | undefined, take
     if (password === undefined) return undefined;
     if (password === '' && existing?.digestUser) password = undefined;
   }
+  const security = await securityForm(title, existing);
+  if (!security) return undefined;
   const mode = await pickItem([
     { label: t('Read and write'), readOnly: false },
     { label: t('Read-only'), description: t('ZooScope refuses every write on this connection'), readOnly: true },
   ], { title, placeHolder: t('Access') });
   if (!mode) return undefined;
+  // Fields the form does not ask about (the AdminServer port, hand-written settings) are kept.
   const connection: SavedConnection = {
+    ...existing,
     id: existing?.id ?? name.trim(), name: name.trim(), connectString: connectString.trim(),
     chroot: chroot || undefined, digestUser: digestUser || undefined, readOnly: mode.readOnly || undefined,
-    sessionTimeoutMs: existing?.sessionTimeoutMs,
+    sessionTimeoutMs: existing?.sessionTimeoutMs, tls: security.tls, sasl: security.sasl,
   };
-  return { connection, password };
+  return { connection, secrets: { password, ...security.secrets } };
 }

@@ -3,9 +3,9 @@
 import * as vscode from 'vscode';
 import type { SessionOptions } from '../../zk/session';
 import { requestTimeoutMs } from '../common/settings';
-import type { SavedConnection } from './savedConnection';
+import type { ConnectionSecrets, SavedConnection } from './savedConnection';
 
-export type { SavedConnection } from './savedConnection';
+export type { ConnectionSecrets, SavedConnection, SavedSasl, SavedTls } from './savedConnection';
 
 
 const SECTION = 'zooscope';
@@ -40,23 +40,31 @@ export class ConnectionStore implements vscode.Disposable {
     return this.list().find((c) => c.id === id);
   }
 
-  /** Adds or replaces (by id) a connection; the password, if given, goes to secret storage only. */
-  async save(connection: SavedConnection, password?: string): Promise<void> {
+  /** Adds or replaces (by id) a connection; its secrets, if given, go to secret storage only. */
+  async save(connection: SavedConnection, secrets: ConnectionSecrets = {}): Promise<void> {
     const others = this.list().filter((c) => c.id !== connection.id);
     const clean: SavedConnection = Object.fromEntries(
       Object.entries(connection).filter(([, v]) => v !== undefined && v !== ''),
     ) as unknown as SavedConnection;
     await this.write([...others, clean]);
-    if (password !== undefined) await this.secrets.store(secretKey(connection.id), password);
+    for (const kind of SECRET_KINDS) {
+      const value = secrets[kind];
+      if (value === '') await this.secrets.delete(secretKey(connection.id, kind));
+      else if (value !== undefined) await this.secrets.store(secretKey(connection.id, kind), value);
+    }
   }
 
   async remove(id: string): Promise<void> {
     await this.write(this.list().filter((c) => c.id !== id));
-    await this.secrets.delete(secretKey(id));
+    for (const kind of SECRET_KINDS) await this.secrets.delete(secretKey(id, kind));
   }
 
   password(id: string): Thenable<string | undefined> {
-    return this.secrets.get(secretKey(id));
+    return this.secrets.get(secretKey(id, 'password'));
+  }
+
+  secret(id: string, kind: keyof ConnectionSecrets): Thenable<string | undefined> {
+    return this.secrets.get(secretKey(id, kind));
   }
 
   private async write(connections: SavedConnection[]): Promise<void> {
@@ -70,13 +78,24 @@ export class ConnectionStore implements vscode.Disposable {
   /** How to open a session for `saved` (the explorer's and the lock sessions alike); the password from secret storage. */
   async sessionOptions(saved: SavedConnection): Promise<SessionOptions> {
     const password = saved.digestUser ? await this.password(saved.id) : undefined;
-    return {
+    const options: SessionOptions = {
       connectString: saved.connectString,
       chroot: saved.chroot,
       sessionTimeoutMs: saved.sessionTimeoutMs ?? 30000,
       requestTimeoutMs: requestTimeoutMs(),
       digest: saved.digestUser && password !== undefined ? [`${saved.digestUser}:${password}`] : [],
     };
+    if (saved.tls) {
+      const { caFile, certFile, keyFile, pfxFile, checkServerName } = saved.tls;
+      const passphrase = await this.secret(saved.id, 'tlsPassphrase');
+      options.tls = { caFile, certFile, keyFile, pfxFile, checkServerName: checkServerName !== false, passphrase: passphrase || undefined };
+    }
+    if (saved.sasl?.mechanism === 'DIGEST-MD5') {
+      options.sasl = { mechanism: 'DIGEST-MD5', username: saved.sasl.user, password: (await this.secret(saved.id, 'saslPassword')) ?? '' };
+    } else if (saved.sasl?.mechanism === 'GSSAPI') {
+      options.sasl = { mechanism: 'GSSAPI', principal: saved.sasl.principal, serviceName: saved.sasl.serviceName };
+    }
+    return options;
   }
 
   dispose(): void {
@@ -85,6 +104,8 @@ export class ConnectionStore implements vscode.Disposable {
   }
 }
 
-function secretKey(id: string): string {
-  return `zooscope.connection.${id}.password`;
+const SECRET_KINDS: readonly (keyof ConnectionSecrets)[] = ['password', 'tlsPassphrase', 'saslPassword'];
+
+function secretKey(id: string, kind: keyof ConnectionSecrets): string {
+  return `zooscope.connection.${id}.${kind}`;
 }

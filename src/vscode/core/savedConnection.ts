@@ -7,4 +7,29 @@ export interface SavedConnection {
   sessionTimeoutMs?: number;
   readOnly?: boolean;
   digestUser?: string;
+  /** TLS: files by path; the PKCS#12 or key passphrase lives in secret storage. */
+  tls?: SavedTls;
+  /** SASL before any request; the DIGEST-MD5 password lives in secret storage. */
+  sasl?: SavedSasl;
+}
+
+export interface SavedTls {
+  /** PEM CA file; absent: the system's CAs. */
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  pfxFile?: string;
+  /** Check the server's name against its certificate (default true). */
+  checkServerName?: boolean;
+}
+
+export type SavedSasl =
+  | { mechanism: 'DIGEST-MD5'; user: string }
+  | { mechanism: 'GSSAPI'; principal?: string; serviceName?: string };
+
+/** The secrets of a connection, kept only in SecretStorage. Undefined: keep the stored one; '': forget it. */
+export interface ConnectionSecrets {
+  password?: string;
+  tlsPassphrase?: string;
+  saslPassword?: string;
 }

@@ -51,8 +51,17 @@ export class ConnectionStatusBar implements vscode.Disposable {
     if (saved.readOnly) parts.push(t('read-only'));
     if (session?.sessionId && state !== 'connecting') parts.push(session.sessionId);
     if (session?.serverAddress) parts.push(iconSafe(session.serverAddress));
+    const security = state === 'connected' ? session?.security : undefined;
+    if (security?.tls) parts.push(`$(lock) ${security.tls.protocol}`);
+    if (security?.sasl) parts.push(`$(key) ${iconSafe(t('SASL {0}', security.sasl.identity))}`);
     this.item.text = parts.join(' · ');
-    this.item.tooltip = shown(t('ZooKeeper connection "{0}" ({1}). Click to show the log.', saved.name, saved.connectString));
+    const lines = [t('ZooKeeper connection "{0}" ({1}). Click to show the log.', saved.name, saved.connectString)];
+    if (security?.tls) {
+      lines.push(t('TLS: {0}, {1}, server certificate {2}{3}', security.tls.protocol, security.tls.cipher, security.tls.peerSubject ?? t('(no subject)'),
+        security.tls.serverNameChecked ? '' : t(' (server name not checked)')));
+    }
+    if (security?.sasl) lines.push(t('Authenticated with SASL {0} as {1} (ACL id sasl:{1})', security.sasl.mechanism, security.sasl.identity));
+    this.item.tooltip = lines.map(shown).join('\n');
     this.item.command = Command.showLog;
     this.item.backgroundColor = state === 'lost' || state === 'expired' || state === 'authFailed'
       ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
