@@ -130,4 +130,52 @@ export const tests: E2eTest[] = [
       }
     },
   },
+  {
+    name: 'a click previews a leaf\'s data (the next click replaces it, focus stays in the tree), a double click keeps it',
+    timeoutMs: 180000,
+    async run(ctx) {
+      assert.ok(ctx.zk, 'no test ZooKeeper');
+      const { other, BASE } = await seed(ctx.zk, 'click');
+      try {
+        const wb = await ctx.open({ settings: settings(ctx.zk) });
+        await wb.openZooScope();
+        await expand(wb, CONNECTION);
+        await expand(wb, BASE.slice(1));
+        await expand(wb, 'config');
+        await expand(wb, 'items');
+        const tabs = wb.page.locator('.editor-group-container .tabs-container .tab');
+        const activeTab = wb.page.locator('.editor-group-container.active .tabs-container .tab.active');
+        const inSideBar = () => wb.page.evaluate(() => !!document.activeElement?.closest('.part.sidebar'));
+
+        await row(wb, 'app.json').click();
+        await wb.page.locator('.monaco-editor .view-lines', { hasText: 'featureFlags' }).first().waitFor({ timeout: 20000 });
+        await activeTab.filter({ hasText: 'app.json' }).locator('.monaco-icon-label.italic').waitFor({ timeout: 10000 });
+        assert.ok(await inSideBar(), 'the preview left keyboard focus in the tree');
+        await wb.screenshot('explorer-click-preview');
+
+        await row(wb, 'item-3').click();
+        await wb.page.locator('.monaco-editor .view-lines', { hasText: 'value 3' }).first().waitFor({ timeout: 20000 });
+        await activeTab.filter({ hasText: 'item-3' }).waitFor({ timeout: 10000 });
+        assert.strictEqual(await tabs.count(), 1, 'the second click replaced the preview');
+        assert.ok(await inSideBar(), 'focus stayed in the tree');
+
+        await row(wb, 'item-4').dblclick();
+        await activeTab.filter({ hasText: 'item-4' }).waitFor({ timeout: 20000 });
+        await wb.page.locator('.editor-group-container.active .tabs-container .tab.active .monaco-icon-label:not(.italic)', { hasText: 'item-4' })
+          .waitFor({ timeout: 10000 });
+        await wb.page.locator('.monaco-editor .view-lines', { hasText: 'value 4' }).first().waitFor({ timeout: 20000 });
+        await wb.screenshot('explorer-double-click-kept');
+
+        // A node without data shows its stat.
+        await row(wb, 'items').locator('.monaco-tl-twistie').click();
+        await row(wb, 'locks').waitFor({ timeout: 10000 });
+        await other.create(`${BASE}/config/empty`);
+        await row(wb, 'empty').click();
+        await wb.page.locator('.monaco-editor .view-lines', { hasText: 'numChildren' }).first().waitFor({ timeout: 20000 });
+        await wb.screenshot('explorer-click-details');
+      } finally {
+        other.close();
+      }
+    },
+  },
 ];

@@ -35,6 +35,11 @@ export function requestTimeoutMs(): number {
   return 1000 * (vscode.workspace.getConfiguration('zooscope').get<number>('requestTimeoutSeconds') ?? 15);
 }
 
+/** Whether data is read after a `sync` (`zooscope.syncBeforeRead`): for sessions on a follower that may lag the leader. */
+export function syncBeforeRead(): boolean {
+  return vscode.workspace.getConfiguration('zooscope').get<boolean>('syncBeforeRead') ?? false;
+}
+
 /** The explorer's paging and live updates (`zooscope.explorer.*`). */
 export function treeSettings(): TreeSettings {
   const config = vscode.workspace.getConfiguration('zooscope.explorer');
@@ -44,4 +49,9 @@ export function treeSettings(): TreeSettings {
     liveUpdates: config.get<boolean>('liveUpdates') ?? true,
     debounceMs: 30,
   };
+}
+
+/** Whether a single click on a leaf node previews its data (`zooscope.explorer.openOnClick`). */
+export function openOnClick(): boolean {
+  return vscode.workspace.getConfiguration('zooscope.explorer').get<boolean>('openOnClick') ?? true;
 }

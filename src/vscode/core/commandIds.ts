@@ -14,6 +14,7 @@ export const Command = {
   clearFilter: 'zooscope.clearFilter',
   showDetails: 'zooscope.showDetails',
   showMore: 'zooscope.showMore',
+  previewNode: 'zooscope.previewNode',
   showLog: 'zooscope.showLog',
   showLockQueue: 'zooscope.showLockQueue',
   showLocksUnder: 'zooscope.showLocksUnder',
@@ -41,6 +42,10 @@ export const Command = {
   clearSearchResults: 'zooscope.clearSearchResults',
   exportSubtree: 'zooscope.exportSubtree',
   importSubtree: 'zooscope.importSubtree',
+  openShell: 'zooscope.openShell',
+  setQuota: 'zooscope.setQuota',
+  removeQuota: 'zooscope.removeQuota',
+  syncAndRefresh: 'zooscope.syncAndRefresh',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];

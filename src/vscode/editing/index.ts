@@ -8,6 +8,7 @@ import { ZNODE_SCHEME } from '../common/znodeUriPath';
 import { compareWithServer, saveOverwriting } from './conflictCommands';
 import type { EditingContext } from './editingContext';
 import { openData, openDataAsBase64, openDataAsHex, openDataAsText } from './openData';
+import { NodePreviewer } from './previewNode';
 import { SERVER_COPY_SCHEME, ServerCopies } from './serverCopy';
 import { ZnodeFileSystem } from './znodeFileSystem';
 
@@ -24,6 +25,7 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
   const znodeFs = new ZnodeFileSystem(core.connections, redraw);
   const serverCopies = new ServerCopies(core.connections);
   const editing: EditingContext = { ...core, znodeFs };
+  const previewer = new NodePreviewer(core);
   return {
     api: undefined,
     parts: { znodeFs },
@@ -34,6 +36,7 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
       ...registerCommands({
         // Only the node: VS Code passes the selection second, which is not a view.
         [Command.openData]: (arg?: unknown) => openData(core, arg),
+        [Command.previewNode]: (arg?: unknown) => previewer.click(arg),
         [Command.openDataAsText]: withContext(core, openDataAsText),
         [Command.openDataAsHex]: withContext(core, openDataAsHex),
         [Command.openDataAsBase64]: withContext(core, openDataAsBase64),

@@ -9,8 +9,15 @@ import { znodeUri } from './znodeFileSystem';
 
 const t = vscode.l10n.t;
 
+/** How the editor opens: Open Data keeps it and focuses it; a click's preview is replaced by the next and leaves focus. */
+export interface OpenHow {
+  preview: boolean;
+  preserveFocus: boolean;
+}
+
 /** Opens the node's data: text (language guessed) when it is UTF-8 text, else hex, unless `view` says. */
-export async function openData(services: Core, arg?: unknown, view?: DataView): Promise<vscode.TextDocument | undefined> {
+export async function openData(services: Core, arg?: unknown, view?: DataView,
+  how: OpenHow = { preview: false, preserveFocus: false }): Promise<vscode.TextDocument | undefined> {
   const target = await nodeTargetOrAsk(services, arg, t('Open Data'));
   if (!target) return undefined;
   const found = await liveWriter(services.connections, target.connectionId);
@@ -24,7 +31,7 @@ export async function openData(services: Core, arg?: unknown, view?: DataView): 
   const chosen = view ?? defaultView(outcome.data);
   let doc = await vscode.workspace.openTextDocument(znodeUri(target.connectionId, target.path, chosen));
   doc = await setLanguage(doc, chosen);
-  await vscode.window.showTextDocument(doc, { preview: false });
+  await vscode.window.showTextDocument(doc, how);
   return doc;
 }
 

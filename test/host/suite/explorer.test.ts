@@ -194,6 +194,55 @@ describe('Explorer', function () {
     assert.ok(doc?.getText().includes('89 50 4e 47 00 ff'), doc?.getText());
   });
 
+  it('a click on a leaf previews its data, the next click replaces it, a double click keeps it', async () => {
+    await other.create(`${BASE}/empty`).catch(() => undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const textNode = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/text`);
+    const binNode = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/binary`);
+    const emptyNode = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/empty`);
+    // The tree item carries the command: a leaf gets it, a node with children keeps its click to expand.
+    assert.strictEqual(s.tree.getTreeItem(textNode).command?.command, 'zooscope.previewNode');
+    const natural = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/natural`);
+    assert.strictEqual(s.tree.getTreeItem(natural).command, undefined);
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+    const uriOf = (tab: vscode.Tab | undefined) => (tab?.input instanceof vscode.TabInputText ? tab.input.uri : undefined);
+
+    assert.strictEqual(await vscode.commands.executeCommand('zooscope.previewNode', textNode), 'data');
+    let active = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(active?.isPreview, 'a single click opens a preview');
+    assert.match(uriOf(active)?.path ?? '', /\/text$/);
+    assert.ok(vscode.window.activeTextEditor?.document.getText().includes('hello'));
+
+    // Another node's click: its preview replaces the first one.
+    assert.strictEqual(await vscode.commands.executeCommand('zooscope.previewNode', binNode), 'data');
+    assert.deepStrictEqual(tabs().map((tab) => uriOf(tab)?.path.replace(/.*\//, '')), ['binary']);
+    assert.match(uriOf(vscode.window.tabGroups.activeTabGroup.activeTab)?.query ?? '', /hex/);
+
+    // A double click (two clicks on the same node): the editor is kept.
+    await vscode.commands.executeCommand('zooscope.previewNode', textNode);
+    await vscode.commands.executeCommand('zooscope.previewNode', textNode);
+    active = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(active && !active.isPreview, 'a double click keeps the editor');
+    assert.match(uriOf(active)?.path ?? '', /\/text$/);
+
+    // No data: the details (stat) instead.
+    assert.strictEqual(await vscode.commands.executeCommand('zooscope.previewNode', emptyNode), 'details');
+    await eventually(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'zooscope-details' && e.document.getText().includes('numChildren')));
+
+    // The setting turns it off: no command on the item, and a click does nothing.
+    const config = vscode.workspace.getConfiguration('zooscope.explorer');
+    await config.update('openOnClick', false, vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      assert.strictEqual(s.tree.getTreeItem(textNode).command, undefined);
+      assert.strictEqual(await vscode.commands.executeCommand('zooscope.previewNode', textNode), undefined);
+      assert.strictEqual(tabs().length, 0);
+    } finally {
+      await config.update('openOnClick', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   it('copies a node\'s path to the clipboard', async () => {
     const node = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/deep/a`);
     await vscode.env.clipboard.writeText('');

@@ -8,7 +8,10 @@ import type { ChildListing } from '../../../zk/childListing';
 import type { ConnectionState } from '../connectionManager';
 import type { SavedConnection } from '../connectionStore';
 import { formatBytes } from '../../common/format';
+import { openOnClick } from '../../common/settings';
 import { kindName } from './tooltip';
+import { QUOTA_ROOT, QuotaInfo } from '../../../zk/quota';
+import { quotaState } from './quotaMarks';
 import { ConnectionNode, MessageNode, ShowMoreNode, ZnodeNode } from '../../../zk/tree/treeNodes';
 import { Command } from '../commandIds';
 
@@ -55,7 +58,7 @@ function filterText(listing: ChildListing | undefined): string | undefined {
 const kindIcons = { persistent: 'symbol-file', ephemeral: 'pulse', container: 'package', ttl: 'history' } as const;
 
 export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, listing: ChildListing | undefined,
-  lockQueue?: RecipeId, knownKind?: NodeKind): vscode.TreeItem {
+  lockQueue?: RecipeId, knownKind?: NodeKind, quota?: QuotaInfo): vscode.TreeItem {
   const { stat } = node;
   const hasChildren = stat.numChildren > 0;
   // knownKind: the mode this window created it with (3.8 shows containers and TTL nodes as persistent).
@@ -74,11 +77,25 @@ export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, 
   if (kind !== 'persistent') parts.push(yours ? t('{0}, yours', kindName(kind)) : kindName(kind));
   const filter = filterText(listing);
   if (filter) parts.push(filter);
+  // Quotas (see quotaMarks.ts): over a soft limit the server only logs a warning; at a hard one it refuses writes.
+  const quotaLevel = quota ? quotaState(quota) : undefined;
+  if (quotaLevel === 'atHard') parts.unshift(t('at hard quota'));
+  else if (quotaLevel === 'overSoft') parts.unshift(t('over soft quota'));
+  else if (quota) parts.push(t('quota'));
+  if (node.path === QUOTA_ROOT) parts.unshift(t('holds the quotas (zkCli setquota)'));
+  if (quotaLevel === 'atHard' || quotaLevel === 'overSoft') {
+    item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor(quotaLevel === 'atHard' ? 'list.errorForeground' : 'list.warningForeground'));
+  } else if (node.path === QUOTA_ROOT) {
+    item.iconPath = new vscode.ThemeIcon('dashboard');
+  }
   item.description = parts.join(' · ');
   item.contextValue = ['znode', `kind-${kind}`, sequential ? 'sequential' : '', hasChildren ? 'children' : '', yours ? 'yours' : '', listing?.filter ? 'filtered' : '',
-    lockQueue ? 'lockqueue' : '', isProtectedPath(node.path) ? 'protected' : '']
+    lockQueue ? 'lockqueue' : '', isProtectedPath(node.path) ? 'protected' : '', quota ? 'quota' : '', quotaLevel === 'overSoft' || quotaLevel === 'atHard' ? 'overquota' : '']
     .filter(Boolean).join(' ');
   item.accessibilityInformation = { label: `${node.name}, ${item.description}` };
+  // A click previews a leaf's data. Only leaves: VS Code expands an item that has a command by its twistie alone,
+  // and a node with children should open on a click as a folder does.
+  if (!hasChildren && openOnClick()) item.command = { command: Command.previewNode, title: t('Preview Node Data'), arguments: [node] };
   return item;
 }
 
