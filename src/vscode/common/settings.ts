@@ -22,7 +22,8 @@ export function ensembleRefreshMs(): number {
 
 /** The optional AdminServer port of a saved connection (`zooscope.connections[].adminPort`). */
 export function adminPortOf(saved: SavedConnection | undefined): number | undefined {
-  const port = (saved as (SavedConnection & { adminPort?: unknown }) | undefined)?.adminPort;
+  // Hand-written settings may hold anything here.
+  const port: unknown = saved?.adminPort;
   return typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
 }
 

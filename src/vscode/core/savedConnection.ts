@@ -7,6 +7,8 @@ export interface SavedConnection {
   sessionTimeoutMs?: number;
   readOnly?: boolean;
   digestUser?: string;
+  /** The AdminServer's port on the connection's hosts: server tables read over HTTP instead of four-letter words. */
+  adminPort?: number;
   /** TLS: files by path; the PKCS#12 or key passphrase lives in secret storage. */
   tls?: SavedTls;
   /** SASL before any request; the DIGEST-MD5 password lives in secret storage. */
