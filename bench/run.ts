@@ -99,7 +99,9 @@ async function main(): Promise<number> {
     process.off('SIGTERM', stopOnSignal);
   }
 
-  const webview = await phase(`webview (${runs} runs per size)`, () => webviewBench(runs));
+  // A browser that dies under load must not cost the table of everything measured before it.
+  const webview = await phase(`webview (${runs} runs per size)`, () => webviewBench(runs))
+    .catch((error: unknown) => ({ rows: [] as Row[], notes: [`webview: failed (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); run node out/bench/webviewBench.js alone`] }));
   addRows(webview.rows);
   notes.push(...webview.notes);
 
