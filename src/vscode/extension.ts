@@ -13,6 +13,7 @@ import * as heldLocks from './heldLocks';
 import * as lockQueue from './lockQueue';
 import * as nodes from './nodes';
 import * as search from './search';
+import * as shell from './shell';
 import type { TestApi } from './testApi';
 import * as transfer from './transfer';
 
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     held,
     lockQueue.register(context, core, held.api),
     ensemble.register(context, core),
+    shell.register(context, core),
   ];
   for (const feature of features) context.subscriptions.push(...feature.disposables);
   log().info(`ZooScope activated in ${Date.now() - started} ms (${vscode.env.appName}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''})`);

@@ -7,8 +7,9 @@ import type { EnsembleParts } from './ensemble';
 import type { HeldLocksParts } from './heldLocks';
 import type { LockQueueParts } from './lockQueue';
 import type { SearchParts } from './search';
+import type { ShellParts } from './shell';
 
-export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts {
+export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts, ShellParts {
   readonly shownMessages: readonly ShownMessage[];
   readonly shownFailures: readonly ShownMessage[];
 }

@@ -71,6 +71,7 @@ export function describeZkError(error: ZkError): string {
     case 'sessionExpired': return t('The session expired during {0} {1}.', error.operation, path);
     case 'clientTimeout': return t('ZooKeeper did not answer {0} {1} in time.', error.operation, path);
     case 'unimplemented': return t('This ZooKeeper server does not support {0}.', error.operation);
+    case 'quotaExceeded': return t('{0} {1} was refused: it would exceed a hard quota (remove or raise the quota with Set Quota…).', error.operation, path);
     case 'closed': return t('The connection is closed.');
     default: return t('{0} {1} failed: {2}', error.operation, path, error.code);
   }

@@ -21,6 +21,7 @@ import { describeDecodeProblem } from './editMessages';
 import { parseLocation, queryFor, uriPathFor, ZNODE_SCHEME, ZnodeLocation } from '../common/znodeUriPath';
 import type { DataView } from '../common/dataCodec';
 import { Command } from '../core/commandIds';
+import { syncBeforeRead } from '../common/settings';
 
 const t = vscode.l10n.t;
 
@@ -88,6 +89,8 @@ export class ZnodeFileSystem implements vscode.FileSystemProvider, vscode.Dispos
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const { connectionId, path, view } = locate(uri);
     const { writer } = await this.writer(uri, connectionId);
+    // zooscope.syncBeforeRead: a session on a lagging follower catches up with the leader before the read.
+    if (syncBeforeRead()) await writer.session.sync(path).catch(() => undefined);
     const outcome = await writer.getData(path);
     if (!outcome.ok) throw this.error(outcome.failure);
     const encoded = encodeView(outcome.data, view);

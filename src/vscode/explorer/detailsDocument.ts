@@ -11,6 +11,9 @@ import { aclLines, AclView, readAcl } from '../common/aclText';
 import { sequenceNumber } from '../../zk/naturalOrder';
 import { baseName } from '../../zk/paths';
 import { HeldWatches } from '../../zk/heldWatches';
+import { QuotaInfo, readQuota } from '../../zk/quota';
+import { quotaLines } from '../core/tree/tooltip';
+import { syncBeforeRead } from '../common/settings';
 
 export const DETAILS_SCHEME = 'zooscope-details';
 const t = vscode.l10n.t;
@@ -42,7 +45,7 @@ export function hexDump(data: Buffer, maxBytes = 64 * 1024): string {
   return lines.join('\n');
 }
 
-export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?: AclView): string {
+export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?: AclView, quota?: QuotaInfo): string {
   const text = asText(data);
   const rows: [string, string][] = [
     [t('Path'), path], [t('Kind'), kindLabel(stat, sequenceNumber(baseName(path)) !== undefined)],
@@ -56,7 +59,8 @@ export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?:
   const header = rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
   const title = data.length === 0 ? t('Data: empty') : text !== undefined ? t('Data: {0} bytes, UTF-8 text', data.length) : t('Data: {0} bytes, binary (hex)', data.length);
   const aclSection = acl ? `\n\n── ${t('ACL')} ──\n${aclLines(acl).join('\n')}` : '';
-  return `${header}${aclSection}\n\n── ${title} ──\n${text ?? hexDump(data)}\n`;
+  const quotaSection = quota ? `\n\n── ${t('Quota')} ──\n${quotaLines(quota).join('\n')}` : '';
+  return `${header}${aclSection}${quotaSection}\n\n── ${title} ──\n${text ?? hexDump(data)}\n`;
 }
 
 export class DetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -79,8 +83,11 @@ export class DetailsProvider implements vscode.TextDocumentContentProvider, vsco
     const key = uri.toString();
     void this.watches.hold(key, () => live.session.watches.watch(path, () => this.changed.fire(uri)));
     try {
-      const [{ data, stat }, acl] = await Promise.all([live.session.getData(path), readAcl(live.session, path)]);
-      return renderDetails(path, stat, data, acl);
+      // zooscope.syncBeforeRead: a session on a lagging follower catches up with the leader before the read.
+      if (syncBeforeRead()) await live.session.sync(path).catch(() => undefined);
+      const [{ data, stat }, acl, quota] = await Promise.all([live.session.getData(path), readAcl(live.session, path),
+        readQuota(live.session, path).catch(() => undefined)]);
+      return renderDetails(path, stat, data, acl, quota);
     } catch (error) {
       return describeError(error);
     }

@@ -23,8 +23,15 @@ export interface ShellOptions {
   sink: ShellSink;
   /** The connect string zkCli's `connect` reuses when given none. */
   connectString: string;
-  /** Opens a session to a connect string (the `connect` command); the shell calls open() on it. */
-  openSession(connectString: string): ZkSession;
+  /** Opens a session to a connect string (the `connect` command); the shell calls open() on it and closes it. */
+  openSession(connectString: string): ZkSession | Promise<ZkSession>;
+  /**
+   * The session given to the constructor belongs to someone else (the VS Code connection the terminal was opened
+   * on): `close`, `quit`, `connect` and close() only stop using it, with the same Closed event zkCli prints.
+   */
+  sharedSession?: boolean;
+  /** Told each command's words after it ran (a redo's with the words it ran again), failed or not. */
+  onCommand?(words: readonly string[]): void;
   /** Time zone for Stat times; the process's when undefined. */
   timeZone?: string;
 }
@@ -52,10 +59,15 @@ export class ZkShell {
   private sessionValue: ZkSession | undefined;
   private detach: (() => void) | undefined;
   private readonly watches = new WatchTracker();
+  /** The session is the caller's (ShellOptions.sharedSession) and must not be closed here. */
+  private borrowed = false;
 
   constructor(private readonly options: ShellOptions, session?: ZkSession) {
     this.host = options.connectString;
-    if (session) this.attach(session, false);
+    if (session) {
+      this.attach(session, false);
+      this.borrowed = options.sharedSession ?? false;
+    }
   }
 
   get session(): ZkSession | undefined {
@@ -92,7 +104,7 @@ export class ZkShell {
 
   close(): void {
     this.detach?.();
-    this.sessionValue?.close();
+    if (!this.borrowed) this.sessionValue?.close();
   }
 
   private async processCmd(words: string[]): Promise<void> {
@@ -103,6 +115,8 @@ export class ZkShell {
       if (!(error instanceof CliError)) throw error;
       this.exitCode = error.exitCode;
       this.options.sink.err(error.message + '\n');
+    } finally {
+      if (words[0] !== 'redo') this.options.onCommand?.(words);
     }
   }
 
@@ -139,7 +153,7 @@ export class ZkShell {
       if (words.length === 1) sink.out(`printwatches is ${this.printWatches ? 'on' : 'off'}\n`);
       else this.printWatches = words[1] === 'on';
     } else if (cmd === 'connect') {
-      this.connect(words[1] ?? this.host);
+      await this.connect(words[1] ?? this.host);
     }
     const session = this.sessionValue;
     if (!session || !isAlive(session.state)) {
@@ -169,16 +183,26 @@ export class ZkShell {
   private closeSession(): void {
     const session = this.sessionValue;
     if (!session || session.state === 'closed') return;
+    if (this.borrowed) {
+      // Someone else's session stays open: stop using it, and print the Closed event zk.close() would cause.
+      this.detach?.();
+      this.detach = undefined;
+      this.sessionValue = undefined;
+      this.borrowed = false;
+      this.printEvent('Closed', 'None', null);
+      return;
+    }
     // zk.close() hands the default watcher a Closed event.
     session.close();
   }
 
-  private connect(connectString: string): void {
+  private async connect(connectString: string): Promise<void> {
     const old = this.sessionValue;
     if (old && isAlive(old.state)) this.closeSession();
     this.host = connectString;
-    const session = this.options.openSession(connectString);
+    const session = await this.options.openSession(connectString);
     this.attach(session, true);
+    this.borrowed = false;
     session.open().catch(() => undefined);
   }
 

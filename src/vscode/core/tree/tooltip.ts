@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { hex, NodeKind, nodeKind, ttlMillis, ZnodeStat } from '../../../zk/stat';
 import { aclLines, AclView } from '../../common/aclText';
 import { escapeMarkdown, formatBytes, formatTime } from '../../common/format';
+import { QuotaInfo, statsValue } from '../../../zk/quota';
 
 const t = vscode.l10n.t;
 
@@ -15,9 +16,21 @@ export function kindLabel(stat: ZnodeStat, sequential: boolean, kind?: NodeKind)
   return sequential ? t('{0}, sequential', base) : base;
 }
 
-/** `extras.kind`: the mode this window created the node with; `extras.acl`: its ACL, read on hover. */
+const limitText = (value: bigint): string => (value > -1n ? String(value) : t('none'));
+
+/** A node's quota as lines: usage, then soft and hard limits, for nodes and bytes (the server keeps the usage). */
+export function quotaLines(quota: QuotaInfo): string[] {
+  const line = (what: string, used: bigint, soft: bigint, hard: bigint) =>
+    t('{0}: {1} used · soft limit {2} · hard limit {3}', what, String(used), limitText(soft), limitText(hard));
+  return [
+    line(t('Nodes'), statsValue(quota.usage, 'count'), statsValue(quota.limits, 'count'), statsValue(quota.limits, 'countHardLimit')),
+    line(t('Bytes'), statsValue(quota.usage, 'bytes'), statsValue(quota.limits, 'bytes'), statsValue(quota.limits, 'byteHardLimit')),
+  ];
+}
+
+/** `extras.kind`: the mode this window created the node with; `extras.acl`: its ACL, read on hover; `extras.quota`: its quota. */
 export function statTooltip(path: string, stat: ZnodeStat, sequential: boolean, ownerClient: string | undefined, ownSession: boolean,
-  extras: { kind?: NodeKind; acl?: AclView } = {}): vscode.MarkdownString {
+  extras: { kind?: NodeKind; acl?: AclView; quota?: QuotaInfo } = {}): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
@@ -45,6 +58,7 @@ export function statTooltip(path: string, stat: ZnodeStat, sequential: boolean, 
     md.appendMarkdown(escapeMarkdown(ownSession ? t('Owner session {0} (this window\'s session)', owner) : t('Owner session {0}', owner)));
     md.appendMarkdown(escapeMarkdown(ownerClient ? t(', client {0}', ownerClient) : t(', client address not reported by the servers')));
   }
+  if (extras.quota) md.appendMarkdown(`\n\n**${escapeMarkdown(t('Quota'))}**\n\n${quotaLines(extras.quota).map((line) => `- ${escapeMarkdown(line)}`).join('\n')}\n`);
   if (extras.acl) md.appendMarkdown(`\n\n**ACL**\n\n${aclLines(extras.acl).map((line) => `- ${escapeMarkdown(line)}`).join('\n')}\n`);
   return md;
 }

@@ -7,6 +7,7 @@ import { hex, nodeKind } from '../../../zk/stat';
 import type { ConnectionManager } from '../connectionManager';
 import type { ConnectionStore } from '../connectionStore';
 import { LockQueueMarks } from './lockQueueMarks';
+import { QuotaMarks } from './quotaMarks';
 import { log } from '../../common/log';
 import { describeError } from '../../common/messages';
 import { readAcl } from '../../common/aclText';
@@ -30,6 +31,8 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   readonly lockQueues = new LockQueueMarks();
   /** Modes of the nodes created in this window (containers and TTL nodes look persistent in a 3.8 Stat). */
   readonly createdModes = new CreatedModes();
+  /** The quotas of each connection (tooltips, and the mark of nodes over a soft limit). */
+  readonly quotaMarks = new QuotaMarks(() => this.changed.fire(undefined));
 
   constructor(private readonly store: ConnectionStore, private readonly connections: ConnectionManager) {
     this.subscriptions.push(
@@ -61,7 +64,8 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     }
     if (node instanceof ZnodeNode) {
       return znodeItem(node, this.ownSession(node.connectionId), this.trees.get(node.connectionId)?.listing(node.path),
-        this.lockQueues.get(node.connectionId, node.path), this.createdModes.kind(node.connectionId, node.path, node.stat));
+        this.lockQueues.get(node.connectionId, node.path), this.createdModes.kind(node.connectionId, node.path, node.stat),
+        this.quotaMarks.get(node.connectionId, this.connections.get(node.connectionId)?.session, node.path));
     }
     if (node instanceof ShowMoreNode) return showMoreItem(node);
     return messageItem(node);
@@ -110,7 +114,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     ]);
     const own = owner !== undefined && owner === live?.session.sessionId;
     item.tooltip = statTooltip(node.path, node.stat, sequenceNumber(node.name) !== undefined, client, own,
-      { kind: this.createdModes.kind(node.connectionId, node.path, node.stat), acl });
+      { kind: this.createdModes.kind(node.connectionId, node.path, node.stat), acl, quota: this.quotaMarks.get(node.connectionId, live?.session, node.path) });
     return literalTreeItem(item);
   }
 
@@ -140,6 +144,8 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   /** Re-reads a node (or a whole connection) and redraws it. */
   async refresh(node: PathNode): Promise<void> {
     const tree = this.treeFor(node.connectionId);
+    const session = this.connections.get(node.connectionId)?.session;
+    if (session) void this.quotaMarks.load(node.connectionId, session);
     try {
       await tree?.refresh(node.path);
     } catch (error) {
@@ -179,6 +185,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     const live = this.connections.get(id);
     const tree = this.trees.get(id);
     if (tree && (!live || renewed || tree.session !== live.session)) {
+      this.quotaMarks.clear(id);
       tree.dispose();
       this.trees.delete(id);
     }

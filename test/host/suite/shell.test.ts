@@ -1,0 +1,124 @@
+// zkCli in the editor, inside a real VS Code against a real ZooKeeper: Open ZooKeeper Shell on a node (its path on
+// the first line), a `create` typed there shows in the tree, hostile data cannot reach the terminal as escape
+// sequences, `quit` leaves the connection's session open; quotas in the tooltip, the description and Show
+// Details, Set/Remove Quota; the hard-quota refusal in words; Sync and Refresh.
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { describeError } from '../../../src/vscode/common/messages';
+import type { ShellTerminal } from '../../../src/vscode/shell/shellTerminal';
+import type { TestApi } from '../../../src/vscode/testApi';
+import { ZkError } from '../../../src/zk/errors';
+import type { TreeNode } from '../../../src/zk/tree/treeNodes';
+import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
+import { services, testZk, znodeAt } from './zooscope';
+
+const ID = 'host-shell';
+const BASE = '/host-shell';
+
+describe('ZooKeeper shell and quotas', function () {
+  this.timeout(90000);
+  let s: TestApi;
+  let other: OtherClient;
+  let historyDir: string;
+
+  const names = async (node: TreeNode) => (await s.tree.getChildren(node)).map((n) => (n.kind === 'znode' ? n.name : ''));
+  const openOn = async (target: unknown): Promise<ShellTerminal> => {
+    const pty = await vscode.commands.executeCommand<ShellTerminal>('zooscope.openShell', target, { historyFile: path.join(historyDir, 'history') });
+    assert.ok(pty, 'no shell opened');
+    await pty.waitFor(/\[zk: [^\]]*\(CONNECTED\) 0\] /);
+    return pty;
+  };
+
+  before(async () => {
+    s = await services();
+    historyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-shell-'));
+    other = await connectOtherClient(testZk());
+    await other.removeRecursive(BASE).catch(() => undefined);
+    await other.mkdirp(`${BASE}/app`);
+    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Shell', connectString: testZk() });
+  });
+
+  after(async () => {
+    await other?.removeRecursive(BASE).catch(() => undefined);
+    await other?.removeRecursive(`/zookeeper/quota${BASE}`).catch(() => undefined);
+    other?.close();
+    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+    fs.rmSync(historyDir, { recursive: true, force: true });
+  });
+
+  it('opens on a node with its path on the line; a create typed there shows in the tree at once', async () => {
+    const app = await znodeAt(s, ID, `${BASE}/app`);
+    assert.deepStrictEqual(await names(app), []);
+    const pty = await openOn(app);
+    assert.match(pty.text, /Opened on \/host-shell\/app/);
+    const from = pty.text.length;
+    // The cursor is before the path: type the command, go to the end (Ctrl-E), add the child's name.
+    pty.handleInput('create ');
+    pty.handleInput('\x05/made\r');
+    await pty.waitFor(/Created \/host-shell\/app\/made/, from);
+    await eventually(async () => (await names(app)).includes('made'), 10000, 'the tree lists the created node');
+    pty.handleInput('quit\r');
+    assert.strictEqual(await pty.finished, 0);
+    assert.strictEqual(s.connections.get(ID)?.session.state, 'connected', 'quit leaves the connection\'s session open');
+  });
+
+  it('writes names and data made visible: no escape sequence from ZooKeeper reaches the terminal', async () => {
+    await other.create(`${BASE}/evil`, Buffer.from('\x1b[31mred\x1b]0;title\x07'));
+    const pty = await openOn({ connectionId: ID, path: '/' });
+    const from = pty.text.length;
+    pty.handleInput(`get ${BASE}/evil\r`);
+    const shown = await pty.waitFor(/\[U\+0007\]/, from);
+    assert.ok(!shown.includes('\x1b[31m') && !shown.includes('\x1b]0;'), 'an escape sequence reached the terminal');
+    assert.match(shown, /\[U\+001B\]\[31mred/);
+    pty.handleInput('close\r');
+    await pty.waitFor(/state:Closed/, from);
+    pty.handleInput('\x04');
+    await pty.finished;
+    assert.strictEqual(s.connections.get(ID)?.session.state, 'connected', 'close leaves the connection\'s session open');
+  });
+
+  it('Tab completes a child path from the server', async () => {
+    const pty = await openOn({ connectionId: ID, path: '/' });
+    const from = pty.text.length;
+    pty.handleInput(`ls ${BASE}/ap\t`);
+    await pty.waitFor(/ls \/host-shell\/app/, from);
+    pty.handleInput('\r');
+    await pty.waitFor(/\[made\]/, from);
+    pty.handleInput('\x04');
+    await pty.finished;
+  });
+
+  it('Set Quota marks a node over its soft limit, shows limits and usage, and Remove Quota removes it', async () => {
+    const app = await znodeAt(s, ID, `${BASE}/app`);
+    const set = await vscode.commands.executeCommand<{ limits: Map<string, bigint> }>('zooscope.setQuota', app, { count: 1, byteHardLimit: 1000 });
+    assert.strictEqual(set?.limits.get('count'), 1n);
+    await eventually(async () => String(s.tree.getTreeItem(await znodeAt(s, ID, `${BASE}/app`)).description).includes('over soft quota'), 10000, 'marked over its soft quota');
+    const node = await znodeAt(s, ID, `${BASE}/app`);
+    const item = await s.tree.resolveTreeItem(s.tree.getTreeItem(node), node);
+    const tooltip = (item.tooltip as vscode.MarkdownString).value;
+    assert.match(tooltip, /\*\*Quota\*\*/);
+    assert.match(tooltip, /Nodes: 2 used · soft limit 1 · hard limit none/);
+    assert.match(tooltip, /Bytes: \d+ used · soft limit none · hard limit 1000/);
+    await vscode.commands.executeCommand('zooscope.showDetails', node);
+    await eventually(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'zooscope-details' && /── Quota ──\nNodes: 2 used/.test(e.document.getText())), 10000, 'details show the quota');
+    const quotaRoot = await znodeAt(s, ID, '/zookeeper/quota');
+    assert.match(String(s.tree.getTreeItem(quotaRoot).description), /holds the quotas/);
+    assert.strictEqual(await vscode.commands.executeCommand('zooscope.removeQuota', node), true);
+    await eventually(async () => !String(s.tree.getTreeItem(await znodeAt(s, ID, `${BASE}/app`)).description).includes('quota'), 10000, 'mark removed');
+  });
+
+  it('says a write refused by a hard quota was refused for the quota', () => {
+    const message = describeError(new ZkError('quotaExceeded', 'create', `${BASE}/app/x`, -125));
+    assert.match(message, /create \/host-shell\/app\/x was refused: it would exceed a hard quota/);
+  });
+
+  it('Sync and Refresh syncs the node and reads it again', async () => {
+    await other.create(`${BASE}/app/late`);
+    const app = await znodeAt(s, ID, `${BASE}/app`);
+    assert.strictEqual(await vscode.commands.executeCommand('zooscope.syncAndRefresh', app), true);
+    assert.ok((await names(app)).includes('late'));
+  });
+});
