@@ -2,7 +2,7 @@
 // explorer when selected.
 import * as vscode from 'vscode';
 import type { SearchMatch, SearchSummary } from '../../zk/search/search';
-import { baseName, parentPath } from '../../zk/paths';
+import { highlightedSnippet, relativeToRoot, sortedByPath } from '../../zk/search/resultOrder';
 import { literalTreeItem } from '../common/literalTreeItem';
 import { Command } from '../core/commandIds';
 
@@ -19,7 +19,8 @@ export interface SearchRun {
   summary?: SearchSummary;
 }
 
-export type SearchItem = { kind: 'summary'; run: SearchRun } | { kind: 'match'; run: SearchRun; match: SearchMatch };
+export type SearchItem = { kind: 'summary'; run: SearchRun } | { kind: 'match'; run: SearchRun; match: SearchMatch }
+  | { kind: 'snippet'; run: SearchRun; match: SearchMatch };
 
 export class SearchResultsProvider implements vscode.TreeDataProvider<SearchItem>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SearchItem | undefined>();
@@ -56,8 +57,11 @@ export class SearchResultsProvider implements vscode.TreeDataProvider<SearchItem
 
   getChildren(item?: SearchItem): SearchItem[] {
     const run = this.current;
-    if (item || !run) return [];
-    return [{ kind: 'summary', run }, ...run.matches.map((match): SearchItem => ({ kind: 'match', run, match }))];
+    // A data match's child: the matched part of the data, highlighted, as VS Code's search view shows a line.
+    if (item) return item.kind === 'match' && item.match.content ? [{ kind: 'snippet', run: item.run, match: item.match }] : [];
+    if (!run) return [];
+    // Natural order by path, whatever order the pipelined crawl found them in.
+    return [{ kind: 'summary', run }, ...sortedByPath(run.matches).map((match): SearchItem => ({ kind: 'match', run, match }))];
   }
 
   getTreeItem(item: SearchItem): vscode.TreeItem {
@@ -67,13 +71,25 @@ export class SearchResultsProvider implements vscode.TreeDataProvider<SearchItem
   private buildTreeItem(item: SearchItem): vscode.TreeItem {
     if (item.kind === 'summary') return summaryItem(item.run);
     const { match, run } = item;
-    const tree = new vscode.TreeItem(baseName(match.path));
+    const reveal = { command: Command.goToPath, title: t('Reveal in Explorer'), arguments: [run.connectionId, match.path] };
+    if (item.kind === 'snippet' && match.content) {
+      const { text, highlight } = highlightedSnippet(match.content);
+      const line = new vscode.TreeItem({ label: text, highlights: [highlight] });
+      line.id = `snippet:${run.connectionId}:${match.path}`;
+      line.tooltip = match.content.snippet;
+      line.command = reveal;
+      line.contextValue = 'searchSnippet';
+      line.accessibilityInformation = { label: text };
+      return line;
+    }
+    // The path relative to the search root: two settings.json in different places read differently.
+    const tree = new vscode.TreeItem(relativeToRoot(run.root, match.path),
+      match.content ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     tree.id = `hit:${run.connectionId}:${match.path}`;
-    tree.description = match.content ? match.content.snippet.replace(/\s+/g, ' ') : parentPath(match.path);
     tree.tooltip = match.content ? `${match.path}\n\n${match.content.snippet}` : match.path;
     tree.iconPath = new vscode.ThemeIcon(match.content ? 'search' : 'symbol-file');
     tree.contextValue = 'searchMatch';
-    tree.command = { command: Command.goToPath, title: t('Reveal in Explorer'), arguments: [run.connectionId, match.path] };
+    tree.command = reveal;
     tree.accessibilityInformation = { label: match.path };
     return tree;
   }

@@ -25,7 +25,9 @@ export interface SearchMatch {
   path: string;
   stat: ZnodeStat;
   /** For content searches: the first match's byte offset in the data and up to ~80 characters around it. */
-  content?: { byteOffset: number; snippet: string };
+  /** For content searches: the first match's byte offset in the data, up to ~80 characters around it, and where in
+   *  the snippet the match is (UTF-16 offset and length). */
+  content?: { byteOffset: number; snippet: string; matchStart: number; matchLength: number };
 }
 
 export type SearchProblem = (NameFilterProblem & { field: 'path' | 'content' }) | { code: 'emptyQuery' };
@@ -38,14 +40,17 @@ export interface SearchSummary extends CrawlSummary {
 
 export type SearchOptions = Pick<CrawlOptions, 'window' | 'signal' | 'onProgress' | 'progressIntervalMs' | 'stallTimeoutMs'>;
 
-type ContentMatcher = (data: Buffer) => { byteOffset: number; snippet: string } | undefined;
+type ContentMatcher = (data: Buffer) => NonNullable<SearchMatch['content']> | undefined;
 
 const SNIPPET_CONTEXT = 40;
 
-function snippetAt(data: Buffer, byteOffset: number, byteLength: number): string {
+function snippetAt(data: Buffer, byteOffset: number, byteLength: number): NonNullable<SearchMatch['content']> {
   const from = Math.max(0, byteOffset - SNIPPET_CONTEXT);
   const to = Math.min(data.length, byteOffset + byteLength + SNIPPET_CONTEXT);
-  return data.subarray(from, to).toString('utf8');
+  const before = data.subarray(from, byteOffset).toString('utf8');
+  const matched = data.subarray(byteOffset, byteOffset + byteLength).toString('utf8');
+  const after = data.subarray(byteOffset + byteLength, to).toString('utf8');
+  return { byteOffset, snippet: before + matched + after, matchStart: before.length, matchLength: matched.length };
 }
 
 function contentMatcher(text: string, caseSensitive: boolean): ContentMatcher | NameFilterProblem {
@@ -62,7 +67,7 @@ function contentMatcher(text: string, caseSensitive: boolean): ContentMatcher | 
       const m = re.exec(decoded);
       if (!m) return undefined;
       const byteOffset = Buffer.byteLength(decoded.slice(0, m.index));
-      return { byteOffset, snippet: snippetAt(data, byteOffset, Buffer.byteLength(m[0])) };
+      return snippetAt(data, byteOffset, Buffer.byteLength(m[0]));
     };
   }
   if (caseSensitive) {
@@ -70,7 +75,7 @@ function contentMatcher(text: string, caseSensitive: boolean): ContentMatcher | 
     const needle = Buffer.from(text, 'utf8');
     return (data) => {
       const at = data.indexOf(needle);
-      return at < 0 ? undefined : { byteOffset: at, snippet: snippetAt(data, at, needle.length) };
+      return at < 0 ? undefined : snippetAt(data, at, needle.length);
     };
   }
   const lower = text.toLowerCase();
@@ -79,7 +84,7 @@ function contentMatcher(text: string, caseSensitive: boolean): ContentMatcher | 
     const at = decoded.toLowerCase().indexOf(lower);
     if (at < 0) return undefined;
     const byteOffset = Buffer.byteLength(decoded.slice(0, at));
-    return { byteOffset, snippet: snippetAt(data, byteOffset, Buffer.byteLength(text)) };
+    return snippetAt(data, byteOffset, Buffer.byteLength(decoded.slice(at, at + text.length)));
   };
 }
 

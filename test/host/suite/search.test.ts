@@ -61,10 +61,29 @@ describe('Search', function () {
     const summary = s.searchResults.getTreeItem(items[0]);
     assert.match(String(summary.label), /^1 match in \d+ nodes under \/host-search$/);
     const hit = s.searchResults.getTreeItem(items[1]);
-    assert.strictEqual(hit.label, 'lock-3');
+    assert.strictEqual(hit.label, 'app/locks/lock-3', 'the path relative to the search root');
     assert.ok(hit.command);
     await vscode.commands.executeCommand(hit.command.command, ...(hit.command.arguments ?? []));
     await eventually(() => (s.view.selection[0] as PathNode | undefined)?.path === `${BASE}/app/locks/lock-3`, 10000, 'revealed');
+  });
+
+  it('lists matches by relative path in natural order, a data match with its matched part highlighted', async () => {
+    await other.mkdirp(`${BASE}/app/seq`);
+    for (const n of [19999, 19997, 2, 19998, 10]) await other.create(`${BASE}/app/seq/item-${n}`, 'x');
+    await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { path: 'item-*' });
+    const labels = s.searchResults.getChildren().slice(1).map((item) => s.searchResults.getTreeItem(item).label);
+    assert.deepStrictEqual(labels, [2, 10, 19997, 19998, 19999].map((n) => `app/seq/item-${n}`));
+
+    await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { content: 'jdbc' });
+    const matches = s.searchResults.getChildren().slice(1);
+    assert.deepStrictEqual(matches.map((item) => s.searchResults.getTreeItem(item).label), ['app/config/db', 'other/config/db']);
+    const snippet = s.searchResults.getChildren(matches[0]);
+    assert.strictEqual(snippet.length, 1);
+    const line = s.searchResults.getTreeItem(snippet[0]).label;
+    assert.ok(line && typeof line !== 'string', 'a label with highlights');
+    const [[from, to]] = line.highlights ?? [[0, 0]];
+    assert.strictEqual(line.label.slice(from, to), 'jdbc');
+    assert.strictEqual(line.label, 'url=jdbc:postgresql://db:5432/app user=app');
   });
 
   it('a bad pattern is told in words and nothing runs', async () => {
