@@ -18,6 +18,8 @@ export interface SecuredServerOptions {
   /** SASL DIGEST-MD5: 'optional' accepts unauthenticated sessions, 'enforced' closes them (-124). */
   sasl?: 'optional' | 'enforced';
   certificates: TestCertificates;
+  /** JVM flags for a quick start (C1 only), as the plain test servers; false for figures (TLS crypto needs C2). */
+  quickStartJvm?: boolean;
 }
 
 const JARS = ['zookeeper', 'netty-codec', 'netty-resolver', 'netty-transport-native-unix-common', 'slf4j-simple']
@@ -73,7 +75,7 @@ export class SecuredZkServer {
         lines.push('ssl.protocol=TLSv1.3', 'ssl.enabledProtocols=TLSv1.3', 'ssl.ciphersuites=TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384');
       }
     }
-    const jvmFlags: string[] = [];
+    const jvmFlags: string[] = options.quickStartJvm === false ? [] : ['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1'];
     if (options.sasl) {
       lines.push('authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider');
       if (options.sasl === 'enforced') lines.push('enforce.auth.enabled=true', 'enforce.auth.schemes=sasl');
@@ -96,7 +98,7 @@ export class SecuredZkServer {
   private startProcess(): void {
     const log = fs.openSync(path.join(this.dir, 'server.log'), 'a');
     this.proc = spawn('java', [
-      '-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...this.jvmFlags,
+      '-Xmx256m', ...this.jvmFlags,
       '-cp', JARS.join(':'), 'org.apache.zookeeper.server.ZooKeeperServerMain', path.join(this.dir, 'zoo.cfg'),
     ], { stdio: ['ignore', log, log] });
     fs.closeSync(log);
