@@ -2,8 +2,8 @@
 // language guess, TTL durations, and the document URI path of a znode.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { decodeView, defaultView, encodedLength, encodeView, guessLanguage } from '../../src/vscode/editing/dataCodec';
-import { parseLocation, queryFor, uriPathFor } from '../../src/vscode/editing/znodeUriPath';
+import { decodeView, defaultView, encodedLength, encodeView, guessLanguage } from '../../src/vscode/common/dataCodec';
+import { parseLocation, queryFor, uriPathFor } from '../../src/vscode/common/znodeUriPath';
 import { formatDuration, parseDuration } from '../../src/vscode/nodes/duration';
 
 const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xa0, 0xb0, 0xc0]);
@@ -25,7 +25,9 @@ test('hex and base64 views round-trip any bytes, and their lengths are known wit
       assert.deepEqual(decoded.data, data);
     }
   }
-  assert.equal(encodeView(bytes, 'hex').toString(), '89 50 4e 47 00 ff 10 20 30 40 50 60 70 80 90 a0\nb0 c0\n');
+  assert.equal(encodeView(bytes, 'hex').toString(),
+    '00000000: 89 50 4e 47 00 ff 10 20 30 40 50 60 70 80 90 a0  |.PNG... 0@P`p...|\n'
+    + '00000010: b0 c0                                            |..|\n');
 });
 
 test('edited hex: any whitespace, either case; a bad digit is refused with its line and column', () => {

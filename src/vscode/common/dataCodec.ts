@@ -32,14 +32,25 @@ export function defaultView(data: Uint8Array): DataView {
   return isEditableText(data) ? 'text' : 'hex';
 }
 
-/** The document's bytes for `data` in `view`: text as is, hex as 16 space-separated pairs per line, base64 in 76-column lines. */
+// A hex line: `00000010: 89 50 4e 47 …  |.PNG…|`. The offset (up to its colon) and the ASCII column (from the first
+// `|`) are for reading: decoding ignores both, so editing the pairs alone is lossless.
+const HEX_PAIRS_WIDTH = HEX_BYTES_PER_LINE * 3 - 1;
+/** Offset `00000000: ` + pairs padded to their full width + `  |` … `|` + line break, besides one character per byte. */
+const HEX_LINE_OVERHEAD = 10 + HEX_PAIRS_WIDTH + 3 + 1 + 1;
+
+export function hexLine(offset: number, row: Uint8Array): string {
+  const pairs = [...row].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+  const ascii = [...row].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
+  return `${offset.toString(16).padStart(8, '0')}: ${pairs.padEnd(HEX_PAIRS_WIDTH)}  |${ascii}|`;
+}
+
+/** The document's bytes for `data` in `view`: text as is, hex as 16 pairs per line between an offset and an ASCII
+ *  column, base64 in 76-column lines. */
 export function encodeView(data: Buffer, view: DataView): Buffer {
   if (view === 'text') return data;
   const lines: string[] = [];
   if (view === 'hex') {
-    for (let offset = 0; offset < data.length; offset += HEX_BYTES_PER_LINE) {
-      lines.push([...data.subarray(offset, offset + HEX_BYTES_PER_LINE)].map((b) => b.toString(16).padStart(2, '0')).join(' '));
-    }
+    for (let offset = 0; offset < data.length; offset += HEX_BYTES_PER_LINE) lines.push(hexLine(offset, data.subarray(offset, offset + HEX_BYTES_PER_LINE)));
   } else {
     const text = data.toString('base64');
     for (let offset = 0; offset < text.length; offset += BASE64_LINE) lines.push(text.slice(offset, offset + BASE64_LINE));
@@ -50,7 +61,7 @@ export function encodeView(data: Buffer, view: DataView): Buffer {
 /** The length of `encodeView` for `dataLength` bytes, without encoding (for a FileStat). */
 export function encodedLength(dataLength: number, view: DataView): number {
   if (view === 'text') return dataLength;
-  if (view === 'hex') return 3 * dataLength;
+  if (view === 'hex') return dataLength + HEX_LINE_OVERHEAD * Math.ceil(dataLength / HEX_BYTES_PER_LINE);
   const chars = 4 * Math.ceil(dataLength / 3);
   return chars + Math.ceil(chars / BASE64_LINE);
 }
@@ -61,15 +72,29 @@ function position(text: string, index: number): { line: number; column: number }
   return { line, column: index - before.lastIndexOf('\n') };
 }
 
-/** The bytes an edited document in `view` stands for; whitespace anywhere in hex/base64 is ignored. */
+/** The hex document with each line's offset (`…:`) and ASCII column (from the first `|`) blanked out, so positions
+ *  of what is left stay those of the document. */
+function hexDigitsOnly(text: string): string {
+  return text.split('\n').map((line) => {
+    const offset = /^\s*[0-9a-fA-F]+:/.exec(line);
+    let kept = offset ? ' '.repeat(offset[0].length) + line.slice(offset[0].length) : line;
+    const bar = kept.indexOf('|');
+    if (bar >= 0) kept = kept.slice(0, bar) + ' '.repeat(kept.length - bar);
+    return kept;
+  }).join('\n');
+}
+
+/** The bytes an edited document in `view` stands for; whitespace anywhere in hex/base64 is ignored, and so are a hex
+ *  line's offset and ASCII column. */
 export function decodeView(content: Uint8Array, view: DataView): { ok: true; data: Buffer } | { ok: false; problem: DecodeProblem } {
   const raw = Buffer.from(content);
   if (view === 'text') return { ok: true, data: raw };
   const text = raw.toString('utf8');
   if (view === 'hex') {
-    const bad = /[^0-9a-fA-F\s]/.exec(text);
+    const pairs = hexDigitsOnly(text);
+    const bad = /[^0-9a-fA-F\s]/.exec(pairs);
     if (bad) return { ok: false, problem: { code: 'badHexDigit', char: bad[0], ...position(text, bad.index) } };
-    const digits = text.replace(/\s+/g, '');
+    const digits = pairs.replace(/\s+/g, '');
     if (digits.length % 2 !== 0) return { ok: false, problem: { code: 'oddHexDigits', digits: digits.length } };
     return { ok: true, data: Buffer.from(digits, 'hex') };
   }

@@ -65,7 +65,7 @@ describe('Data editor', function () {
     assert.deepStrictEqual(JSON.parse(doc.getText()), { replicas: 3, flags: { search: true } });
     const bin = await vscode.commands.executeCommand<vscode.TextDocument>('zooscope.openData', { connectionId: ID, path: `${BASE}/binary` });
     assert.strictEqual(new URLSearchParams(bin.uri.query).get('view'), 'hex');
-    assert.strictEqual(bin.getText(), '89 50 4e 47 00 ff\n');
+    assert.strictEqual(bin.getText(), `00000000: 89 50 4e 47 00 ff${' '.repeat(30)}  |.PNG..|\n`);
   });
 
   it('reopens any node as base64 and hex, and saving those views writes the bytes they spell', async () => {
