@@ -1,6 +1,8 @@
 // ZooKeeper path rules (the same ones PathUtils.validatePath enforces on the server), checked before anything is
 // sent, so the user gets a precise reason instead of a server error.
 
+import { codePointName, hasHiddenCharacters } from '../shared/visibleText';
+
 export type PathProblem =
   | { code: 'empty' }
   | { code: 'notAbsolute' }
@@ -40,6 +42,13 @@ export function checkNodeName(name: string): PathProblem | undefined {
   if (slash >= 0) return { code: 'invalidCharacter', codePoint: 0x2f, index: slash };
   const problem = checkPath('/' + name);
   return problem && 'index' in problem ? { ...problem, index: problem.index - 1 } : problem;
+}
+
+/** How a refused character is named to the user: the character itself when it can be seen ("/"), its code when
+ *  it is invisible or changes the text around it (U+0007, U+202E; see shared/visibleText). */
+export function characterInWords(codePoint: number): { shown: string } | { code: string } {
+  const char = String.fromCodePoint(codePoint);
+  return hasHiddenCharacters(char) ? { code: codePointName(char) } : { shown: char };
 }
 
 export function joinPath(parent: string, name: string): string {

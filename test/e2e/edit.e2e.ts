@@ -58,7 +58,7 @@ export const tests: E2eTest[] = [
         const nameInput = wb.page.locator('.quick-input-widget').filter({ hasText: /Name of the new node/ }).locator('input').first();
         await nameInput.fill('bad/name');
         // Checked as typed: the message replaces the prompt.
-        await wb.page.locator('.quick-input-widget .quick-input-message', { hasText: /U\+002F/ }).first().waitFor({ timeout: 10000 });
+        await wb.page.locator('.quick-input-widget .quick-input-message', { hasText: /The character "\/" at position 4/ }).first().waitFor({ timeout: 10000 });
         await wb.screenshot('edit-create-name-invalid');
         await wb.page.locator('.quick-input-widget input').first().fill('feature.cfg');
         await wb.page.locator('.quick-input-widget .quick-input-message', { hasText: /Name of the new node/ }).first().waitFor({ timeout: 10000 });

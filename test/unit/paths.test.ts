@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ancestors, baseName, checkNodeName, checkPath, joinPath, parentPath } from '../../src/zk/paths';
+import { ancestors, baseName, characterInWords, checkNodeName, checkPath, joinPath, parentPath } from '../../src/zk/paths';
 
 describe('checkPath', () => {
   test('accepts the root, /zookeeper and ordinary paths', () => {
@@ -88,4 +88,15 @@ describe('path helpers', () => {
     assert.deepEqual(ancestors('/a'), ['/']);
     assert.deepEqual(ancestors('/a/b/c'), ['/', '/a', '/a/b']);
   });
+});
+
+test('a refused character is named by itself when visible, by its code only when invisible', () => {
+  assert.deepEqual(characterInWords(0x2f), { shown: '/' });
+  assert.deepEqual(characterInWords(0xfffd), { shown: '\ufffd' });
+  assert.deepEqual(characterInWords(0x07), { code: 'U+0007' });
+  assert.deepEqual(characterInWords(0x202e), { code: 'U+202E' });
+  assert.deepEqual(characterInWords(0xe000), { code: 'U+E000' });
+  const slash = checkNodeName('a/b');
+  assert.ok(slash?.code === 'invalidCharacter');
+  assert.deepEqual(characterInWords(slash.codePoint), { shown: '/' });
 });

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { ConnectStringProblem } from '../../zk/connectString';
 import { ZkError } from '../../zk/errors';
-import type { PathProblem } from '../../zk/paths';
+import { characterInWords, PathProblem } from '../../zk/paths';
 import type { ProbeResult } from '../../zk/probe';
 import { ConnectFailure } from '../../zk/session';
 import type { Permission, WriteFailure } from '../../zk/write/outcome';
@@ -19,9 +19,12 @@ export function describePathProblem(problem: PathProblem): string {
     case 'trailingSlash': return t('A path must not end with "/".');
     case 'emptySegment': return t('The path has an empty name at position {0} ("//").', problem.index + 1);
     case 'relativeSegment': return t('"{0}" is not allowed as a node name (position {1}): ZooKeeper paths are absolute.', problem.segment, problem.index + 1);
-    case 'invalidCharacter':
-      return t('The character U+{0} at position {1} is not allowed in a ZooKeeper path.',
-        problem.codePoint.toString(16).toUpperCase().padStart(4, '0'), problem.index + 1);
+    case 'invalidCharacter': {
+      const named = characterInWords(problem.codePoint);
+      return 'shown' in named
+        ? t('The character "{0}" at position {1} is not allowed in a ZooKeeper path.', named.shown, problem.index + 1)
+        : t('The invisible character {0} at position {1} is not allowed in a ZooKeeper path.', named.code, problem.index + 1);
+    }
   }
 }
 

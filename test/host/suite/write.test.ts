@@ -87,7 +87,7 @@ describe('Znode writes', function () {
   it('a bad name is refused with a precise sentence and nothing is created', async () => {
     const created = await vscode.commands.executeCommand<string>('zooscope.createNode', { connectionId: ID, path: BASE }, { name: 'a/b', mode: 'persistent', data: '' });
     assert.strictEqual(created, undefined);
-    assert.match(lastFailure().message, /is not a valid node path: The character U\+002F at position 2/);
+    assert.match(lastFailure().message, /is not a valid node path: The character "\/" at position 2/);
     assert.ok(!(await exists(`${BASE}/a`)));
   });
 
