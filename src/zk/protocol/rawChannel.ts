@@ -53,6 +53,7 @@ interface ConnectionManagerInternals {
   onSocketConnected(): void;
   connect(): void;
   setState(state: number): void;
+  findNextServer(callback: (server: { host: string; port: string | number }) => void): void;
 }
 
 const CONNECTING = 1;
@@ -132,6 +133,8 @@ export class RawChannel {
   private plainAttempt: { socket: ConnectionManagerInternals['socket']; host: string; port: number; heard: boolean } | undefined;
   /** When each server was last asked whether it speaks TLS (performance.now()). */
   private readonly tlsAsked = new Map<string, number>();
+  /** The host name of the server being connected to, as the connect string names it (Kerberos needs the name). */
+  private currentHost: string | undefined;
 
   /**
    * `handshakeTimeoutMs`: how long a connected socket may wait for the server's answer to the session handshake.
@@ -300,6 +303,11 @@ export class RawChannel {
     const closed = manager.onSocketClosed.bind(manager);
     const connected = manager.onSocketConnected.bind(manager);
     this.passOn = passOn;
+    const findNextServer = manager.findNextServer.bind(manager);
+    manager.findNextServer = (callback) => findNextServer((server) => {
+      this.currentHost = server.host;
+      callback(server);
+    });
     // These are bound to each new socket in connect(), so instance properties take effect from the next socket on.
     manager.onSocketConnected = () => {
       this.frames.reset();
@@ -401,7 +409,7 @@ export class RawChannel {
 
   private beginSasl(connectResponse: Buffer): void {
     const socket = this.manager.socket;
-    const host = this.tlsInfoValue?.server.replace(/:\d+$/, '') ?? socket?.remoteAddress ?? 'localhost';
+    const host = this.currentHost ?? socket?.remoteAddress ?? 'localhost';
     let mechanism: SaslMechanism;
     try {
       mechanism = this.saslFactory!(host);

@@ -8,8 +8,8 @@ import type { SaslMechanism } from './sasl';
 interface KerberosClient {
   contextComplete: boolean;
   username?: string;
-  step(challenge: string): Promise<string>;
-  wrap(challenge: string, options?: { user?: string }): Promise<string>;
+  step(challenge: string): Promise<string | null>;
+  wrap(challenge: string, options?: { user?: string }): Promise<string | null>;
   unwrap(challenge: string): Promise<string>;
 }
 export interface KerberosModule {
@@ -48,6 +48,10 @@ export function loadKerberos(): KerberosModule {
   return loaded as KerberosModule;
 }
 
+function fromBase64(token: string | null | undefined): Buffer {
+  return token ? Buffer.from(token, 'base64') : Buffer.alloc(0);
+}
+
 function oneLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0];
 }
@@ -70,7 +74,7 @@ class GssapiMechanism implements SaslMechanism {
 
   async initial(): Promise<Buffer> {
     this.client = await this.kerberos.initializeClient(this.service, {});
-    return Buffer.from(await this.client.step(''), 'base64');
+    return fromBase64(await this.client.step(''));
   }
 
   async step(serverToken: Buffer): Promise<Buffer | undefined> {
@@ -78,7 +82,8 @@ class GssapiMechanism implements SaslMechanism {
     if (!client) throw new Error('SASL GSSAPI: the server answered before it was asked');
     // The server's answer to our wrapped reply only confirms: nothing more to send.
     if (this.wrapped) return undefined;
-    if (!client.contextComplete) return Buffer.from(await client.step(serverToken.toString('base64')), 'base64');
+    // The step that completes the context answers null: RFC 4752 then sends an empty token.
+    if (!client.contextComplete) return fromBase64(await client.step(serverToken.toString('base64')));
     // Once the context is up the module knows our principal (from the ticket cache); it is the identity we ask for.
     if (client.username) this.identity = client.username;
     // RFC 4752 3.1: the server offers security layers; we take none (TLS protects the wire when wanted) and
@@ -87,6 +92,6 @@ class GssapiMechanism implements SaslMechanism {
     const reply = Buffer.from([1, 0, 0, 0]).toString('base64');
     const wrapped = await client.wrap(reply, this.identity ? { user: this.identity } : undefined);
     this.wrapped = true;
-    return Buffer.from(wrapped, 'base64');
+    return fromBase64(wrapped);
   }
 }
