@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { hasHiddenCharacters, shortened, visibleText } from '../../src/shared/visibleText';
 import { iconSafe, linkSafe, markdownSafe, promptSafe, withIcons } from '../../src/vscode/common/untrustedText';
-import { parseLocation, uriPathFor, visiblePath, znodePathOf } from '../../src/vscode/editing/znodeUriPath';
+import { parseLocation, uriPathFor, visiblePath, znodePathOf } from '../../src/vscode/common/znodeUriPath';
 import { ANSI_TEXT, HOSTILE_NAMES, LONG_NAME, RAW_HIDDEN, UNESCAPED_ICON, VSCODE_LINK } from '../support/hostileFixture';
 
 test('bidi, zero-width, format and control characters are written out as [U+XXXX]', () => {
