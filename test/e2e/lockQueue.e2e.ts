@@ -6,6 +6,7 @@ import * as assert from 'node:assert';
 import type { FrameLocator } from 'playwright-core';
 import { LockQueueClients, startLockQueue } from '../support/lockQueueClients';
 import { connectOtherClient } from '../support/zkClient';
+import { contextSubmenu } from './menus';
 import { E2eTest, Workbench } from './workbench';
 
 const CONNECTION = 'E2E Locks';
@@ -136,11 +137,7 @@ export const tests: E2eTest[] = [
         await setPane(/^ZooKeeper/i, true);
         await wb.expandRow(CONNECTION);
         const baseRow = wb.explorerRow(base.slice(1));
-        await baseRow.click({ button: 'right' });
-        const entry = wb.page.locator('.monaco-menu .action-label', { hasText: 'Show Locks Under…' }).first();
-        await entry.waitFor({ timeout: 10000 });
-        await entry.hover();
-        await wb.page.keyboard.press('Enter');
+        await contextSubmenu(wb, baseRow, 'Locks', 'Show Locks Under…');
         const subtree = webview(wb);
         await subtree.locator('h1', { hasText: `Locks under ${base} — ${CONNECTION}` }).waitFor({ timeout: 60000 });
         await waitForTexts(subtree, (r) => r.length === 4, 'the subtree\'s queue');

@@ -8,6 +8,7 @@ import type { Locator } from 'playwright-core';
 import { children, ownerOf } from '../support/lockHelpers';
 import { startProxy } from '../support/tcpProxy';
 import { connectOtherClient } from '../support/zkClient';
+import { contextSubmenu } from './menus';
 import { E2eTest, escapeRegExp, Workbench } from './workbench';
 
 const CONNECTION = 'E2E Held Locks';
@@ -43,7 +44,7 @@ export const tests: E2eTest[] = [
         await wb.expandRow(base.slice(1));
 
         // 1. Acquire Lock from the tree's context menu: held at once, listed, counted in the status bar.
-        await wb.contextMenu(wb.explorerRow('jobs'), 'Acquire Lock');
+        await contextSubmenu(wb, wb.explorerRow('jobs'), 'Locks', 'Acquire Lock', 'locks-submenu');
         await heldRow(wb, `${base}/jobs`, /held · exclusive lock · since/).waitFor({ timeout: 30000 });
         const status = wb.page.locator('.statusbar-item', { hasText: /1 held/ }).first();
         await status.waitFor({ timeout: 10000 });
@@ -60,7 +61,7 @@ export const tests: E2eTest[] = [
         await heldRow(wb, `${base}/jobs`, /held/).locator('.monaco-tl-twistie').click();
 
         // 2. Behind another client's holder: the notification shows the place in the queue and the node waited for.
-        await wb.contextMenu(wb.explorerRow('orders'), 'Acquire Lock');
+        await contextSubmenu(wb, wb.explorerRow('orders'), 'Locks', 'Acquire Lock');
         const holderName = holder.split('/').pop()!;
         const waiting = wb.notification(new RegExp(`Waiting for the lock ${escapeRegExp(base)}/orders`));
         await waiting.filter({ hasText: `2nd of 2, waiting for ${holderName}` }).waitFor({ timeout: 30000 });
