@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { PassThrough } from 'node:stream';
 import { completeLine } from './completion';
 import type { ZkShell } from './executor';
 
@@ -51,18 +52,69 @@ export interface InteractiveTerminal {
   greeting?: string;
 }
 
+/**
+ * Keystrokes on their way to readline, held back while a Tab completion waits for the server: readline inserts a
+ * Tab that arrives during a pending completion as a literal tab and drops the completion (a quick Tab Tab, or keys
+ * pasted or typed ahead, showed nothing). Keys after a Tab go on once its completion has answered.
+ */
+class KeyGate {
+  readonly keys = new PassThrough();
+  private completing: Promise<void> | undefined;
+  private queue = Promise.resolve();
+  private readonly onData = (chunk: Buffer | string) => {
+    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    this.queue = this.queue.then(() => this.feed(text));
+  };
+  private readonly onEnd = () => { void this.queue.then(() => this.keys.end()); };
+
+  constructor(private readonly input: NodeJS.ReadableStream) {
+    input.on('data', this.onData);
+    input.on('end', this.onEnd);
+    input.resume();
+  }
+
+  /** Wraps a completion: keys wait until it has answered. */
+  completion<T>(work: Promise<T>): Promise<T> {
+    const done = work.then(() => undefined, () => undefined);
+    this.completing = done;
+    void done.then(() => { if (this.completing === done) this.completing = undefined; });
+    return work;
+  }
+
+  private async feed(text: string): Promise<void> {
+    for (const piece of text.split(/(?<=\t)/)) {
+      this.keys.write(piece);
+      if (!piece.endsWith('\t')) continue;
+      // readline reads the Tab (and starts its completer) once the stream hands it over.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.completing) await this.completing;
+    }
+  }
+
+  dispose(): void {
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.pause();
+  }
+}
+
 /** Runs prompts until `quit`, Ctrl-D or Ctrl-C on an empty line; resolves with zkCli's exit code. */
 export async function runInteractive(shell: ZkShell, terminal: InteractiveTerminal): Promise<number> {
   const file = terminal.historyFile ?? historyFile(shell.connectString);
+  // readline puts a tty it reads into raw mode; it reads the gate, so the tty is put in raw mode here.
+  const tty = terminal.input as NodeJS.ReadStream;
+  const raw = tty.isTTY && typeof tty.setRawMode === 'function';
+  if (raw) tty.setRawMode(true);
+  const gate = new KeyGate(terminal.input);
   const rl = readline.createInterface({
-    input: terminal.input,
+    input: gate.keys,
     output: terminal.output,
     terminal: true,
     history: loadHistory(file),
     historySize: HISTORY_LIMIT,
     removeHistoryDuplicates: true,
     completer: (line: string, callback: (error: null, result: [string[], string]) => void) => {
-      completeLine(line, shell.session).then((result) => callback(null, result), () => callback(null, [[], line]));
+      gate.completion(completeLine(line, shell.session)).then((result) => callback(null, result), () => callback(null, [[], line]));
     },
   });
   let cancelRunning: (() => void) | undefined;
@@ -77,25 +129,32 @@ export async function runInteractive(shell: ZkShell, terminal: InteractiveTermin
       rl.close();
     }
   });
-  rl.on('close', () => { closed = true; });
+  // Lines are queued, not asked for one question at a time: a line typed (or pasted) while a command still runs
+  // would reach readline between two questions and be lost.
+  const lines: string[] = [];
+  let wake: (() => void) | undefined;
+  rl.on('line', (line: string) => { lines.push(line); wake?.(); });
+  rl.on('close', () => { closed = true; wake?.(); });
+  const nextLine = async (): Promise<string | undefined> => {
+    while (lines.length === 0 && !closed) await new Promise<void>((resolve) => { wake = resolve; });
+    wake = undefined;
+    return lines.shift();
+  };
   terminal.write('Welcome to ZooKeeper! (zooscope shell; Tab completes, Ctrl-C cancels, Ctrl-D leaves)\n');
   if (terminal.greeting) terminal.write(terminal.greeting + '\n');
   let initial = terminal.initialLine;
   try {
     while (!closed && !shell.quitRequested) {
-      const line = await new Promise<string | undefined>((resolve) => {
-        const onClose = () => resolve(undefined);
-        rl.once('close', onClose);
-        rl.question(shell.prompt, (answer) => {
-          rl.off('close', onClose);
-          resolve(answer);
-        });
+      rl.setPrompt(shell.prompt);
+      if (lines.length === 0) {
+        rl.prompt();
         if (initial) {
           rl.write(initial);
           rl.write(null, { ctrl: true, name: 'a' });
-          initial = undefined;
         }
-      });
+      }
+      initial = undefined;
+      const line = await nextLine();
       if (line === undefined) break;
       const cancelled = new Promise<void>((resolve) => { cancelRunning = resolve; });
       const running = shell.executeLine(line);
@@ -109,6 +168,8 @@ export async function runInteractive(shell: ZkShell, terminal: InteractiveTermin
   } finally {
     saveHistory(file, (rl as unknown as { history: string[] }).history ?? []);
     rl.close();
+    gate.dispose();
+    if (raw) tty.setRawMode(false);
   }
   return shell.exitCode;
 }
