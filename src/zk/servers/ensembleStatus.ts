@@ -20,6 +20,8 @@ export interface ServerStatus {
   dataWatches?: number;
   via: 'admin' | 'fourLetterWords' | 'none';
   refusedWords?: string[];
+  /** Where the member came from (see ensembleConfig.ts); the connect string when not said. */
+  source?: 'connectString' | 'config' | 'both';
 }
 
 export interface EnsembleStatusOptions {
@@ -29,6 +31,8 @@ export interface EnsembleStatusOptions {
   adminPorts?: Record<string, number>;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Members beyond the connect string (from `/zookeeper/config`), and which connect-string members it lists too. */
+  members?: readonly { address: string; source: 'connectString' | 'config' | 'both' }[];
 }
 
 const num = (value: string | undefined): number | undefined => {
@@ -98,9 +102,17 @@ async function viaWords(host: string, port: number, status: ServerStatus, option
 export async function getEnsembleStatus(connectString: string, options: EnsembleStatusOptions = {}): Promise<ServerStatus[]> {
   const parsed = parseConnectString(connectString);
   if (isConnectStringProblem(parsed)) throw new Error(`bad connect string: ${parsed.code}`);
-  return Promise.all(parsed.servers.map(async ({ host, port }) => {
-    const address = `${host}:${port}`;
-    const status: ServerStatus = { address, reachable: false, via: 'none' };
+  const listed = parsed.servers.map(({ host, port }) => ({ address: `${host}:${port}`, source: 'connectString' as ServerStatus['source'] }));
+  for (const m of options.members ?? []) {
+    const known = listed.find((l) => l.address === m.address);
+    if (known) known.source = m.source;
+    else listed.push({ address: m.address, source: m.source });
+  }
+  return Promise.all(listed.map(async ({ address, source }) => {
+    const colon = address.lastIndexOf(':');
+    const host = address.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
+    const port = Number(address.slice(colon + 1));
+    const status: ServerStatus = { address, reachable: false, via: 'none', source };
     const adminPort = options.adminPorts?.[address] ?? options.adminPort ?? 8080;
     let adminError: string | undefined;
     try {
