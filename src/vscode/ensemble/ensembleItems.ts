@@ -48,6 +48,11 @@ function viaText(s: ServerStatus): string {
   return s.via === 'admin' ? t('AdminServer') : s.via === 'fourLetterWords' ? t('four-letter words') : t('nothing answered');
 }
 
+function sourceText(s: ServerStatus): string {
+  return s.source === 'config' ? t('/zookeeper/config (not in the connect string)')
+    : s.source === 'both' ? t('the connect string and /zookeeper/config') : t('the connect string');
+}
+
 export function connectionItem(node: EnsembleConnectionNode, saved: SavedConnection | undefined): vscode.TreeItem {
   const item = new vscode.TreeItem(saved?.name ?? node.connectionId, vscode.TreeItemCollapsibleState.Expanded);
   item.id = `ensemble:${node.connectionId}`;
@@ -62,11 +67,11 @@ export function serverItem(node: EnsembleServerNode): vscode.TreeItem {
   const item = new vscode.TreeItem(s.address, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `ensemble:${node.parent.connectionId}:${s.address}`;
   if (!s.reachable) {
-    item.description = t('unreachable');
+    item.description = [t('unreachable'), s.source === 'config' ? t('from /zookeeper/config') : undefined].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
   } else {
     const latency = s.latencyMs ? t('{0} ms avg', ms(s.latencyMs.avg)) : undefined;
-    item.description = [modeLabel(s.mode), s.version, latency].filter(Boolean).join(' · ');
+    item.description = [modeLabel(s.mode), s.version, latency, s.source === 'config' ? t('from /zookeeper/config') : undefined].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(modeIcons[s.mode ?? ''] ?? 'server',
       s.mode === 'leader' ? new vscode.ThemeColor('charts.yellow') : undefined);
   }
@@ -92,6 +97,7 @@ export function details(node: EnsembleServerNode): EnsembleDetailNode[] {
     d(t('Znodes'), s.znodes, 'symbol-file'),
     d(t('Watches'), watches, 'eye'),
     d(t('Read via'), viaText(s), 'info'),
+    d(t('Listed in'), sourceText(s), 'list-unordered'),
     d(t('Refused four-letter words'), s.refusedWords?.length
       ? t('{0} (not in 4lw.commands.whitelist; set admin.enableServer or whitelist them)', s.refusedWords.join(', ')) : undefined, 'warning', 'warning'),
     d(t('Error'), s.error, 'error', 'error'),

@@ -3,6 +3,8 @@
 // its element has been expanded.
 import * as vscode from 'vscode';
 import { getEnsembleStatus, ServerStatus } from '../../zk/servers/ensembleStatus';
+import { ConfigMember, EnsembleConfig, ensembleMembers } from '../../zk/servers/ensembleConfig';
+import { isConnectStringProblem, parseConnectString } from '../../zk/connectString';
 import type { ConnectionStore } from '../core/connectionStore';
 import { log } from '../common/log';
 import { adminPortOf, ensembleRefreshMs } from '../common/settings';
@@ -16,8 +18,13 @@ const t = vscode.l10n.t;
 interface Fetched {
   at: number;
   statuses?: ServerStatus[];
+  /** Members `/zookeeper/config` lists without a client address: known, not askable. */
+  unaskable?: ConfigMember[];
   error?: string;
 }
+
+/** The membership a connection's live session reads from `/zookeeper/config`; undefined when not connected. */
+export type ConfigReader = (connectionId: string) => Promise<EnsembleConfig | undefined>;
 
 export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<EnsembleNode | undefined>();
@@ -31,7 +38,7 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
   /** Counts timer refreshes (tests check that a hidden view does not poll). */
   refreshCount = 0;
 
-  constructor(private readonly store: ConnectionStore) {
+  constructor(private readonly store: ConnectionStore, private readonly readConfig: ConfigReader = () => Promise.resolve(undefined)) {
     this.subscriptions.push(store.onDidChange(() => { this.fetched.clear(); this.changed.fire(undefined); }));
   }
 
@@ -89,7 +96,11 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
     if (!(node instanceof EnsembleConnectionNode)) return [];
     const result = await this.fetch(node.connectionId, false);
     if (result.error) return [new EnsembleDetailNode(node, t('Cannot ask the servers'), result.error, 'error', 'error')];
-    return (result.statuses ?? []).map((s) => new EnsembleServerNode(node, s));
+    return [
+      ...(result.statuses ?? []).map((s) => new EnsembleServerNode(node, s)),
+      ...(result.unaskable ?? []).map((m) => new EnsembleDetailNode(node, t('server.{0} {1}:{2}', m.id, m.host, m.quorumPort),
+        t('in /zookeeper/config without a client address: not asked'), 'question')),
+    ];
   }
 
   getParent(node: EnsembleNode): EnsembleNode | undefined {
@@ -113,8 +124,13 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
     if (!saved) result = { at: Date.now(), error: t('No such connection.') };
     else {
       try {
-        const statuses = await getEnsembleStatus(saved.connectString, { adminPort: adminPortOf(saved), timeoutMs: 3000, signal: this.abort.signal });
-        result = { at: Date.now(), statuses };
+        // Members beyond the connect string, where the servers keep a membership (3.5+; empty in standalone).
+        const config = await this.readConfig(connectionId).catch(() => undefined);
+        const parsed = parseConnectString(saved.connectString);
+        const servers = isConnectStringProblem(parsed) ? [] : parsed.servers.map((s) => `${s.host}:${s.port}`);
+        const { members, withoutClient } = ensembleMembers(servers, config);
+        const statuses = await getEnsembleStatus(saved.connectString, { adminPort: adminPortOf(saved), timeoutMs: 3000, signal: this.abort.signal, members });
+        result = { at: Date.now(), statuses, unaskable: withoutClient };
       } catch (error) {
         log().warn(`ensemble ${saved.name}: ${String(error)}`);
         result = { at: Date.now(), error: error instanceof Error ? error.message : String(error) };

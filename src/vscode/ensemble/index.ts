@@ -4,6 +4,7 @@ import { Command } from '../core/commandIds';
 import { registerCommands } from '../core/commands';
 import type { Core, Registered } from '../core/core';
 import type { EnsembleNode } from './ensembleItems';
+import { readEnsembleConfig } from '../../zk/servers/ensembleConfig';
 import { EnsembleProvider } from './ensembleProvider';
 
 export interface EnsembleParts {
@@ -12,7 +13,10 @@ export interface EnsembleParts {
 }
 
 export function register(_context: vscode.ExtensionContext, core: Core): Registered<undefined, EnsembleParts> {
-  const ensemble = new EnsembleProvider(core.store);
+  const ensemble = new EnsembleProvider(core.store, async (id) => {
+    const live = core.connections.get(id);
+    return live && core.connections.state(id) === 'connected' ? readEnsembleConfig(live.session) : undefined;
+  });
   const ensembleView = vscode.window.createTreeView<EnsembleNode>('zooscope.ensemble', { treeDataProvider: ensemble });
   return {
     api: undefined,

@@ -49,6 +49,18 @@ describe('Ensemble view', function () {
     assert.match(String(znodes && itemOf(znodes).description), /^\d+$/);
   });
 
+  it('says where each member comes from: the connect string (a standalone server keeps no /zookeeper/config)', async () => {
+    await vscode.commands.executeCommand('zooscope.connect', ID);
+    await s.ensemble.refresh();
+    const root = (await s.ensemble.getChildren()).find((r) => r.kind === 'ensembleConnection' && r.connectionId === ID);
+    assert.ok(root);
+    const servers = await s.ensemble.getChildren(root);
+    assert.deepStrictEqual(servers.map((n) => n.kind), testZk().split(',').map(() => 'ensembleServer'), 'nothing beyond the connect string, nothing unaskable');
+    const details = await s.ensemble.getChildren(servers[0]);
+    const listed = details.find((d) => itemOf(d).label === 'Listed in');
+    assert.strictEqual(listed && itemOf(listed).description, 'the connect string');
+  });
+
   it('refreshes on a timer only while the view is visible', async () => {
     await vscode.commands.executeCommand('zooscope.ensemble.focus');
     await eventually(() => s.ensembleView.visible && s.ensemble.polling, 10000, 'polling while visible');
