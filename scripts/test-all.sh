@@ -26,6 +26,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 bash scripts/zk/ensure-zookeeper.sh || { record "ZooKeeper available" 1; exit 1; }
 bash scripts/zk/ensure-clients.sh || { record "Curator and kazoo available" 1; exit 1; }
+bash scripts/zk/ensure-kerberos.sh || { record "Kerberos KDC and module available" 1; exit 1; }
 
 echo "== checks"
 npx tsc -p src; record "typecheck host (src/tsconfig.json: Node, no DOM)" $?

@@ -31,6 +31,7 @@ if [ "$build" = 1 ]; then
     if [ "$tier" = integration ]; then
       bash scripts/zk/ensure-zookeeper.sh || exit 1
       bash scripts/zk/ensure-clients.sh || exit 1
+      bash scripts/zk/ensure-kerberos.sh || exit 1
     fi
   done
   echo "== compile tests"
