@@ -212,6 +212,7 @@ export class ZkShell {
     this.sessionValue = session;
     let announce = announceConnect;
     const offNotification = session.onNotification((n) => {
+      if (this.borrowed && !this.watches.isOwnEvent(n.type, n.path)) return;
       this.watches.fired(n.type, n.path);
       this.printEvent('SyncConnected', eventTypeName(n.type), n.path);
     });

@@ -37,6 +37,18 @@ export class WatchTracker {
     return events.length ? events : undefined;
   }
 
+  /**
+   * Whether an event on `path` is for a watch this shell set (one-shot, persistent, or recursive above it). A shell
+   * on a shared session sees the notifications of its owner's watches too, and prints only its own.
+   */
+  isOwnEvent(type: number, path: string): boolean {
+    if (this.persistent.has(path)) return true;
+    for (const root of this.persistentRecursive) if (root === '/' || path === root || path.startsWith(root + '/')) return true;
+    if (type === EventType.childrenChanged) return this.children.has(path);
+    if (type === EventType.deleted) return this.children.has(path) || this.data.has(path);
+    return this.data.has(path);
+  }
+
   clear(): void {
     this.data.clear();
     this.children.clear();
