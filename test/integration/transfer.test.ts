@@ -94,6 +94,21 @@ describe('export a subtree to JSON and import it with a dry run', () => {
     }
   });
 
+  test('the export records each node\'s ACL (read-only, ip-restricted, open)', async () => {
+    await other.mkdirp('/aclsrc');
+    const createWithAcl = (path: string, acl: zookeeper.ACL[]) => new Promise<void>((resolve, reject) =>
+      other.client.create(path, Buffer.from('x'), acl, zookeeper.CreateMode.PERSISTENT, (e) => (e ? reject(e) : resolve())));
+    await createWithAcl('/aclsrc/readonly', [new zookeeper.ACL(zookeeper.Permission.READ, new zookeeper.Id('world', 'anyone'))]);
+    await createWithAcl('/aclsrc/local', [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('ip', '127.0.0.1'))]);
+    const { text, summary } = await exportText(session, '/aclsrc');
+    assert.equal(summary.complete, true);
+    const byPath = new Map(docOf(text).nodes.map((n) => [n.path, n.acl]));
+    assert.deepEqual(byPath.get('/aclsrc'), [{ scheme: 'world', id: 'anyone', perms: 'cdrwa' }]);
+    assert.deepEqual(byPath.get('/aclsrc/readonly'), [{ scheme: 'world', id: 'anyone', perms: 'r' }]);
+    assert.deepEqual(byPath.get('/aclsrc/local'), [{ scheme: 'ip', id: '127.0.0.1', perms: 'cdrwa' }]);
+    assert.equal(docOf(text).nodes[0].path, '/aclsrc', 'parents still first');
+  });
+
   test('dry run lists what would be created, changed or left alone, and writes nothing; then import applies it', async () => {
     const doc = docOf((await exportText(session, '/src')).text);
     await other.mkdirp('/dst/conf');

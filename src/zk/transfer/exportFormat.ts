@@ -16,8 +16,10 @@
 // `data` is the node's bytes as text when they are valid UTF-8 ("encoding": "utf8"), else base64. `stat` is kept
 // for reference only (import never restores it): zxids and ephemeralOwner as `0x…` hex strings (they are 64-bit),
 // times as epoch milliseconds. `ephemeral` marks ephemeral nodes, which import skips (they would die with the
-// importing session). ZooKeeper 3.8 does not reveal container/TTL nodes in a Stat: they export as plain nodes.
-// ACLs are not exported; imported nodes get world:anyone:cdrwa.
+// importing session). ZooKeeper 3.8 does not reveal container/TTL nodes in a Stat: they export as plain nodes, and
+// a file cannot tell them apart. `acl` is the node's ACL as read at export time
+// (`[{ "scheme": "world", "id": "anyone", "perms": "cdrwa" }]`); a node whose ACL could not be read has none.
+// Import does not re-apply ACLs yet: imported nodes get world:anyone:cdrwa.
 import { hex, ZnodeStat } from '../stat';
 
 export const EXPORT_FORMAT = 'zooscope-export';
@@ -28,11 +30,19 @@ export interface ExportedStat {
   ctime: number; mtime: number; version: number; cversion: number; aversion: number; dataLength: number; numChildren: number;
 }
 
+export interface ExportedAcl {
+  scheme: string;
+  id: string;
+  /** Permission letters (`cdrwa`). */
+  perms: string;
+}
+
 export interface ExportedNode {
   path: string;
   data: string;
   encoding: 'utf8' | 'base64';
   ephemeral?: true;
+  acl?: ExportedAcl[];
   stat?: ExportedStat;
 }
 

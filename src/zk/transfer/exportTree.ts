@@ -2,7 +2,9 @@
 // crawl reads it (parents before children), so memory holds the crawl's frontier, not the tree.
 import { crawl, CrawlOptions, CrawlSummary } from '../search/crawl';
 import type { ZkSession } from '../session';
+import { getAcl } from '../protocol/writes';
 import { nodeKind } from '../stat';
+import { formatPermissions } from '../write/aclFormat';
 import { closing, encodeData, ExportedNode, exportStat, opening } from './exportFormat';
 
 export interface ExportSummary {
@@ -25,6 +27,9 @@ export async function exportSubtree(session: ZkSession, root: string, write: (ch
   let nodes = 0;
   let ephemeral = 0;
   write(opening(root, new Date()));
+  // Each node's ACL is asked as the crawl finds it (pipelined on the session); nodes are written in crawl order
+  // (parents first) once their ACL is in.
+  let written: Promise<void> = Promise.resolve();
   const summary = await crawl(session, root, ({ path, stat, data }) => {
     const node: ExportedNode = { path, ...encodeData(data ?? Buffer.alloc(0)) };
     if (nodeKind(stat) === 'ephemeral') {
@@ -32,8 +37,15 @@ export async function exportSubtree(session: ZkSession, root: string, write: (ch
       ephemeral++;
     }
     node.stat = exportStat(stat);
-    write((nodes++ === 0 ? '' : ',\n') + JSON.stringify(node));
+    const acl = session.request(getAcl(session.channel, path), 'getACL', path)
+      .then((reply) => reply.acl.map((a) => ({ scheme: a.scheme, id: a.id, perms: formatPermissions(a.perms) })), () => undefined);
+    written = written.then(async () => {
+      const entries = await acl;
+      if (entries) node.acl = entries;
+      write((nodes++ === 0 ? '' : ',\n') + JSON.stringify(node));
+    });
   }, { ...options, wantData: (_, stat) => stat.dataLength > 0 });
+  await written;
   write(closing());
   const complete = !summary.cancelled && !summary.error && summary.unreadableCount === 0;
   return { nodes, ephemeral, crawl: summary, complete };
