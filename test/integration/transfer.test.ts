@@ -109,6 +109,25 @@ describe('export a subtree to JSON and import it with a dry run', () => {
     assert.equal(docOf(text).nodes[0].path, '/aclsrc', 'parents still first');
   });
 
+  test('import re-applies the exported ACLs when asked: one planned change per node, set after every write', async () => {
+    const doc = docOf((await exportText(session, '/aclsrc')).text);
+    const without = await planImport(session, doc, { targetRoot: '/acldst' });
+    assert.ok(without.entries.every((e) => e.acl === undefined), 'not asked: no ACL changes');
+    const plan = await planImport(session, doc, { targetRoot: '/acldst', applyAcls: true });
+    const changes = new Map(plan.entries.filter((e) => e.acl).map((e) => [e.path, e.acl?.to]));
+    assert.deepEqual([...changes.keys()].sort(), ['/acldst/local', '/acldst/readonly'], 'the open root needs no change');
+    const report = await run(session, plan);
+    assert.deepEqual(report.failed, []);
+    assert.deepEqual([...report.aclsSet].sort(), ['/acldst/local', '/acldst/readonly']);
+    const aclOf = (path: string) => new Promise<string[]>((resolve, reject) => other.client.getACL(path, (e, acls) =>
+      (e ? reject(e) : resolve(acls.map((a) => `${a.id.scheme}:${a.id.id}:${(a as unknown as { permission: number }).permission}`)))));
+    assert.deepEqual(await aclOf('/acldst/readonly'), ['world:anyone:1']);
+    assert.deepEqual(await aclOf('/acldst/local'), ['ip:127.0.0.1:31']);
+    // Run again: the ACLs now match, so the plan changes none.
+    const again = await planImport(session, doc, { targetRoot: '/acldst', applyAcls: true });
+    assert.deepEqual(again.entries.filter((e) => e.acl), []);
+  });
+
   test('dry run lists what would be created, changed or left alone, and writes nothing; then import applies it', async () => {
     const doc = docOf((await exportText(session, '/src')).text);
     await other.mkdirp('/dst/conf');

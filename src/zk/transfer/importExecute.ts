@@ -18,6 +18,8 @@ export interface ImportReport {
   unchanged: string[];
   /** Skipped by the plan (with its reason there). */
   skipped: number;
+  /** Nodes given their exported ACL (plans made with `applyAcls`). */
+  aclsSet: string[];
   /** Changed by someone else since the dry run (badVersion; nodeExists with other data), or refused by the server. */
   failed: WriteFailure[];
   /** Entries not applied, or without an answer, because the run was interrupted or cancelled: run it again. */
@@ -35,7 +37,7 @@ export interface ImportExecuteOptions {
 export async function executeImport(session: ZkSession, plan: ImportPlan, guard: GuardOptions, options: ImportExecuteOptions = {}): Promise<{ ok: true; report: ImportReport } | { ok: false; failure: WriteFailure }> {
   const refusal = checkWritable(guard) ?? (plan.error || plan.cancelled ? { code: 'incompletePlan' as const } : undefined);
   if (refusal) return refused('import', plan.targetRoot, refusal);
-  const report: ImportReport = { created: [], updated: [], unchanged: [], skipped: 0, failed: [], remaining: 0, cancelled: false };
+  const report: ImportReport = { created: [], updated: [], unchanged: [], skipped: 0, aclsSet: [], failed: [], remaining: 0, cancelled: false };
   const total = plan.entries.length;
   let done = 0;
   const stopped = () => report.interrupted !== undefined || report.cancelled;
@@ -79,5 +81,21 @@ export async function executeImport(session: ZkSession, plan: ImportPlan, guard:
   };
 
   await mapBounded(plan.entries, Math.max(1, options.window ?? 256), apply);
+  // ACLs last: every node exists and holds its data by now, and a parent closed by its ACL no longer matters.
+  const written = new Set([...report.created, ...report.updated, ...report.unchanged]);
+  const withAcl = plan.entries.filter((e) => e.acl && written.has(e.path));
+  await mapBounded(withAcl, Math.max(1, options.window ?? 256), async (entry) => {
+    if (!entry.acl || stopped()) return void report.remaining++;
+    try {
+      await session.request(writes.setAcl(session.channel, entry.path, entry.acl.to, entry.acl.aversion), 'setACL', entry.path);
+      report.aclsSet.push(entry.path);
+    } catch (error) {
+      const failure = serverFailure(error, 'setACL', entry.path);
+      if (isIndeterminate(failure) || isSessionGone(failure)) {
+        report.interrupted ??= failure;
+        report.remaining++;
+      } else report.failed.push(failure);
+    }
+  });
   return { ok: true, report };
 }

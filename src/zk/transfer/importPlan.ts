@@ -7,7 +7,9 @@ import type { ZkSession } from '../session';
 import { mapBounded } from '../timeouts';
 import { checkRequestSize, checkTarget, GuardOptions } from '../write/guard';
 import { Refusal, serverFailure, WriteFailure } from '../write/outcome';
-import { decodeData, ExportDocument } from './exportFormat';
+import { AclEntry } from '../protocol/writes';
+import { isPermissionsProblem, parsePermissions } from '../write/aclFormat';
+import { decodeData, ExportDocument, ExportedNode } from './exportFormat';
 
 export type ImportAction = 'create' | 'update' | 'unchanged' | 'skip';
 
@@ -20,6 +22,8 @@ export interface ImportEntry {
   version?: number;
   /** For `skip`: why (ephemeral in the export, invalid or protected path, data too large, unreadable). */
   reason?: Refusal | { code: 'ephemeral' } | WriteFailure;
+  /** With `applyAcls`: the exported ACL differs from the node's (or the node is created): set after every write. */
+  acl?: { from?: AclEntry[]; to: AclEntry[]; aversion: number };
 }
 
 export interface ImportPlan {
@@ -40,7 +44,24 @@ export interface ImportPlanOptions {
   signal?: AbortSignal;
   onProgress?: (progress: { checked: number; total: number }) => void;
   guard?: GuardOptions;
+  /** Re-apply the exported ACLs (`acl` of each node) where they differ from the target's. */
+  applyAcls?: boolean;
 }
+
+/** The exported ACL as entries; undefined when the export has none for the node or a permission letter is unknown. */
+export function exportedAcl(node: ExportedNode): AclEntry[] | undefined {
+  if (!node.acl?.length) return undefined;
+  const entries: AclEntry[] = [];
+  for (const a of node.acl) {
+    const perms = parsePermissions(a.perms);
+    if (isPermissionsProblem(perms) || typeof a.scheme !== 'string' || typeof a.id !== 'string') return undefined;
+    entries.push({ scheme: a.scheme, id: a.id, perms });
+  }
+  return entries;
+}
+
+const sameAcl = (a: readonly AclEntry[], b: readonly AclEntry[]) => a.length === b.length &&
+  a.every((x) => b.some((y) => x.scheme === y.scheme && x.id === y.id && x.perms === y.perms));
 
 export function relocate(path: string, sourceRoot: string, targetRoot: string): string {
   if (sourceRoot === targetRoot) return path;
@@ -78,8 +99,18 @@ export async function planImport(session: ZkSession, doc: ExportDocument, option
         const current = await session.request(ops.getData(session.channel, path), 'getData', path);
         entry.action = current.data.equals(data) ? 'unchanged' : 'update';
         entry.version = current.stat.version;
+        const wanted = options.applyAcls ? exportedAcl(node) : undefined;
+        if (wanted) {
+          const now = await session.request(writes.getAcl(session.channel, path), 'getACL', path);
+          if (!sameAcl(now.acl, wanted)) entry.acl = { from: now.acl, to: wanted, aversion: now.stat.aversion };
+        }
       } catch (error) {
-        if (isZkError(error, 'noNode')) entry.action = 'create';
+        const wanted = options.applyAcls ? exportedAcl(node) : undefined;
+        if (isZkError(error, 'noNode')) {
+          entry.action = 'create';
+          // Created open, then given its ACL once every node is written (a closed parent would refuse its children).
+          if (wanted && !sameAcl(wanted, writes.OPEN_ACL)) entry.acl = { to: wanted, aversion: 0 };
+        }
         else if (isZkError(error, 'noAuth')) entry.reason = serverFailure(error, 'getData', path);
         else plan.error = serverFailure(error, 'getData', path);
       }
