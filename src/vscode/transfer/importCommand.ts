@@ -14,7 +14,7 @@ import { refreshParents } from '../common/reveal';
 import { nodeTarget } from '../common/targets';
 import { importPreview, importReport, importSummary } from './importTexts';
 import { ask, info, warn } from '../common/notifier';
-import { input } from '../common/quickInput';
+import { input, pickItem } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
@@ -23,6 +23,8 @@ export interface ImportPreset {
   file: string;
   targetRoot?: string;
   confirmed?: boolean;
+  /** Re-apply the exported ACLs (asked when the export has them; default no). */
+  applyAcls?: boolean;
 }
 
 export interface ImportResult {
@@ -60,6 +62,14 @@ export async function importTree(services: Core, arg?: unknown, preset?: ImportP
     validateInput: validateZnodePath,
   });
   if (targetRoot === undefined) return undefined;
+  let applyAcls = preset?.applyAcls ?? false;
+  if (!preset && doc.nodes.some((n) => n.acl?.length)) {
+    const keep = { label: t('Leave ACLs as they are'), detail: t('New nodes are open (world:anyone:cdrwa); existing nodes keep theirs.') };
+    const apply = { label: t('Re-apply the exported ACLs'), detail: t('The dry run lists each ACL it would change.') };
+    const chosen = await pickItem([keep, apply], { title: t('Import {0}', shown), placeHolder: t('The export records each node\'s ACL') });
+    if (!chosen) return undefined;
+    applyAcls = chosen === apply;
+  }
   const found = await liveWriter(services.connections, connectionId);
   if (!found) return undefined;
   const guard = { readOnly: found.writer.readOnly };
@@ -68,13 +78,13 @@ export async function importTree(services: Core, arg?: unknown, preset?: ImportP
     return undefined;
   }
   const plan = await withCancellableProgress(t('Comparing {0} with {1}…', shown, targetRoot), (signal, report) =>
-    planImport(found.live.session, doc, { targetRoot, guard, signal, onProgress: ({ checked, total }) => report(t('{0} of {1}', checked, total)) }));
+    planImport(found.live.session, doc, { targetRoot, guard, signal, applyAcls, onProgress: ({ checked, total }) => report(t('{0} of {1}', checked, total)) }));
   if (plan.cancelled) return { plan };
   if (plan.error) {
     void showWriteFailure(connectionId, plan.error);
     return { plan };
   }
-  const writes = plan.counts.create + plan.counts.update;
+  const writes = plan.counts.create + plan.counts.update + plan.entries.filter((e) => e.acl).length;
   if (writes === 0) {
     void info(t('Nothing to import into {0}: {1} nodes already hold this data, {2} are skipped.', targetRoot, plan.counts.unchanged, plan.counts.skip));
     return { plan };

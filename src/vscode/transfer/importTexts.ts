@@ -1,10 +1,20 @@
 // The words of an import: the dry run's preview and the report of what was written.
 import * as vscode from 'vscode';
 import type { ImportPlan, ImportReport } from '../../zk/transfer';
+import type { ImportEntry } from '../../zk/transfer/importPlan';
+import { formatAclEntry } from '../../zk/write/aclFormat';
 import { describeImportSkip, describeWriteFailure } from '../common/messages';
 import { listLines } from '../common/reports';
 
 const t = vscode.l10n.t;
+
+/** One dry-run line per ACL change: `/app/cfg: world:anyone:cdrwa → ip:10.0.0.1:cdrwa` (created nodes: from open). */
+export function aclChangeLines(plan: ImportPlan): string[] {
+  const acl = (entries: NonNullable<ImportEntry['acl']>['to']) => entries.map(formatAclEntry).join(', ');
+  return plan.entries.filter((e) => e.acl).map((e) => e.acl?.from
+    ? t('{0}: {1} → {2}', e.path, acl(e.acl.from), acl(e.acl.to))
+    : t('{0}: created open, then {1}', e.path, acl(e.acl?.to ?? [])));
+}
 
 export function importPreview(plan: ImportPlan, file: string): { text: string; message: string; detail: string; confirmLabel: string } {
   const of = (action: 'create' | 'update' | 'unchanged') => plan.entries.filter((e) => e.action === action).map((e) => e.path);
@@ -14,6 +24,7 @@ export function importPreview(plan: ImportPlan, file: string): { text: string; m
     `# ${t('Import preview: {0} → {1}', file, plan.targetRoot)}`, '', t('Nothing has been written yet.'), '', counts, '',
     `## ${t('Create ({0})', plan.counts.create)}`, ...listLines(of('create')), '',
     `## ${t('Change data ({0})', plan.counts.update)}`, ...listLines(of('update')), '',
+    `## ${t('Set ACL ({0})', aclChangeLines(plan).length)}`, ...listLines(aclChangeLines(plan)), '',
     `## ${t('Skip ({0})', plan.counts.skip)}`, ...listLines(skipped), '',
     `## ${t('Unchanged ({0})', plan.counts.unchanged)}`, ...listLines(of('unchanged')),
   ].join('\n') + '\n';
@@ -36,6 +47,7 @@ export function importReport(plan: ImportPlan, report: ImportReport): string {
     `## ${t('Failed ({0})', report.failed.length)}`, ...listLines(report.failed.map(describeWriteFailure)), '',
     `## ${t('Created ({0})', report.created.length)}`, ...listLines(report.created), '',
     `## ${t('Changed ({0})', report.updated.length)}`, ...listLines(report.updated), '',
+    `## ${t('ACL set ({0})', report.aclsSet.length)}`, ...listLines(report.aclsSet), '',
     `## ${t('Skipped ({0})', report.skipped)}`, ...listLines(plan.entries.filter((e) => e.action === 'skip').map(describeImportSkip)),
   ].join('\n') + '\n';
 }

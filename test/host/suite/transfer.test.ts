@@ -80,6 +80,28 @@ describe('Export and import', function () {
     assert.strictEqual(await dataOf(`${BASE}/copy/cfg/b`), 'beta');
   });
 
+  it('re-applies the exported ACLs when asked: the dry run has one ACL change per node, the import sets them', async () => {
+    const file = path.join(dir, 'acl.json');
+    const doc = {
+      format: 'zooscope-export', version: 1, root: '/src', exportedAt: new Date().toISOString(), nodes: [
+        { path: '/src', data: '', encoding: 'utf8', acl: [{ scheme: 'world', id: 'anyone', perms: 'cdrwa' }] },
+        { path: '/src/ro', data: 'frozen', encoding: 'utf8', acl: [{ scheme: 'world', id: 'anyone', perms: 'r' }] },
+      ],
+    };
+    fs.writeFileSync(file, JSON.stringify(doc));
+    const plain = await vscode.commands.executeCommand<ImportResult & { plan: { entries: { path: string; acl?: unknown }[] } }>(
+      'zooscope.importSubtree', ID, { file, targetRoot: `${BASE}/acl-plain`, confirmed: false });
+    assert.ok(plain.plan.entries.every((e) => e.acl === undefined), 'not asked: no ACL change');
+    const done = await vscode.commands.executeCommand<ImportResult & { plan: { entries: { path: string; acl?: unknown }[] }; report?: { aclsSet: string[] } }>(
+      'zooscope.importSubtree', ID, { file, targetRoot: `${BASE}/acl`, confirmed: true, applyAcls: true });
+    assert.deepStrictEqual(done.plan.entries.filter((e) => e.acl).map((e) => e.path), [`${BASE}/acl/ro`]);
+    assert.deepStrictEqual(done.report?.aclsSet, [`${BASE}/acl/ro`]);
+    const perms = await new Promise<number[]>((resolve, reject) => other.client.getACL(`${BASE}/acl/ro`, (e, acls) =>
+      (e ? reject(e) : resolve(acls.map((a) => (a as unknown as { permission: number }).permission)))));
+    assert.deepStrictEqual(perms, [1]);
+    assert.strictEqual(await dataOf(`${BASE}/acl/ro`), 'frozen');
+  });
+
   it('a file that is not an export is refused in words', async () => {
     const file = path.join(dir, 'not-export.json');
     fs.writeFileSync(file, '{"hello": 1}');
