@@ -19,7 +19,7 @@
 // importing session). ZooKeeper 3.8 does not reveal container/TTL nodes in a Stat: they export as plain nodes, and
 // a file cannot tell them apart. `acl` is the node's ACL as read at export time
 // (`[{ "scheme": "world", "id": "anyone", "perms": "cdrwa" }]`); a node whose ACL could not be read has none.
-// Import does not re-apply ACLs yet: imported nodes get world:anyone:cdrwa.
+// Import re-applies them only when asked (`applyAcls`); otherwise imported nodes get world:anyone:cdrwa.
 import { hex, ZnodeStat } from '../stat';
 
 export const EXPORT_FORMAT = 'zooscope-export';
