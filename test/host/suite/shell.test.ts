@@ -119,6 +119,28 @@ describe('ZooKeeper shell and quotas', function () {
     assert.match(message, /create \/host-shell\/app\/x was refused: it would exceed a hard quota/);
   });
 
+  it('zooscope.syncBeforeRead: no sync while off (Show Details), a sync before a data document reads when on', async () => {
+    await other.create(`${BASE}/synced`, 'fresh');
+    const session = s.connections.get(ID)?.session;
+    assert.ok(session);
+    const synced: string[] = [];
+    const original = session.sync.bind(session);
+    session.sync = (p: string) => { synced.push(p); return original(p); };
+    const config = vscode.workspace.getConfiguration('zooscope');
+    try {
+      await vscode.commands.executeCommand('zooscope.showDetails', await znodeAt(s, ID, `${BASE}/synced`));
+      await eventually(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'zooscope-details' && e.document.getText().includes('fresh')), 10000, 'details shown');
+      assert.strictEqual(synced.length, 0, 'synced while the setting is off');
+      await config.update('syncBeforeRead', true, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('zooscope.openData', { connectionId: ID, path: `${BASE}/synced` });
+      await eventually(() => synced.includes(`${BASE}/synced`), 10000, 'the data document synced before reading');
+    } finally {
+      session.sync = original;
+      await config.update('syncBeforeRead', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   it('Sync and Refresh syncs the node and reads it again', async () => {
     await other.create(`${BASE}/app/late`);
     const app = await znodeAt(s, ID, `${BASE}/app`);
