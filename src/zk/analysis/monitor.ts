@@ -141,10 +141,17 @@ export class LockMonitor {
     const wanted = new Set<string>([this.root, ...this.dirs]);
     for (const raw of this.raws.values()) for (const p of queueWatchPaths(raw)) wanted.add(p);
     this.watches.releaseAll((path) => !wanted.has(path));
+    const structural = new Set([this.root, ...this.dirs]);
     for (const path of wanted) {
       if (this.watches.has(path)) continue;
       const listener = (event: WatchEvent) => this.onWatchEvent(path, event);
-      void this.watches.hold(path, () => this.session.watches.watch(path, listener), (error) => this.fail(error));
+      let failed = false;
+      void this.watches.hold(path, () => this.session.watches.watch(path, listener), (error) => { failed = true; this.fail(error); })
+        .then(() => {
+          // The folders were listed before their watch was armed: a queue node created in between would go unseen
+          // until the next change. Read them once more now that nothing can be missed.
+          if (!failed && structural.has(path)) this.onWatchEvent(path, { kind: 'resync', path });
+        });
     }
   }
 

@@ -254,7 +254,8 @@ describe('Lock queue panel', function () {
     const node = mine()?.snapshot.node;
     assert.ok(node, 'our node');
     // The panel shows our node as ours (the lock session counts as one of ZooScope's own).
-    await eventually(() => panel.analysis?.queues[0]?.participants.some((p) => p.path === node && p.ours === true) ?? false, 20000, 'shown as ours');
+    await eventually(() => panel.analysis?.queues[0]?.participants.some((p) => p.path === node && p.ours === true) ?? false, 20000,
+      `shown as ours (connection ${s.connections.state(ID)}, monitor ${!!(panel as unknown as { monitor: unknown }).monitor}, visible ${panel.panel.visible}, status ${JSON.stringify((panel as unknown as { status: unknown }).status)}, lock sessions ${JSON.stringify(s.heldLocks.sessionIds(ID))}, participants ${JSON.stringify(panel.analysis?.queues.map((q) => q.participants.map((p) => [p.path, p.session, p.ours])))})`);
     const released = await panel.perform({ type: 'release', path: node });
     assert.strictEqual(released.ok, true, released.message);
     await eventually(() => mine()?.snapshot.state === 'released', 20000, 'released');
