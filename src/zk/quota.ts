@@ -53,6 +53,21 @@ export interface QuotaInfo {
 }
 
 /** A quota the server holds for `path`, or undefined when there is none. */
+export type QuotaState = 'within' | 'overSoft' | 'atHard';
+
+/** Where a node stands against its limits: over a soft limit (the server only logs it), or at a hard one. */
+export function quotaState(quota: QuotaInfo): QuotaState {
+  const level = (soft: 'count' | 'bytes', hard: 'countHardLimit' | 'byteHardLimit'): QuotaState => {
+    const used = statsValue(quota.usage, soft);
+    const hardLimit = statsValue(quota.limits, hard);
+    if (hardLimit > -1n && used >= hardLimit) return 'atHard';
+    const softLimit = statsValue(quota.limits, soft);
+    return softLimit > -1n && used > softLimit ? 'overSoft' : 'within';
+  };
+  const states = [level('count', 'countHardLimit'), level('bytes', 'byteHardLimit')];
+  return states.includes('atHard') ? 'atHard' : states.includes('overSoft') ? 'overSoft' : 'within';
+}
+
 export async function readQuota(session: ZkSession, path: string): Promise<QuotaInfo | undefined> {
   try {
     const limits = await session.request(getDataNullable(session.channel, limitPath(path), false), 'getData', limitPath(path));

@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
+import { formatBytesWith } from '../../zk/tree/znodePresentation';
 import { formatNumberIn, formatTimeIn } from './localeFormat';
 
 /** 1536 → "1.5 KB" (digits in the UI language). */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return vscode.l10n.t('{0} B', formatNumber(bytes));
-  if (bytes < 1024 * 1024) return vscode.l10n.t('{0} KB', formatNumber(bytes / 1024, bytes < 10240 ? 1 : 0));
-  return vscode.l10n.t('{0} MB', formatNumber(bytes / 1024 / 1024, 1));
+  return formatBytesWith(vscode.l10n.t, bytes, formatNumber);
 }
 
 /** A number in the UI language (`vscode.env.language`). */

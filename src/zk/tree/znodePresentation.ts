@@ -4,6 +4,7 @@
 import type { RecipeId } from '../analysis/model';
 import type { ChildListing } from '../childListing';
 import { sequenceNumber } from '../naturalOrder';
+import { QUOTA_ROOT, QuotaInfo, quotaState } from '../quota';
 import { NodeKind, nodeKind } from '../stat';
 import { isProtectedPath } from '../write/guard';
 import type { ZnodeNode } from './treeNodes';
@@ -25,11 +26,15 @@ export interface ZnodePresentation {
 
 const kindIcons = { persistent: 'symbol-file', ephemeral: 'pulse', container: 'package', ttl: 'history' } as const;
 
-/** 1536 → "1.5 KB" (the same messages as src/vscode's formatBytes). */
-export function formatBytesWith(t: Translate, bytes: number): string {
-  if (bytes < 1024) return t('{0} B', bytes);
-  if (bytes < 1024 * 1024) return t('{0} KB', (bytes / 1024).toFixed(bytes < 10240 ? 1 : 0));
-  return t('{0} MB', (bytes / 1024 / 1024).toFixed(1));
+/** A number as the UI language writes it (the VS Code layer passes one; plain digits otherwise). */
+export type FormatNumber = (value: number, fractionDigits?: number) => string;
+const plainNumber: FormatNumber = (value, fractionDigits = 0) => value.toFixed(fractionDigits);
+
+/** 1536 → "1.5 KB". */
+export function formatBytesWith(t: Translate, bytes: number, formatNumber: FormatNumber = plainNumber): string {
+  if (bytes < 1024) return t('{0} B', formatNumber(bytes));
+  if (bytes < 1024 * 1024) return t('{0} KB', formatNumber(bytes / 1024, bytes < 10240 ? 1 : 0));
+  return t('{0} MB', formatNumber(bytes / 1024 / 1024, 1));
 }
 
 export function kindNameWith(t: Translate, kind: NodeKind): string {
@@ -41,29 +46,47 @@ export function filterTextWith(t: Translate, listing: ChildListing | undefined):
   return t('filter "{0}": {1} of {2}', listing.filter.text, listing.matching, listing.total);
 }
 
-/**
- * `ownSessionOwner`: this window's session (its ephemeral nodes are "yours"); `lockQueue`: the recipe its children
- * follow; `knownKind`: the mode this window created it with (3.8 shows containers and TTL nodes as persistent).
- */
+export interface PresentationExtras {
+  /** The recipe its children follow (a lock queue). */
+  lockQueue?: RecipeId;
+  /** The mode this window created it with (3.8 shows containers and TTL nodes as persistent). */
+  knownKind?: NodeKind;
+  /** Its quota, if it has one. */
+  quota?: QuotaInfo;
+  formatNumber?: FormatNumber;
+}
+
+/** `ownSessionOwner`: this window's session (its ephemeral nodes are "yours"). */
 export function znodePresentation(t: Translate, node: ZnodeNode, ownSessionOwner: bigint | undefined, listing: ChildListing | undefined,
-  lockQueue?: RecipeId, knownKind?: NodeKind): ZnodePresentation {
+  extras: PresentationExtras = {}): ZnodePresentation {
+  const { lockQueue, knownKind, quota } = extras;
   const { stat } = node;
   const hasChildren = stat.numChildren > 0;
   const kind = knownKind ?? nodeKind(stat);
   const sequential = sequenceNumber(node.name) !== undefined;
   const yours = kind === 'ephemeral' && ownSessionOwner !== undefined && stat.ephemeralOwner === ownSessionOwner;
+  // Over a soft quota the server only logs a warning; at a hard one it refuses writes.
+  const quotaLevel = quota ? quotaState(quota) : undefined;
+  const overQuota = quotaLevel === 'atHard' || quotaLevel === 'overSoft';
   const iconId = yours ? 'account' : kind === 'persistent' ? (hasChildren ? 'folder' : sequential ? 'list-ordered' : kindIcons.persistent) : kindIcons[kind];
-  const icon = lockQueue ? { id: 'lock', color: 'charts.purple' } : { id: iconId, color: kind === 'ephemeral' ? 'charts.orange' : undefined };
-  const parts = [formatBytesWith(t, stat.dataLength)];
+  const icon = overQuota ? { id: 'warning', color: quotaLevel === 'atHard' ? 'list.errorForeground' : 'list.warningForeground' }
+    : node.path === QUOTA_ROOT ? { id: 'dashboard' }
+      : lockQueue ? { id: 'lock', color: 'charts.purple' } : { id: iconId, color: kind === 'ephemeral' ? 'charts.orange' : undefined };
+  const parts = [formatBytesWith(t, stat.dataLength, extras.formatNumber)];
   // Children that follow a lock recipe (see lockQueueMarks.ts).
   if (lockQueue) parts.unshift(t('lock queue ({0})', lockQueue));
   if (hasChildren) parts.push(stat.numChildren === 1 ? t('1 child') : t('{0} children', stat.numChildren));
   if (kind !== 'persistent') parts.push(yours ? t('{0}, yours', kindNameWith(t, kind)) : kindNameWith(t, kind));
   const filter = filterTextWith(t, listing);
   if (filter) parts.push(filter);
+  if (quotaLevel === 'atHard') parts.unshift(t('at hard quota'));
+  else if (quotaLevel === 'overSoft') parts.unshift(t('over soft quota'));
+  else if (quota) parts.push(t('quota'));
+  if (node.path === QUOTA_ROOT) parts.unshift(t('holds the quotas (zkCli setquota)'));
   const description = parts.join(' · ');
   const contextValue = ['znode', `kind-${kind}`, sequential ? 'sequential' : '', hasChildren ? 'children' : '', yours ? 'yours' : '',
-    listing?.filter ? 'filtered' : '', lockQueue ? 'lockqueue' : '', isProtectedPath(node.path) ? 'protected' : '']
+    listing?.filter ? 'filtered' : '', lockQueue ? 'lockqueue' : '', isProtectedPath(node.path) ? 'protected' : '',
+    quota ? 'quota' : '', overQuota ? 'overquota' : '']
     .filter(Boolean).join(' ');
   return {
     id: `znode:${node.connectionId}:${node.path}`,

@@ -2,22 +2,7 @@
 // one walk of /zookeeper/quota when the tree first draws a node of the connection, and again after a refresh or a
 // quota command. The tree marks nodes over a soft limit and shows limits and usage in tooltips.
 import type { ZkSession } from '../../../zk/session';
-import { LIMIT_NODE, QUOTA_ROOT, QuotaInfo, readQuota, statsValue } from '../../../zk/quota';
-
-export type QuotaState = 'within' | 'overSoft' | 'atHard';
-
-/** Where a node stands against its limits: over a soft limit (the server only logs it), or at a hard one. */
-export function quotaState(quota: QuotaInfo): QuotaState {
-  const level = (soft: 'count' | 'bytes', hard: 'countHardLimit' | 'byteHardLimit'): QuotaState => {
-    const used = statsValue(quota.usage, soft);
-    const hardLimit = statsValue(quota.limits, hard);
-    if (hardLimit > -1n && used >= hardLimit) return 'atHard';
-    const softLimit = statsValue(quota.limits, soft);
-    return softLimit > -1n && used > softLimit ? 'overSoft' : 'within';
-  };
-  const states = [level('count', 'countHardLimit'), level('bytes', 'byteHardLimit')];
-  return states.includes('atHard') ? 'atHard' : states.includes('overSoft') ? 'overSoft' : 'within';
-}
+import { LIMIT_NODE, QUOTA_ROOT, QuotaInfo, readQuota } from '../../../zk/quota';
 
 /** Every quota under /zookeeper/quota, by the path it limits. */
 export async function readAllQuotas(session: ZkSession, maxNodes = 10000): Promise<Map<string, QuotaInfo>> {

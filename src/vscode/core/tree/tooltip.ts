@@ -4,12 +4,11 @@ import { hex, NodeKind, nodeKind, ttlMillis, ZnodeStat } from '../../../zk/stat'
 import { aclLines, AclView } from '../../common/aclText';
 import { escapeMarkdown, formatBytes, formatTime } from '../../common/format';
 import { QuotaInfo, statsValue } from '../../../zk/quota';
+import { kindNameWith } from '../../../zk/tree/znodePresentation';
 
 const t = vscode.l10n.t;
 
-export function kindName(kind: NodeKind): string {
-  return kind === 'persistent' ? t('persistent') : kind === 'ephemeral' ? t('ephemeral') : kind === 'container' ? t('container') : t('TTL');
-}
+export const kindName = (kind: NodeKind): string => kindNameWith(t, kind);
 
 export function kindLabel(stat: ZnodeStat, sequential: boolean, kind?: NodeKind): string {
   const base = kindName(kind ?? nodeKind(stat));

@@ -1,17 +1,14 @@
 // How each element looks: icons and contextValue by node kind, description with size and child count.
 import * as vscode from 'vscode';
 import type { RecipeId } from '../../../zk/analysis/model';
-import { sequenceNumber } from '../../../zk/naturalOrder';
-import { NodeKind, nodeKind } from '../../../zk/stat';
-import { isProtectedPath } from '../../../zk/write/guard';
+import type { NodeKind } from '../../../zk/stat';
 import type { ChildListing } from '../../../zk/childListing';
 import type { ConnectionState } from '../connectionManager';
 import type { SavedConnection } from '../connectionStore';
-import { formatBytes } from '../../common/format';
+import { formatNumber } from '../../common/format';
 import { openOnClick } from '../../common/settings';
-import { kindName } from './tooltip';
-import { QUOTA_ROOT, QuotaInfo } from '../../../zk/quota';
-import { quotaState } from './quotaMarks';
+import type { QuotaInfo } from '../../../zk/quota';
+import { filterTextWith, znodePresentation } from '../../../zk/tree/znodePresentation';
 import { ConnectionNode, MessageNode, ShowMoreNode, ZnodeNode } from '../../../zk/tree/treeNodes';
 import { Command } from '../commandIds';
 
@@ -50,52 +47,20 @@ export function stateLabel(state: ConnectionState): string {
   }
 }
 
-function filterText(listing: ChildListing | undefined): string | undefined {
-  if (!listing?.filter) return undefined;
-  return t('filter "{0}": {1} of {2}', listing.filter.text, listing.matching, listing.total);
-}
-
-const kindIcons = { persistent: 'symbol-file', ephemeral: 'pulse', container: 'package', ttl: 'history' } as const;
+const filterText = (listing: ChildListing | undefined) => filterTextWith(t, listing);
 
 export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, listing: ChildListing | undefined,
   lockQueue?: RecipeId, knownKind?: NodeKind, quota?: QuotaInfo): vscode.TreeItem {
-  const { stat } = node;
-  const hasChildren = stat.numChildren > 0;
-  // knownKind: the mode this window created it with (3.8 shows containers and TTL nodes as persistent).
-  const kind = knownKind ?? nodeKind(stat);
-  const sequential = sequenceNumber(node.name) !== undefined;
-  const yours = kind === 'ephemeral' && ownSessionOwner !== undefined && stat.ephemeralOwner === ownSessionOwner;
-  const item = new vscode.TreeItem(node.name, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-  item.id = `znode:${node.connectionId}:${node.path}`;
-  const icon = yours ? 'account' : kind === 'persistent' ? (hasChildren ? 'folder' : sequential ? 'list-ordered' : kindIcons.persistent) : kindIcons[kind];
-  item.iconPath = lockQueue ? new vscode.ThemeIcon('lock', new vscode.ThemeColor('charts.purple'))
-    : new vscode.ThemeIcon(icon, kind === 'ephemeral' ? new vscode.ThemeColor('charts.orange') : undefined);
-  const parts = [formatBytes(stat.dataLength)];
-  // Children that follow a lock recipe (see lockQueueMarks.ts).
-  if (lockQueue) parts.unshift(t('lock queue ({0})', lockQueue));
-  if (hasChildren) parts.push(stat.numChildren === 1 ? t('1 child') : t('{0} children', stat.numChildren));
-  if (kind !== 'persistent') parts.push(yours ? t('{0}, yours', kindName(kind)) : kindName(kind));
-  const filter = filterText(listing);
-  if (filter) parts.push(filter);
-  // Quotas (see quotaMarks.ts): over a soft limit the server only logs a warning; at a hard one it refuses writes.
-  const quotaLevel = quota ? quotaState(quota) : undefined;
-  if (quotaLevel === 'atHard') parts.unshift(t('at hard quota'));
-  else if (quotaLevel === 'overSoft') parts.unshift(t('over soft quota'));
-  else if (quota) parts.push(t('quota'));
-  if (node.path === QUOTA_ROOT) parts.unshift(t('holds the quotas (zkCli setquota)'));
-  if (quotaLevel === 'atHard' || quotaLevel === 'overSoft') {
-    item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor(quotaLevel === 'atHard' ? 'list.errorForeground' : 'list.warningForeground'));
-  } else if (node.path === QUOTA_ROOT) {
-    item.iconPath = new vscode.ThemeIcon('dashboard');
-  }
-  item.description = parts.join(' · ');
-  item.contextValue = ['znode', `kind-${kind}`, sequential ? 'sequential' : '', hasChildren ? 'children' : '', yours ? 'yours' : '', listing?.filter ? 'filtered' : '',
-    lockQueue ? 'lockqueue' : '', isProtectedPath(node.path) ? 'protected' : '', quota ? 'quota' : '', quotaLevel === 'overSoft' || quotaLevel === 'atHard' ? 'overquota' : '']
-    .filter(Boolean).join(' ');
-  item.accessibilityInformation = { label: `${node.name}, ${item.description}` };
+  const p = znodePresentation(t, node, ownSessionOwner, listing, { lockQueue, knownKind, quota, formatNumber });
+  const item = new vscode.TreeItem(p.label, p.collapsible ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = p.id;
+  item.iconPath = new vscode.ThemeIcon(p.icon.id, p.icon.color ? new vscode.ThemeColor(p.icon.color) : undefined);
+  item.description = p.description;
+  item.contextValue = p.contextValue;
+  item.accessibilityInformation = { label: p.accessibilityLabel };
   // A click previews a leaf's data. Only leaves: VS Code expands an item that has a command by its twistie alone,
   // and a node with children should open on a click as a folder does.
-  if (!hasChildren && openOnClick()) item.command = { command: Command.previewNode, title: t('Preview Node Data'), arguments: [node] };
+  if (!p.collapsible && openOnClick()) item.command = { command: Command.previewNode, title: t('Preview Node Data'), arguments: [node] };
   return item;
 }
 
