@@ -226,8 +226,12 @@ void test('when a holder releases, the next waiter acquires', async () => {
 
   await locks.stop();
   locks = undefined;
-  for (const lock of ['curator', 'kazoo']) assert.deepEqual(await client.children(`${ROOT}/locks/${lock === 'curator' ? 'curator-mutex' : 'kazoo-lock'}`), []);
-  assert.equal(await client.exists(`${ROOT}/services/api/instance-1`), undefined);
+  // stop() closes every session; the server drops their ephemeral nodes as it processes each closeSession.
+  for (const lock of ['curator', 'kazoo']) {
+    const path = `${ROOT}/locks/${lock === 'curator' ? 'curator-mutex' : 'kazoo-lock'}`;
+    await waitFor(`${path} emptied after stop`, async () => (await client.children(path)).length === 0);
+  }
+  await waitFor('the service node gone after stop', async () => (await client.exists(`${ROOT}/services/api/instance-1`)) === undefined);
 });
 
 void test('the lock clients CLI stops cleanly on SIGTERM', async () => {

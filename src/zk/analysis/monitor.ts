@@ -115,6 +115,9 @@ export class LockMonitor {
 
   private async rediscover(): Promise<void> {
     this.rediscoverPending = false;
+    // The root's watch is armed before it is listed: a queue node created between the listing and the watch would
+    // otherwise go unseen until the next change (the panel stayed empty right after acquiring).
+    if (this.started && !this.watches.has(this.root)) await this.watchPath(this.root);
     let discovery: Discovery;
     try {
       discovery = await discoverQueues(this.session, this.root, { maxQueues: this.options.maxQueues, signal: this.abort.signal });
@@ -141,17 +144,9 @@ export class LockMonitor {
     const wanted = new Set<string>([this.root, ...this.dirs]);
     for (const raw of this.raws.values()) for (const p of queueWatchPaths(raw)) wanted.add(p);
     this.watches.releaseAll((path) => !wanted.has(path));
-    const structural = new Set([this.root, ...this.dirs]);
     for (const path of wanted) {
       if (this.watches.has(path)) continue;
-      const listener = (event: WatchEvent) => this.onWatchEvent(path, event);
-      let failed = false;
-      void this.watches.hold(path, () => this.session.watches.watch(path, listener), (error) => { failed = true; this.fail(error); })
-        .then(() => {
-          // The folders were listed before their watch was armed: a queue node created in between would go unseen
-          // until the next change. Read them once more now that nothing can be missed.
-          if (!failed && structural.has(path)) this.onWatchEvent(path, { kind: 'resync', path });
-        });
+      void this.watchPath(path);
     }
   }
 
@@ -165,6 +160,11 @@ export class LockMonitor {
     clearTimeout(this.changeTimer);
     this.changeTimer = setTimeout(() => { void this.applyChanges().catch(() => undefined); }, CHANGE_DEBOUNCE_MS);
     this.pollSoon();
+  }
+
+  private watchPath(path: string): Promise<void> {
+    const listener = (event: WatchEvent) => this.onWatchEvent(path, event);
+    return this.watches.hold(path, () => this.session.watches.watch(path, listener), (error) => this.fail(error));
   }
 
   private applyChanges(): Promise<void> {
