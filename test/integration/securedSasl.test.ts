@@ -8,7 +8,7 @@ import { ZkError } from '../../src/zk/errors';
 import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session';
 import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
 import type { TestCertificates } from '../support/testCertificates';
-import { eventually } from '../support/waiting';
+import { eventually, within } from '../support/waiting';
 
 const alice = { mechanism: 'DIGEST-MD5', username: 'alice', password: SASL_USERS.alice } as const;
 
@@ -133,13 +133,16 @@ describe('SASL DIGEST-MD5 on a server that enforces it', () => {
       // A one-shot watch of the library's own: its SetWatches after the reconnect must come after SASL too.
       const changed = new Promise<void>((resolve) => s.client.getData('/sasl-restart', () => resolve(), () => undefined));
       const reconnected = new Promise<void>((resolve) => s.once('reconnected', () => resolve()));
+      const states: string[] = [];
+      s.on('state', (state: string) => states.push(state));
+      const explain = () => `session states: ${states.join(' → ')}; security problem: ${s.lastSecurityProblem ?? 'none'}\nserver log:\n${server.logTail()}`;
       await server.restart();
-      await reconnected;
+      await within(reconnected, 40000, 'the session to reconnect after the restart', explain);
       assert.equal(s.sessionId, id);
       assert.deepEqual(authentications, ['alice', 'alice']);
       assert.equal((await s.getData('/sasl-restart')).data?.toString(), 'still mine');
       await s.libraryCall('setData', '/sasl-restart', (cb) => s.client.setData('/sasl-restart', Buffer.from('changed'), -1, cb));
-      await changed;
+      await within(changed, 10000, "the library's own watch to fire (its SetWatches must follow SASL)", explain);
     } finally {
       s.close();
     }

@@ -7,6 +7,7 @@ import * as zookeeper from 'node-zookeeper-client';
 import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session';
 import type { SecurityEvent } from '../../src/zk/protocol/rawChannel';
 import { SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
+import { within } from '../support/waiting';
 import { CLIENT_PFX_PASSPHRASE, TestCertificates } from '../support/testCertificates';
 
 function session(connectString: string, extra: Partial<SessionOptions>): ZkSession {
@@ -127,7 +128,7 @@ describe('TLS with client certificates (clientAuth=need, PKCS#12 key store)', ()
       await create(s, '/tls-restart', 'kept');
       const reconnected = new Promise<void>((resolve) => s.once('reconnected', () => resolve()));
       await server.restart();
-      await reconnected;
+      await within(reconnected, 40000, 'the session to reconnect after the restart', () => `state ${s.state}; security problem: ${s.lastSecurityProblem ?? 'none'}\nserver log:\n${server.logTail()}`);
       assert.equal(s.sessionId, id);
       assert.ok(handshakes.length >= 2, `handshakes: ${handshakes.length}`);
       assert.equal((await s.getData('/tls-restart')).data?.toString(), 'kept');

@@ -31,3 +31,19 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     await sleep(intervalMs);
   }
 }
+
+/**
+ * Resolves as `promise` does, or rejects after `timeoutMs` naming `what` and, if given, what `explain` says about the
+ * state of things then: an event that never comes must fail the test with a reason, not hang the run.
+ */
+export async function within<T>(promise: Promise<T>, timeoutMs: number, what: string, explain?: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}${explain ? `\n${explain()}` : ''}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
