@@ -20,7 +20,7 @@ export const STRING_KEYS = [
   'reveal', 'acquire', 'release', 'forceRelease', 'refresh', 'deadlock', 'deadlockStep', 'queueList',
   'kind.exclusive', 'kind.read', 'kind.write', 'kind.lease', 'kind.candidate',
   'unit.d', 'unit.h', 'unit.m', 'unit.s', 'serverWatches', 'serverWatchesNone', 'updated', 'anomalies',
-  'via.admin', 'via.fourLetterWords', 'truncated',
+  'via.admin', 'via.admin.secure', 'via.fourLetterWords', 'via.fourLetterWords.secure', 'truncated',
 ] as const;
 export type StringKey = typeof STRING_KEYS[number];
 export type WebviewStrings = Record<StringKey, string>;

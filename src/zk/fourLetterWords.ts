@@ -1,15 +1,9 @@
-// Four-letter words, asked over a plain socket, and parsers for their answers. Only read-only words are ever
-// sent (never crst, srst or stmk).
+// Four-letter words: the socket that asks one and reads its whole answer (plain, or TLS on a secure client port),
+// and the parser of `cons`. Which words may be sent is decided in servers/serverCommands.ts (read-only ones only).
 import * as net from 'node:net';
-
-export const SAFE_WORDS = ['srvr', 'stat', 'mntr', 'cons', 'dump', 'wchc', 'wchp', 'wchs', 'ruok', 'envi', 'conf', 'isro'] as const;
-export type SafeWord = (typeof SAFE_WORDS)[number];
-
-export class FourLetterWordRefused extends Error {
-  constructor(readonly word: string, readonly server: string) {
-    super(`${server} refuses '${word}' (not in 4lw.commands.whitelist)`);
-  }
-}
+import * as tls from 'node:tls';
+import { tlsSocketOptions } from './security/secureTransport';
+import type { PreparedTls } from './security/tlsSettings';
 
 /**
  * Most bytes read for one answer (four-letter word or AdminServer command). `dump`, `wchp` or `cons` of a server
@@ -23,6 +17,8 @@ export interface WordReadOptions {
   timeoutMs: number;
   maxBytes?: number;
   signal?: AbortSignal;
+  /** The session's TLS settings: the client port is a secure one, so the word is asked over TLS, verified alike. */
+  tls?: PreparedTls;
 }
 
 function cancelled(): Error {
@@ -43,7 +39,7 @@ export function readWordAnswer(host: string, port: number, word: string, options
     const chunks: Buffer[] = [];
     let received = 0;
     let done = false;
-    const socket = net.connect({ host, port });
+    const socket = options.tls ? tls.connect(tlsSocketOptions(options.tls, host, port)) : net.connect({ host, port });
     const finish = (error?: Error) => {
       if (done) return;
       done = true;
@@ -58,7 +54,8 @@ export function readWordAnswer(host: string, port: number, word: string, options
       ? `${server} did not finish answering '${word}' within ${options.timeoutMs} ms (${received} bytes so far)`
       : `${server} did not answer '${word}' within ${options.timeoutMs} ms`)), options.timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    socket.on('connect', () => socket.write(word));
+    // A TLS socket's 'connect' comes before its handshake: the word goes out once the connection is verified.
+    socket.on(options.tls ? 'secureConnect' : 'connect', () => socket.write(word));
     socket.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (received > maxBytes) return finish(new Error(`${server} answered '${word}' with more than ${maxBytes} bytes; stopped reading`));
@@ -67,12 +64,6 @@ export function readWordAnswer(host: string, port: number, word: string, options
     socket.on('end', () => finish());
     socket.on('error', (e) => finish(e));
   });
-}
-
-export async function askFourLetterWord(host: string, port: number, word: SafeWord, timeoutMs = 3000): Promise<string> {
-  const text = (await readWordAnswer(host, port, word, { timeoutMs })).toString('utf8');
-  if (/is not executed because it is not in the whitelist/.test(text)) throw new FourLetterWordRefused(word, `${host}:${port}`);
-  return text;
 }
 
 export interface ConnectionInfo {

@@ -78,6 +78,11 @@ export class ZkSession extends EventEmitter {
   readonly parsed: ParsedConnectString;
   readonly sessionTimeoutMs: number;
   readonly requestTimeoutMs: number;
+  /**
+   * The session's TLS settings, prepared, when it uses TLS: what asks the servers beside the session (four-letter
+   * words, the AdminServer) uses them, so those connections are verified like the session's own.
+   */
+  readonly serverTls: PreparedTls | undefined;
   private stateValue: SessionState = 'connecting';
   private everConnected = false;
   private lostTimer?: NodeJS.Timeout;
@@ -113,6 +118,7 @@ export class ZkSession extends EventEmitter {
     } catch (error) {
       throw new ConnectFailure('invalid', [], error instanceof SecurityConfigError ? error.message : (error as Error).message);
     }
+    this.serverTls = tls;
     this.channel = new RawChannel(this.client, { handshakeTimeoutMs, maxFrameBytes: options.maxFrameBytes, tls, sasl });
     this.channel.onSecurity((event) => this.onSecurityEvent(event));
     // The channel drops a silent or broken connection itself; the library then reports DISCONNECTED (suspended).

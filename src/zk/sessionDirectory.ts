@@ -1,13 +1,16 @@
 // Which client address owns a session, as the servers tell through `cons` (asked of every member: connections are
 // per server). Answers are cached briefly so tooltips do not hammer the servers.
 import type { ServerAddress } from './connectString';
-import { askFourLetterWord, parseCons } from './fourLetterWords';
+import { parseCons } from './fourLetterWords';
+import type { PreparedTls } from './security/tlsSettings';
+import { askWord } from './servers/serverCommands';
 
 export class SessionDirectory {
   private cache: { at: number; bySession: Map<string, string> } | undefined;
   private pending: Promise<Map<string, string>> | undefined;
 
-  constructor(private readonly servers: ServerAddress[], private readonly maxAgeMs = 5000) {}
+  /** `tls`: the session's, when its servers' client ports are secure ones (the words then go over TLS). */
+  constructor(private readonly servers: ServerAddress[], private readonly tls?: PreparedTls, private readonly maxAgeMs = 5000) {}
 
   /** The client address (host:port) of a session given as 0x-hex, or undefined if no server tells. */
   async clientAddress(sessionIdHex: string): Promise<string | undefined> {
@@ -22,7 +25,7 @@ export class SessionDirectory {
 
   private async load(): Promise<Map<string, string>> {
     const bySession = new Map<string, string>();
-    const answers = await Promise.allSettled(this.servers.map((s) => askFourLetterWord(s.host, s.port, 'cons', 2000)));
+    const answers = await Promise.allSettled(this.servers.map((s) => askWord(s.host, s.port, 'cons', { timeoutMs: 2000, tls: this.tls })));
     for (const answer of answers) {
       if (answer.status !== 'fulfilled') continue;
       for (const c of parseCons(answer.value)) if (c.sessionId) bySession.set(c.sessionId, c.client);

@@ -131,7 +131,11 @@ describe('SASL DIGEST-MD5 on a server that enforces it', () => {
       const id = s.sessionId;
       await createWithAcl(s, '/sasl-restart', 'still mine', onlyAlice());
       // A one-shot watch of the library's own: its SetWatches after the reconnect must come after SASL too.
-      const changed = new Promise<void>((resolve) => s.client.getData('/sasl-restart', () => resolve(), () => undefined));
+      // The library registers a watch only when its read is answered: wait for that before the restart, or a read
+      // still in flight when the server stops leaves nothing to re-register.
+      let changedResolve!: () => void;
+      const changed = new Promise<void>((resolve) => { changedResolve = resolve; });
+      await new Promise<void>((resolve, reject) => s.client.getData('/sasl-restart', () => changedResolve(), (error) => (error ? reject(error) : resolve())));
       const reconnected = new Promise<void>((resolve) => s.once('reconnected', () => resolve()));
       const states: string[] = [];
       s.on('state', (state: string) => states.push(state));

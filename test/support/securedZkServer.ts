@@ -1,7 +1,7 @@
 // Starts Debian's ZooKeeper 3.8 with TLS and/or SASL for the secured tests: one standalone server with a plain
 // client port (always: tests use it to check readiness and as "the plain port"), optionally a TLS port or a unified
-// port, and SASL DIGEST-MD5 users from a JAAS file. The JVM needs three netty jars that zookeeper.jar's manifest
-// forgets, or the Netty server factory (the only one that speaks TLS) cannot load.
+// port, SASL DIGEST-MD5 users from a JAAS file, and an AdminServer (HTTP or HTTPS). The JVM needs three netty jars
+// that zookeeper.jar's manifest forgets, or the Netty server factory (the only one that speaks TLS) cannot load.
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -18,11 +18,17 @@ export interface SecuredServerOptions {
   /** SASL DIGEST-MD5: 'optional' accepts unauthenticated sessions, 'enforced' closes them (-124). */
   sasl?: 'optional' | 'enforced';
   certificates: TestCertificates;
+  /**
+   * The AdminServer on a loopback port: plain HTTP, or HTTPS only (Jetty with the server's key store, which the
+   * AdminServer takes from the ssl.quorum settings).
+   */
+  admin?: 'http' | 'https';
   /** JVM flags for a quick start (C1 only), as the plain test servers; false for figures (TLS crypto needs C2). */
   quickStartJvm?: boolean;
 }
 
-const JARS = ['zookeeper', 'netty-codec', 'netty-resolver', 'netty-transport-native-unix-common', 'slf4j-simple']
+// servlet-api: for the AdminServer (Jetty), as the plain test servers have it.
+const JARS = ['zookeeper', 'netty-codec', 'netty-resolver', 'netty-transport-native-unix-common', 'slf4j-simple', 'servlet-api']
   .map((name) => `/usr/share/java/${name}.jar`);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -35,6 +41,8 @@ export class SecuredZkServer {
     readonly plainPort: number,
     /** The TLS port (the plain port itself when unified). */
     readonly tlsPort: number | undefined,
+    /** The AdminServer's port, when it runs. */
+    readonly adminPort: number | undefined,
     private readonly jvmFlags: string[],
   ) {}
 
@@ -53,10 +61,16 @@ export class SecuredZkServer {
     const tls = options.tls;
     const tlsPort = tls ? (tls.unified ? plainPort : await freePort()) : undefined;
     const certs = options.certificates;
+    const adminPort = options.admin ? await freePort() : undefined;
     const lines = [
       'tickTime=2000', `dataDir=${path.join(dir, 'data')}`, `clientPort=${plainPort}`, 'clientPortAddress=127.0.0.1',
-      'maxClientCnxns=0', 'admin.enableServer=false', '4lw.commands.whitelist=*',
+      'maxClientCnxns=0', '4lw.commands.whitelist=*',
+      ...(adminPort ? ['admin.enableServer=true', 'admin.serverAddress=127.0.0.1', `admin.serverPort=${adminPort}`] : ['admin.enableServer=false']),
     ];
+    if (options.admin === 'https') {
+      lines.push('admin.forceHttps=true', `ssl.quorum.keyStore.location=${certs.serverP12}`, `ssl.quorum.keyStore.password=${STORE_PASSWORD}`,
+        `ssl.quorum.trustStore.location=${certs.trustStoreP12}`, `ssl.quorum.trustStore.password=${STORE_PASSWORD}`);
+    }
     if (tls) {
       lines.push('serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory', `ssl.clientAuth=${tls.clientAuth}`);
       if (tls.unified) {
@@ -84,7 +98,7 @@ export class SecuredZkServer {
       jvmFlags.push(`-Djava.security.auth.login.config=${path.join(dir, 'jaas.conf')}`);
     }
     fs.writeFileSync(path.join(dir, 'zoo.cfg'), lines.join('\n') + '\n');
-    const server = new SecuredZkServer(dir, plainPort, tlsPort, jvmFlags);
+    const server = new SecuredZkServer(dir, plainPort, tlsPort, adminPort, jvmFlags);
     server.startProcess();
     try {
       await server.waitServing();

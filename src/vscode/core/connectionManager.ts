@@ -112,7 +112,7 @@ export class ConnectionManager implements vscode.Disposable {
     const session = new ZkSession(await this.store.sessionOptions(saved));
     log().info(`connecting ${saved.name} (${saved.connectString}${saved.chroot ?? ''})`);
     await session.open(signal);
-    const connection: LiveConnection = { saved, session, directory: new SessionDirectory(session.parsed.servers) };
+    const connection: LiveConnection = { saved, session, directory: new SessionDirectory(session.parsed.servers, session.serverTls) };
     this.live.set(saved.id, connection);
     log().info(`connected ${saved.name}: session ${session.sessionId} on ${session.serverAddress}`);
     session.on('state', (state: SessionState) => this.onSessionState(connection, state));

@@ -45,7 +45,9 @@ function latencyText(s: ServerStatus): string | undefined {
 }
 
 function viaText(s: ServerStatus): string {
-  return s.via === 'admin' ? t('AdminServer') : s.via === 'fourLetterWords' ? t('four-letter words') : t('nothing answered');
+  if (s.via === 'admin') return s.secure ? t('AdminServer over HTTPS') : t('AdminServer over HTTP');
+  if (s.via === 'fourLetterWords') return s.secure ? t('four-letter words over TLS') : t('four-letter words, unencrypted');
+  return t('nothing answered');
 }
 
 function sourceText(s: ServerStatus): string {

@@ -1,6 +1,7 @@
 // The Ensemble view: per saved connection, each server's health as the servers report it (AdminServer, else
 // four-letter words). Refreshed on a timer only while the view is visible; a connection is asked only once
 // its element has been expanded.
+import type { PreparedTls } from '../../zk/security/tlsSettings';
 import * as vscode from 'vscode';
 import { getEnsembleStatus, ServerStatus } from '../../zk/servers/ensembleStatus';
 import { ConfigMember, EnsembleConfig, ensembleMembers } from '../../zk/servers/ensembleConfig';
@@ -38,7 +39,15 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
   /** Counts timer refreshes (tests check that a hidden view does not poll). */
   refreshCount = 0;
 
-  constructor(private readonly store: ConnectionStore, private readonly readConfig: ConfigReader = () => Promise.resolve(undefined)) {
+  /**
+   * `readConfig`: the ensemble's membership through the live session; `tlsOf`: the connection's TLS settings, so
+   * the servers are asked over TLS/HTTPS like the session connects.
+   */
+  constructor(
+    private readonly store: ConnectionStore,
+    private readonly readConfig: ConfigReader = () => Promise.resolve(undefined),
+    private readonly tlsOf: (connectionId: string) => Promise<PreparedTls | undefined> = () => Promise.resolve(undefined),
+  ) {
     this.subscriptions.push(store.onDidChange(() => { this.fetched.clear(); this.changed.fire(undefined); }));
   }
 
@@ -129,7 +138,8 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
         const parsed = parseConnectString(saved.connectString);
         const servers = isConnectStringProblem(parsed) ? [] : parsed.servers.map((s) => `${s.host}:${s.port}`);
         const { members, withoutClient } = ensembleMembers(servers, config);
-        const statuses = await getEnsembleStatus(saved.connectString, { adminPort: adminPortOf(saved), timeoutMs: 3000, signal: this.abort.signal, members });
+        const tls = await this.tlsOf(connectionId);
+        const statuses = await getEnsembleStatus(saved.connectString, { adminPort: adminPortOf(saved), timeoutMs: 3000, signal: this.abort.signal, members, tls });
         result = { at: Date.now(), statuses, unaskable: withoutClient };
       } catch (error) {
         log().warn(`ensemble ${saved.name}: ${String(error)}`);

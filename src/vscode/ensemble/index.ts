@@ -5,6 +5,7 @@ import { registerCommands } from '../core/commands';
 import type { Core, Registered } from '../core/core';
 import type { EnsembleNode } from './ensembleItems';
 import { readEnsembleConfig } from '../../zk/servers/ensembleConfig';
+import { prepareTls } from '../../zk/security/tlsSettings';
 import { EnsembleProvider } from './ensembleProvider';
 
 export interface EnsembleParts {
@@ -16,6 +17,12 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
   const ensemble = new EnsembleProvider(core.store, async (id) => {
     const live = core.connections.get(id);
     return live && core.connections.state(id) === 'connected' ? readEnsembleConfig(live.session) : undefined;
+  }, async (id) => {
+    const live = core.connections.get(id);
+    if (live) return live.session.serverTls;
+    const saved = core.store.get(id);
+    const tls = saved && (await core.store.sessionOptions(saved)).tls;
+    return tls ? prepareTls(tls) : undefined;
   });
   const ensembleView = vscode.window.createTreeView<EnsembleNode>('zooscope.ensemble', { treeDataProvider: ensemble });
   return {

@@ -56,8 +56,10 @@ export function webviewStrings(): WebviewStrings {
     serverWatchesNone: t('{0}: watch tables not readable ({1})'),
     updated: t('updated {0}'),
     anomalies: t('Anomalies'),
-    'via.admin': t('AdminServer'),
-    'via.fourLetterWords': t('four-letter words'),
+    'via.admin': t('AdminServer over HTTP'),
+    'via.admin.secure': t('AdminServer over HTTPS'),
+    'via.fourLetterWords': t('four-letter words, unencrypted'),
+    'via.fourLetterWords.secure': t('four-letter words over TLS'),
     truncated: t('More lock queues may exist below: only the first ones found are shown.'),
   };
 }

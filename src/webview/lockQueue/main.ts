@@ -1,7 +1,7 @@
 // The lock-queue webview: renders the models the host sends, asks the host to act, and saves its state so the
 // panel comes back after a window reload. No framework: a header and a virtualized list (listView.ts).
 import type {
-  ActionRequest, AnomalyText, HostMessage, LockQueuePanelState, PanelCapabilities, PanelStatus, WebviewMessage, WebviewStrings,
+  ActionRequest, AnomalyText, HostMessage, LockQueuePanelState, PanelCapabilities, PanelStatus, StringKey, WebviewMessage, WebviewStrings,
 } from '../../shared/lockQueueMessages';
 import type { LockAnalysis } from '../../zk/analysis/model';
 import { fmt } from './format';
@@ -76,7 +76,12 @@ function renderHeader(): void {
 function serverSummary(a: LockAnalysis, s: WebviewStrings): string {
   return a.servers.map((server) => server.via === 'none'
     ? fmt(s.serverWatchesNone, server.server, server.reason ?? '')
-    : fmt(s.serverWatches, server.server, server.dataWatches ?? '?', server.childWatches ?? '?', s[`via.${server.via}`])).join(' · ');
+    : fmt(s.serverWatches, server.server, server.dataWatches ?? '?', server.childWatches ?? '?', s[viaKey(server)])).join(' · ');
+}
+
+function viaKey(server: LockAnalysis['servers'][number]): StringKey {
+  const via = server.via === 'admin' ? 'via.admin' : 'via.fourLetterWords';
+  return server.secure ? `${via}.secure` : via;
 }
 
 function onModel(message: Extract<HostMessage, { type: 'model' }>, received: number): void {

@@ -113,6 +113,8 @@ export interface ServerWatchInfo {
   server: string;
   /** How watch tables were read: AdminServer, four-letter words, or not at all (with why). */
   via: 'admin' | 'fourLetterWords' | 'none';
+  /** Read over TLS (four-letter words) or HTTPS (AdminServer). */
+  secure?: boolean;
   reason?: string;
   dataWatches?: number;
   /** mntr's zk_watch_count minus data watches: child watches the server cannot list. */

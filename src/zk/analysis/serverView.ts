@@ -71,6 +71,7 @@ export function mergeServerTables(tables: readonly ServerTables[] | undefined, c
       for (const s of t.trackedSessions.keys()) view.tracked.add(s);
     }
     const info: ServerWatchInfo = { server: t.server, via: t.via };
+    if (t.secure) info.secure = true;
     if (t.reason) info.reason = t.reason;
     if (t.dataWatches !== undefined) info.dataWatches = t.dataWatches;
     if (t.totalWatches !== undefined && t.dataWatches !== undefined) {

@@ -50,16 +50,24 @@ export function installTlsTransport(manager: TransportManager, prepared: Prepare
   };
 }
 
-function openTlsSocket(manager: TransportManager, prepared: PreparedTls, events: TransportEvents, host: string, port: number): void {
-  const server = `${host}:${port}`;
-  const socket = tls.connect({
+/**
+ * The options of every TLS connection to `host:port` made for a session: the ZooKeeper connection itself, and the
+ * four-letter words and AdminServer commands asked beside it, so each is verified the same way.
+ */
+export function tlsSocketOptions(prepared: PreparedTls, host: string, port: number): tls.ConnectionOptions {
+  return {
     ...prepared.connectOptions,
     host,
     port,
     // SNI is for host names only (RFC 6066); ZooKeeper ignores it, but a proxy in front may route by it.
     servername: isIP(host) ? undefined : host,
     checkServerIdentity: prepared.checkServerName ? tls.checkServerIdentity : () => undefined,
-  });
+  };
+}
+
+function openTlsSocket(manager: TransportManager, prepared: PreparedTls, events: TransportEvents, host: string, port: number): void {
+  const server = `${host}:${port}`;
+  const socket = tls.connect(tlsSocketOptions(prepared, host, port));
   manager.socket = socket;
   manager.connectTimeoutHandler = setTimeout(() => manager.onSocketConnectTimeout(), manager.connectTimeout);
   socket.setNoDelay();

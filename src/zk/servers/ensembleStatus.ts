@@ -1,7 +1,8 @@
 // One line of health per ensemble member (mode, version, latency, connections, znodes, watches), from the
 // AdminServer's `monitor` when it answers, else `mntr`, else `srvr` (the word every server answers).
 import { isConnectStringProblem, parseConnectString } from '../connectString';
-import { askAdmin, askWord, parseMntr, WordRefusedError } from './serverCommands';
+import type { PreparedTls } from '../security/tlsSettings';
+import { askAdmin, askAdminEither, askWord, parseMntr, WordRefusedError } from './serverCommands';
 
 export interface ServerStatus {
   /** `host:clientPort`. */
@@ -19,6 +20,8 @@ export interface ServerStatus {
   /** Data watches (the ones watch tables can list). */
   dataWatches?: number;
   via: 'admin' | 'fourLetterWords' | 'none';
+  /** The answers came over TLS (four-letter words on a secure port) or HTTPS (the AdminServer). */
+  secure?: boolean;
   refusedWords?: string[];
   /** Where the member came from (see ensembleConfig.ts); the connect string when not said. */
   source?: 'connectString' | 'config' | 'both';
@@ -31,6 +34,8 @@ export interface EnsembleStatusOptions {
   adminPorts?: Record<string, number>;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The session's TLS settings when it uses TLS: words over TLS, the AdminServer over HTTPS first. */
+  tls?: PreparedTls;
   /** Members beyond the connect string (from `/zookeeper/config`), and which connect-string members it lists too. */
   members?: readonly { address: string; source: 'connectString' | 'config' | 'both' }[];
 }
@@ -69,17 +74,20 @@ export function parseSrvr(text: string): Partial<ServerStatus> {
 }
 
 async function viaAdmin(host: string, adminPort: number, status: ServerStatus, options: EnsembleStatusOptions): Promise<void> {
-  const ask = { timeoutMs: options.timeoutMs, signal: options.signal };
-  const [monitor, summary] = await Promise.all([askAdmin(host, adminPort, 'monitor', ask), askAdmin(host, adminPort, 'watch_summary', ask)]);
+  const ask = { timeoutMs: options.timeoutMs, signal: options.signal, tls: options.tls };
+  const first = await askAdminEither(host, adminPort, 'monitor', ask);
+  const monitor = first.json;
+  const summary = await askAdmin(host, adminPort, 'watch_summary', { ...ask, https: first.https });
   const m: Record<string, string> = {};
   for (const [k, v] of Object.entries(monitor)) if (v !== null && typeof v !== 'object') m[k] = String(v);
   fromMonitor(status, m);
   status.dataWatches = num(String(summary.num_total_watches ?? ''));
   status.via = 'admin';
+  status.secure = first.https;
 }
 
 async function viaWords(host: string, port: number, status: ServerStatus, options: EnsembleStatusOptions): Promise<void> {
-  const ask = { timeoutMs: options.timeoutMs, signal: options.signal };
+  const ask = { timeoutMs: options.timeoutMs, signal: options.signal, tls: options.tls };
   const refused: string[] = [];
   const tryWord = (word: string) => askWord(host, port, word, ask).catch((error: unknown) => {
     if (error instanceof WordRefusedError) { refused.push(word); return undefined; }
@@ -95,6 +103,7 @@ async function viaWords(host: string, port: number, status: ServerStatus, option
   const total = wchs !== undefined ? /Total watches:\s*(\d+)/.exec(wchs) : null;
   if (total) status.dataWatches = Number(total[1]);
   status.via = status.mode || status.version ? 'fourLetterWords' : 'none';
+  if (status.via === 'fourLetterWords') status.secure = !!options.tls;
   if (refused.length) status.refusedWords = refused;
 }
 

@@ -1,8 +1,11 @@
-// Asking a ZooKeeper server about itself: four-letter words on the client port and AdminServer commands over HTTP.
-// Only commands that read are ever sent. The allow-lists are checked at run time, so no caller (and no cast) can
+// Asking a ZooKeeper server about itself: four-letter words on the client port (over TLS when the session's port
+// is a secure one) and AdminServer commands over HTTP or HTTPS. Only commands that read are ever sent. The allow-lists are checked at run time, so no caller (and no cast) can
 // send crst, srst, stmk or their AdminServer twins, which reset or change server state.
 import * as http from 'node:http';
+import * as https from 'node:https';
 import { MAX_ANSWER_BYTES, readWordAnswer } from '../fourLetterWords';
+import { tlsSocketOptions } from '../security/secureTransport';
+import type { PreparedTls } from '../security/tlsSettings';
 import { ExactJson, isJsonObject, parseExactJson } from './exactJson';
 
 export const READ_ONLY_WORDS: ReadonlySet<string> = new Set(['srvr', 'stat', 'mntr', 'cons', 'dump', 'wchc', 'wchp', 'wchs', 'ruok', 'envi', 'conf', 'isro']);
@@ -26,10 +29,16 @@ export class WordRefusedError extends Error {
 }
 
 export class AdminUnavailableError extends Error {
-  constructor(readonly server: string, detail: string) {
+  /** `transportFailed`: the connection itself failed (not a deadline, a status or a bad answer). */
+  constructor(readonly server: string, readonly detail: string, readonly transportFailed = false) {
     super(`AdminServer ${server}: ${detail}`);
     this.name = 'AdminUnavailableError';
   }
+}
+
+function firstLine(error: NodeJS.ErrnoException): string {
+  const text = error.message.split('\n')[0].trim();
+  return error.code && !text.includes(error.code) ? `${text} (${error.code})` : text;
 }
 
 export interface AskOptions {
@@ -38,6 +47,17 @@ export interface AskOptions {
   /** Most bytes read for one answer (default MAX_ANSWER_BYTES); more ends the call with an error. */
   maxBytes?: number;
   signal?: AbortSignal;
+  /**
+   * The session's TLS settings, when it uses TLS: four-letter words then go over TLS (the client port is the
+   * secure one), and the AdminServer is asked over HTTPS first, with the same CA and client certificate.
+   */
+  tls?: PreparedTls;
+}
+
+/** An AdminServer answer and whether it came over HTTPS. */
+export interface AdminAnswer {
+  json: { [key: string]: ExactJson };
+  https: boolean;
 }
 
 function abortedError(): Error {
@@ -52,14 +72,37 @@ function abortedError(): Error {
  */
 export async function askWord(host: string, port: number, word: string, options: AskOptions = {}): Promise<string> {
   if (!READ_ONLY_WORDS.has(word)) throw new UnsafeCommandError(word);
-  const answer = await readWordAnswer(host, port, word, { timeoutMs: options.timeoutMs ?? 3000, maxBytes: options.maxBytes, signal: options.signal });
+  const answer = await readWordAnswer(host, port, word, { timeoutMs: options.timeoutMs ?? 3000, maxBytes: options.maxBytes, signal: options.signal, tls: options.tls });
   const text = answer.toString('utf8');
   if (/is not executed because it is not in the whitelist/.test(text)) throw new WordRefusedError(word, `${host}:${port}`);
   return text;
 }
 
-/** Runs one read-only AdminServer command (`GET /commands/<name>`) and returns its JSON, 64-bit ids exact. */
-export function askAdmin(host: string, adminPort: number, command: string, options: AskOptions = {}): Promise<{ [key: string]: ExactJson }> {
+/**
+ * Runs one read-only AdminServer command over HTTPS or HTTP, whichever the server speaks: the scheme that matches
+ * the session (HTTPS for a TLS session) first, the other when the first fails at the connection (a plain port
+ * answering a TLS hello, or the reverse). Deadlines, refusals and bad answers are not retried.
+ */
+export async function askAdminEither(host: string, adminPort: number, command: string, options: AskOptions = {}): Promise<AdminAnswer> {
+  const first = !!options.tls;
+  try {
+    return { json: await askAdmin(host, adminPort, command, { ...options, https: first }), https: first };
+  } catch (error) {
+    if (!(error instanceof AdminUnavailableError) || !error.transportFailed || options.signal?.aborted) throw error;
+    try {
+      return { json: await askAdmin(host, adminPort, command, { ...options, https: !first }), https: !first };
+    } catch (second) {
+      // Say both: the first scheme's failure is usually the telling one.
+      throw second instanceof AdminUnavailableError ? new AdminUnavailableError(`${host}:${adminPort}`, `${error.detail}; over ${first ? 'HTTP' : 'HTTPS'}: ${second.detail}`, second.transportFailed) : second;
+    }
+  }
+}
+
+/**
+ * Runs one read-only AdminServer command (`GET /commands/<name>`) and returns its JSON, 64-bit ids exact. With
+ * `https`, verified with the session's TLS settings (or the system's CAs when the session has none).
+ */
+export function askAdmin(host: string, adminPort: number, command: string, options: AskOptions & { https?: boolean } = {}): Promise<{ [key: string]: ExactJson }> {
   if (!READ_ONLY_ADMIN_COMMANDS.has(command)) return Promise.reject(new UnsafeCommandError(command));
   const server = `${host}:${adminPort}`;
   const timeoutMs = options.timeoutMs ?? 3000;
@@ -77,7 +120,8 @@ export function askAdmin(host: string, adminPort: number, command: string, optio
       else resolve(value as { [key: string]: ExactJson });
     };
     const onAbort = () => finish(abortedError());
-    const request = http.get({ host, port: adminPort, path: `/commands/${command}`, agent: false, headers: { accept: 'application/json' } }, (response) => {
+    const target = { path: `/commands/${command}`, agent: false, headers: { accept: 'application/json' } } as const;
+    const onResponse = (response: http.IncomingMessage) => {
       const chunks: Buffer[] = [];
       let received = 0;
       const tooLarge = () => finish(new AdminUnavailableError(server, `answer to '${command}' larger than ${maxBytes} bytes; stopped reading`));
@@ -99,10 +143,19 @@ export function askAdmin(host: string, adminPort: number, command: string, optio
           finish(new AdminUnavailableError(server, `not AdminServer JSON (${(error as Error).message})`));
         }
       });
-    });
+    };
+    const request = options.https
+      ? https.get({ ...(options.tls ? tlsSocketOptions(options.tls, host, adminPort) : { host, port: adminPort }), ...target }, onResponse)
+      : http.get({ host, port: adminPort, ...target }, onResponse);
     const timer = setTimeout(() => finish(new AdminUnavailableError(server, `no answer within ${timeoutMs} ms`)), timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    request.on('error', (e: NodeJS.ErrnoException) => finish(new AdminUnavailableError(server, e.code ?? e.message)));
+    request.on('error', (e: NodeJS.ErrnoException) => {
+      // Refused or unreachable is the same over either scheme; anything else at the connection may be the wrong one.
+      const transportFailed = e.code !== 'ECONNREFUSED' && e.code !== 'EHOSTUNREACH' && e.code !== 'ENOTFOUND';
+      const detail = options.https ? `HTTPS: ${firstLine(e)}`
+        : e.code?.startsWith('HPE_') ? `the answer over HTTP is not HTTP (${e.code}; an HTTPS-only AdminServer?)` : (e.code ?? e.message);
+      finish(new AdminUnavailableError(server, detail, transportFailed));
+    });
   });
 }
 

@@ -3,7 +3,7 @@
 // AdminServer cannot be used. Watch tables list DATA watches only; child watches show only in mntr's total.
 import { ExactJson, isJsonObject, sessionHexFromJson } from './exactJson';
 import {
-  AdminUnavailableError, askAdmin, askWord, AskOptions, parseDumpText, parseMntr, parseWchc, WordRefusedError,
+  AdminUnavailableError, askAdmin, askAdminEither, askWord, AskOptions, parseDumpText, parseMntr, parseWchc, WordRefusedError,
 } from './serverCommands';
 import { parseCons } from '../fourLetterWords';
 
@@ -19,6 +19,8 @@ export interface ServerTables {
   /** `host:clientPort`. */
   server: string;
   via: 'admin' | 'fourLetterWords' | 'none';
+  /** The answers came over TLS (four-letter words on a secure port) or HTTPS (the AdminServer). */
+  secure?: boolean;
   /** Why tables are missing or partial (e.g. words refused, server unreachable). */
   reason?: string;
   refusedWords: string[];
@@ -80,9 +82,12 @@ function finishCounts(tables: ServerTables): ServerTables {
 }
 
 async function readViaAdmin(endpoint: ServerEndpoint, adminPort: number, options: TableOptions): Promise<ServerTables> {
-  const ask = (command: string) => askAdmin(endpoint.host, adminPort, command, options);
-  const [connections, watches, dump, monitor] = await Promise.all([
-    ask('connections'), ask('watches'), options.skipDump ? Promise.resolve(undefined) : ask('dump'), ask('monitor'),
+  // The first answer tells which scheme the AdminServer speaks; the others use it.
+  const first = await askAdminEither(endpoint.host, adminPort, 'monitor', options);
+  const ask = (command: string) => askAdmin(endpoint.host, adminPort, command, { ...options, https: first.https });
+  const monitor = first.json;
+  const [connections, watches, dump] = await Promise.all([
+    ask('connections'), ask('watches'), options.skipDump ? Promise.resolve(undefined) : ask('dump'),
   ]);
   const bySession = new Map<string, string>();
   for (const list of [connections.connections, connections.secure_connections]) {
@@ -94,7 +99,7 @@ async function readViaAdmin(endpoint: ServerEndpoint, adminPort: number, options
     }
   }
   const tables: ServerTables = {
-    server: `${endpoint.host}:${endpoint.port}`, via: 'admin', refusedWords: [],
+    server: `${endpoint.host}:${endpoint.port}`, via: 'admin', secure: first.https, refusedWords: [],
     connections: bySession,
     watches: sessionPathsFromAdmin(objectField(watches, 'session_id_to_watched_paths')),
     monitor: monitorFromAdmin(monitor),
@@ -133,7 +138,7 @@ async function readViaWords(endpoint: ServerEndpoint, options: TableOptions, adm
   const [cons, wchc, dump, mntr] = await Promise.all([
     ask('cons'), ask('wchc'), options.skipDump ? Promise.resolve(undefined) : ask('dump'), ask('mntr'),
   ]);
-  const tables: ServerTables = { server: `${endpoint.host}:${endpoint.port}`, via: 'fourLetterWords', refusedWords: refused };
+  const tables: ServerTables = { server: `${endpoint.host}:${endpoint.port}`, via: 'fourLetterWords', secure: !!options.tls, refusedWords: refused };
   if (cons !== undefined) {
     tables.connections = new Map();
     for (const c of parseCons(cons)) if (c.sessionId && c.sessionId !== '0x0') tables.connections.set(c.sessionId, c.client);

@@ -45,6 +45,9 @@ describe('Ensemble view', function () {
     for (const label of ['Mode', 'Version', 'Latency min/avg/max', 'Connections', 'Znodes', 'Watches', 'Read via']) {
       assert.ok(labels.includes(label), `${label} missing from ${labels.join(', ')}`);
     }
+    // A plain server is read unencrypted, and the view says so.
+    const readVia = details.find((d) => itemOf(d).label === 'Read via');
+    assert.match(String(readVia && itemOf(readVia).description), /^(AdminServer over HTTP|four-letter words, unencrypted)$/);
     const znodes = details.find((d) => itemOf(d).label === 'Znodes');
     assert.match(String(znodes && itemOf(znodes).description), /^\d+$/);
   });

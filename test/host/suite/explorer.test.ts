@@ -7,7 +7,7 @@ import * as zookeeper from 'node-zookeeper-client';
 // Type-only: the extension runs from its bundle, so its classes are not these (instanceof would always fail).
 import type { ConnectionNode, TreeNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import type { TestApi } from '../../../src/vscode/testApi';
-import { askFourLetterWord } from '../../../src/zk/fourLetterWords';
+import { askWord } from '../../../src/zk/servers/serverCommands';
 import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { label, nextChange, services, testZk } from './zooscope';
 
@@ -124,7 +124,7 @@ describe('Explorer', function () {
     const deep = await child(s, base, 'deep');
     await childrenOf(s, deep);
     const [host, port] = testZk().split(',')[0].split(':');
-    const watched = async () => (await askFourLetterWord(host, Number(port), 'wchp')).includes(`${BASE}/deep\n`);
+    const watched = async () => (await askWord(host, Number(port), 'wchp')).includes(`${BASE}/deep\n`);
     await eventually(watched, 3000, 'server lists the watch');
     s.tree.onCollapsed(deep);
     await eventually(async () => !(await watched()), 3000, 'server drops the watch');

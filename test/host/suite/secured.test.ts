@@ -21,7 +21,7 @@ describe('Secured connections (TLS + SASL)', function () {
   before(async () => {
     s = await services();
     certificates = temporaryCertificates();
-    server = await SecuredZkServer.start({ tls: { keyStore: 'pkcs12', clientAuth: 'need' }, sasl: 'optional', certificates: certificates.certificates });
+    server = await SecuredZkServer.start({ tls: { keyStore: 'pkcs12', clientAuth: 'need' }, sasl: 'optional', admin: 'https', certificates: certificates.certificates });
   });
 
   after(async () => {
@@ -33,7 +33,7 @@ describe('Secured connections (TLS + SASL)', function () {
   it('connects with a client certificate and SASL, shows it in the status bar, keeps secrets out of settings', async () => {
     const certs = certificates.certificates;
     await vscode.commands.executeCommand('zooscope.addConnection', {
-      id: ID, name: 'Host Secured', connectString: server.tlsAddress,
+      id: ID, name: 'Host Secured', connectString: server.tlsAddress, adminPort: server.adminPort,
       tls: { caFile: certs.caCrt, pfxFile: certs.clientP12 }, sasl: { mechanism: 'DIGEST-MD5', user: 'alice' },
       tlsPassphrase: CLIENT_PFX_PASSPHRASE, saslPassword: SASL_USERS.alice,
     });
@@ -48,6 +48,16 @@ describe('Secured connections (TLS + SASL)', function () {
     const settings = JSON.stringify(vscode.workspace.getConfiguration('zooscope').get('connections'));
     assert.ok(settings.includes(certs.clientP12), 'files are referenced by path');
     for (const secret of [CLIENT_PFX_PASSPHRASE, SASL_USERS.alice]) assert.ok(!settings.includes(secret), 'no secret in settings');
+  });
+
+  it('the Ensemble view asks the secured server over HTTPS with the connection\'s certificate, and says so', async () => {
+    await s.ensemble.refresh();
+    const root = (await s.ensemble.getChildren()).find((r) => r.kind === 'ensembleConnection' && r.connectionId === ID);
+    assert.ok(root, 'the secured connection is in the Ensemble view');
+    const [server] = await s.ensemble.getChildren(root);
+    assert.ok(server.kind === 'ensembleServer' && server.status.reachable, JSON.stringify(server));
+    const readVia = (await s.ensemble.getChildren(server)).map((d) => s.ensemble.getTreeItem(d)).find((item) => item.label === 'Read via');
+    assert.strictEqual(readVia?.description, 'AdminServer over HTTPS');
   });
 
   it('says in one line that SASL refused a wrong password, without the password', async () => {

@@ -1,0 +1,98 @@
+// What ZooScope asks the servers beside the session (the lock-queue panel's watch tables, the Ensemble view, the
+// session directory) works on a TLS-only cluster as the session does: four-letter words over TLS on the secure
+// client port, the AdminServer over HTTPS (or plain HTTP where it is plain), verified with the session's own CA and
+// client certificate; and every answer says which of these was used.
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { readTables } from '../../src/zk/analysis/analyze';
+import { getEnsembleStatus } from '../../src/zk/servers/ensembleStatus';
+import { SessionDirectory } from '../../src/zk/sessionDirectory';
+import { ZkSession } from '../../src/zk/session';
+import { SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
+import { freePort } from '../support/ports';
+import type { TestCertificates } from '../support/testCertificates';
+
+function tlsSession(server: SecuredZkServer, c: TestCertificates): ZkSession {
+  return new ZkSession({
+    connectString: server.tlsAddress, sessionTimeoutMs: 30000, requestTimeoutMs: 8000,
+    tls: { caFile: c.caCrt, certFile: c.clientCrt, keyFile: c.clientKey },
+  });
+}
+
+describe('servers asked beside a TLS session: four-letter words over TLS, the AdminServer over HTTPS', () => {
+  let certs: { certificates: TestCertificates; remove(): void };
+  let httpsAdmin: SecuredZkServer;
+  let httpAdmin: SecuredZkServer;
+  let closedPort: number;
+  const sessions: ZkSession[] = [];
+
+  before(async () => {
+    certs = temporaryCertificates();
+    const tls = { keyStore: 'pkcs12', clientAuth: 'need' } as const;
+    [httpsAdmin, httpAdmin, closedPort] = await Promise.all([
+      SecuredZkServer.start({ certificates: certs.certificates, tls, admin: 'https' }),
+      SecuredZkServer.start({ certificates: certs.certificates, tls, admin: 'http' }),
+      freePort(),
+    ]);
+  });
+  after(async () => {
+    for (const s of sessions) s.close();
+    await Promise.all([httpsAdmin?.dispose(), httpAdmin?.dispose()]);
+    certs?.remove();
+  });
+
+  async function openOn(server: SecuredZkServer): Promise<ZkSession> {
+    const s = tlsSession(server, certs.certificates);
+    sessions.push(s);
+    await s.open();
+    return s;
+  }
+
+  test('watch tables come from the AdminServer over HTTPS, verified with the session\'s CA and certificate', async () => {
+    const s = await openOn(httpsAdmin);
+    const [tables] = await readTables(s, { adminPort: httpsAdmin.adminPort });
+    assert.equal(tables.via, 'admin', tables.reason);
+    assert.equal(tables.secure, true);
+    assert.ok(tables.connections?.has(s.sessionId!), `connections: ${[...tables.connections?.keys() ?? []].join(', ')}`);
+  });
+
+  test('without an AdminServer the four-letter words go over TLS to the secure client port, and say so', async () => {
+    const s = await openOn(httpsAdmin);
+    const [tables] = await readTables(s, { adminPort: closedPort });
+    assert.equal(tables.via, 'fourLetterWords', tables.reason);
+    assert.equal(tables.secure, true);
+    assert.deepEqual(tables.refusedWords, []);
+    assert.ok(tables.connections?.has(s.sessionId!), `connections: ${[...tables.connections?.keys() ?? []].join(', ')}`);
+    assert.ok(tables.monitor?.server_state, 'mntr answered over TLS');
+  });
+
+  test('a plain-HTTP AdminServer beside a TLS port is used over HTTP, and the tables say it was not encrypted', async () => {
+    const s = await openOn(httpAdmin);
+    const [tables] = await readTables(s, { adminPort: httpAdmin.adminPort });
+    assert.equal(tables.via, 'admin', tables.reason);
+    assert.equal(tables.secure, false);
+    assert.ok(tables.connections?.has(s.sessionId!));
+  });
+
+  test('the Ensemble view\'s status: AdminServer over HTTPS, else words over TLS; plain words cannot read a TLS port', async () => {
+    const s = await openOn(httpsAdmin);
+    const [viaAdmin] = await getEnsembleStatus(httpsAdmin.tlsAddress, { adminPort: httpsAdmin.adminPort, tls: s.serverTls, timeoutMs: 5000 });
+    assert.equal(viaAdmin.via, 'admin', viaAdmin.error);
+    assert.equal(viaAdmin.secure, true);
+    assert.equal(viaAdmin.mode, 'standalone');
+    const [viaWords] = await getEnsembleStatus(httpsAdmin.tlsAddress, { adminPort: closedPort, tls: s.serverTls, timeoutMs: 5000 });
+    assert.equal(viaWords.via, 'fourLetterWords', viaWords.error);
+    assert.equal(viaWords.secure, true);
+    assert.equal(viaWords.mode, 'standalone');
+    // What the words over a plain socket get from the same port: nothing readable.
+    const [plain] = await getEnsembleStatus(httpsAdmin.tlsAddress, { adminPort: closedPort, timeoutMs: 5000 });
+    assert.equal(plain.via, 'none');
+  });
+
+  test('the session directory finds a session\'s client address with `cons` over TLS', async () => {
+    const s = await openOn(httpsAdmin);
+    const directory = new SessionDirectory(s.parsed.servers, s.serverTls);
+    const address = await directory.clientAddress(s.sessionId!);
+    assert.match(address ?? '', /^127\.0\.0\.1:\d+$/);
+  });
+});
