@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fourLetterWord, freePort } from './ports';
+import { NETTY_JARS } from './zkServer';
 import { makeTestCertificates, STORE_PASSWORD, TestCertificates } from './testCertificates';
 
 /** SASL users every SASL server knows (user → password). */
@@ -28,8 +29,16 @@ export interface SecuredServerOptions {
 }
 
 // servlet-api: for the AdminServer (Jetty), as the plain test servers have it.
-const JARS = ['zookeeper', 'netty-codec', 'netty-resolver', 'netty-transport-native-unix-common', 'slf4j-simple', 'servlet-api']
-  .map((name) => `/usr/share/java/${name}.jar`);
+const JARS = [...['zookeeper', 'slf4j-simple', 'servlet-api'].map((name) => `/usr/share/java/${name}.jar`), ...NETTY_JARS];
+
+/** zoo.cfg lines for TLS with the test PKCS#12 key and trust stores (the port itself is set apart). */
+export function tlsServerConfigLines(certs: TestCertificates, clientAuth: 'need' | 'none'): string[] {
+  return [
+    'serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory', `ssl.clientAuth=${clientAuth}`,
+    `ssl.keyStore.location=${certs.serverP12}`, `ssl.keyStore.password=${STORE_PASSWORD}`,
+    `ssl.trustStore.location=${certs.trustStoreP12}`, `ssl.trustStore.password=${STORE_PASSWORD}`,
+  ];
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -72,18 +81,16 @@ export class SecuredZkServer {
         `ssl.quorum.trustStore.location=${certs.trustStoreP12}`, `ssl.quorum.trustStore.password=${STORE_PASSWORD}`);
     }
     if (tls) {
-      lines.push('serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory', `ssl.clientAuth=${tls.clientAuth}`);
+      if (tls.keyStore === 'pkcs12') lines.push(...tlsServerConfigLines(certs, tls.clientAuth));
+      else {
+        lines.push('serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory', `ssl.clientAuth=${tls.clientAuth}`,
+          `ssl.keyStore.location=${tls.keyStore === 'pem' ? certs.serverPem : certs.wrongNamePem}`,
+          `ssl.trustStore.location=${certs.caCrt}`, 'ssl.trustStore.type=PEM');
+      }
       if (tls.unified) {
         // A unified port needs the x509 provider named, or every TLS connection is closed after its handshake.
         lines.push('client.portUnification=true', 'authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider');
       } else lines.push(`secureClientPort=${tlsPort}`);
-      if (tls.keyStore === 'pkcs12') {
-        lines.push(`ssl.keyStore.location=${certs.serverP12}`, `ssl.keyStore.password=${STORE_PASSWORD}`,
-          `ssl.trustStore.location=${certs.trustStoreP12}`, `ssl.trustStore.password=${STORE_PASSWORD}`);
-      } else {
-        lines.push(`ssl.keyStore.location=${tls.keyStore === 'pem' ? certs.serverPem : certs.wrongNamePem}`,
-          `ssl.trustStore.location=${certs.caCrt}`, 'ssl.trustStore.type=PEM');
-      }
       if (tls.tls13Only) {
         // 3.8.0's default suites have none for TLS 1.3: without them every handshake fails.
         lines.push('ssl.protocol=TLSv1.3', 'ssl.enabledProtocols=TLSv1.3', 'ssl.ciphersuites=TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384');

@@ -22,14 +22,22 @@ export interface ZkServerOptions {
   clientPort?: number;
   /** Send the server's log here instead of a file in its data dir. */
   logToConsole?: boolean;
+  /**
+   * TLS on a secure client port of each member, beside the plain one (kept for readiness checks): these zoo.cfg
+   * lines (the Netty factory, key and trust stores, client auth) go into every member's config.
+   */
+  secure?: { configLines: string[] };
 }
 
-function classPath(): string {
+/** The Netty jars zookeeper.jar's manifest forgets: without them the Netty factory (the one with TLS) cannot load. */
+export const NETTY_JARS = ['netty-codec', 'netty-resolver', 'netty-transport-native-unix-common'].map((name) => `/usr/share/java/${name}.jar`);
+
+function classPath(secure: boolean): string {
   const home = process.env.ZOOKEEPER_HOME;
   if (home && fs.existsSync(path.join(home, 'lib'))) {
     return [path.join(home, 'lib', '*'), path.join(home, 'conf')].join(':');
   }
-  const debian = ['/usr/share/java/zookeeper.jar', '/usr/share/java/servlet-api.jar', '/usr/share/java/slf4j-simple.jar'];
+  const debian = ['/usr/share/java/zookeeper.jar', '/usr/share/java/servlet-api.jar', '/usr/share/java/slf4j-simple.jar', ...(secure ? NETTY_JARS : [])];
   if (!fs.existsSync(debian[0])) throw new Error('ZooKeeper not found: run scripts/zk/ensure-zookeeper.sh or set ZOOKEEPER_HOME');
   return debian.join(':');
 }
@@ -44,18 +52,24 @@ export class ZkMember {
     readonly adminPort: number | undefined,
     private readonly systemProps: string[],
     private readonly logToConsole: boolean,
+    /** The TLS client port, when the cluster was started with `secure`. */
+    readonly secureClientPort?: number,
   ) {}
 
   /** The java process's pid while it runs (the demo's last-resort kill). */
   get pid(): number | undefined { return this.running ? this.proc?.pid : undefined; }
   get running(): boolean { return !!this.proc && this.proc.exitCode === null && this.proc.signalCode === null; }
   get address(): string { return `127.0.0.1:${this.clientPort}`; }
+  get secureAddress(): string {
+    if (!this.secureClientPort) throw new Error(`ZooKeeper ${this.id} has no secure client port`);
+    return `127.0.0.1:${this.secureClientPort}`;
+  }
 
   start(): void {
     const log = this.logToConsole ? 'inherit' : fs.openSync(path.join(this.dir, 'server.log'), 'a');
     this.proc = spawn('java', [
       '-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...this.systemProps,
-      '-cp', classPath(), 'org.apache.zookeeper.server.quorum.QuorumPeerMain', path.join(this.dir, 'zoo.cfg'),
+      '-cp', classPath(!!this.secureClientPort), 'org.apache.zookeeper.server.quorum.QuorumPeerMain', path.join(this.dir, 'zoo.cfg'),
     ], { stdio: ['ignore', log, log] });
     if (typeof log === 'number') fs.closeSync(log);
   }
@@ -95,10 +109,12 @@ export class ZkCluster {
   constructor(readonly members: ZkMember[], readonly baseDir: string, private readonly ownsBaseDir: boolean) {}
 
   get connectString(): string { return this.members.map((m) => m.address).join(','); }
+  /** The members' TLS client ports (a cluster started with `secure`). */
+  get secureConnectString(): string { return this.members.map((m) => m.secureAddress).join(','); }
 
-  /** The member whose client port is `port`. */
+  /** The member whose client port (plain or secure) is `port`. */
   member(port: number): ZkMember {
-    const found = this.members.find((m) => m.clientPort === port);
+    const found = this.members.find((m) => m.clientPort === port || m.secureClientPort === port);
     if (!found) throw new Error(`no member on port ${port}`);
     return found;
   }
@@ -143,24 +159,26 @@ async function startClusterOnce(size: number, o: ZkServerOptions): Promise<ZkClu
   const props = o.extendedTypes === false ? [] : ['-Dzookeeper.extendedTypesEnabled=true'];
   for (const [key, value] of Object.entries(o.systemProperties ?? {})) props.push(`-D${key}=${value}`);
   const peers: string[] = [];
-  const specs: { dir: string; client: number; admin?: number }[] = [];
+  const specs: { dir: string; client: number; admin?: number; secure?: number }[] = [];
   for (let i = 1; i <= size; i++) {
     const dir = path.join(baseDir, `zk${i}`);
     fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
     const client = i === 1 && o.clientPort ? o.clientPort : await freePort();
     const admin = o.adminServer === false ? undefined : await freePort();
-    specs.push({ dir, client, admin });
+    const secure = o.secure ? await freePort() : undefined;
+    specs.push({ dir, client, admin, secure });
     if (size > 1) peers.push(`server.${i}=127.0.0.1:${await freePort()}:${await freePort()}`);
   }
   const members = specs.map((s, index) => {
     const id = index + 1;
     let cfg = configText(o, path.join(s.dir, 'data'), s.client, s.admin);
+    if (o.secure && s.secure) cfg += [`secureClientPort=${s.secure}`, ...o.secure.configLines].join('\n') + '\n';
     if (size > 1) {
       cfg += peers.join('\n') + '\n';
       fs.writeFileSync(path.join(s.dir, 'data', 'myid'), `${id}\n`);
     }
     fs.writeFileSync(path.join(s.dir, 'zoo.cfg'), cfg);
-    return new ZkMember(id, s.dir, s.client, s.admin, props, o.logToConsole ?? false);
+    return new ZkMember(id, s.dir, s.client, s.admin, props, o.logToConsole ?? false, s.secure);
   });
   members.forEach((m) => m.start());
   const cluster = new ZkCluster(members, baseDir, ownsBaseDir);
