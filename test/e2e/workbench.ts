@@ -20,6 +20,11 @@ export interface WorkbenchOptions {
   vsixPath?: string;
   /** Default: a fresh empty folder. */
   workspaceFolder?: string;
+  /** VS Code's display language, e.g. `zh-cn` (code-server `--locale`, and the browser's language); needs a
+   *  language pack among `extraVsixPaths` to take effect. */
+  locale?: string;
+  /** Extensions installed besides ZooScope, e.g. a language pack. */
+  extraVsixPaths?: string[];
 }
 
 /** One test's view of the world; run.ts closes whatever a test opened. */
@@ -61,11 +66,13 @@ export class Workbench {
       vsixPath: o.vsixPath ?? defaultVsix(),
       settings: o.settings,
       env: o.env,
+      locale: o.locale,
+      extraVsixPaths: o.extraVsixPaths,
     });
     let browser: Browser | undefined;
     try {
       browser = await launchChromium();
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, ...(o.locale ? { locale: o.locale } : {}) });
       const wb = new Workbench(page, server, browser, tempWorkspace);
       await page.goto(server.url);
       await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60000 });

@@ -2,6 +2,7 @@
 // The tools come from scripts/host/ensure-host.sh, cached outside the repo in $ZOOSCOPE_HOST_CACHE
 // (default ~/.cache/zooscope-host). Every server gets its own config, profile, extensions and TMPDIR.
 import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -34,6 +35,10 @@ export interface CodeServerOptions {
   workspaceFolder: string;
   /** Installed with `--install-extension` before the server starts. */
   vsixPath?: string;
+  /** More extensions installed the same way (e.g. a language pack). */
+  extraVsixPaths?: string[];
+  /** VS Code's display language (`--locale`, e.g. `zh-cn`); it takes effect only with a language pack for it. */
+  locale?: string;
   /** Merged over quiet defaults into User/settings.json. */
   settings?: Record<string, unknown>;
   /** Extra environment for the server and so for its extension host. */
@@ -121,6 +126,44 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<void
   });
 }
 
+interface LanguagePack {
+  hash: string;
+  extensions: { extensionIdentifier: { id: string }; version: string }[];
+  translations: Record<string, string>;
+  label: string;
+}
+
+/** Writes <user-data>/languagepacks.json for the installed language-pack extensions, as VS Code does when one is
+ *  installed through a running server. `code-server --install-extension` does not (the server's language-pack
+ *  service only runs inside the server), and without that file `--locale` is ignored: the workbench, and so
+ *  `vscode.env.language` and every extension's strings, stay English. */
+export function registerLanguagePacks(userDataDir: string, extensionsDir: string): void {
+  type Installed = { identifier: { id: string }; version: string; relativeLocation: string };
+  type Localization = { languageId: string; languageName?: string; localizedLanguageName?: string; translations: { id: string; path: string }[] };
+  let installed: Installed[];
+  try {
+    installed = JSON.parse(fs.readFileSync(path.join(extensionsDir, 'extensions.json'), 'utf8')) as Installed[];
+  } catch {
+    return; // nothing installed
+  }
+  const packs: Record<string, LanguagePack> = {};
+  for (const ext of installed) {
+    const dir = path.join(extensionsDir, ext.relativeLocation);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { contributes?: { localizations?: Localization[] } };
+    for (const l10n of manifest.contributes?.localizations ?? []) {
+      const pack = packs[l10n.languageId] ??= { hash: '', extensions: [], translations: {}, label: l10n.localizedLanguageName ?? l10n.languageName ?? l10n.languageId };
+      pack.extensions.push({ extensionIdentifier: { id: ext.identifier.id }, version: ext.version });
+      for (const t of l10n.translations) pack.translations[t.id] = path.join(dir, t.path);
+    }
+  }
+  for (const pack of Object.values(packs)) {
+    const md5 = createHash('md5');
+    for (const e of pack.extensions) md5.update(e.extensionIdentifier.id).update(e.version);
+    pack.hash = md5.digest('hex');
+  }
+  fs.writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify(packs));
+}
+
 export async function startCodeServer(o: CodeServerOptions): Promise<CodeServerHandle> {
   const tools = hostTools();
   const ownsBaseDir = !o.baseDir;
@@ -148,6 +191,10 @@ export async function startCodeServer(o: CodeServerOptions): Promise<CodeServerH
     if (!fs.existsSync(o.vsixPath)) throw new Error(`vsix not found: ${o.vsixPath} (run npm run package)`);
     await run(tools.node24Bin, [tools.codeServerBin, ...common, '--install-extension', path.resolve(o.vsixPath)], env);
   }
+  for (const vsix of o.extraVsixPaths ?? []) {
+    await run(tools.node24Bin, [tools.codeServerBin, ...common, '--install-extension', path.resolve(vsix)], env);
+  }
+  if (o.locale) registerLanguagePacks(userDataDir, extensionsDir);
 
   const port = o.port ?? await freePort();
   const logFile = path.join(baseDir, 'code-server.log');
@@ -157,6 +204,7 @@ export async function startCodeServer(o: CodeServerOptions): Promise<CodeServerH
     '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
     '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
     ...(o.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...(o.locale ? ['--locale', o.locale] : []),
     path.resolve(o.workspaceFolder),
   ];
   const proc: ChildProcess = spawn(tools.node24Bin, args, { detached: true, stdio: ['ignore', log, log], env });
