@@ -19,15 +19,21 @@ export function aclChangeLines(plan: ImportPlan): string[] {
 export function importPreview(plan: ImportPlan, file: string): { text: string; message: string; detail: string; confirmLabel: string } {
   const of = (action: 'create' | 'update' | 'unchanged') => plan.entries.filter((e) => e.action === action).map((e) => e.path);
   const skipped = plan.entries.filter((e) => e.action === 'skip').map(describeImportSkip);
-  const counts = t('{0} to create, {1} to change, {2} unchanged, {3} skipped', plan.counts.create, plan.counts.update, plan.counts.unchanged, plan.counts.skip);
+  const acls = aclChangeLines(plan);
+  // The counts are also the confirmation's text: ACL changes are named there, not only in the document.
+  const counts = acls.length
+    ? t('{0} to create, {1} to change, {2} ACLs to set, {3} unchanged, {4} skipped', plan.counts.create, plan.counts.update, acls.length, plan.counts.unchanged, plan.counts.skip)
+    : t('{0} to create, {1} to change, {2} unchanged, {3} skipped', plan.counts.create, plan.counts.update, plan.counts.unchanged, plan.counts.skip);
+  // Only the sections that list something: the counts line already says which are empty.
+  const section = (heading: string, items: readonly string[]) => items.length ? [`## ${heading}`, ...listLines(items), ''] : [];
   const text = [
     `# ${t('Import preview: {0} → {1}', file, plan.targetRoot)}`, '', t('Nothing has been written yet.'), '', counts, '',
-    `## ${t('Create ({0})', plan.counts.create)}`, ...listLines(of('create')), '',
-    `## ${t('Change data ({0})', plan.counts.update)}`, ...listLines(of('update')), '',
-    `## ${t('Set ACL ({0})', aclChangeLines(plan).length)}`, ...listLines(aclChangeLines(plan)), '',
-    `## ${t('Skip ({0})', plan.counts.skip)}`, ...listLines(skipped), '',
-    `## ${t('Unchanged ({0})', plan.counts.unchanged)}`, ...listLines(of('unchanged')),
-  ].join('\n') + '\n';
+    ...section(t('Create ({0})', plan.counts.create), of('create')),
+    ...section(t('Change data ({0})', plan.counts.update), of('update')),
+    ...section(t('Set ACL ({0})', acls.length), acls),
+    ...section(t('Skip ({0})', plan.counts.skip), skipped),
+    ...section(t('Unchanged ({0})', plan.counts.unchanged), of('unchanged')),
+  ].join('\n').trimEnd() + '\n';
   const detail = [counts, '', t('Changed nodes are written only if nobody changed them since this preview.')];
   if (plan.counts.skip) detail.push('', ...skipped.slice(0, 5));
   return { text, message: t('Import into {0}?', plan.targetRoot), detail: detail.join('\n'), confirmLabel: t('Import') };
