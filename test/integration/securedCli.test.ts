@@ -7,9 +7,9 @@ import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
+import { javaClientSecurityFlags, SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
 import { bundleCli, CommandRun, ZKCLI } from '../support/shellRunners';
-import { CLIENT_PFX_PASSPHRASE, STORE_PASSWORD, TestCertificates } from '../support/testCertificates';
+import { CLIENT_PFX_PASSPHRASE, TestCertificates } from '../support/testCertificates';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -128,16 +128,10 @@ describe('the CLI against a TLS (clientAuth=need) + SASL server', () => {
   test('interop: Apache zkCli over TLS with SASL as alice reads the node our client created', async () => {
     const created = await run(cli, ['shell', server.tlsAddress, ...pem, '--sasl-user', 'alice', 'create', '/cli-interop', 'from zooscope', 'sasl:alice:cdrwa'], alice);
     assert.equal(created.code, 0, created.stderr);
-    const jaas = path.join(outDir, 'jaas-alice.conf');
-    fs.writeFileSync(jaas, `Client {\n  org.apache.zookeeper.server.auth.DigestLoginModule required\n  username="alice"\n  password="${SASL_USERS.alice}";\n};\n`);
     // zkCli.sh's own classpath lacks netty's codec and resolver: a later -cp in CLIENT_JVMFLAGS wins.
-    const classPath = ['zookeeper', 'netty-codec', 'netty-resolver', 'netty-transport-native-unix-common', 'slf4j-simple'].map((j) => `/usr/share/java/${j}.jar`).join(':');
-    const flags = [
-      '-cp', classPath, '-Dzookeeper.clientCnxnSocket=org.apache.zookeeper.ClientCnxnSocketNetty', '-Dzookeeper.client.secure=true',
-      `-Dzookeeper.ssl.keyStore.location=${c.clientP12}`, `-Dzookeeper.ssl.keyStore.password=${CLIENT_PFX_PASSPHRASE}`,
-      `-Dzookeeper.ssl.trustStore.location=${c.trustStoreP12}`, `-Dzookeeper.ssl.trustStore.password=${STORE_PASSWORD}`,
-      `-Djava.security.auth.login.config=${jaas}`,
-    ].join(' ');
+    const java = javaClientSecurityFlags(c, outDir, 'alice');
+    const classPath = [...['zookeeper', 'slf4j-simple'].map((j) => `/usr/share/java/${j}.jar`), ...java.classPath];
+    const flags = ['-cp', classPath.join(':'), ...java.flags].join(' ');
     const stdout = await new Promise<string>((resolve) => {
       execFile(ZKCLI, ['-server', server.tlsAddress, 'get', '/cli-interop'], { env: cleanEnv({ CLIENT_JVMFLAGS: flags }), timeout: 60000 },
         (_error, out, err) => resolve(`${out}\n${err}`));

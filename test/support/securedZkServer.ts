@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fourLetterWord, freePort } from './ports';
 import { NETTY_JARS } from './zkServer';
-import { makeTestCertificates, STORE_PASSWORD, TestCertificates } from './testCertificates';
+import { CLIENT_PFX_PASSPHRASE, makeTestCertificates, STORE_PASSWORD, TestCertificates } from './testCertificates';
 
 /** SASL users every SASL server knows (user → password). */
 export const SASL_USERS = { alice: 'alice-pw', bob: 'bob-pw' } as const;
@@ -163,6 +163,25 @@ export class SecuredZkServer {
     await this.stop();
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * JVM flags for Apache's Java client (zkCli, Curator) over TLS with the test client certificate (PKCS#12), and
+ * SASL DIGEST-MD5 as `user` through a JAAS file written into `dir`. `classPath`: the Netty jars the client's TLS
+ * socket needs beside zookeeper.jar.
+ */
+export function javaClientSecurityFlags(certs: TestCertificates, dir: string, user: keyof typeof SASL_USERS): { classPath: string[]; flags: string[] } {
+  const jaas = path.join(dir, `jaas-${user}.conf`);
+  fs.writeFileSync(jaas, `Client {\n  org.apache.zookeeper.server.auth.DigestLoginModule required\n  username="${user}"\n  password="${SASL_USERS[user]}";\n};\n`);
+  return {
+    classPath: NETTY_JARS,
+    flags: [
+      '-Dzookeeper.clientCnxnSocket=org.apache.zookeeper.ClientCnxnSocketNetty', '-Dzookeeper.client.secure=true',
+      `-Dzookeeper.ssl.keyStore.location=${certs.clientP12}`, `-Dzookeeper.ssl.keyStore.password=${CLIENT_PFX_PASSPHRASE}`,
+      `-Dzookeeper.ssl.trustStore.location=${certs.trustStoreP12}`, `-Dzookeeper.ssl.trustStore.password=${STORE_PASSWORD}`,
+      `-Djava.security.auth.login.config=${jaas}`,
+    ],
+  };
 }
 
 /** Certificates in a fresh temp folder, removed by the returned cleanup. */

@@ -39,11 +39,14 @@ export function compileCuratorDriver(): string {
   return classes;
 }
 
-/** A Curator/ZooKeeper-recipes driver connected to `connectString` (each contender on a session of its own). */
-export function startCurator(connectString: string, sessionTimeoutMs = 15000): Promise<ThirdPartyClient> {
+/**
+ * A Curator/ZooKeeper-recipes driver connected to `connectString` (each contender on a session of its own).
+ * `java`: JVM flags and class path additions for the ZooKeeper client, e.g. TLS and SASL (javaClientSecurityFlags).
+ */
+export function startCurator(connectString: string, sessionTimeoutMs = 15000, java: { flags: string[]; classPath: string[] } = { flags: [], classPath: [] }): Promise<ThirdPartyClient> {
   const classes = compileCuratorDriver();
   return startDriver('curator', 'java', [
-    '-Xss512k', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', `${classes}:${curatorClassPath()}`,
+    '-Xss512k', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...java.flags, '-cp', [classes, curatorClassPath(), ...java.classPath].join(':'),
     'CuratorDriver', connectString, String(sessionTimeoutMs),
   ]);
 }

@@ -115,9 +115,9 @@ export class ThirdPartyClient {
   }
 }
 
-/** Starts a driver process and waits for its `ready` line. */
-export async function startDriver(library: DriverLibrary, command: string, args: string[]): Promise<ThirdPartyClient> {
-  const proc = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+/** Starts a driver process and waits for its `ready` line; `env` adds to the environment (secrets go there, not argv). */
+export async function startDriver(library: DriverLibrary, command: string, args: string[], env: Record<string, string> = {}): Promise<ThirdPartyClient> {
+  const proc = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const client = new ThirdPartyClient(library, proc);
   try {
     await client.waitFor((e) => e.event === 'ready', 60000, 'ready');

@@ -33,8 +33,20 @@ def emit(event, ident=None, **fields):
         sys.stdout.flush()
 
 
+def security_options():
+    """TLS and SASL DIGEST-MD5 from the environment (set by kazoo.ts; never on the command line)."""
+    options = {}
+    if os.environ.get("KAZOO_TLS_CA"):
+        options.update(use_ssl=True, verify_certs=True, ca=os.environ["KAZOO_TLS_CA"],
+                       certfile=os.environ["KAZOO_TLS_CERT"], keyfile=os.environ["KAZOO_TLS_KEY"])
+    if os.environ.get("KAZOO_SASL_USER"):
+        options["sasl_options"] = {"mechanism": "DIGEST-MD5", "username": os.environ["KAZOO_SASL_USER"],
+                                   "password": os.environ["KAZOO_SASL_PASSWORD"]}
+    return options
+
+
 def new_client():
-    client = KazooClient(hosts=CONNECT, timeout=SESSION_TIMEOUT)
+    client = KazooClient(hosts=CONNECT, timeout=SESSION_TIMEOUT, **security_options())
     client.start(timeout=20)
     return client
 
