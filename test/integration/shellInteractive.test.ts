@@ -1,7 +1,9 @@
 // `zooscope shell` on a real terminal (a pseudo-terminal from util-linux `script`, no native module): Tab completes
 // commands and znode paths read from the server (never offering a name with hidden characters: readline prints candidates raw), `history`, `redo`
-// and the arrow keys, lines typed ahead, Ctrl-C clears the line without leaving, printwatches on/off, Ctrl-D leaves with exit 0.
-// Every wait is for text to appear (generous deadlines); nothing depends on how fast the machine is.
+// and the arrow keys, lines typed ahead, Ctrl-C clears the line without leaving, printwatches on/off, Ctrl-D leaves with exit 0;
+// Ctrl-C while a command waits on a hung server (SIGSTOP) gives the prompt back at once, and the abandoned command
+// prints nothing when its answer comes later. Every wait is for text to appear (generous deadlines); nothing depends
+// on how fast the machine is. `script` is part of util-linux on every Debian: without it the tests fail, not skip.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -12,8 +14,14 @@ import { startStandalone, ZkCluster } from '../support/zkServer';
 import { repoRoot } from '../support/thirdParty/driver';
 import { bundleCli } from '../support/shellRunners';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { freeze, Frozen } from '../support/freeze';
 
-const hasScript = spawnSync('script', ['--version']).status === 0;
+/** Fails the test when `script` cannot run here: a missing tool is a failed test, never a skipped one. */
+function requireScript(): void {
+  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  assert.ok(!probe.error, `util-linux script cannot be started: ${probe.error?.message}`);
+  assert.equal(probe.status, 0, `script --version failed: ${probe.stderr}`);
+}
 
 /** A shell on a pseudo-terminal: keystrokes in, everything the terminal got out. */
 class PtyShell {
@@ -22,8 +30,8 @@ class PtyShell {
   readonly exited: Promise<number | null>;
   private waiters: (() => void)[] = [];
 
-  constructor(cli: string, server: string, home: string) {
-    const command = [process.execPath, cli, 'shell', server].map((w) => `'${w}'`).join(' ');
+  constructor(cli: string, server: string, home: string, options: readonly string[] = []) {
+    const command = [process.execPath, cli, 'shell', server, ...options].map((w) => `'${w}'`).join(' ');
     this.proc = spawn('script', ['-q', '-f', '-e', '-c', command, '/dev/null'], {
       env: { ...process.env, HOME: home, TZ: 'UTC', TERM: 'xterm', COLUMNS: '200', ZOOSCOPE_DIGEST: undefined }, stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -34,6 +42,10 @@ class PtyShell {
     this.proc.stdout?.on('data', take);
     this.proc.stderr?.on('data', take);
     this.exited = new Promise((resolve) => this.proc.on('close', (code) => resolve(code)));
+  }
+
+  get running(): boolean {
+    return this.proc.exitCode === null && this.proc.signalCode === null;
   }
 
   send(keys: string): void {
@@ -66,24 +78,28 @@ class PtyShell {
   }
 }
 
-describe('zooscope shell on a terminal', { skip: !hasScript && 'util-linux script is not installed' }, () => {
+describe('zooscope shell on a terminal', () => {
   let zk: ZkCluster;
   let cli: string;
   let outDir: string;
   let other: OtherClient;
   let shell: PtyShell | undefined;
+  let frozen: Frozen | undefined;
 
   before(async () => {
     const root = repoRoot();
     outDir = path.join(root, '.tmp', `shell-pty-${process.pid}`);
     fs.mkdirSync(outDir, { recursive: true });
-    [cli, zk] = await Promise.all([bundleCli(root, outDir), startStandalone()]);
+    // Sessions of up to 200 s (20 ticks): a client notices a hung server only after 2/3 of its session timeout, so a
+    // command sent to the stopped server cannot end by itself within any of the test's waits.
+    [cli, zk] = await Promise.all([bundleCli(root, outDir), startStandalone({ tickTime: 10000 })]);
     other = await connectOtherClient(zk.connectString);
     await other.mkdirp('/alpha/child1');
     await other.create('/alpha/bad\u202ename');
     await other.create('/beta', 'b');
   });
   after(async () => {
+    frozen?.thaw();
     shell?.kill();
     other?.close();
     await zk?.stop();
@@ -91,6 +107,7 @@ describe('zooscope shell on a terminal', { skip: !hasScript && 'util-linux scrip
   });
 
   test('completion, history and redo, Ctrl-C, printwatches, Ctrl-D', async () => {
+    requireScript();
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-pty-'));
     shell = new PtyShell(cli, zk.connectString, home);
     await shell.waitFor(/\(CONNECTED\) 0\] /, 0);
@@ -161,4 +178,58 @@ describe('zooscope shell on a terminal', { skip: !hasScript && 'util-linux scrip
     assert.equal(kept.length, 1);
     fs.rmSync(home, { recursive: true, force: true });
   });
+
+  test('Ctrl-C while a command waits on a hung server: the prompt comes back, the shell stays, the late answer prints nothing', async () => {
+    requireScript();
+    await other.create('/frozen', 'late answer');
+    await other.create('/warm', 'warm data');
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-pty-'));
+    // A request timeout and a session far longer than the test waits: the command cannot end by itself while the server is stopped.
+    shell = new PtyShell(cli, zk.connectString, home, ['--timeout', '600']);
+    const pty = shell;
+    await pty.waitFor(/\(CONNECTED\) 0\] /, 0);
+    await pty.line('get /warm\r', 1);
+
+    frozen = freeze(zk.members[0]);
+    const from = pty.text.length;
+    pty.send('get /frozen\r');
+    // The line was taken (readline moved to the next line) and no prompt follows: the command is in flight.
+    await pty.waitFor(/get \/frozen\r*\n/, from);
+    const sinceCancel = pty.text.length;
+    pty.send('\x03');
+    let out = await pty.waitFor(/\^C \(command abandoned\)\r?\n[\s\S]*\[zk: [^\]]*\((CONNECTED|CONNECTING)\) 2\] /, sinceCancel);
+    assert.ok(!/late answer|KeeperErrorCode|Exception/.test(out), `the command ended by itself, not by Ctrl-C: ${JSON.stringify(out)}`);
+    assert.ok(pty.running, 'Ctrl-C during a command left the shell');
+
+    // Back on the server, the session carries on: the next command answers, and the abandoned one printed nothing.
+    frozen.thaw();
+    frozen = undefined;
+    await zk.members[0].waitServing(60000);
+    await waitConnectedPrompt(pty);
+    out = await pty.line('get /warm\r', 3);
+    assert.match(out, /get \/warm\r*\nwarm data\r?\n/);
+    const afterCancel = pty.text.slice(sinceCancel);
+    assert.ok(!afterCancel.includes('late answer'), `the abandoned command printed its answer later: ${JSON.stringify(afterCancel)}`);
+    out = await pty.line('history\r', 4);
+    assert.match(out, /1 - get \/frozen\r?\n2 - get \/warm\r?\n3 - history/, 'the abandoned line keeps its number');
+
+    pty.send('quit\r');
+    assert.equal(await pty.exited, 0);
+    shell = undefined;
+    fs.rmSync(home, { recursive: true, force: true });
+  });
 });
+
+/** Empty lines until the prompt says CONNECTED (after a hung server, the session may be reconnecting). */
+async function waitConnectedPrompt(pty: PtyShell): Promise<void> {
+  const deadline = Date.now() + 60000;
+  for (;;) {
+    const from = pty.text.length;
+    pty.send('\r');
+    const out = await pty.waitFor(/\((CONNECTED|CONNECTING|CLOSED)\) \d+\] /, from);
+    const states = [...out.matchAll(/\((CONNECTED|CONNECTING|CLOSED)\) \d+\] /g)];
+    if (states[states.length - 1][1] === 'CONNECTED') return;
+    if (Date.now() > deadline) throw new Error(`the shell's session never came back: ${JSON.stringify(out)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}

@@ -36,6 +36,18 @@ export interface ShellOptions {
   timeZone?: string;
 }
 
+/**
+ * Where one command's output goes. An abandoned command (Ctrl-C while it waits for the server) prints nothing and
+ * decides no exit code when its answer comes later: the prompt has moved on. Watch events are the session's and
+ * are not a command's output.
+ */
+class CommandOutput implements ShellSink {
+  abandoned = false;
+  constructor(private readonly sink: ShellSink) {}
+  out(text: string): void { if (!this.abandoned) this.sink.out(text); }
+  err(text: string): void { if (!this.abandoned) this.sink.err(text); }
+}
+
 const RUNNERS: Record<string, Runner> = { ...READ_RUNNERS, ...WRITE_RUNNERS, ...QUOTA_RUNNERS,
   close: async (ctx) => ctx.closeSession(),
   version: async (ctx) => ctx.out('ZooKeeper CLI version: 3.8.0 (zooscope shell)\n'),
@@ -88,17 +100,44 @@ export class ZkShell {
     return [...this.history.values()];
   }
 
-  /** One typed line (ZooKeeperMain.executeLine): numbered in the history, then run. */
-  async executeLine(line: string): Promise<void> {
-    if (line === '') return;
+  /**
+   * One typed line (ZooKeeperMain.executeLine): numbered in the history, then run. Aborting `signal` abandons it:
+   * this resolves at once with 'abandoned' (exit code 1), the line keeps its number, and whatever the command would
+   * still print is dropped. ZooKeeper cannot take a request back, so a request already sent still completes.
+   */
+  async executeLine(line: string, signal?: AbortSignal): Promise<'done' | 'abandoned'> {
+    if (line === '') return 'done';
     this.history.set(this.commandCount, line);
-    await this.processCmd(tokenizeLine(line));
+    const output = new CommandOutput(this.options.sink);
+    const running = this.processCmd(tokenizeLine(line), output);
+    let outcome: 'done' | 'abandoned' = 'done';
+    if (signal) {
+      let onAbort: (() => void) | undefined;
+      const abandoned = new Promise<'abandoned'>((resolve) => {
+        onAbort = () => resolve('abandoned');
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      });
+      try {
+        outcome = await Promise.race([running.then(() => 'done' as const), abandoned]);
+      } finally {
+        if (onAbort) signal.removeEventListener('abort', onAbort);
+      }
+    } else {
+      await running;
+    }
+    if (outcome === 'abandoned') {
+      output.abandoned = true;
+      running.catch(() => undefined);
+      this.exitCode = 1;
+    }
     this.commandCount++;
+    return outcome;
   }
 
   /** One command given as words (`zkCli.sh -server … cmd args`: not numbered in the history). Returns the exit code. */
   async executeWords(words: string[]): Promise<number> {
-    await this.processCmd(words);
+    await this.processCmd(words, new CommandOutput(this.options.sink));
     return this.exitCode;
   }
 
@@ -107,21 +146,20 @@ export class ZkShell {
     if (!this.borrowed) this.sessionValue?.close();
   }
 
-  private async processCmd(words: string[]): Promise<void> {
+  private async processCmd(words: string[], output: CommandOutput): Promise<void> {
     try {
-      await this.processZkCmd(words);
-      this.exitCode = 0;
+      await this.processZkCmd(words, output);
+      if (!output.abandoned) this.exitCode = 0;
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
-      this.exitCode = error.exitCode;
-      this.options.sink.err(error.message + '\n');
+      if (!output.abandoned) this.exitCode = error.exitCode;
+      output.err(error.message + '\n');
     } finally {
       if (words[0] !== 'redo') this.options.onCommand?.(words);
     }
   }
 
-  private async processZkCmd(input: string[]): Promise<void> {
-    const sink = this.options.sink;
+  private async processZkCmd(input: string[], sink: CommandOutput): Promise<void> {
     if (input.length < 1) {
       sink.err(commandListUsage());
       throw new CliError('No command entered');
@@ -144,7 +182,7 @@ export class ZkShell {
       const againWords = tokenizeLine(again);
       if (againWords[0] === 'redo') throw new CliError('No redoing redos');
       this.history.set(this.commandCount, again);
-      await this.processCmd(againWords);
+      await this.processCmd(againWords, sink);
     } else if (cmd === 'history') {
       for (let i = this.commandCount - 10; i <= this.commandCount; ++i) {
         if (i >= 0) sink.out(`${i} - ${this.history.get(i) ?? 'null'}\n`);
@@ -161,14 +199,14 @@ export class ZkShell {
       return;
     }
     const spec = cliCommand(cmd);
-    if (spec) await RUNNERS[cmd](this.context(session), words, spec);
+    if (spec) await RUNNERS[cmd](this.context(session, sink), words, spec);
   }
 
-  private context(session: ZkSession): RunContext {
+  private context(session: ZkSession, sink: CommandOutput): RunContext {
     return {
       session,
-      out: (text) => this.options.sink.out(text),
-      err: (text) => this.options.sink.err(text),
+      out: (text) => sink.out(text),
+      err: (text) => sink.err(text),
       watches: this.watches,
       timeZone: this.options.timeZone,
       watchEvent: (type, path, state) => this.printEvent(state ?? 'SyncConnected', type, path),

@@ -2,8 +2,8 @@
 // (src/cli/shellInteractive.ts), the VS Code extension on a pseudoterminal's input and output. zkCli's prompt
 // (`[zk: host(CONNECTED) 3] `), arrow-key history kept per connect string in ~/.cache/zooscope/shell-history/, Tab
 // completion of commands, flags and znode paths (children read from the server as you type), and Ctrl-C abandons
-// the running command (its request still completes on the server) without leaving; Ctrl-C on an empty prompt or
-// Ctrl-D leaves.
+// the running command without leaving: the prompt comes back at once and the command's late answer prints nothing
+// (its request still completes on the server); Ctrl-C on an empty prompt or Ctrl-D leaves.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -156,14 +156,11 @@ export async function runInteractive(shell: ZkShell, terminal: InteractiveTermin
       initial = undefined;
       const line = await nextLine();
       if (line === undefined) break;
-      const cancelled = new Promise<void>((resolve) => { cancelRunning = resolve; });
-      const running = shell.executeLine(line);
-      const winner = await Promise.race([running.then(() => 'done' as const), cancelled.then(() => 'cancelled' as const)]);
+      const cancel = new AbortController();
+      cancelRunning = () => cancel.abort();
+      const outcome = await shell.executeLine(line, cancel.signal);
       cancelRunning = undefined;
-      if (winner === 'cancelled') {
-        running.catch(() => undefined);
-        terminal.write('^C (command abandoned)\n');
-      }
+      if (outcome === 'abandoned') terminal.write('^C (command abandoned)\n');
     }
   } finally {
     saveHistory(file, (rl as unknown as { history: string[] }).history ?? []);
