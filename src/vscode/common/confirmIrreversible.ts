@@ -2,14 +2,14 @@
 // ephemeral nodes: locks, leaders), Enter alone must not do it: after the dialog the user types how many such nodes
 // go, so a reflexive Enter (or a dialog answered by habit) deletes nothing.
 import * as vscode from 'vscode';
-import { ask } from './notifier';
+import { ask, Detail } from './notifier';
 import { input } from './quickInput';
 
 const t = vscode.l10n.t;
 
 export interface IrreversibleChange {
   message: string;
-  detail?: string;
+  detail?: Detail;
   confirmLabel: string;
   /** Live ephemeral nodes of other sessions among what would go. */
   liveOfOthers: number;

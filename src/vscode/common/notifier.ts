@@ -44,9 +44,19 @@ function record(entry: ShownMessage): void {
 type Show = (message: string, options: vscode.MessageOptions, ...items: string[]) => Thenable<string | undefined>;
 const SHOW = { info: 'showInformationMessage', warning: 'showWarningMessage', error: 'showErrorMessage' } as const;
 
-function present(severity: Severity, message: string, modal: boolean, detail: string | undefined, buttons: string[]): Thenable<string | undefined> {
+/**
+ * A dialog's detail: one text, or lines of our own making. Each line is made visible on its own, so the line breaks
+ * between them stay breaks while one inside a value (data, an ACL id) is written out like any hidden character.
+ */
+export type Detail = string | readonly string[];
+
+function shownDetail(detail: Detail): string {
+  return typeof detail === 'string' ? shown(detail) : detail.map(shown).join('\n');
+}
+
+function present(severity: Severity, message: string, modal: boolean, detail: Detail | undefined, buttons: string[]): Thenable<string | undefined> {
   // Modal dialogs show plain text (no links), so only hidden characters need writing out there.
-  const entry: ShownMessage = { seq: ++shownSoFar, surface: modal ? 'modal' : 'notification', severity, message: modal ? shown(message) : linkSafe(message), detail: detail === undefined ? undefined : shown(detail), buttons };
+  const entry: ShownMessage = { seq: ++shownSoFar, surface: modal ? 'modal' : 'notification', severity, message: modal ? shown(message) : linkSafe(message), detail: detail === undefined ? undefined : shownDetail(detail), buttons };
   record(entry);
   const options: vscode.MessageOptions = modal ? { modal: true, detail: entry.detail } : {};
   // Looked up at each call (not kept from load time), so whoever wraps VS Code's window API sees every message.
@@ -63,7 +73,7 @@ export const warn = (message: string, ...buttons: string[]) => notify('warning',
 export const fail = (message: string, ...buttons: string[]) => notify('error', message, ...buttons);
 
 /** A modal dialog; VS Code adds Cancel. Resolves to the button chosen, undefined when cancelled. */
-export function ask(severity: Severity, message: string, detail: string | undefined, ...buttons: string[]): Thenable<string | undefined> {
+export function ask(severity: Severity, message: string, detail: Detail | undefined, ...buttons: string[]): Thenable<string | undefined> {
   return present(severity, message, true, detail, buttons);
 }
 

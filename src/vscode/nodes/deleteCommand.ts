@@ -66,7 +66,7 @@ async function confirm(nodes: ZnodeNode[], ownSessionId: string | undefined): Pr
   lines.push('', t('Each node is deleted only if it is unchanged since the explorer showed it.'));
   const own = ownSessionId ? BigInt(ownSessionId) : undefined;
   const liveOfOthers = nodes.filter((n) => nodeKind(n.stat) === 'ephemeral' && n.stat.ephemeralOwner !== own).length;
-  return confirmIrreversible({ message, detail: lines.join('\n'), confirmLabel: button, liveOfOthers });
+  return confirmIrreversible({ message, detail: lines, confirmLabel: button, liveOfOthers });
 }
 
 async function tell(services: Core, connectionId: string, report: DeleteManyReport, asked: number): Promise<void> {

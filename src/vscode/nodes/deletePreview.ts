@@ -9,7 +9,8 @@ const SHOWN = 10;
 
 export interface DeletePreview {
   message: string;
-  detail: string;
+  /** Lines of our own making (see Detail in common/notifier). */
+  detail: readonly string[];
   confirmLabel: string;
 }
 
@@ -33,7 +34,7 @@ export function deletePreview(plan: DeletePlan): DeletePreview {
   lines.push('', t('Each node is deleted only if it is unchanged since this preview; nodes created meanwhile are left alone.'));
   return {
     message: plan.count === 1 ? t('Delete {0}?', plan.root) : t('Delete {0} and everything below it: {1} nodes?', plan.root, plan.count),
-    detail: lines.join('\n'),
+    detail: lines,
     confirmLabel: plan.count === 1 ? t('Delete') : t('Delete {0} Nodes', plan.count),
   };
 }

@@ -16,7 +16,7 @@ export function aclChangeLines(plan: ImportPlan): string[] {
     : t('{0}: created open, then {1}', e.path, acl(e.acl?.to ?? [])));
 }
 
-export function importPreview(plan: ImportPlan, file: string): { text: string; message: string; detail: string; confirmLabel: string } {
+export function importPreview(plan: ImportPlan, file: string): { text: string; message: string; detail: readonly string[]; confirmLabel: string } {
   const of = (action: 'create' | 'update' | 'unchanged') => plan.entries.filter((e) => e.action === action).map((e) => e.path);
   const skipped = plan.entries.filter((e) => e.action === 'skip').map(describeImportSkip);
   const acls = aclChangeLines(plan);
@@ -36,7 +36,7 @@ export function importPreview(plan: ImportPlan, file: string): { text: string; m
   ].join('\n').trimEnd() + '\n';
   const detail = [counts, '', t('Changed nodes are written only if nobody changed them since this preview.')];
   if (plan.counts.skip) detail.push('', ...skipped.slice(0, 5));
-  return { text, message: t('Import into {0}?', plan.targetRoot), detail: detail.join('\n'), confirmLabel: t('Import') };
+  return { text, message: t('Import into {0}?', plan.targetRoot), detail, confirmLabel: t('Import') };
 }
 
 export function importSummary(plan: ImportPlan, report: ImportReport): string {

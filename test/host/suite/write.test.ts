@@ -19,7 +19,7 @@ const BASE = '/host-write';
 
 interface RecursiveResult {
   plan?: { count: number; foreignEphemeralCount: number; ownEphemeralCount: number };
-  preview?: { message: string; detail: string };
+  preview?: { message: string; detail: readonly string[] };
   report?: { deleted: string[]; notDeleted: unknown[]; remaining: number };
 }
 
@@ -144,8 +144,9 @@ describe('Znode writes', function () {
     assert.strictEqual(previewOnly.plan?.foreignEphemeralCount, 1);
     assert.strictEqual(previewOnly.plan?.ownEphemeralCount, 1);
     assert.match(previewOnly.preview?.message ?? '', new RegExp(`Delete ${root} and everything below it: 8 nodes\\?`));
-    assert.ok(previewOnly.preview?.detail.includes(`${lock} (owner session ${owner})`), previewOnly.preview?.detail);
-    assert.ok(previewOnly.preview?.detail.includes(`${root}/c1`), 'samples');
+    const detail = previewOnly.preview?.detail.join('\n') ?? '';
+    assert.ok(detail.includes(`${lock} (owner session ${owner})`), detail);
+    assert.ok(detail.includes(`${root}/c1`), 'samples');
     assert.ok(await exists(root), 'nothing deleted without confirmation');
     const done = await vscode.commands.executeCommand<RecursiveResult>('zooscope.deleteRecursive', treeNode, undefined, { confirmed: true, batchSize: 3 });
     assert.strictEqual(done.report?.deleted.length, 8);
