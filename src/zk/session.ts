@@ -88,6 +88,7 @@ export class ZkSession extends EventEmitter {
   private lostTimer?: NodeJS.Timeout;
   /** The latest TLS failure per server (host:port), cleared when a handshake with it succeeds. */
   private readonly securityProblems = new Map<string, string>();
+  /** The latest TLS failure, or SASL step the server left unanswered. */
   private lastTlsFailure: string | undefined;
 
   constructor(readonly options: SessionOptions) {
@@ -173,6 +174,10 @@ export class ZkSession extends EventEmitter {
       // Only failures that retrying cannot heal count towards giving up (a server still starting may reset).
       if (isFinalTlsFailure(event.failure.kind)) this.securityProblems.set(event.server, event.failure.line);
       this.emit('securityProblem', event.failure.line);
+    } else if (event.kind === 'saslNoAnswer') {
+      // Not final (a busy server may answer the next connection), but what open() says if it times out.
+      this.lastTlsFailure = event.line;
+      this.emit('securityProblem', event.line);
     } else if (event.kind === 'authFailed') this.emit('securityProblem', event.line);
     else if (event.kind === 'saslAuthenticated') this.emit('authenticated', event);
   }

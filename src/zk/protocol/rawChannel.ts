@@ -17,6 +17,7 @@ import { plainToTlsPortLine, TlsFailure } from '../security/tlsFailure';
 import type { PreparedTls } from '../security/tlsSettings';
 import { DEFAULT_MAX_FRAME_BYTES, FrameReader } from './frameReader';
 import { JuteReader } from './jute';
+import { shortened, visibleText } from '../../shared/visibleText';
 import { OpCode, Xid } from './opcodes';
 
 type LibraryCallback = (error: unknown, reply?: Buffer) => void;
@@ -63,6 +64,9 @@ const SESSION_CLOSED_REQUIRE_SASL = -124;
 const CONNECTED = 2;
 const CONNECTED_READ_ONLY = 3;
 
+/** The longest SASL failure said (characters): mechanisms may quote what the server sent. */
+const MAX_SASL_LINE = 300;
+
 /** The reply header (xid, zxid, err) after the 4-byte length. */
 const REPLY_HEADER_END = 20;
 /** A ConnectResponse up to its password length: protocolVersion, timeOut, sessionId, passwd length. */
@@ -96,7 +100,9 @@ export type SecurityEvent =
   | { kind: 'tlsFailure'; server: string; failure: TlsFailure }
   | { kind: 'saslAuthenticated'; mechanism: string; identity: string; server: string }
   /** Final: the library stops reconnecting. */
-  | { kind: 'authFailed'; line: string };
+  | { kind: 'authFailed'; line: string }
+  /** The server did not answer a SASL step in time: the connection was dropped and is tried again (not final). */
+  | { kind: 'saslNoAnswer'; server: string; line: string };
 
 export interface WatchNotification {
   type: number;
@@ -326,6 +332,9 @@ export class RawChannel {
     };
     manager.onSocketClosed = (hadError: boolean) => {
       clearTimeout(this.handshakeTimer);
+      // The library clears its connect timer only on connect or error: one left by a socket that closed before
+      // connecting would keep the process alive after close(), then destroy whichever socket is current by then.
+      if (manager.connectTimeoutHandler) clearTimeout(manager.connectTimeoutHandler);
       this.sasl = undefined;
       this.saslIdentityValue = undefined;
       this.checkSilentClose();
@@ -464,8 +473,9 @@ export class RawChannel {
     this.sasl = undefined;
     if (this.manager.socket !== state.socket) return;
     const rejected = error instanceof SaslRejected;
-    const line = rejected ? `SASL ${error.message}` : `SASL failed: ${(error as Error).message.split('\n')[0]}`;
-    this.failAuthentication(line);
+    // A mechanism's message may quote the server (a DIGEST-MD5 challenge, a Kerberos error): one short visible line.
+    const said = shortened(visibleText((error as Error).message.split('\n')[0]), MAX_SASL_LINE);
+    this.failAuthentication(rejected ? `SASL ${said}` : `SASL failed: ${said}`);
   }
 
   /** Authentication failed for good: say why, and let the library stop (it retries nothing after AUTH_FAILED). */
@@ -492,14 +502,20 @@ export class RawChannel {
 
   /** Drops the connection with a reason; the library reports DISCONNECTED and tries the next server. */
   private drop(reason: string): void {
+    this.dropSaying(reason);
+  }
+
+  /** drop(), returning the line said (undefined when there was no connection to drop). */
+  private dropSaying(reason: string): string | undefined {
     const socket = this.manager.socket;
     this.stopLiveness();
     this.frames.reset();
-    if (!socket || socket.destroyed) return;
+    if (!socket || socket.destroyed) return undefined;
     const line = `connection to ${this.serverAddress ?? 'the server'} dropped: ${reason}`;
     this.lastDropReason = line;
     for (const listener of [...this.dropListeners]) listener(line);
     socket.destroy();
+    return line;
   }
 
   /** Starts pinging the connected socket and watching it for silence. */
@@ -564,13 +580,22 @@ export class RawChannel {
     this.manager.queue(request, () => undefined);
   }
 
-  /** Drops a socket whose session handshake gets no answer in time, so the library tries again. */
+  /**
+   * Drops a socket whose session handshake gets no answer in time, so the library tries again. It covers the SASL
+   * exchange too (the session is held back until it succeeds): a server that never answers a SASL step is dropped
+   * with a line saying so.
+   */
   private watchHandshake(): void {
     const manager = this.manager;
     const socket = manager.socket;
     clearTimeout(this.handshakeTimer);
     this.handshakeTimer = setTimeout(() => {
-      if (manager.socket === socket && manager.state === CONNECTING) socket?.destroy();
+      if (manager.socket !== socket || manager.state !== CONNECTING) return;
+      const sasl = this.sasl;
+      if (!sasl || sasl.socket !== socket) return void socket?.destroy();
+      const server = this.serverAddress ?? 'the server';
+      const line = this.dropSaying(`no answer to SASL ${sasl.mechanism.name} within ${this.handshakeTimeoutMs} ms`);
+      if (line) this.emitSecurity({ kind: 'saslNoAnswer', server, line });
     }, this.handshakeTimeoutMs);
     this.handshakeTimer.unref();
   }

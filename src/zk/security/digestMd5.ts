@@ -2,6 +2,7 @@
 // response computed from the password, the server proves it knew the password too (rspauth). Pure functions: no
 // socket here, so the computation can be checked against the RFC's own example.
 import { createHash, randomBytes } from 'node:crypto';
+import { shortened, visibleText } from '../../shared/visibleText';
 
 /** ZooKeeper fixes the protocol and server name of its SASL service ((source) ZooKeeperSaslServer). */
 export const ZOOKEEPER_DIGEST_URI = 'zookeeper/zk-sasl-md5';
@@ -77,7 +78,7 @@ export class DigestMd5Client {
     if (!nonce) throw new Error('DIGEST-MD5: the server\'s challenge has no nonce');
     const qop = d.get('qop');
     if (qop !== undefined && !qop.split(',').map((q) => q.trim()).includes('auth')) {
-      throw new Error(`DIGEST-MD5: the server offers qop "${qop}" only; ZooScope speaks "auth"`);
+      throw new Error(`DIGEST-MD5: the server offers qop "${shortened(visibleText(qop), 40)}" only; ZooScope speaks "auth"`);
     }
     const realm = d.get('realm') ?? '';
     this.inputs = {

@@ -65,18 +65,30 @@ export function tlsSocketOptions(prepared: PreparedTls, host: string, port: numb
   };
 }
 
+/**
+ * The TLS handshake's limit on one connection: the one configured, but at most a third of the connect timeout (as
+ * the session's handshake answer timeout), at least a second.
+ */
+export function handshakeLimitMs(configuredMs: number, connectTimeoutMs: number): number {
+  return Math.min(configuredMs, Math.max(1000, Math.floor(connectTimeoutMs / 3)));
+}
+
 function openTlsSocket(manager: TransportManager, prepared: PreparedTls, events: TransportEvents, host: string, port: number): void {
   const server = `${host}:${port}`;
   const socket = tls.connect(tlsSocketOptions(prepared, host, port));
   manager.socket = socket;
-  manager.connectTimeoutHandler = setTimeout(() => manager.onSocketConnectTimeout(), manager.connectTimeout);
+  const connectTimer = setTimeout(() => manager.onSocketConnectTimeout(), manager.connectTimeout);
+  manager.connectTimeoutHandler = connectTimer;
   socket.setNoDelay();
   let secured = false;
+  // Within the library's connect timeout (this server's share of the session timeout), with time to try again: a
+  // longer limit would never fire, the connect timer would close the socket first without a word.
+  const handshakeMs = handshakeLimitMs(prepared.handshakeTimeoutMs, manager.connectTimeout);
   const handshakeTimer = setTimeout(() => {
     if (secured) return;
-    events.onFailure(server, handshakeTimeoutLine(server, prepared.handshakeTimeoutMs));
+    events.onFailure(server, handshakeTimeoutLine(server, handshakeMs));
     socket.destroy();
-  }, prepared.handshakeTimeoutMs);
+  }, handshakeMs);
   handshakeTimer.unref();
   socket.on('secureConnect', () => {
     secured = true;
@@ -94,6 +106,9 @@ function openTlsSocket(manager: TransportManager, prepared: PreparedTls, events:
   socket.on('drain', () => manager.onSocketDrain());
   socket.on('close', (hadError: boolean) => {
     clearTimeout(handshakeTimer);
+    // The library clears its connect timer only on connect or error: one left behind by a socket closed during the
+    // handshake keeps the process alive after close(), and later destroys whichever socket is current by then.
+    clearTimeout(connectTimer);
     manager.onSocketClosed(hadError);
   });
   socket.on('error', (error: Error & { code?: string }) => {
