@@ -1,29 +1,56 @@
-// "Add Credentials…": digest user + password added to the live session (addauth), for as long as it lives. The
-// password goes to the server only: it is neither logged nor saved.
+// "Add Credentials…": a digest user added to the live session (addauth) for as long as it lives, or a SASL
+// DIGEST-MD5 user, which can only authenticate a connection as it opens: saved to the connection (the password in
+// secret storage) and the connection reconnects. Passwords go to the server only: never logged, never in settings.
 import * as vscode from 'vscode';
 import { pickConnection } from '../common/pickConnection';
 import { log } from '../common/log';
 import type { Core } from '../core/core';
 import { showWriteFailure } from '../common/failures';
 import { liveWriter } from '../common/liveWriter';
-import { info } from '../common/notifier';
-import { input } from '../common/quickInput';
+import { info, warn } from '../common/notifier';
+import { input, pickItem } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
-export async function addCredentials(services: Core, arg?: unknown, preset?: { user: string; password: string }): Promise<string[] | undefined> {
+export type CredentialScheme = 'digest' | 'sasl';
+
+export interface CredentialsPreset {
+  user: string;
+  password: string;
+  /** Default 'digest'. */
+  scheme?: CredentialScheme;
+}
+
+export async function addCredentials(services: Core, arg?: unknown, preset?: CredentialsPreset): Promise<string[] | undefined> {
   const connectionId = await pickConnection(services, arg, true);
   if (!connectionId) return undefined;
   const name = services.store.get(connectionId)?.name ?? connectionId;
+  const scheme = preset ? preset.scheme ?? 'digest' : await pickScheme(name);
+  if (!scheme) return undefined;
   const user = preset?.user ?? await input({
-    title: t('Add Credentials to {0}', name), prompt: t('Digest user name'),
-    validateInput: (v) => (v === '' ? t('Enter a user name.') : v.includes(':') ? t('A digest user name cannot contain ":".') : undefined),
+    title: t('Add Credentials to {0}', name), prompt: scheme === 'digest' ? t('Digest user name') : t('SASL DIGEST-MD5 user name'),
+    validateInput: (v) => (v === '' ? t('Enter a user name.') : scheme === 'digest' && v.includes(':') ? t('A digest user name cannot contain ":".') : undefined),
   });
   if (user === undefined) return undefined;
   const password = preset?.password ?? await input({
     title: t('Add Credentials to {0}', name), prompt: t('Password of {0}', user), password: true,
   });
   if (password === undefined) return undefined;
+  return scheme === 'digest' ? addDigest(services, connectionId, name, user, password) : switchToSasl(services, connectionId, name, user, password);
+}
+
+async function pickScheme(name: string): Promise<CredentialScheme | undefined> {
+  const chosen = await pickItem([
+    { scheme: 'digest' as const, icon: 'key', label: t('Digest user'), description: t('added to this session now (addauth), until it closes; not saved') },
+    {
+      scheme: 'sasl' as const, icon: 'shield', label: t('SASL DIGEST-MD5 user'),
+      description: t('for servers with SASL enabled: saved with the connection, which reconnects to authenticate'),
+    },
+  ], { title: t('Add Credentials to {0}', name), placeHolder: t('Which kind of credentials?') });
+  return chosen?.scheme;
+}
+
+async function addDigest(services: Core, connectionId: string, name: string, user: string, password: string): Promise<string[] | undefined> {
   const found = await liveWriter(services.connections, connectionId);
   if (!found) return undefined;
   const outcome = await found.writer.addDigestAuth(user, password);
@@ -35,5 +62,29 @@ export async function addCredentials(services: Core, arg?: unknown, preset?: { u
   log().info(`${name}: digest credentials added for user ${user}`);
   void info(
     t('Added credentials of "{0}" to the session of {1} (until it closes). The server now knows this session as: {2}', user, name, identities.join(', ')));
+  return identities;
+}
+
+/**
+ * SASL happens when a connection opens, so the user is saved to the connection and it reconnects. If the server
+ * refuses (or has no SASL), the connection goes back to what it was: nothing the user had is lost.
+ */
+async function switchToSasl(services: Core, connectionId: string, name: string, user: string, password: string): Promise<string[] | undefined> {
+  const before = services.store.get(connectionId);
+  if (!before) return undefined;
+  const previousPassword = before.sasl?.mechanism === 'DIGEST-MD5' ? await services.store.secret(connectionId, 'saslPassword') : undefined;
+  await services.store.save({ ...before, sasl: { mechanism: 'DIGEST-MD5', user } }, { saslPassword: password });
+  services.connections.disconnect(connectionId);
+  const live = await services.connections.connect(connectionId);
+  if (!live) {
+    await services.store.save(before, { saslPassword: previousPassword ?? '' });
+    log().info(`${name}: SASL as ${user} failed; the connection's previous settings are back`);
+    void warn(t('{0} was not changed: SASL as "{1}" did not succeed, so the connection keeps its previous settings.', name, user));
+    await services.connections.connect(connectionId);
+    return undefined;
+  }
+  const identities = (await live.session.whoAmI()).map((i) => `${i.scheme}:${i.user}`);
+  log().info(`${name}: reconnected with SASL DIGEST-MD5 as ${user}`);
+  void info(t('{0} now connects with SASL as "{1}" (saved with the connection). The server knows this session as: {2}', name, user, identities.join(', ')));
   return identities;
 }

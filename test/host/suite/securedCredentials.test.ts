@@ -1,0 +1,60 @@
+// Add Credentials… offers SASL beside digest: on a real ZooKeeper 3.8 with SASL DIGEST-MD5 enabled, a SASL user is
+// saved with the connection (the password only in secret storage) and the connection reconnects authenticated; a
+// wrong password changes nothing: the connection is back on its previous settings, said in one line.
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../../src/vscode/testApi';
+import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../../support/securedZkServer';
+import { eventually } from '../../support/zkClient';
+import { services } from './zooscope';
+
+const ID = 'host-sasl-credentials';
+
+describe('Add Credentials with SASL', function () {
+  this.timeout(120000);
+  let s: TestApi;
+  let server: SecuredZkServer;
+  let certificates: ReturnType<typeof temporaryCertificates>;
+
+  before(async () => {
+    s = await services();
+    certificates = temporaryCertificates();
+    server = await SecuredZkServer.start({ sasl: 'optional', certificates: certificates.certificates });
+    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host SASL Credentials', connectString: server.plainAddress });
+    await eventually(() => s.connections.state(ID) === 'connected', 30000, 'the plain connection');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+    await server?.dispose();
+    certificates?.remove();
+  });
+
+  it('a SASL user is saved with the connection, which reconnects authenticated as that user', async () => {
+    assert.strictEqual(s.connections.get(ID)?.session.security.sasl, undefined, 'not SASL-authenticated before');
+    const identities = await vscode.commands.executeCommand<string[]>('zooscope.addCredentials', ID, { scheme: 'sasl', user: 'alice', password: SASL_USERS.alice });
+    assert.ok(identities?.includes('sasl:alice'), JSON.stringify(identities));
+    assert.strictEqual(s.connections.state(ID), 'connected');
+    assert.deepStrictEqual(s.connections.get(ID)?.session.security.sasl, { mechanism: 'DIGEST-MD5', identity: 'alice' });
+    assert.deepStrictEqual(s.store.get(ID)?.sasl, { mechanism: 'DIGEST-MD5', user: 'alice' });
+    const settings = JSON.stringify(vscode.workspace.getConfiguration('zooscope').get('connections'));
+    assert.ok(!settings.includes(SASL_USERS.alice), 'no password in settings');
+    assert.strictEqual(await s.store.secret(ID, 'saslPassword'), SASL_USERS.alice);
+  });
+
+  it('a wrong SASL password loses nothing: one line without the password, the previous settings back and connected', async () => {
+    const from = s.shownMessages.at(-1)?.seq ?? 0;
+    const identities = await vscode.commands.executeCommand<string[] | undefined>('zooscope.addCredentials', ID, { scheme: 'sasl', user: 'bob', password: 'not-bobs-password' });
+    assert.strictEqual(identities, undefined);
+    assert.deepStrictEqual(s.store.get(ID)?.sasl, { mechanism: 'DIGEST-MD5', user: 'alice' }, 'the previous SASL user is back');
+    assert.strictEqual(await s.store.secret(ID, 'saslPassword'), SASL_USERS.alice);
+    await eventually(() => s.connections.state(ID) === 'connected', 30000, 'connected again with the previous settings');
+    assert.strictEqual(s.connections.get(ID)?.session.security.sasl?.identity, 'alice');
+    const shown = s.shownMessages.filter((m) => m.seq > from).map((m) => m.message);
+    assert.ok(shown.some((m) => /was not changed: SASL as "bob" did not succeed/.test(m)), shown.join('\n'));
+    for (const m of shown) {
+      assert.ok(!m.includes('not-bobs-password'), m);
+      assert.ok(!m.includes('\n'), `one line: ${m}`);
+    }
+  });
+});
