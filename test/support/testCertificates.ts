@@ -38,19 +38,36 @@ function makeCa(dir: string, name: string, cn: string): void {
   openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '30', '-subj', `/CN=${cn}`]);
 }
 
-function makeSigned(dir: string, name: string, ca: string, cn: string, extensions: string): void {
-  openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`]);
+/** A subject as attribute/value pairs, in order (an attribute may repeat): `[['CN', 'zk1'], ['OU', 'a'], ['OU', 'b']]`. */
+export type Subject = readonly (readonly [string, string])[];
+
+/** `-subj` text: values are taken literally (openssl's separators "/" and "+" and its escape "\" escaped), as UTF-8. */
+function subjectArgument(subject: Subject): string {
+  return subject.map(([key, value]) => `/${key}=${value.replace(/[\\/+]/g, '\\$&')}`).join('');
+}
+
+function makeSigned(dir: string, name: string, ca: string, cn: string, extensions: string, subject?: Subject): void {
+  openssl(dir, ['req', '-utf8', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`,
+    '-subj', subjectArgument(subject ?? [['CN', cn]])]);
   fs.writeFileSync(path.join(dir, `${name}.ext`), extensions);
   openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial',
     '-out', `${name}.crt`, '-days', '30', '-extfile', `${name}.ext`]);
 }
 
-export function makeTestCertificates(dir: string): TestCertificates {
+export interface CertificateOptions {
+  /**
+   * The server certificate's subject (default CN=localhost). It is still valid for localhost and 127.0.0.1: those
+   * are in its subjectAltName, which is what clients check.
+   */
+  serverSubject?: Subject;
+}
+
+export function makeTestCertificates(dir: string, options: CertificateOptions = {}): TestCertificates {
   fs.mkdirSync(dir, { recursive: true });
   makeCa(dir, 'ca', 'ZooScope Test CA');
   makeCa(dir, 'other-ca', 'Some Other CA');
   const serverExt = 'extendedKeyUsage=serverAuth,clientAuth\n';
-  makeSigned(dir, 'server', 'ca', 'localhost', `subjectAltName=DNS:localhost,IP:127.0.0.1\n${serverExt}`);
+  makeSigned(dir, 'server', 'ca', 'localhost', `subjectAltName=DNS:localhost,IP:127.0.0.1\n${serverExt}`, options.serverSubject);
   makeSigned(dir, 'wrong-name', 'ca', 'zk.invalid', `subjectAltName=DNS:zk.invalid\n${serverExt}`);
   makeSigned(dir, 'client', 'ca', 'zk-client', 'extendedKeyUsage=clientAuth\n');
   makeSigned(dir, 'other-client', 'other-ca', 'intruder', 'extendedKeyUsage=clientAuth\n');

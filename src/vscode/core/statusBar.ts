@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import type { ConnectionManager } from './connectionManager';
 import type { ConnectionStore } from './connectionStore';
 import { stateLabel } from './tree/treeItems';
-import { iconSafe, shown } from '../common/untrustedText';
+import { iconSafe } from '../common/untrustedText';
+import { connectionTooltip } from './connectionTooltip';
 import { Command } from './commandIds';
 
 const t = vscode.l10n.t;
@@ -55,13 +56,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
     if (security?.tls) parts.push(`$(lock) ${security.tls.protocol}`);
     if (security?.sasl) parts.push(`$(key) ${iconSafe(t('SASL {0}', security.sasl.identity))}`);
     this.item.text = parts.join(' · ');
-    const lines = [t('ZooKeeper connection "{0}" ({1}). Click to show the log.', saved.name, saved.connectString)];
-    if (security?.tls) {
-      lines.push(t('TLS: {0}, {1}, server certificate {2}{3}', security.tls.protocol, security.tls.cipher, security.tls.peerSubject ?? t('(no subject)'),
-        security.tls.serverNameChecked ? '' : t(' (server name not checked)')));
-    }
-    if (security?.sasl) lines.push(t('Authenticated with SASL {0} as {1} (ACL id sasl:{1})', security.sasl.mechanism, security.sasl.identity));
-    this.item.tooltip = lines.map(shown).join('\n');
+    this.item.tooltip = connectionTooltip(t, saved.name, saved.connectString, security);
     this.item.command = Command.showLog;
     this.item.backgroundColor = state === 'lost' || state === 'expired' || state === 'authFailed'
       ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

@@ -31,7 +31,10 @@ export interface TlsConnectionInfo {
   protocol: string;
   cipher: string;
   serverNameChecked: boolean;
-  /** The server certificate's subject, e.g. `CN=zk1.example.com`. */
+  /**
+   * The server certificate's subject, e.g. `CN=zk1.example.com`, as RFC 4514 writes it (formatSubject). Written by
+   * whoever made the certificate: untrusted text, with any Unicode in it (surfaces make hidden characters visible).
+   */
   peerSubject?: string;
 }
 
@@ -66,6 +69,25 @@ export function tlsSocketOptions(prepared: PreparedTls, host: string, port: numb
 }
 
 /**
+ * A certificate subject as Node gives it (`{ CN: 'x', OU: ['a', 'b'] }`) in RFC 4514 form: each value escaped, so a
+ * value cannot pass for another attribute (`OU=evil\,O=Trusted Corp`, not `OU=evil,O=Trusted Corp`) and controls
+ * (line breaks, escapes) are written as `\XX`. Repeated attributes are listed one by one.
+ */
+export function formatSubject(subject: Record<string, string | string[]>): string {
+  return Object.entries(subject)
+    .flatMap(([key, values]) => (Array.isArray(values) ? values : [values]).map((value) => `${key}=${escapeDnValue(String(value))}`))
+    .join(',');
+}
+
+function escapeDnValue(value: string): string {
+  return value
+    .replace(/[\u0000-\u001f\u007f"+,;<>\\]/g, (c) => (c.charCodeAt(0) < 0x20 || c === '\u007f'
+      ? `\\${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : `\\${c}`))
+    .replace(/^[ #]/, (c) => `\\${c}`)
+    .replace(/ $/, '\\ ');
+}
+
+/**
  * The TLS handshake's limit on one connection: the one configured, but at most a third of the connect timeout (as
  * the session's handshake answer timeout), at least a second.
  */
@@ -94,11 +116,11 @@ function openTlsSocket(manager: TransportManager, prepared: PreparedTls, events:
     secured = true;
     clearTimeout(handshakeTimer);
     const cipher = socket.getCipher();
-    const subject = socket.getPeerCertificate()?.subject as Record<string, string> | undefined;
+    const subject = socket.getPeerCertificate()?.subject as Record<string, string | string[]> | undefined;
     events.onSecured({
       server, protocol: socket.getProtocol() ?? 'unknown', cipher: cipher?.name ?? 'unknown',
       serverNameChecked: prepared.checkServerName,
-      peerSubject: subject ? Object.entries(subject).map(([k, v]) => `${k}=${v}`).join(',') : undefined,
+      peerSubject: subject ? formatSubject(subject) : undefined,
     });
     manager.onSocketConnected();
   });

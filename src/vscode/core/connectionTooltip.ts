@@ -1,0 +1,20 @@
+// The status bar's tooltip for a connection: its name, and how it is secured (TLS protocol and cipher, the server
+// certificate's subject, the SASL identity). The certificate subject is written by whoever made the certificate,
+// so every line is made visible (hidden and direction-changing characters as [U+XXXX]; a line break in a value is
+// escaped already, RFC 4514). The tooltip is a plain string, which VS Code shows as text: no icons, links or
+// Markdown render in it. Pure (no VS Code import, the translation function is given) so it is unit-tested.
+import type { SessionSecurity } from '../../zk/security/sessionSecurity';
+import { shown } from '../common/untrustedText';
+
+/** vscode.l10n.t's shape. */
+export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
+
+export function connectionTooltip(t: Translate, name: string, connectString: string, security: SessionSecurity | undefined): string {
+  const lines = [t('ZooKeeper connection "{0}" ({1}). Click to show the log.', name, connectString)];
+  if (security?.tls) {
+    lines.push(t('TLS: {0}, {1}, server certificate {2}{3}', security.tls.protocol, security.tls.cipher, security.tls.peerSubject ?? t('(no subject)'),
+      security.tls.serverNameChecked ? '' : t(' (server name not checked)')));
+  }
+  if (security?.sasl) lines.push(t('Authenticated with SASL {0} as {1} (ACL id sasl:{1})', security.sasl.mechanism, security.sasl.identity));
+  return lines.map(shown).join('\n');
+}
