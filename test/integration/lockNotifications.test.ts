@@ -5,22 +5,19 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fourLetterWord } from '../support/ports';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
-import { children, newManager, trail } from '../support/lockHelpers';
-import { LockHandle, LockManager, LockSnapshot } from '../../src/zk/locks';
+import { eventually } from '../support/zkClient';
+import { children, lockSuite, trail } from '../support/lockHelpers';
+import { LockHandle, LockSnapshot } from '../../src/zk/locks';
 
 const EVENTS = ['created', 'deleted', 'children', 'changed'];
 
 describe('lock notifications as the server counts them', () => {
-  let zk: ZkCluster;
-  let other: OtherClient;
-  const managers: LockManager[] = [];
-  const manager = () => { const m = newManager(zk.connectString); managers.push(m); return m; };
+  const suite = lockSuite({ before, after });
+  const manager = () => suite.manager();
 
   /** Watchers the server has triggered so far, all event types (mntr `zk_sum_node_<event>_watch_count`). */
   async function triggered(): Promise<number> {
-    const mntr = await fourLetterWord(zk.members[0].clientPort, 'mntr');
+    const mntr = await fourLetterWord(suite.zk.members[0].clientPort, 'mntr');
     let sum = 0;
     for (const event of EVENTS) {
       const line = new RegExp(`^zk_sum_node_${event}_watch_count\\s+(\\d+)`, 'm').exec(mntr);
@@ -29,16 +26,6 @@ describe('lock notifications as the server counts them', () => {
     }
     return sum;
   }
-
-  before(async () => {
-    zk = await startStandalone();
-    other = await connectOtherClient(zk.connectString);
-  });
-  after(async () => {
-    for (const m of managers) m.close();
-    other?.close();
-    await zk?.stop();
-  });
 
   test('the server notifies exactly one watcher per release with 20 waiters', async () => {
     const ms = Array.from({ length: 21 }, () => manager());
@@ -72,7 +59,7 @@ describe('lock notifications as the server counts them', () => {
       await h.release();
     }
     assert.equal(await triggered() - before, 0);
-    assert.deepEqual(await children(other, '/n/alone'), []);
+    assert.deepEqual(await children(suite.other, '/n/alone'), []);
   });
 
   test('someone else deletes our HELD node with nobody waiting: lost (nodeDeleted) at once', async () => {
@@ -81,7 +68,7 @@ describe('lock notifications as the server counts them', () => {
     const states = trail(h);
     const lost: LockSnapshot[] = [];
     h.on('lost', (s) => lost.push(s));
-    await other.remove(h.snapshot.node!);
+    await suite.other.remove(h.snapshot.node!);
     await eventually(() => lost.length === 1, 3000, 'lost event');
     assert.equal(lost[0].lostReason, 'nodeDeleted');
     assert.deepEqual(states, ['held', 'lost']);
@@ -94,7 +81,7 @@ describe('lock notifications as the server counts them', () => {
     await eventually(() => h.state === 'waiting', 5000, 'waiting');
     const lost: LockSnapshot[] = [];
     h.on('lost', (s) => lost.push(s));
-    await other.remove(h.snapshot.node!);
+    await suite.other.remove(h.snapshot.node!);
     await eventually(() => lost.length === 1, 3000, 'lost event while the holder still holds');
     assert.equal(lost[0].lostReason, 'nodeDeleted');
     assert.equal(holder.state, 'held');
@@ -108,15 +95,15 @@ describe('lock notifications as the server counts them', () => {
     assert.equal(mine.snapshot.convention, 'plain');
     await mine.release();
     // A kazoo contender (its naming: <hex32>__lock__<seq10>) takes the lock meanwhile.
-    const kazooNode = await other.create('/n/flip/0123456789abcdef0123456789abcdef__lock__', 'kazoo', 3 /* EPHEMERAL_SEQUENTIAL */);
+    const kazooNode = await suite.other.create('/n/flip/0123456789abcdef0123456789abcdef__lock__', 'kazoo', 3 /* EPHEMERAL_SEQUENTIAL */);
     const again = await m.acquire('/n/flip');
     await eventually(() => again.state === 'waiting', 5000, 'waits behind the kazoo holder');
     assert.equal(again.snapshot.convention, 'kazoo');
     assert.match(again.snapshot.node ?? '', /\/[0-9a-f]{32}__lock__\d{10}$/);
     assert.equal(again.snapshot.waitingFor, kazooNode);
-    const names = await children(other, '/n/flip');
+    const names = await children(suite.other, '/n/flip');
     assert.equal(names.length, 2, `only the kazoo holder and our kazoo-named node remain: ${names.join(', ')}`);
-    await other.remove(kazooNode);
+    await suite.other.remove(kazooNode);
     await again.whenHeld();
     await again.release();
   });

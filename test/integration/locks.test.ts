@@ -4,30 +4,17 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fourLetterWord } from '../support/ports';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
-import { children, countNotifications, newManager, ownerOf, trail } from '../support/lockHelpers';
-import { LockError, LockHandle, LockManager, LockSnapshot } from '../../src/zk/locks';
+import { eventually } from '../support/zkClient';
+import { children, countNotifications, lockSuite, ownerOf, trail } from '../support/lockHelpers';
+import { LockError, LockHandle, LockSnapshot } from '../../src/zk/locks';
 import { ZkSession } from '../../src/zk/session';
 
 /** The sequence number the server gave a handle's node. */
 const seqOf = (h: LockHandle) => Number(h.snapshot.node!.slice(-10));
 
 describe('lock recipes', () => {
-  let zk: ZkCluster;
-  let other: OtherClient;
-  const managers: LockManager[] = [];
-  const manager = () => { const m = newManager(zk.connectString); managers.push(m); return m; };
-
-  before(async () => {
-    zk = await startStandalone();
-    other = await connectOtherClient(zk.connectString);
-  });
-  after(async () => {
-    for (const m of managers) m.close();
-    other?.close();
-    await zk?.stop();
-  });
+  const suite = lockSuite({ before, after });
+  const manager = () => suite.manager();
 
   test('exclusive: the second waits behind the first (position, node waited for), gets it on release', async () => {
     const [a, b] = [manager(), manager()];
@@ -37,7 +24,7 @@ describe('lock recipes', () => {
     assert.equal(held.convention, 'plain');
     assert.match(held.node ?? '', /^\/x\/ex\/[0-9a-f]{32}-lock-\d{10}$/);
     assert.equal(held.sessionId, a.sessionId);
-    assert.equal(await ownerOf(other, held.node!), a.sessionId);
+    assert.equal(await ownerOf(suite.other, held.node!), a.sessionId);
     const hb = await b.acquire('/x/ex');
     const states = trail(hb);
     await eventually(() => hb.state === 'waiting', 5000, 'b waiting');
@@ -49,7 +36,7 @@ describe('lock recipes', () => {
     assert.deepEqual(states, ['acquiring', 'waiting', 'held']);
     assert.deepEqual(hb.snapshot.position, { index: 1, of: 1 });
     await hb.release();
-    assert.deepEqual(await children(other, '/x/ex'), []);
+    assert.deepEqual(await children(suite.other, '/x/ex'), []);
   });
 
   test('read/write: readers share, a writer waits for them, a reader behind a writer waits for it', async () => {
@@ -99,13 +86,13 @@ describe('lock recipes', () => {
     const hs = await Promise.all(ms.map((m) => m.acquire('/x/unfair/leader', { mode: 'unfairElection' })));
     await eventually(() => hs.filter((h) => h.state === 'leader').length === 1 && hs.filter((h) => h.state === 'waiting').length === 2, 5000, 'one leader');
     const leader = hs.find((h) => h.state === 'leader')!;
-    assert.equal(await ownerOf(other, '/x/unfair/leader'), ms[hs.indexOf(leader)].sessionId);
+    assert.equal(await ownerOf(suite.other, '/x/unfair/leader'), ms[hs.indexOf(leader)].sessionId);
     for (const h of hs) if (h !== leader) assert.equal(h.snapshot.waitingFor, '/x/unfair/leader');
     await leader.release();
     await eventually(() => hs.filter((h) => h.state === 'leader').length === 1, 5000, 'a new leader');
     const next = hs.find((h) => h.state === 'leader')!;
     assert.notEqual(next, leader);
-    assert.equal(await ownerOf(other, '/x/unfair/leader'), ms[hs.indexOf(next)].sessionId);
+    assert.equal(await ownerOf(suite.other, '/x/unfair/leader'), ms[hs.indexOf(next)].sessionId);
     for (const h of hs) await h.release();
   });
 
@@ -117,7 +104,7 @@ describe('lock recipes', () => {
     const hb = await b.acquire('/x/timeout', { timeoutMs: 400 });
     await assert.rejects(hb.whenHeld(), (e: unknown) => e instanceof LockError && e.snapshot.state === 'timedOut');
     assert.ok(Date.now() - started < 3000);
-    assert.deepEqual(await children(other, '/x/timeout'), [ha.snapshot.node!.split('/').pop()]);
+    assert.deepEqual(await children(suite.other, '/x/timeout'), [ha.snapshot.node!.split('/').pop()]);
     assert.equal(ha.state, 'held');
     await ha.release();
   });
@@ -131,16 +118,16 @@ describe('lock recipes', () => {
     await eventually(() => hb.state === 'waiting', 5000, 'waiting');
     controller.abort();
     await assert.rejects(hb.whenHeld(), (e: unknown) => e instanceof LockError && e.snapshot.state === 'cancelled');
-    await eventually(async () => (await children(other, '/x/cancel')).length === 1, 5000, 'node deleted');
+    await eventually(async () => (await children(suite.other, '/x/cancel')).length === 1, 5000, 'node deleted');
     const hc = await c.acquire('/x/cancel', { signal: AbortSignal.abort() });
     await assert.rejects(hc.whenHeld(), (e: unknown) => e instanceof LockError && e.snapshot.state === 'cancelled');
-    assert.equal((await children(other, '/x/cancel')).length, 1);
+    assert.equal((await children(suite.other, '/x/cancel')).length, 1);
     // release() of a waiting attempt cancels it too.
     const hb2 = await b.acquire('/x/cancel');
     await eventually(() => hb2.state === 'waiting', 5000, 'waiting again');
     await hb2.release();
     assert.equal(hb2.state, 'cancelled');
-    assert.equal((await children(other, '/x/cancel')).length, 1);
+    assert.equal((await children(suite.other, '/x/cancel')).length, 1);
     await ha.release();
   });
 
@@ -157,7 +144,7 @@ describe('lock recipes', () => {
     const hb = await b.acquire('/x/again');
     await eventually(() => hb.state === 'waiting', 5000, 'waiting');
     assert.equal(await b.acquire('/x/again', { mode: 'read' }), hb);
-    assert.equal((await children(other, '/x/again')).length, 2);
+    assert.equal((await children(suite.other, '/x/again')).length, 2);
     await ha.release();
     await hb.whenHeld();
     // After a release the path can be taken anew.
@@ -178,7 +165,7 @@ describe('lock recipes', () => {
     }
     const counters = ms.map((m) => countNotifications(m));
     // Server view: every waiter's session watches its predecessor's node and its own, nothing else.
-    const wchc = await fourLetterWord(zk.members[0].clientPort, 'wchc');
+    const wchc = await fourLetterWord(suite.zk.members[0].clientPort, 'wchc');
     for (let i = 1; i < hs.length; i++) {
       const section = wchc.split(/\n(?=0x)/).find((s) => s.startsWith(ms[i].sessionId!)) ?? '';
       const watched = section.split('\n').slice(1).map((l) => l.trim()).filter(Boolean).sort();
@@ -227,7 +214,7 @@ describe('lock recipes', () => {
     const lost: LockSnapshot[] = [];
     ha.on('lost', (s) => lost.push(s));
     const states = trail(ha);
-    await other.remove(ha.snapshot.node!);
+    await suite.other.remove(ha.snapshot.node!);
     await eventually(() => lost.length === 1, 3000, 'lost event');
     assert.equal(lost[0].lostReason, 'nodeDeleted');
     assert.deepEqual(states, ['held', 'lost']);
@@ -239,7 +226,7 @@ describe('lock recipes', () => {
   });
 
   test('locks live on a session of their own: a browsing session closing costs nothing; close() releases all', async () => {
-    const browsing = new ZkSession({ connectString: zk.connectString });
+    const browsing = new ZkSession({ connectString: suite.zk.connectString });
     await browsing.open();
     const m = manager();
     const h1 = await m.acquire('/x/own/a');
@@ -252,23 +239,23 @@ describe('lock recipes', () => {
     m.close();
     assert.equal(h1.state, 'released');
     assert.equal(h2.state, 'released');
-    await eventually(async () => (await children(other, '/x/own/a')).length === 0 && (await children(other, '/x/own/b')).length === 0, 3000, 'nodes gone with the session');
+    await eventually(async () => (await children(suite.other, '/x/own/a')).length === 0 && (await children(suite.other, '/x/own/b')).length === 0, 3000, 'nodes gone with the session');
   });
 
   test('an unknown queue is not joined without a choice; detection tells what is there; a chosen convention joins', async () => {
-    await other.mkdirp('/x/foreign');
-    await other.create('/x/foreign/task-', 'x', 3 /* EPHEMERAL_SEQUENTIAL */);
+    await suite.other.mkdirp('/x/foreign');
+    await suite.other.create('/x/foreign/task-', 'x', 3 /* EPHEMERAL_SEQUENTIAL */);
     const m = manager();
-    assert.deepEqual(await m.detectConvention('/x/foreign'), { status: 'unknown', unrecognised: [(await children(other, '/x/foreign'))[0]] });
+    assert.deepEqual(await m.detectConvention('/x/foreign'), { status: 'unknown', unrecognised: [(await children(suite.other, '/x/foreign'))[0]] });
     const h = await m.acquire('/x/foreign');
     await assert.rejects(h.whenHeld(), (e: unknown) => e instanceof LockError && e.snapshot.error === 'conventionUnknown' && e.snapshot.detection?.status === 'unknown');
-    assert.equal((await children(other, '/x/foreign')).length, 1, 'nothing created');
+    assert.equal((await children(suite.other, '/x/foreign')).length, 1, 'nothing created');
     const forced = await m.acquire('/x/foreign', { convention: 'plain' });
     await forced.whenHeld();
     await forced.release();
     // A mode the queue's library has no such lock for: conventionMismatch.
-    await other.mkdirp('/x/zkw');
-    await other.create('/x/zkw/x-72057594037927936-', '', 3);
+    await suite.other.mkdirp('/x/zkw');
+    await suite.other.create('/x/zkw/x-72057594037927936-', '', 3);
     const read = await m.acquire('/x/zkw', { mode: 'read' });
     await assert.rejects(read.whenHeld(), (e: unknown) => e instanceof LockError && e.snapshot.error === 'conventionMismatch');
   });

@@ -6,8 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { ZkError } from '../../src/zk/errors';
 import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session';
-import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
-import type { TestCertificates } from '../support/testCertificates';
+import { SASL_USERS, securedServerForSuite } from '../support/securedZkServer';
 import { eventually, within } from '../support/waiting';
 
 const alice = { mechanism: 'DIGEST-MD5', username: 'alice', password: SASL_USERS.alice } as const;
@@ -23,20 +22,10 @@ function createWithAcl(s: ZkSession, path: string, data: string, acl: zookeeper.
 const onlyAlice = () => [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('sasl', 'alice'))];
 
 describe('SASL DIGEST-MD5 on a server that enforces it', () => {
-  let certs: { certificates: TestCertificates; remove(): void };
-  let server: SecuredZkServer;
-
-  before(async () => {
-    certs = temporaryCertificates();
-    server = await SecuredZkServer.start({ certificates: certs.certificates, sasl: 'enforced' });
-  });
-  after(async () => {
-    await server?.dispose();
-    certs?.remove();
-  });
+  const suite = securedServerForSuite({ before, after }, { sasl: 'enforced' });
 
   test('authenticates as alice; whoAmI and the ACL show sasl:alice', async () => {
-    const s = session(server.plainAddress, { sasl: alice });
+    const s = session(suite.server.plainAddress, { sasl: alice });
     try {
       await s.open();
       assert.deepEqual(s.security.sasl, { mechanism: 'DIGEST-MD5', identity: 'alice' });
@@ -54,7 +43,7 @@ describe('SASL DIGEST-MD5 on a server that enforces it', () => {
   });
 
   test('a request queued before the connection exists waits for SASL (the server would close it with -124)', async () => {
-    const s = session(server.plainAddress, { sasl: alice, digest: ['carol:carol-pw'] });
+    const s = session(suite.server.plainAddress, { sasl: alice, digest: ['carol:carol-pw'] });
     try {
       const opening = s.open();
       // Queued now, before any socket: with it the digest auth packet the library queues at connect time.
@@ -70,7 +59,7 @@ describe('SASL DIGEST-MD5 on a server that enforces it', () => {
   });
 
   test('a wrong password is AUTHFAILED: one line without the password, no more retries', async () => {
-    const s = session(server.plainAddress, { sasl: { ...alice, password: 'wrong-password-123' } });
+    const s = session(suite.server.plainAddress, { sasl: { ...alice, password: 'wrong-password-123' } });
     let connects = 0;
     s.channel.onSecurity(() => { connects++; });
     try {
@@ -94,14 +83,14 @@ describe('SASL DIGEST-MD5 on a server that enforces it', () => {
   });
 
   test('an unknown user is AUTHFAILED too', async () => {
-    const e = await session(server.plainAddress, { sasl: { mechanism: 'DIGEST-MD5', username: 'mallory', password: 'x' } }).open()
+    const e = await session(suite.server.plainAddress, { sasl: { mechanism: 'DIGEST-MD5', username: 'mallory', password: 'x' } }).open()
       .then(() => undefined, (error: unknown) => error);
     assert.ok(e instanceof ConnectFailure && e.reason === 'authFailed', String(e));
     assert.match(e.message, /as mallory was rejected \(AUTHFAILED, error -124\)/);
   });
 
   test('without SASL the server closes the session with -124: the request fails, the session says why, nothing crashes', async () => {
-    const s = session(server.plainAddress, {});
+    const s = session(suite.server.plainAddress, {});
     try {
       await s.open();
       // Through the library's own reply path: it used to throw "Unknown code: -124" from its socket handler.
@@ -110,7 +99,7 @@ describe('SASL DIGEST-MD5 on a server that enforces it', () => {
       await eventually(() => s.state === 'authFailed', 10000, 'authFailed');
       assert.match(s.lastSecurityProblem ?? '', /requires SASL authentication and closed the session \(error -124\)/);
       // Our own requests see the same code.
-      const own = session(server.plainAddress, {});
+      const own = session(suite.server.plainAddress, {});
       try {
         await own.open();
         await assert.rejects(own.getData('/'), (error: Error) => error instanceof ZkError && error.code === 'sessionClosedRequireSasl');
@@ -123,7 +112,7 @@ describe('SASL DIGEST-MD5 on a server that enforces it', () => {
   });
 
   test('after a server restart SASL runs again before the session is used: the protected node stays readable', async () => {
-    const s = session(server.plainAddress, { sasl: alice });
+    const s = session(suite.server.plainAddress, { sasl: alice });
     const authentications: string[] = [];
     s.on('authenticated', (event: { identity: string }) => authentications.push(event.identity));
     try {
@@ -139,8 +128,8 @@ describe('SASL DIGEST-MD5 on a server that enforces it', () => {
       const reconnected = new Promise<void>((resolve) => s.once('reconnected', () => resolve()));
       const states: string[] = [];
       s.on('state', (state: string) => states.push(state));
-      const explain = () => `session states: ${states.join(' → ')}; security problem: ${s.lastSecurityProblem ?? 'none'}\nserver log:\n${server.logTail()}`;
-      await server.restart();
+      const explain = () => `session states: ${states.join(' → ')}; security problem: ${s.lastSecurityProblem ?? 'none'}\nserver log:\n${suite.server.logTail()}`;
+      await suite.server.restart();
       await within(reconnected, 40000, 'the session to reconnect after the restart', explain);
       assert.equal(s.sessionId, id);
       assert.deepEqual(authentications, ['alice', 'alice']);
@@ -154,24 +143,12 @@ describe('SASL DIGEST-MD5 on a server that enforces it', () => {
 });
 
 describe('TLS and SASL together (clientAuth=need, SASL optional)', () => {
-  let certs: { certificates: TestCertificates; remove(): void };
-  let c: TestCertificates;
-  let server: SecuredZkServer;
-
-  before(async () => {
-    certs = temporaryCertificates();
-    c = certs.certificates;
-    server = await SecuredZkServer.start({ certificates: c, tls: { keyStore: 'pkcs12', clientAuth: 'need' }, sasl: 'optional' });
-  });
-  after(async () => {
-    await server?.dispose();
-    certs?.remove();
-  });
+  const suite = securedServerForSuite({ before, after }, { tls: { keyStore: 'pkcs12', clientAuth: 'need' }, sasl: 'optional' });
 
   test('the session is TLS and SASL-authenticated; bob cannot read alice\'s node', async () => {
-    const tls = { caFile: c.caCrt, certFile: c.clientCrt, keyFile: c.clientKey };
-    const s = session(server.tlsAddress, { tls, sasl: alice });
-    const bob = session(server.tlsAddress, { tls, sasl: { mechanism: 'DIGEST-MD5', username: 'bob', password: SASL_USERS.bob } });
+    const tls = { caFile: suite.certs.caCrt, certFile: suite.certs.clientCrt, keyFile: suite.certs.clientKey };
+    const s = session(suite.server.tlsAddress, { tls, sasl: alice });
+    const bob = session(suite.server.tlsAddress, { tls, sasl: { mechanism: 'DIGEST-MD5', username: 'bob', password: SASL_USERS.bob } });
     try {
       await s.open();
       assert.ok(s.security.tls);
@@ -188,7 +165,7 @@ describe('TLS and SASL together (clientAuth=need, SASL optional)', () => {
   });
 
   test('a wrong password on a server where SASL is optional is AUTHFAILED (-115), final', async () => {
-    const s = session(server.tlsAddress, { tls: { caFile: c.caCrt, certFile: c.clientCrt, keyFile: c.clientKey }, sasl: { ...alice, password: 'nope' } });
+    const s = session(suite.server.tlsAddress, { tls: { caFile: suite.certs.caCrt, certFile: suite.certs.clientCrt, keyFile: suite.certs.clientKey }, sasl: { ...alice, password: 'nope' } });
     try {
       const e = await s.open().then(() => undefined, (error: unknown) => error);
       assert.ok(e instanceof ConnectFailure && e.reason === 'authFailed', String(e));

@@ -6,9 +6,9 @@ import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session';
 import type { SecurityEvent } from '../../src/zk/protocol/rawChannel';
-import { SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
+import { securedServerForSuite } from '../support/securedZkServer';
 import { within } from '../support/waiting';
-import { CLIENT_PFX_PASSPHRASE, TestCertificates } from '../support/testCertificates';
+import { CLIENT_PFX_PASSPHRASE } from '../support/testCertificates';
 
 function session(connectString: string, extra: Partial<SessionOptions>): ZkSession {
   return new ZkSession({ connectString, sessionTimeoutMs: 8000, requestTimeoutMs: 8000, ...extra });
@@ -33,22 +33,10 @@ function create(s: ZkSession, path: string, data: string): Promise<string> {
 }
 
 describe('TLS with client certificates (clientAuth=need, PKCS#12 key store)', () => {
-  let certs: { certificates: TestCertificates; remove(): void };
-  let c: TestCertificates;
-  let server: SecuredZkServer;
-
-  before(async () => {
-    certs = temporaryCertificates();
-    c = certs.certificates;
-    server = await SecuredZkServer.start({ certificates: c, tls: { keyStore: 'pkcs12', clientAuth: 'need' } });
-  });
-  after(async () => {
-    await server?.dispose();
-    certs?.remove();
-  });
+  const suite = securedServerForSuite({ before, after }, { tls: { keyStore: 'pkcs12', clientAuth: 'need' } });
 
   test('a PEM client certificate connects; the session reports TLS and the server knows us as x509', async () => {
-    const s = session(server.tlsAddress, { tls: { caFile: c.caCrt, certFile: c.clientCrt, keyFile: c.clientKey } });
+    const s = session(suite.server.tlsAddress, { tls: { caFile: suite.certs.caCrt, certFile: suite.certs.clientCrt, keyFile: suite.certs.clientKey } });
     try {
       await s.open();
       const tls = s.security.tls;
@@ -66,7 +54,7 @@ describe('TLS with client certificates (clientAuth=need, PKCS#12 key store)', ()
   });
 
   test('a PKCS#12 client certificate with its passphrase connects', async () => {
-    const s = session(server.tlsAddress, { tls: { caFile: c.caCrt, pfxFile: c.clientP12, passphrase: CLIENT_PFX_PASSPHRASE } });
+    const s = session(suite.server.tlsAddress, { tls: { caFile: suite.certs.caCrt, pfxFile: suite.certs.clientP12, passphrase: CLIENT_PFX_PASSPHRASE } });
     try {
       await s.open();
       assert.ok(s.security.tls);
@@ -78,7 +66,7 @@ describe('TLS with client certificates (clientAuth=need, PKCS#12 key store)', ()
 
   test('a wrong PKCS#12 passphrase is a configuration error that does not show the passphrase', () => {
     assert.throws(
-      () => session(server.tlsAddress, { tls: { caFile: c.caCrt, pfxFile: c.clientP12, passphrase: 'not-the-passphrase' } }),
+      () => session(suite.server.tlsAddress, { tls: { caFile: suite.certs.caCrt, pfxFile: suite.certs.clientP12, passphrase: 'not-the-passphrase' } }),
       (error: Error) => {
         assert.ok(error instanceof ConnectFailure && error.reason === 'invalid', error.message);
         assert.match(error.message, /TLS: cannot use the PKCS#12 file/);
@@ -89,37 +77,37 @@ describe('TLS with client certificates (clientAuth=need, PKCS#12 key store)', ()
   });
 
   test('unknown CA: the server certificate is not signed by the CA given', async () => {
-    const e = await failure(server.tlsAddress, { tls: { caFile: c.otherCaCrt, certFile: c.clientCrt, keyFile: c.clientKey } });
+    const e = await failure(suite.server.tlsAddress, { tls: { caFile: suite.certs.otherCaCrt, certFile: suite.certs.clientCrt, keyFile: suite.certs.clientKey } });
     assert.equal(e.reason, 'security');
-    assert.match(e.message, new RegExp(`TLS with ${server.tlsAddress} failed: its certificate is signed by an unknown CA \\(SELF_SIGNED_CERT_IN_CHAIN\\); give the CA that signed it`));
+    assert.match(e.message, new RegExp(`TLS with ${suite.server.tlsAddress} failed: its certificate is signed by an unknown CA \\(SELF_SIGNED_CERT_IN_CHAIN\\); give the CA that signed it`));
   });
 
   test('no client certificate, against a server that requires one', async () => {
-    const e = await failure(server.tlsAddress, { tls: { caFile: c.caCrt } });
+    const e = await failure(suite.server.tlsAddress, { tls: { caFile: suite.certs.caCrt } });
     assert.equal(e.reason, 'security');
-    assert.match(e.message, new RegExp(`TLS with ${server.tlsAddress} failed: the server requires a client certificate and none was given \\(ERR_SSL_`));
+    assert.match(e.message, new RegExp(`TLS with ${suite.server.tlsAddress} failed: the server requires a client certificate and none was given \\(ERR_SSL_`));
   });
 
   test('a client certificate from a CA the server does not trust is rejected', async () => {
-    const e = await failure(server.tlsAddress, { tls: { caFile: c.caCrt, certFile: c.otherClientCrt, keyFile: c.otherClientKey } });
+    const e = await failure(suite.server.tlsAddress, { tls: { caFile: suite.certs.caCrt, certFile: suite.certs.otherClientCrt, keyFile: suite.certs.otherClientKey } });
     assert.equal(e.reason, 'security');
-    assert.match(e.message, new RegExp(`TLS with ${server.tlsAddress} failed: the server rejected our client certificate \\(ERR_SSL_`));
+    assert.match(e.message, new RegExp(`TLS with ${suite.server.tlsAddress} failed: the server rejected our client certificate \\(ERR_SSL_`));
   });
 
   test('TLS to a plain port says it is a plain port', async () => {
-    const e = await failure(server.plainAddress, { tls: { caFile: c.caCrt, certFile: c.clientCrt, keyFile: c.clientKey } });
+    const e = await failure(suite.server.plainAddress, { tls: { caFile: suite.certs.caCrt, certFile: suite.certs.clientCrt, keyFile: suite.certs.clientKey } });
     assert.equal(e.reason, 'security');
-    assert.match(e.message, new RegExp(`TLS with ${server.plainAddress} failed: it is a plain \\(non-TLS\\) ZooKeeper port`));
+    assert.match(e.message, new RegExp(`TLS with ${suite.server.plainAddress} failed: it is a plain \\(non-TLS\\) ZooKeeper port`));
   });
 
   test('plain to a TLS port says it is a TLS port instead of retrying silently', async () => {
-    const e = await failure(server.tlsAddress, {});
+    const e = await failure(suite.server.tlsAddress, {});
     assert.equal(e.reason, 'security');
-    assert.match(e.message, new RegExp(`${server.tlsAddress} is a TLS port: the server closes plain connections; connect with TLS`));
+    assert.match(e.message, new RegExp(`${suite.server.tlsAddress} is a TLS port: the server closes plain connections; connect with TLS`));
   });
 
   test('after a server restart the same session reconnects with a new, verified handshake', async () => {
-    const s = session(server.tlsAddress, { sessionTimeoutMs: 30000, tls: { caFile: c.caCrt, certFile: c.clientCrt, keyFile: c.clientKey } });
+    const s = session(suite.server.tlsAddress, { sessionTimeoutMs: 30000, tls: { caFile: suite.certs.caCrt, certFile: suite.certs.clientCrt, keyFile: suite.certs.clientKey } });
     const handshakes: SecurityEvent[] = [];
     s.channel.onSecurity((event) => { if (event.kind === 'tlsSecured') handshakes.push(event); });
     try {
@@ -127,8 +115,8 @@ describe('TLS with client certificates (clientAuth=need, PKCS#12 key store)', ()
       const id = s.sessionId;
       await create(s, '/tls-restart', 'kept');
       const reconnected = new Promise<void>((resolve) => s.once('reconnected', () => resolve()));
-      await server.restart();
-      await within(reconnected, 40000, 'the session to reconnect after the restart', () => `state ${s.state}; security problem: ${s.lastSecurityProblem ?? 'none'}\nserver log:\n${server.logTail()}`);
+      await suite.server.restart();
+      await within(reconnected, 40000, 'the session to reconnect after the restart', () => `state ${s.state}; security problem: ${s.lastSecurityProblem ?? 'none'}\nserver log:\n${suite.server.logTail()}`);
       assert.equal(s.sessionId, id);
       assert.ok(handshakes.length >= 2, `handshakes: ${handshakes.length}`);
       assert.equal((await s.getData('/tls-restart')).data?.toString(), 'kept');
@@ -139,28 +127,16 @@ describe('TLS with client certificates (clientAuth=need, PKCS#12 key store)', ()
 });
 
 describe('TLS 1.3 only, PEM key store, no client certificate required, a certificate for another name', () => {
-  let certs: { certificates: TestCertificates; remove(): void };
-  let c: TestCertificates;
-  let server: SecuredZkServer;
-
-  before(async () => {
-    certs = temporaryCertificates();
-    c = certs.certificates;
-    server = await SecuredZkServer.start({ certificates: c, tls: { keyStore: 'wrongNamePem', clientAuth: 'none', tls13Only: true } });
-  });
-  after(async () => {
-    await server?.dispose();
-    certs?.remove();
-  });
+  const suite = securedServerForSuite({ before, after }, { tls: { keyStore: 'wrongNamePem', clientAuth: 'none', tls13Only: true } });
 
   test('host name mismatch is said in one line', async () => {
-    const e = await failure(server.tlsAddress, { tls: { caFile: c.caCrt } });
+    const e = await failure(suite.server.tlsAddress, { tls: { caFile: suite.certs.caCrt } });
     assert.equal(e.reason, 'security');
-    assert.match(e.message, new RegExp(`TLS with ${server.tlsAddress} failed: its certificate is not valid for the name 127\\.0\\.0\\.1 \\(ERR_TLS_CERT_ALTNAME_INVALID\\)`));
+    assert.match(e.message, new RegExp(`TLS with ${suite.server.tlsAddress} failed: its certificate is not valid for the name 127\\.0\\.0\\.1 \\(ERR_TLS_CERT_ALTNAME_INVALID\\)`));
   });
 
   test('with the server name check turned off the same server is accepted, over TLS 1.3', async () => {
-    const s = session(server.tlsAddress, { tls: { caFile: c.caCrt, checkServerName: false } });
+    const s = session(suite.server.tlsAddress, { tls: { caFile: suite.certs.caCrt, checkServerName: false } });
     try {
       await s.open();
       assert.equal(s.security.tls?.protocol, 'TLSv1.3');
@@ -171,12 +147,12 @@ describe('TLS 1.3 only, PEM key store, no client certificate required, a certifi
   });
 
   test('the system CAs do not know the test CA', async () => {
-    const e = await failure(server.tlsAddress, { tls: { checkServerName: false } });
+    const e = await failure(suite.server.tlsAddress, { tls: { checkServerName: false } });
     assert.match(e.message, /its certificate is signed by an unknown CA \((UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\)/);
   });
 
   test('a client that requires TLS 1.3 connects', async () => {
-    const s = session(server.tlsAddress, { tls: { caFile: c.caCrt, checkServerName: false, minVersion: 'TLSv1.3' } });
+    const s = session(suite.server.tlsAddress, { tls: { caFile: suite.certs.caCrt, checkServerName: false, minVersion: 'TLSv1.3' } });
     try {
       await s.open();
       assert.equal(s.security.tls?.protocol, 'TLSv1.3');
@@ -187,23 +163,11 @@ describe('TLS 1.3 only, PEM key store, no client certificate required, a certifi
 });
 
 describe('TLS on a unified port (plain and TLS clients on one port)', () => {
-  let certs: { certificates: TestCertificates; remove(): void };
-  let c: TestCertificates;
-  let server: SecuredZkServer;
-
-  before(async () => {
-    certs = temporaryCertificates();
-    c = certs.certificates;
-    server = await SecuredZkServer.start({ certificates: c, tls: { keyStore: 'pem', clientAuth: 'need', unified: true } });
-  });
-  after(async () => {
-    await server?.dispose();
-    certs?.remove();
-  });
+  const suite = securedServerForSuite({ before, after }, { tls: { keyStore: 'pem', clientAuth: 'need', unified: true } });
 
   test('a TLS session and a plain session share the port; only the TLS one is known by certificate', async () => {
-    const secured = session(server.tlsAddress, { tls: { caFile: c.caCrt, certFile: c.clientCrt, keyFile: c.clientKey } });
-    const plain = session(server.plainAddress, {});
+    const secured = session(suite.server.tlsAddress, { tls: { caFile: suite.certs.caCrt, certFile: suite.certs.clientCrt, keyFile: suite.certs.clientKey } });
+    const plain = session(suite.server.plainAddress, {});
     try {
       await secured.open();
       await plain.open();

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as zookeeper from 'node-zookeeper-client';
 import { AcquireOptions, LockHandle, LockManager, LockSnapshot, LockState } from '../../src/zk/locks';
 import { sleep } from './waiting';
-import type { OtherClient } from './zkClient';
+import { connectOtherClient, OtherClient } from './zkClient';
+import { startStandalone, ZkCluster } from './zkServer';
 
 export function newManager(connectString: string, sessionTimeoutMs = 10000): LockManager {
   return new LockManager({ connectString, sessionTimeoutMs, requestTimeoutMs: 8000 });
@@ -78,4 +79,43 @@ export async function zooscopeCycles(manager: LockManager, path: string, n: numb
     fs.appendFileSync(log, `exit ${kind} ${name} ${i}\n`);
     await handle.release();
   }
+}
+
+type Hook = (fn: () => Promise<void>) => unknown;
+
+/** A standalone server, another client and lock managers for one suite of lock tests. */
+export interface LockSuite {
+  readonly zk: ZkCluster;
+  readonly other: OtherClient;
+  /** A new manager on the suite's server, closed after the suite. */
+  manager(): LockManager;
+}
+
+/** Starts the suite's server and other client in its `before`, and closes everything in its `after`. */
+export function lockSuite(hooks: { before: Hook; after: Hook }): LockSuite {
+  let zk: ZkCluster | undefined;
+  let other: OtherClient | undefined;
+  const managers: LockManager[] = [];
+  hooks.before(async () => {
+    zk = await startStandalone();
+    other = await connectOtherClient(zk.connectString);
+  });
+  hooks.after(async () => {
+    for (const m of managers) m.close();
+    other?.close();
+    await zk?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the lock suite starts its server in its before hook');
+    return value;
+  };
+  return {
+    get zk() { return started(zk); },
+    get other() { return started(other); },
+    manager() {
+      const m = newManager(started(zk).connectString);
+      managers.push(m);
+      return m;
+    },
+  };
 }

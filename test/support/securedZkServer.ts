@@ -184,6 +184,39 @@ export function javaClientSecurityFlags(certs: TestCertificates, dir: string, us
   };
 }
 
+type Hook = (fn: () => Promise<void>) => unknown;
+
+/** A secured server and the certificates it was made with, for the tests of one suite. */
+export interface SuiteServer {
+  readonly server: SecuredZkServer;
+  readonly certs: TestCertificates;
+}
+
+/**
+ * A secured server with certificates of its own for one suite (node:test or mocha): made in the suite's `before`,
+ * removed in its `after`. Read `server` and `certs` inside tests.
+ */
+export function securedServerForSuite(hooks: { before: Hook; after: Hook }, options: Omit<SecuredServerOptions, 'certificates'>): SuiteServer {
+  let made: { certificates: TestCertificates; remove(): void } | undefined;
+  let server: SecuredZkServer | undefined;
+  hooks.before(async () => {
+    made = temporaryCertificates();
+    server = await SecuredZkServer.start({ ...options, certificates: made.certificates });
+  });
+  hooks.after(async () => {
+    await server?.dispose();
+    made?.remove();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the secured server is made in the suite\'s before hook');
+    return value;
+  };
+  return {
+    get server() { return started(server); },
+    get certs() { return started(made?.certificates); },
+  };
+}
+
 /** Certificates in a fresh temp folder, removed by the returned cleanup. */
 export function temporaryCertificates(): { certificates: TestCertificates; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-certs-'));

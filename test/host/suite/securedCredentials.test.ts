@@ -4,7 +4,7 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
-import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../../support/securedZkServer';
+import { SASL_USERS, securedServerForSuite } from '../../support/securedZkServer';
 import { eventually } from '../../support/zkClient';
 import { services } from './zooscope';
 
@@ -13,21 +13,16 @@ const ID = 'host-sasl-credentials';
 describe('Add Credentials with SASL', function () {
   this.timeout(120000);
   let s: TestApi;
-  let server: SecuredZkServer;
-  let certificates: ReturnType<typeof temporaryCertificates>;
+  const suite = securedServerForSuite({ before, after }, { sasl: 'optional' });
 
   before(async () => {
     s = await services();
-    certificates = temporaryCertificates();
-    server = await SecuredZkServer.start({ sasl: 'optional', certificates: certificates.certificates });
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host SASL Credentials', connectString: server.plainAddress });
+    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host SASL Credentials', connectString: suite.server.plainAddress });
     await eventually(() => s.connections.state(ID) === 'connected', 30000, 'the plain connection');
   });
 
   after(async () => {
     await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
-    await server?.dispose();
-    certificates?.remove();
   });
 
   it('a SASL user is saved with the connection, which reconnects authenticated as that user', async () => {
