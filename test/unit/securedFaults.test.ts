@@ -116,7 +116,9 @@ describe('a TLS port that accepts TCP and never answers the ClientHello', () => 
     const pastConnectTimeout = new Promise((resolve) => setTimeout(resolve, 9000));
     const w = session({ connectString: server, sessionTimeoutMs: 6000, tls: { caFile: certificate.caCrt, handshakeTimeoutMs: 1000 } });
     await w.session.open();
-    assert.deepEqual(w.problems, [handshakeTimeoutLine(server, 1000).line], 'the first attempt timed out');
+    // The first attempt timed out (a later one may too on a machine slow enough: each says the same).
+    assert.ok(w.problems.length >= 1, 'the first attempt timed out');
+    assert.deepEqual([...new Set(w.problems)], [handshakeTimeoutLine(server, 1000).line]);
     assert.ok(w.session.security.tls, 'connected over TLS');
     await pastConnectTimeout;
     assert.deepEqual(w.states, ['connected'], `the good connection stayed: ${w.states.join(' → ')}; ${w.drops.join('; ')}`);
