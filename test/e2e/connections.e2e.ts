@@ -9,11 +9,12 @@ import { E2eTest, Workbench } from './workbench';
 
 const zkPort = (zk: string) => Number(zk.split(',')[0].split(':').pop());
 
-/** Waits until the status bar entry of `name` shows `state` (regex) and returns its text. */
+/** Waits until the status bar entry of `name` shows `state` (regex) and returns its text and accessible label. */
 async function statusShows(wb: Workbench, name: string, state: RegExp, timeoutMs = 30000): Promise<string> {
   const item = wb.statusBarItem(name);
   await item.filter({ hasText: state }).waitFor({ timeout: timeoutMs });
-  return item.innerText();
+  const label = await item.locator('[aria-label]').first().getAttribute('aria-label').catch(() => null);
+  return `${await item.innerText()}\n${label ?? ''}`;
 }
 
 const sessionIdIn = (text: string) => /0x[0-9a-f]+/.exec(text)?.[0];
@@ -139,7 +140,7 @@ export const tests: E2eTest[] = [
         await wb.openZooScope();
         await wb.expandRow(name);
         const first = sessionIdIn(await statusShows(wb, name, /connected/));
-        assert.ok(first, 'status bar shows the session id');
+        assert.ok(first, 'the status bar\'s accessible label has the session id');
 
         // The network goes: suspended at once, lost after a session timeout, with a prompt.
         await proxy.refuse(true);

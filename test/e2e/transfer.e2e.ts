@@ -24,28 +24,6 @@ function getAcl(other: OtherClient, path: string): Promise<string[]> {
   }).sort()))));
 }
 
-/** Answers VS Code's simple file dialog (a quick input holding a path): types `file` and accepts it. */
-async function answerFileDialog(wb: Workbench, title: RegExp, file: string): Promise<void> {
-  const widget = wb.page.locator('.quick-input-widget').filter({ hasText: title });
-  await widget.waitFor({ timeout: 15000 });
-  const input = widget.locator('input').first();
-  // Once it has listed its starting folder (`..` at least): it rewrites the box with that folder when it has.
-  await widget.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15000 });
-  // It reads folders as a path is typed, and Enter while it is busy is ignored: type again and press again until
-  // it closes.
-  const deadline = Date.now() + 30000;
-  for (;;) {
-    if (await input.inputValue().catch(() => file) !== file) await input.fill(file).catch(() => undefined);
-    await input.press('Enter').catch(() => undefined);
-    try {
-      await widget.waitFor({ state: 'hidden', timeout: 3000 });
-      return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`file dialog ${title}: ${file} not accepted: ${await widget.innerText().catch(() => '?')}`);
-    }
-  }
-}
-
 /** The active editor's lines, top to bottom (the view renders them in any order). */
 async function editorLines(wb: Workbench): Promise<string[]> {
   return wb.page.evaluate(() => {
@@ -97,14 +75,14 @@ export const tests: E2eTest[] = [
         // Export: the save dialog proposes <workspace folder>/src.zooscope.json.
         const file = path.join(folder, 'src.zooscope.json');
         await wb.contextMenu(wb.explorerRow('src'), 'Export Subtree…');
-        await answerFileDialog(wb, new RegExp(`Export ${escapeRegExp(BASE)}/src`), file);
+        await wb.answerFileDialog(new RegExp(`Export ${escapeRegExp(BASE)}/src`), file);
         await wb.notification(/Exported 4 nodes from/).waitFor({ timeout: 30000 });
         const exported = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: { path: string; acl?: unknown[] }[] };
         assert.deepStrictEqual(exported.nodes.map((n) => n.path).sort(), [`${BASE}/src`, `${BASE}/src/admin`, `${BASE}/src/app.cfg`, `${BASE}/src/ro`]);
 
         // Import into BASE/copy, re-applying the ACLs.
         await wb.contextMenu(wb.explorerRow('copy'), 'Import…');
-        await answerFileDialog(wb, /Import into ZooKeeper/, file);
+        await wb.answerFileDialog(/Import into ZooKeeper/, file);
         await wb.answerInput(/Where the export's root/, `${BASE}/copy`);
         await wb.pickItem('Re-apply the exported ACLs');
 

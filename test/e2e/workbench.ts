@@ -163,6 +163,30 @@ export class Workbench {
     await widget.waitFor({ state: 'hidden', timeout: 15000 });
   }
 
+  /** Answers VS Code's simple file dialog (a quick input holding a path): types `file` and accepts it. */
+  async answerFileDialog(title: RegExp, file: string): Promise<void> {
+    // Found by its title alone: a form may show its next step in the same widget the moment the dialog closes, and
+    // that step must not receive the path or an Enter.
+    const widget = this.page.locator('.quick-input-widget').filter({ has: this.page.locator('.quick-input-title', { hasText: title }) });
+    await widget.waitFor({ timeout: 15000 });
+    const input = widget.locator('input').first();
+    // Once it has listed its starting folder (`..` at least): it rewrites the box with that folder when it has.
+    await widget.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15000 });
+    // It reads folders as a path is typed, and Enter while it is busy is ignored: type again and press again until
+    // it closes.
+    const deadline = Date.now() + 30000;
+    for (;;) {
+      if (await input.inputValue().catch(() => file) !== file) await input.fill(file).catch(() => undefined);
+      await input.press('Enter').catch(() => undefined);
+      try {
+        await widget.waitFor({ state: 'hidden', timeout: 3000 });
+        return;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`file dialog ${title}: ${file} not accepted: ${await widget.innerText().catch(() => '?')}`);
+      }
+    }
+  }
+
   /** Picks the quick-pick item whose label starts with `label`. */
   async pickItem(label: string): Promise<void> {
     const item = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();

@@ -9,8 +9,10 @@ import { shown } from '../common/untrustedText';
 /** vscode.l10n.t's shape. */
 export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
 
-export function connectionTooltip(t: Translate, name: string, connectString: string, security: SessionSecurity | undefined): string {
+export function connectionTooltip(t: Translate, name: string, connectString: string, security: SessionSecurity | undefined, sessionId?: string): string {
   const lines = [t('ZooKeeper connection "{0}" ({1}). Click to show the log.', name, connectString)];
+  // The session id is here rather than in the status bar's text, which VS Code cuts short beyond about 40% of the window.
+  if (sessionId) lines.push(t('Session {0}', sessionId));
   if (security?.tls) {
     lines.push(t('TLS: {0}, {1}, server certificate {2}{3}', security.tls.protocol, security.tls.cipher, security.tls.peerSubject ?? t('(no subject)'),
       security.tls.serverNameChecked ? '' : t(' (server name not checked)')));

@@ -38,6 +38,11 @@ export class ConnectionStatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
+  /** Its tooltip, for tests. */
+  get tooltip(): string {
+    return typeof this.item.tooltip === 'string' ? this.item.tooltip : this.item.tooltip?.value ?? '';
+  }
+
   private update(): void {
     const id = this.activeId;
     const saved = id ? this.store.get(id) : undefined;
@@ -50,13 +55,15 @@ export class ConnectionStatusBar implements vscode.Disposable {
     const icon = state === 'connected' ? '$(database)' : state === 'connecting' ? '$(loading~spin)' : '$(warning)';
     const parts = [`${icon} ${iconSafe(saved.name)}: ${stateLabel(state)}`];
     if (saved.readOnly) parts.push(t('read-only'));
-    if (session?.sessionId && state !== 'connecting') parts.push(session.sessionId);
     if (session?.serverAddress) parts.push(iconSafe(session.serverAddress));
     const security = state === 'connected' ? session?.security : undefined;
     if (security?.tls) parts.push(`$(lock) ${security.tls.protocol}`);
     if (security?.sasl) parts.push(`$(key) ${iconSafe(t('SASL {0}', security.sasl.identity))}`);
     this.item.text = parts.join(' · ');
-    this.item.tooltip = connectionTooltip(t, saved.name, saved.connectString, security);
+    // Screen readers get the session id too (the text leaves it out to stay short).
+    const sessionId = state !== 'connecting' ? session?.sessionId : undefined;
+    this.item.accessibilityInformation = { label: [...parts, ...(sessionId ? [t('Session {0}', sessionId)] : [])].join(', ').replace(/\$\([a-z~-]+\) ?/g, '') };
+    this.item.tooltip = connectionTooltip(t, saved.name, saved.connectString, security, sessionId);
     this.item.command = Command.showLog;
     this.item.backgroundColor = state === 'lost' || state === 'expired' || state === 'authFailed'
       ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
