@@ -16,6 +16,7 @@ import { sortBench } from './sortBench';
 import { webviewBench } from './webviewBench';
 import { searchBench } from './searchBench';
 import { locksBench } from './locksBench';
+import { securedBench } from './securedBench';
 import { formatTable, hasGc, meetsGoal, ratio, Row } from './stats';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -89,6 +90,8 @@ async function main(): Promise<number> {
       addRows(await phase('lock analysis', () => analysisBench(Math.max(5, Math.min(runs, 7)))));
       // Hand-off against Curator and kazoo driver processes; notifications per release against the naive recipe.
       addRows(await phase('locks', () => locksBench(connectString, cluster.members[0].clientPort, intFromEnv('BENCH_LOCK_RUNS', 5, 5))));
+      // Its own server serving plain, TLS and TLS + SASL at once.
+      addRows(await phase('secured', () => securedBench(Math.max(5, Math.min(runs, 7)))));
     } finally {
       writer.close();
       rawClient.close();
