@@ -60,6 +60,24 @@ describe('Secured connections (TLS + SASL)', function () {
     assert.strictEqual(readVia?.description, 'AdminServer over HTTPS');
   });
 
+  it('a lock taken by hand holds on its own lock session, which is TLS and SASL-authenticated too', async () => {
+    const path = '/host-secured-lock';
+    try {
+      await vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: ID, path });
+      await eventually(() => s.heldLocks.find(ID, path)?.snapshot.state === 'held', 30000, 'held on the secured connection');
+      const [lockSession] = s.heldLocks.sessionIds(ID);
+      const browsing = s.connections.get(ID)?.session;
+      assert.ok(lockSession && lockSession !== browsing?.sessionId, 'a session of its own');
+      const security = s.heldLocks.managers.peek(ID)?.lockSession?.security;
+      assert.ok(security?.tls, 'the lock session is TLS');
+      assert.strictEqual(security?.sasl?.identity, 'alice');
+      const owner = (await browsing!.exists(s.heldLocks.find(ID, path)!.snapshot.node!))?.ephemeralOwner;
+      assert.strictEqual(owner !== undefined ? `0x${owner.toString(16)}` : undefined, lockSession);
+    } finally {
+      await s.heldLocks.releaseAll(ID);
+    }
+  });
+
   it('says in one line that SASL refused a wrong password, without the password', async () => {
     const certs = certificates.certificates;
     const from = s.shownFailures.length ? s.shownFailures[s.shownFailures.length - 1].seq : 0;
