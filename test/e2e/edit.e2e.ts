@@ -218,6 +218,12 @@ export const tests: E2eTest[] = [
         const button = noAuth.locator('a.monaco-button', { hasText: 'Add Credentials…' }).first();
         await button.focus();
         await button.press('Enter');
+        // Digest (addauth on this session) or SASL (saved, reconnects): digest comes first.
+        await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'SASL DIGEST-MD5 user' }).first().waitFor({ timeout: 15000 });
+        // After the widget's fade-in, so the screenshot shows it as it stays.
+        await wb.page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('.quick-input-widget')].some((w) => getComputedStyle(w).opacity === '1' && w.offsetParent !== null));
+        await wb.screenshot('edit-add-credentials-kind');
+        await wb.pickItem('Digest user');
         await wb.answerInput(/Digest user name/, 'alice');
         await wb.answerInput(/Password of alice/, 'pw');
         await wb.notification(/Added credentials of "alice"/).waitFor({ timeout: 15000 });

@@ -44,7 +44,7 @@ async function pickScheme(name: string): Promise<CredentialScheme | undefined> {
     { scheme: 'digest' as const, icon: 'key', label: t('Digest user'), description: t('added to this session now (addauth), until it closes; not saved') },
     {
       scheme: 'sasl' as const, icon: 'shield', label: t('SASL DIGEST-MD5 user'),
-      description: t('for servers with SASL enabled: saved with the connection, which reconnects to authenticate'),
+      description: t('needs SASL on the server; saved, and the connection reconnects'),
     },
   ], { title: t('Add Credentials to {0}', name), placeHolder: t('Which kind of credentials?') });
   return chosen?.scheme;
