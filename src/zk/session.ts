@@ -298,6 +298,11 @@ export class ZkSession extends EventEmitter {
     return this.request(ops.getData(this.channel, path), 'getData', path);
   }
 
+  /** This session's ephemeral nodes at or under `prefix` (3.6+). */
+  getEphemerals(prefix: string): Promise<string[]> {
+    return this.request(ops.getEphemerals(this.channel, prefix), 'getEphemerals', prefix);
+  }
+
   getAllChildrenNumber(path: string): Promise<number> {
     return this.request(ops.getAllChildrenNumber(this.channel, path), 'getAllChildrenNumber', path);
   }

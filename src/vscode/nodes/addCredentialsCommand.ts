@@ -7,7 +7,8 @@ import { log } from '../common/log';
 import type { Core } from '../core/core';
 import { showWriteFailure } from '../common/failures';
 import { liveWriter } from '../common/liveWriter';
-import { info, warn } from '../common/notifier';
+import { ZkSession } from '../../zk/session';
+import { ask, info, warn } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';
 
 const t = vscode.l10n.t;
@@ -19,6 +20,8 @@ export interface CredentialsPreset {
   password: string;
   /** Default 'digest'. */
   scheme?: CredentialScheme;
+  /** SASL only: the answer to "its ephemeral nodes are deleted" when the session owns some (asked if absent). */
+  confirmed?: boolean;
 }
 
 export async function addCredentials(services: Core, arg?: unknown, preset?: CredentialsPreset): Promise<string[] | undefined> {
@@ -36,7 +39,7 @@ export async function addCredentials(services: Core, arg?: unknown, preset?: Cre
     title: t('Add Credentials to {0}', name), prompt: t('Password of {0}', user), password: true,
   });
   if (password === undefined) return undefined;
-  return scheme === 'digest' ? addDigest(services, connectionId, name, user, password) : switchToSasl(services, connectionId, name, user, password);
+  return scheme === 'digest' ? addDigest(services, connectionId, name, user, password) : switchToSasl(services, connectionId, name, user, password, preset?.confirmed);
 }
 
 async function pickScheme(name: string): Promise<CredentialScheme | undefined> {
@@ -66,12 +69,32 @@ async function addDigest(services: Core, connectionId: string, name: string, use
 }
 
 /**
- * SASL happens when a connection opens, so the user is saved to the connection and it reconnects. If the server
- * refuses (or has no SASL), the connection goes back to what it was: nothing the user had is lost.
+ * SASL happens when a connection opens, so the user is saved to the connection and it reconnects. The credentials
+ * are tried first on a session of their own, so a refusal (or a server without SASL) leaves the connection as it
+ * was; and a session that owns ephemeral nodes is closed only when the user agrees to lose them.
  */
-async function switchToSasl(services: Core, connectionId: string, name: string, user: string, password: string): Promise<string[] | undefined> {
+async function switchToSasl(services: Core, connectionId: string, name: string, user: string, password: string, confirmed?: boolean): Promise<string[] | undefined> {
   const before = services.store.get(connectionId);
   if (!before) return undefined;
+  const sasl = { mechanism: 'DIGEST-MD5', username: user, password } as const;
+  const trial = new ZkSession({ ...(await services.store.sessionOptions(before)), sasl });
+  try {
+    await trial.open();
+  } catch (error) {
+    log().info(`${name}: SASL as ${user} did not succeed: ${(error as Error).message}`);
+    void warn(t('{0} was not changed: SASL as "{1}" did not succeed ({2}).', name, user, (error as Error).message));
+    return undefined;
+  } finally {
+    trial.close();
+  }
+  const current = services.connections.get(connectionId)?.session;
+  const ephemerals = current ? await current.getEphemerals('/').catch(() => []) : [];
+  if (ephemerals.length > 0) {
+    const reconnect = t('Reconnect with SASL');
+    const agreed = confirmed ?? (await ask('warning',
+      t('Reconnecting {0} closes its session: its {1} ephemeral nodes are deleted.', name, ephemerals.length), ephemerals.slice(0, 10), reconnect)) === reconnect;
+    if (!agreed) return undefined;
+  }
   const previousPassword = before.sasl?.mechanism === 'DIGEST-MD5' ? await services.store.secret(connectionId, 'saslPassword') : undefined;
   await services.store.save({ ...before, sasl: { mechanism: 'DIGEST-MD5', user } }, { saslPassword: password });
   services.connections.disconnect(connectionId);
