@@ -59,8 +59,10 @@ export const tests: E2eTest[] = [
         await statusBar.waitFor({ timeout: 10000 });
         const status = await statusBar.innerText();
         assert.match(status, /connected/);
-        assert.match(status, /0x[0-9a-f]+/);
         assert.match(status, /127\.0\.0\.1:\d+/);
+        // The session id is in the entry's accessible label (and tooltip), not its text, which must stay short.
+        const label = await statusBar.locator('[aria-label]').first().getAttribute('aria-label');
+        assert.match(label ?? '', /Session 0x[0-9a-f]+/);
         await wb.screenshot('explorer-tree');
 
         const started = Date.now();

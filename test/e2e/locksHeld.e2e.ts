@@ -56,7 +56,10 @@ export const tests: E2eTest[] = [
         const owner = await ownerOf(other, `${base}/jobs/${ours}`);
         assert.ok(owner, 'our node exists');
         await wb.page.getByRole('treeitem', { name: `Session: ${owner}` }).waitFor({ timeout: 10000 });
-        assert.ok(!(await wb.statusBarItem(CONNECTION).innerText()).includes(owner), 'the lock session is not the explorer\'s');
+        // The explorer's session id is in the connection entry's accessible label.
+        const explorerLabel = await wb.statusBarItem(CONNECTION).locator('[aria-label]').first().getAttribute('aria-label');
+        assert.match(explorerLabel ?? '', /Session 0x[0-9a-f]+/);
+        assert.ok(!explorerLabel!.includes(owner), 'the lock session is not the explorer\'s');
         await wb.screenshot('held-locks-view');
         await heldRow(wb, `${base}/jobs`, /held/).locator('.monaco-tl-twistie').click();
 
