@@ -1,5 +1,6 @@
 // Asking a ZooKeeper server about itself: four-letter words on the client port (over TLS when the session's port
-// is a secure one) and AdminServer commands over HTTP or HTTPS. Only commands that read are ever sent. The allow-lists are checked at run time, so no caller (and no cast) can
+// is a secure one) and AdminServer commands over HTTP or HTTPS. Only commands that read are ever sent. The
+// allow-lists are checked at run time, so no caller (and no cast) can
 // send crst, srst, stmk or their AdminServer twins, which reset or change server state.
 import * as http from 'node:http';
 import * as https from 'node:https';
