@@ -3,7 +3,7 @@
 // are written out as [U+XXXX] (in Markdown tooltips too). Our own words contain none, so the whole item is treated.
 import * as vscode from 'vscode';
 import { hasHiddenCharacters, visibleText } from '../../shared/visibleText';
-import { shown } from './untrustedText';
+import { shown, shownLines } from './untrustedText';
 
 function literalMarkdown(md: vscode.MarkdownString): vscode.MarkdownString {
   if (!hasHiddenCharacters(md.value.replace(/[\r\n\t]/g, ''))) return md;
@@ -16,11 +16,22 @@ function literalMarkdown(md: vscode.MarkdownString): vscode.MarkdownString {
   return copy;
 }
 
+// Plain tooltips set through tooltipLines, by item: already made visible line by line, so not treated again.
+const tooltipsOfLines = new WeakMap<vscode.TreeItem, string>();
+
+/** Gives the item a plain tooltip of several lines of our own making (see shownLines). */
+export function tooltipLines(item: vscode.TreeItem, lines: readonly string[]): void {
+  const text = shownLines(lines);
+  item.tooltip = text;
+  tooltipsOfLines.set(item, text);
+}
+
 export function literalTreeItem<T extends vscode.TreeItem>(item: T): T {
   if (typeof item.label === 'string') item.label = shown(item.label);
   else if (item.label) item.label = { ...item.label, label: shown(item.label.label) };
   if (typeof item.description === 'string') item.description = shown(item.description);
-  if (typeof item.tooltip === 'string') item.tooltip = shown(item.tooltip);
+  // A string tooltip is one value unless tooltipLines made it: a line break in it is the value's, written out.
+  if (typeof item.tooltip === 'string') item.tooltip = tooltipsOfLines.get(item) === item.tooltip ? item.tooltip : shown(item.tooltip);
   else if (item.tooltip) item.tooltip = literalMarkdown(item.tooltip);
   if (item.accessibilityInformation) item.accessibilityInformation = { ...item.accessibilityInformation, label: shown(item.accessibilityInformation.label) };
   return item;

@@ -17,6 +17,14 @@ export function linkSafe(text: string): string {
   return visibleText(text).replace(LINK_OPENING, `]${WORD_JOINER}(`);
 }
 
+/**
+ * A plain-text tooltip of several lines of our own making: each line made visible on its own, so the breaks
+ * between lines stay breaks while a line break inside a value (data, an ACL id) is written out as [U+000A].
+ */
+export function shownLines(lines: readonly string[]): string {
+  return lines.map(visibleText).join('\n');
+}
+
 /** For surfaces that render `$(name)` as an icon: every `$(` escaped (VS Code shows `\$(x)` as the text `$(x)`). */
 export function iconSafe(text: string): string {
   return visibleText(text).replace(/\$\(/g, '\\$(');

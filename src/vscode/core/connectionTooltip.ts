@@ -4,7 +4,7 @@
 // escaped already, RFC 4514). The tooltip is a plain string, which VS Code shows as text: no icons, links or
 // Markdown render in it. Pure (no VS Code import, the translation function is given) so it is unit-tested.
 import type { SessionSecurity } from '../../zk/security/sessionSecurity';
-import { shown } from '../common/untrustedText';
+import { shownLines } from '../common/untrustedText';
 
 /** vscode.l10n.t's shape. */
 export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
@@ -18,5 +18,5 @@ export function connectionTooltip(t: Translate, name: string, connectString: str
       security.tls.serverNameChecked ? '' : t(' (server name not checked)')));
   }
   if (security?.sasl) lines.push(t('Authenticated with SASL {0} as {1} (ACL id sasl:{1})', security.sasl.mechanism, security.sasl.identity));
-  return lines.map(shown).join('\n');
+  return shownLines(lines);
 }

@@ -2,7 +2,7 @@
 // background, while a held lock's session has lost its connection); hidden when it holds none.
 import * as vscode from 'vscode';
 import { HeldLocks, isHeld, isUnsure } from './heldLocks';
-import { shown } from '../common/untrustedText';
+import { shownLines } from '../common/untrustedText';
 
 const t = vscode.l10n.t;
 
@@ -20,6 +20,16 @@ export class HeldLocksStatusBar implements vscode.Disposable {
   /** What the item shows ('' while hidden), for tests. */
   get text(): string {
     return this.visible ? this.item.text : '';
+  }
+
+  /** Its tooltip ('' while hidden), for tests. */
+  get tooltip(): string {
+    return this.visible && typeof this.item.tooltip === 'string' ? this.item.tooltip : '';
+  }
+
+  /** What a screen reader says for the item ('' while hidden), for tests. */
+  get accessibleLabel(): string {
+    return this.visible ? this.item.accessibilityInformation?.label ?? '' : '';
   }
 
   private visible = false;
@@ -43,13 +53,10 @@ export class HeldLocksStatusBar implements vscode.Disposable {
     const tooltip = held.length ? [t('Locks and elections this window holds:'), ...held] : [];
     // A lock whose session lost its connection may be gone by now: the user must not act on it until it is back.
     if (unsure.length) tooltip.push(t('Connection lost, maybe no longer held (do not act on them until they are back):'), ...unsure);
-    this.item.tooltip = shown(tooltip.join('\n'));
+    this.item.tooltip = shownLines(tooltip);
     this.item.backgroundColor = unsure.length ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.accessibilityInformation = {
-      label: unsure.length
-        ? `${t('{0} locks held by this window', held.length)}, ${t('{0} unsure', unsure.length)}`
-        : t('{0} locks held by this window', held.length),
-    };
+    const heldWords = held.length === 1 ? t('1 lock held by this window') : t('{0} locks held by this window', held.length);
+    this.item.accessibilityInformation = { label: unsure.length ? `${heldWords}, ${t('{0} unsure', unsure.length)}` : heldWords };
     this.visible = true;
     this.item.show();
   }

@@ -133,14 +133,21 @@ export function describeAnomaly(a: Anomaly): AnomalyText {
       title: t('Waits behind itself'),
       explanation: t('Session {0} has {1} nodes in this queue and waits behind its own node {2}: several threads of one client do this in normal use. It is not a deadlock.', session, str(f.nodes, String(a.paths.length)), str(f.first, path)),
     };
-    case 'unreadable': return {
-      title: t('Not readable'),
-      explanation: t('{0} paths could not be read ({1}) and are left out: {2}. Credentials that may read them would show their queues.',
-        str(f.count, String(a.paths.length)), str(f.reason), a.paths.join(', ') + (num(f.count) !== undefined && num(f.count)! > a.paths.length ? ', …' : '')),
-    };
+    case 'unreadable': {
+      const count = num(f.count) ?? a.paths.length;
+      const listed = a.paths.join(', ') + (count > a.paths.length ? ', …' : '');
+      return {
+        title: t('Not readable'),
+        explanation: count === 1
+          ? t('1 path could not be read ({0}) and is left out: {1}. Credentials that may read it would show its queues.', str(f.reason), listed)
+          : t('{0} paths could not be read ({1}) and are left out: {2}. Credentials that may read them would show their queues.', count, str(f.reason), listed),
+      };
+    }
     case 'child-watches-invisible': return {
       title: t('Child watches not listed'),
-      explanation: typeof f.childWatches === 'number' && f.childWatches >= 0
+      explanation: f.childWatches === 1
+        ? t('The servers hold 1 child watch but cannot say which session set it: waiters that watch the whole queue are drawn as inferred.')
+        : typeof f.childWatches === 'number' && f.childWatches >= 0
         ? t('The servers hold {0} child watches but cannot say which sessions set them: waiters that watch the whole queue are drawn as inferred.', f.childWatches)
         : t('The servers count child watches but cannot say who set them: waiters that watch the whole queue are drawn as inferred.'),
     };

@@ -29,7 +29,9 @@ export function deletePreview(plan: DeletePlan): DeletePreview {
       : t('{0} of them are ephemeral nodes of this window\'s session.', plan.ownEphemeralCount));
   }
   if (plan.crawl.unreadableCount > 0) {
-    lines.push('', t('{0} nodes could not be read (no permission): what is below them is unknown, so they will be kept.', plan.crawl.unreadableCount));
+    lines.push('', plan.crawl.unreadableCount === 1
+      ? t('1 node could not be read (no permission): what is below it is unknown, so it will be kept.')
+      : t('{0} nodes could not be read (no permission): what is below them is unknown, so they will be kept.', plan.crawl.unreadableCount));
   }
   lines.push('', t('Each node is deleted only if it is unchanged since this preview; nodes created meanwhile are left alone.'));
   return {

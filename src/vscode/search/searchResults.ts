@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { SearchMatch, SearchSummary } from '../../zk/search/search';
 import { highlightedSnippet, relativeToRoot, sortedByPath } from '../../zk/search/resultOrder';
-import { literalTreeItem } from '../common/literalTreeItem';
+import { literalTreeItem, tooltipLines } from '../common/literalTreeItem';
 import { Command } from '../core/commandIds';
 
 const t = vscode.l10n.t;
@@ -86,7 +86,8 @@ export class SearchResultsProvider implements vscode.TreeDataProvider<SearchItem
     const tree = new vscode.TreeItem(relativeToRoot(run.root, match.path),
       match.content ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     tree.id = `hit:${run.connectionId}:${match.path}`;
-    tree.tooltip = match.content ? `${match.path}\n\n${match.content.snippet}` : match.path;
+    if (match.content) tooltipLines(tree, [match.path, '', match.content.snippet]);
+    else tree.tooltip = match.path;
     tree.iconPath = new vscode.ThemeIcon(match.content ? 'search' : 'symbol-file');
     tree.contextValue = 'searchMatch';
     tree.command = reveal;
@@ -112,8 +113,11 @@ function summaryItem(run: SearchRun): vscode.TreeItem {
   item.id = `summary:${run.connectionId}:${run.root}:${run.description}`;
   item.description = run.description;
   const notes = [run.connectionName, run.description];
-  if (s?.unreadableCount) notes.push(t('{0} nodes could not be read (no permission): {1}', s.unreadableCount, s.unreadable.slice(0, 5).map((u) => u.path).join(', ')));
-  item.tooltip = notes.join('\n');
+  if (s?.unreadableCount) {
+    const paths = s.unreadable.slice(0, 5).map((u) => u.path).join(', ');
+    notes.push(s.unreadableCount === 1 ? t('1 node could not be read (no permission): {0}', paths) : t('{0} nodes could not be read (no permission): {1}', s.unreadableCount, paths));
+  }
+  tooltipLines(item, notes);
   item.iconPath = new vscode.ThemeIcon(!s ? 'loading~spin' : s.cancelled || s.error ? 'warning' : 'info');
   item.contextValue = 'searchSummary';
   return item;

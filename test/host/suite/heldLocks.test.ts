@@ -85,6 +85,8 @@ describe('Held locks', function () {
     assert.ok(facts.includes(`Own node=${snap.node!.split('/').pop()}`), facts.join());
     assert.ok(facts.includes(`Session=${snap.sessionId}`), facts.join());
     await eventually(() => s.heldLocksStatusBar.text === '$(lock) 1 held', 5000, `status bar (${s.heldLocksStatusBar.text})`);
+    assert.strictEqual(s.heldLocksStatusBar.accessibleLabel, '1 lock held by this window');
+    assert.strictEqual(s.heldLocksStatusBar.tooltip, `Locks and elections this window holds:\n${path}`, 'one line per lock, the breaks kept');
     const revealed = await vscode.commands.executeCommand<{ path?: string } | undefined>('zooscope.revealHeldLock', row(path));
     assert.strictEqual(revealed?.path, snap.node, 'Reveal shows our node in the explorer');
 
