@@ -196,3 +196,32 @@ export async function memoryBench(connectString: string, node: WideNode, runs: n
     { bench: 'memory', case: `${label}: bare client RSS added`, unit: 'MiB', summary: summarize(bare), samples: bare, load },
   ];
 }
+
+// Alone, against a fresh disk-backed server: `node --expose-gc out/bench/openBench.js` (after
+// `npx tsc -p tsconfig.test.json`); BENCH_RUNS (default 5) and BENCH_WIDE (default 100000) as in bench/run.ts.
+if (require.main === module) {
+  void (async () => {
+    const { connectOtherClient, createWideNode, startServer } = await import('./fixtures');
+    const { formatTable } = await import('./stats');
+    const runs = Math.max(5, Number(process.env.BENCH_RUNS ?? 5));
+    const wide = (process.env.BENCH_WIDE ?? '100000').split(',').map((n) => ({ path: `/bench/w${n}`, children: Number(n) }));
+    const { cluster } = await startServer();
+    try {
+      const writer = await connectOtherClient(cluster.connectString, 30000);
+      const raw = await connectOtherClient(cluster.connectString, 30000);
+      try {
+        for (const node of wide) await createWideNode(writer, node);
+        const load0 = os.loadavg();
+        const { rows } = await openBench(cluster.connectString, raw.client, wide, runs);
+        rows.push(...await memoryBench(cluster.connectString, wide[wide.length - 1], runs));
+        console.log(formatTable(rows));
+        console.log(`load average ${load0.map((l) => l.toFixed(1)).join(' ')} → ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+      } finally {
+        writer.close();
+        raw.close();
+      }
+    } finally {
+      await cluster.stop();
+    }
+  })().catch((error: unknown) => { console.error(error); process.exitCode = 1; });
+}
