@@ -1,6 +1,7 @@
 // Every message between the lock-queue panel's host (src/vscode/lockQueue) and its webview front-end
 // (src/webview/lockQueue), both ways, as discriminated unions on `type`. Imported by both sides; no vscode, no DOM.
 import type { Anomaly } from '../zk/analysis/model';
+import type { AnalysisDelta } from './lockQueueDelta';
 
 export const LOCK_QUEUE_VIEW_TYPE = 'zooscope.lockQueue';
 
@@ -53,9 +54,10 @@ export type HostMessage =
     strings: WebviewStrings;
     capabilities: PanelCapabilities;
   }
+  /** The whole model: on a new `ready`, on `resync`, and when a delta would not be smaller. */
   | {
     type: 'model';
-    /** Increases with every model the host sends; echoed by `rendered`. */
+    /** Increases with every model or delta the host sends; echoed by `rendered`. */
     seq: number;
     /**
      * The LockAnalysis as JSON text. A string crosses into the webview as one copy, and JSON.parse of a 10,000-
@@ -64,6 +66,15 @@ export type HostMessage =
     analysisJson: string;
     /** Explanations by `anomalyKey(anomaly)`. */
     anomalyTexts: Record<string, AnomalyText>;
+  }
+  /** What changed since the message `baseSeq` (src/shared/lockQueueDelta.ts); a webview at another seq asks `resync`. */
+  | {
+    type: 'delta';
+    seq: number;
+    baseSeq: number;
+    delta: AnalysisDelta;
+    /** Explanations that are new or changed, and the keys of those gone. */
+    anomalyTexts?: { set?: Record<string, AnomalyText>; remove?: string[] };
   }
   | { type: 'status'; status: PanelStatus; message?: string }
   | { type: 'capabilities'; capabilities: PanelCapabilities }
@@ -85,7 +96,9 @@ export type ActionRequest =
 
 export type WebviewMessage =
   | { type: 'ready' }
-  /** A model was rendered (`seq` of its `model` message; `ms` from receipt to painted DOM). */
+  /** A delta did not follow the model it holds (`seq`: the last it applied): the host sends the whole model. */
+  | { type: 'resync'; seq: number }
+  /** A model or delta was rendered (`seq` of its message; `ms` from receipt to painted DOM). */
   | { type: 'rendered'; seq: number; rows: number; domRows: number; ms: number }
   | { type: 'snapshot'; requestId: number; rows: string[]; total: number }
   | ({ requestId: number } & ActionRequest)

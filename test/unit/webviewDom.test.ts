@@ -8,6 +8,8 @@ import type { HostMessage, LockQueuePanelState, PanelCapabilities, WebviewMessag
 import type { LockAnalysis } from '../../src/zk/analysis/model';
 import { launchChromium } from '../support/chromium';
 import { fixtureAnalysis } from './webviewFixtures';
+import { ModelSender } from '../../src/shared/lockQueueSync';
+import { randomChange, seeded } from './webviewDeltaModels';
 import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from './webviewPage';
 
 const STATE: LockQueuePanelState = { connectionId: 'c1', root: '/locks/orders', mode: 'queue' };
@@ -203,6 +205,92 @@ describe('lock-queue webview (bundled, in Chromium)', () => {
       assert.equal(snapshot.requestId, 7);
       assert.equal(snapshot.total, 4);
       assert.match(snapshot.rows[2], /#0/);
+    } finally {
+      await fe.close();
+    }
+  });
+
+  /** What the rows show, top to bottom: text, classes, accessible name, place. */
+  const shownRows = (fe: FrontEnd) => fe.page.$$eval('.row', (rows) => rows
+    .sort((a, b) => parseFloat((a as HTMLElement).style.top) - parseFloat((b as HTMLElement).style.top))
+    .map((r) => [r.textContent, r.className, r.getAttribute('aria-label'), (r as HTMLElement).style.top, r.getAttribute('aria-posinset'), r.getAttribute('aria-setsize')].join('|')));
+
+  it('after a sequence of deltas it shows exactly what a page given the whole latest model shows, scrolled or not', async () => {
+    const byDelta = await open(ALL, 500);
+    const whole = await open(ALL, 500);
+    try {
+      const r = seeded(7);
+      const sender = new ModelSender();
+      let latest = fixtureAnalysis(300);
+      let deltas = 0;
+      for (let step = 0; step < 30; step++) {
+        if (step > 0) latest = randomChange(r, latest);
+        const message = sender.next(latest, {});
+        if (message.type === 'delta') deltas++;
+        await byDelta.timeModel(message);
+        if (step % 10 === 9) {
+          await whole.timeModel({ type: 'model', seq: step, analysisJson: JSON.stringify(latest), anomalyTexts: {} });
+          assert.deepEqual(await shownRows(byDelta), await shownRows(whole), `step ${step}`);
+        }
+      }
+      assert.ok(deltas >= 20, `${deltas} deltas`);
+      for (const fe of [byDelta, whole]) {
+        await fe.page.locator('.scroller').evaluate((s) => new Promise((done) => {
+          s.scrollTop = s.scrollHeight / 2;
+          requestAnimationFrame(() => requestAnimationFrame(done));
+        }));
+      }
+      assert.ok(await byDelta.page.locator('.scroller').evaluate((s) => s.scrollTop > 0), 'scrolled');
+      assert.deepEqual(await shownRows(byDelta), await shownRows(whole), 'scrolled');
+      assert.equal(await byDelta.page.locator('.row b').count(), 0, 'new names and data stay text');
+    } finally {
+      await byDelta.close();
+      await whole.close();
+    }
+  });
+
+  it('the holder released in 10,000 waiters: rows on screen move up one place, keep their elements, and show their new positions', async () => {
+    const fe = await open();
+    try {
+      const sender = new ModelSender();
+      const before = fixtureAnalysis(10000);
+      await fe.timeModel(sender.next(before, {}));
+      await fe.page.evaluate(() => document.querySelectorAll('.row').forEach((r) => { (r as HTMLElement & { __mark?: boolean }).__mark = true; }));
+      const after = fixtureAnalysis(10000);
+      const q = after.queues[0];
+      q.participants = q.participants.slice(1).map((p, i) => ({ ...p, position: i }));
+      q.participants[0] = { ...q.participants[0], role: 'holder', watches: [], waitsFor: [] };
+      q.anomalies = [];
+      const message = sender.next(after, {});
+      assert.equal(message.type, 'delta');
+      await fe.timeModel(message);
+      const rows = await fe.page.$$eval('.row-participant', (list) => list
+        .sort((x, y) => parseFloat((x as HTMLElement).style.top) - parseFloat((y as HTMLElement).style.top))
+        .map((r) => ({ text: r.textContent ?? '', kept: (r as HTMLElement & { __mark?: boolean }).__mark === true })));
+      assert.match(rows[0].text, /^#0holder.*worker-1$/);
+      assert.match(rows[1].text, /^#1waiting.*worker-2(?!\d)/);
+      // The holder's and its anomaly's rows left the top: what comes into view at the bottom is new, nothing else.
+      const created = rows.filter((r) => !r.kept).length;
+      assert.ok(created <= 3 && rows.slice(0, rows.length - created).every((r) => r.kept), 'rows that stay on screen keep their elements');
+      const rendered = (await fe.posted()).filter((m): m is Extract<WebviewMessage, { type: 'rendered' }> => m.type === 'rendered').pop();
+      assert.equal(rendered?.seq, message.seq);
+      assert.equal(rendered?.rows, 1 + 9999, 'the queue row and 9,999 participants');
+    } finally {
+      await fe.close();
+    }
+  });
+
+  it('asks the host for the whole model when a delta does not follow the one it shows', async () => {
+    const fe = await open();
+    try {
+      const sender = new ModelSender();
+      await fe.timeModel(sender.next(fixtureAnalysis(5), {}));
+      sender.next(fixtureAnalysis(5, { changed: [1] }), {}); // never delivered
+      await fe.send(sender.next(fixtureAnalysis(5, { changed: [2], labelSuffix: ' changed' }), {}));
+      await fe.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'resync'));
+      const resync = (await fe.posted()).find((m) => m.type === 'resync');
+      assert.deepEqual(resync, { type: 'resync', seq: 1 });
+      assert.ok((await rowTexts(fe)).every((t) => !/changed/.test(t)), 'nothing of the delta was shown');
     } finally {
       await fe.close();
     }

@@ -42,8 +42,8 @@ export interface FrontEnd {
   /** Every message the webview posted, in order. */
   posted(): Promise<WebviewMessage[]>;
   send(message: HostMessage): Promise<void>;
-  /** Sends a model and resolves with the in-page time from posting it to the `rendered` answer (ms). */
-  timeModel(message: Extract<HostMessage, { type: 'model' }>): Promise<number>;
+  /** Sends a model (or delta) and resolves with the in-page time from posting it to the `rendered` answer (ms). */
+  timeModel(message: Extract<HostMessage, { type: 'model' | 'delta' }>): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -4,10 +4,12 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { anomalyKey } from '../../src/shared/lockQueueMessages';
 import { formatDuration, fmt } from '../../src/webview/lockQueue/format';
-import { ROW_HEIGHTS, rowAt, rowOffsets, scrollToReveal, visibleWindow } from '../../src/webview/lockQueue/layout';
-import { buildRows, ParticipantRow, planPatch, Row } from '../../src/webview/lockQueue/rows';
+import { ROW_HEIGHTS, scrollToReveal, visibleWindow } from '../../src/webview/lockQueue/layout';
+import { buildRows, RowModel } from '../../src/webview/lockQueue/rowModel';
+import { ParticipantRow, planPatch as planPatchOf, Row } from '../../src/webview/lockQueue/rows';
 import { fixtureAnalysis } from './webviewFixtures';
 
+const planPatch = (rendered: ReadonlyMap<string, string>, rows: Row[], start: number, end: number) => planPatchOf(rendered, { row: (i) => rows[i] }, start, end);
 const participants = (rows: Row[]) => rows.filter((r): r is ParticipantRow => r.kind === 'participant');
 
 test('a queue becomes a header, its anomaly rows, then holder first and waiters in order', () => {
@@ -146,36 +148,38 @@ test('rows are keyed by path: the same participant keeps its key when others com
 });
 
 test('offsets add up the row heights', () => {
-  const rows = buildRows(fixtureAnalysis(3));
-  const offsets = rowOffsets(rows);
-  assert.equal(offsets[0], 0);
-  assert.equal(offsets[1], ROW_HEIGHTS.queue);
-  assert.equal(offsets[rows.length], ROW_HEIGHTS.queue + ROW_HEIGHTS.anomaly + 3 * ROW_HEIGHTS.participant);
-  assert.equal(rowAt(offsets, 0), 0);
-  assert.equal(rowAt(offsets, ROW_HEIGHTS.queue - 0.5), 0);
-  assert.equal(rowAt(offsets, ROW_HEIGHTS.queue), 1);
-  assert.equal(rowAt(offsets, 1e9), rows.length - 1);
+  const rows = RowModel.build(fixtureAnalysis(3));
+  assert.equal(rows.offsetOf(0), 0);
+  assert.equal(rows.offsetOf(1), ROW_HEIGHTS.queue);
+  assert.equal(rows.offsetOf(rows.length), ROW_HEIGHTS.queue + ROW_HEIGHTS.anomaly + 3 * ROW_HEIGHTS.participant);
+  assert.equal(rows.indexAt(0), 0);
+  assert.equal(rows.indexAt(ROW_HEIGHTS.queue - 0.5), 0);
+  assert.equal(rows.indexAt(ROW_HEIGHTS.queue), 1);
+  assert.equal(rows.indexAt(1e9), rows.length - 1);
+  assert.equal(rows.indexAt(-5), 0);
 });
 
 test('the window of 10,000 rows holds only what is on screen plus the margin, wherever it is scrolled', () => {
-  const rows = buildRows(fixtureAnalysis(10000));
-  const offsets = rowOffsets(rows);
-  const top = visibleWindow(offsets, 0, 600, 200);
+  const rows = RowModel.build(fixtureAnalysis(10000));
+  const top = visibleWindow(rows, 0, 600, 200);
   assert.equal(top.start, 0);
   assert.ok(top.end - top.start <= Math.ceil(800 / ROW_HEIGHTS.participant) + 2, `${top.end - top.start} rows`);
-  const middle = visibleWindow(offsets, 46 * 5000, 600, 200);
+  const middle = visibleWindow(rows, 46 * 5000, 600, 200);
   assert.ok(middle.start > 4900 && middle.end < 5100, JSON.stringify(middle));
   assert.ok(middle.end - middle.start <= Math.ceil(1000 / ROW_HEIGHTS.participant) + 2);
-  const bottom = visibleWindow(offsets, offsets[rows.length] - 600, 600, 200);
+  const bottom = visibleWindow(rows, rows.offsetOf(rows.length) - 600, 600, 200);
   assert.equal(bottom.end, rows.length);
-  assert.deepEqual(visibleWindow(new Float64Array(1), 0, 600), { start: 0, end: 0 });
+  const none = fixtureAnalysis(0);
+  none.queues = [];
+  none.anomalies = [];
+  assert.equal(RowModel.build(none).length, 1, 'the "no queues" note');
 });
 
 test('scrollToReveal scrolls only when the row is outside the viewport', () => {
-  const offsets = rowOffsets(buildRows(fixtureAnalysis(100)));
-  assert.equal(scrollToReveal(offsets, 3, 0, 600), undefined);
-  assert.equal(scrollToReveal(offsets, 50, 0, 600), offsets[51] - 600);
-  assert.equal(scrollToReveal(offsets, 2, 1000, 600), offsets[2]);
+  const rows = RowModel.build(fixtureAnalysis(100));
+  assert.equal(scrollToReveal(rows, 3, 0, 600), undefined);
+  assert.equal(scrollToReveal(rows, 50, 0, 600), rows.offsetOf(51) - 600);
+  assert.equal(scrollToReveal(rows, 2, 1000, 600), rows.offsetOf(2));
 });
 
 test('durations: the two largest units, in the given words, never negative', () => {

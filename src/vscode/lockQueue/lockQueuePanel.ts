@@ -1,11 +1,13 @@
 // One lock-queue panel: runs a LockMonitor on its connection while the panel is visible (watches for queue
-// changes, server watch tables at the poll interval), sends each analysis to the webview, and carries out what
-// the webview asks for. Hidden panels poll nothing; their webview is rebuilt from the latest model when shown.
+// changes, server watch tables at the poll interval), sends each analysis to the webview (what changed since the
+// last one it has, src/shared/lockQueueSync.ts), and carries out what the webview asks for. Hidden panels poll
+// nothing; their webview is rebuilt from the latest model when shown.
 import * as vscode from 'vscode';
 import {
   ActionRequest, HostMessage, LOCK_QUEUE_VIEW_TYPE, LockQueuePanelState, PanelCapabilities, PanelStatus, WebviewMessage, isWebviewMessage,
 } from '../../shared/lockQueueMessages';
 import type { LockAnalysis } from '../../zk/analysis/model';
+import { ModelSender } from '../../shared/lockQueueSync';
 import type { ZkSession } from '../../zk/session';
 import { LockMonitor } from '../../zk/analysis';
 import type { Core } from '../core/core';
@@ -34,7 +36,8 @@ export function panelTitle(state: LockQueuePanelState): string {
 export class LockQueuePanel implements vscode.Disposable {
   private monitor: { monitor: LockMonitor; session: ZkSession; stop: () => void } | undefined;
   private latest: LockAnalysis | undefined;
-  private seq = 0;
+  /** What this webview was last sent: the next analysis goes as a delta from it. */
+  private readonly sender = new ModelSender();
   private ready = false;
   private status: { status: PanelStatus; message?: string } = { status: 'loading' };
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -55,7 +58,10 @@ export class LockQueuePanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState(() => {
         // A hidden webview is torn down (no retainContextWhenHidden); it says `ready` again when shown.
-        if (!panel.visible) this.ready = false;
+        if (!panel.visible) {
+          this.ready = false;
+          this.sender.forget();
+        }
         this.updateRunning();
       }),
       panel.webview.onDidReceiveMessage((m: unknown) => { if (isWebviewMessage(m)) void this.onMessage(m); }),
@@ -120,8 +126,14 @@ export class LockQueuePanel implements vscode.Disposable {
     for (const waiter of [...this.waiters]) waiter(message);
     switch (message.type) {
       case 'ready':
+        // A new webview (first show, shown again, a reload): it holds no model, so the next one goes whole.
         this.ready = true;
+        this.sender.forget();
         await this.sendInit();
+        return;
+      case 'resync':
+        this.sender.forget();
+        if (this.latest) this.sendModel(this.latest);
         return;
       case 'rendered':
         this.lastRendered = message;
@@ -176,7 +188,9 @@ export class LockQueuePanel implements vscode.Disposable {
   }
 
   private sendModel(analysis: LockAnalysis): void {
-    this.post({ type: 'model', seq: ++this.seq, analysisJson: JSON.stringify(analysis), anomalyTexts: anomalyTexts(analysis) });
+    // Not sent, not remembered as sent: the webview that says `ready` next gets the whole model.
+    if (!this.ready || this.disposed) return;
+    this.post(this.sender.next(analysis, anomalyTexts(analysis)));
   }
 
   private setStatus(status: PanelStatus, message?: string): void {

@@ -1,5 +1,5 @@
-// Virtualization arithmetic (pure): fixed heights per row kind, row offsets, and which rows a scroll position
-// shows. Only those rows exist in the DOM, so 10,000 waiters cost what 30 do.
+// Virtualization arithmetic (pure): fixed heights per row kind, and which rows a scroll position shows. Only those
+// rows exist in the DOM, so 10,000 waiters cost what 30 do.
 import type { Row } from './rows';
 
 export const ROW_HEIGHTS: Record<Row['kind'], number> = {
@@ -10,30 +10,12 @@ export const ROW_HEIGHTS: Record<Row['kind'], number> = {
   note: 28,
 };
 
-/** offsets[i] is the top of row i; offsets[rows.length] is the total height. */
-export function rowOffsets(rows: readonly Row[]): Float64Array {
-  const offsets = new Float64Array(rows.length + 1);
-  let y = 0;
-  for (let i = 0; i < rows.length; i++) {
-    offsets[i] = y;
-    y += ROW_HEIGHTS[rows[i].kind];
-  }
-  offsets[rows.length] = y;
-  return offsets;
-}
-
-/** Index of the row that contains y (clamped to the rows). */
-export function rowAt(offsets: Float64Array, y: number): number {
-  const count = offsets.length - 1;
-  if (count <= 0) return 0;
-  let lo = 0;
-  let hi = count - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (offsets[mid] <= y) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+/** Where rows are: `offsetOf(i)` is the top of row i, `offsetOf(length)` the total height. */
+export interface RowGeometry {
+  readonly length: number;
+  offsetOf(index: number): number;
+  /** Index of the row that contains y (clamped to the rows). */
+  indexAt(y: number): number;
 }
 
 export interface RowWindow {
@@ -44,21 +26,21 @@ export interface RowWindow {
 }
 
 /** The rows that intersect [scrollTop - overscan, scrollTop + viewport + overscan). */
-export function visibleWindow(offsets: Float64Array, scrollTop: number, viewport: number, overscanPx = 200): RowWindow {
-  const count = offsets.length - 1;
+export function visibleWindow(rows: RowGeometry, scrollTop: number, viewport: number, overscanPx = 200): RowWindow {
+  const count = rows.length;
   if (count <= 0) return { start: 0, end: 0 };
   const top = Math.max(0, scrollTop - overscanPx);
   const bottom = scrollTop + Math.max(0, viewport) + overscanPx;
-  const start = rowAt(offsets, top);
-  let end = rowAt(offsets, bottom) + 1;
+  const start = rows.indexAt(top);
+  let end = rows.indexAt(bottom) + 1;
   if (end > count) end = count;
   return { start, end };
 }
 
 /** The scrollTop that brings row `index` fully into a viewport at `scrollTop`, or undefined if it is in view. */
-export function scrollToReveal(offsets: Float64Array, index: number, scrollTop: number, viewport: number): number | undefined {
-  const top = offsets[index];
-  const bottom = offsets[index + 1];
+export function scrollToReveal(rows: RowGeometry, index: number, scrollTop: number, viewport: number): number | undefined {
+  const top = rows.offsetOf(index);
+  const bottom = rows.offsetOf(index + 1);
   if (top < scrollTop) return top;
   if (bottom > scrollTop + viewport) return Math.max(0, bottom - viewport);
   return undefined;

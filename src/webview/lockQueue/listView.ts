@@ -1,8 +1,11 @@
 // The virtualized, keyed list: only rows on screen (plus a margin) exist in the DOM; an update re-renders only
 // rows whose signature changed and moves the others. Arrow keys move a roving focus, Enter reveals.
-import { rowOffsets, scrollToReveal, visibleWindow } from './layout';
+import { scrollToReveal, visibleWindow } from './layout';
 import { renderRow, RenderContext, RowAction, updateTime } from './rowView';
 import { planPatch, Row } from './rows';
+import type { RowList } from './rowModel';
+
+const NO_ROWS: RowList = { length: 0, row: () => { throw new RangeError('no rows'); }, offsetOf: () => 0, indexAt: () => 0, indexOfKey: () => undefined };
 
 export interface ActionEvent {
   action: RowAction;
@@ -11,15 +14,14 @@ export interface ActionEvent {
 }
 
 export class LockListView {
-  private rows: Row[] = [];
-  private offsets: Float64Array = new Float64Array(1);
-  /** Key → index, built only when a key must be found (focus, clicks), not on every update. */
-  private indexCache: Map<string, number> | undefined;
+  private rows: RowList = NO_ROWS;
   /** Rendered rows by key, and the signature each was rendered with. */
   private readonly nodes = new Map<string, HTMLElement>();
   private readonly renderedSigs = new Map<string, string>();
   private readonly spacer: HTMLElement;
   private focusedKey: string | undefined;
+  /** Where the focused row was last seen: after an update it is usually there or next to it. */
+  private focusedIndex: number | undefined;
   private frame = 0;
 
   constructor(
@@ -46,11 +48,10 @@ export class LockListView {
   }
 
   /** Replaces the rows. Only rows on screen whose signature changed are re-rendered, unless `forceAll`. */
-  setRows(rows: Row[], forceAll = false): void {
+  setRows(rows: RowList, forceAll = false): void {
     this.rows = rows;
-    this.indexCache = undefined;
-    this.offsets = rowOffsets(rows);
-    this.spacer.style.height = `${this.offsets[rows.length]}px`;
+    const height = `${rows.offsetOf(rows.length)}px`;
+    if (this.spacer.style.height !== height) this.spacer.style.height = height;
     if (this.focusedKey && this.indexOf(this.focusedKey) === undefined) this.focusedKey = undefined;
     this.render(forceAll);
   }
@@ -61,15 +62,20 @@ export class LockListView {
   }
 
   private indexOf(key: string): number | undefined {
-    this.indexCache ??= new Map(this.rows.map((r, i) => [r.key, i] as const));
-    return this.indexCache.get(key);
+    const index = this.rows.indexOfKey(key, key === this.focusedKey ? this.focusedIndex : undefined);
+    if (key === this.focusedKey) this.focusedIndex = index;
+    return index;
+  }
+
+  private rowAt(index: number): Row | undefined {
+    return index >= 0 && index < this.rows.length ? this.rows.row(index) : undefined;
   }
 
   /** Updates ticking times of the rows on screen. */
   tick(): void {
     const ctx = this.context();
     for (const node of this.nodes.values()) {
-      const row = this.rows[Number(node.dataset.index)];
+      const row = this.rowAt(Number(node.dataset.index));
       if (row) updateTime(node, row, ctx);
     }
   }
@@ -100,7 +106,7 @@ export class LockListView {
   /** Patches the DOM to the rows on screen: drops rows scrolled away, creates new ones, re-renders changed ones. */
   private render(forceAll: boolean): void {
     const ctx = this.context();
-    const { start, end } = visibleWindow(this.offsets, this.scroller.scrollTop, this.scroller.clientHeight || 800);
+    const { start, end } = visibleWindow(this.rows, this.scroller.scrollTop, this.scroller.clientHeight || 800);
     const plan = planPatch(this.renderedSigs, this.rows, start, end);
     const focusedInside = document.activeElement && this.scroller.contains(document.activeElement);
     const fresh = new Set<string>();
@@ -110,7 +116,7 @@ export class LockListView {
       this.renderedSigs.delete(key);
     }
     for (const i of plan.create) {
-      const row = this.rows[i];
+      const row = this.rows.row(i);
       const node = document.createElement('div');
       node.dataset.key = row.key;
       node.setAttribute('role', 'listitem');
@@ -121,7 +127,7 @@ export class LockListView {
       fresh.add(row.key);
     }
     for (const i of forceAll ? [...plan.update, ...plan.keep] : plan.update) {
-      const row = this.rows[i];
+      const row = this.rows.row(i);
       const node = this.nodes.get(row.key)!;
       const hadFocus = node.contains(document.activeElement) && document.activeElement !== node;
       renderRow(node, row, ctx);
@@ -129,11 +135,11 @@ export class LockListView {
       fresh.add(row.key);
       if (hadFocus) node.focus();
     }
-    const tabKey = this.focusedKey ?? this.rows[start]?.key;
+    const tabKey = this.focusedKey ?? this.rowAt(start)?.key;
     for (let i = start; i < end; i++) {
-      const row = this.rows[i];
+      const row = this.rows.row(i);
       const node = this.nodes.get(row.key)!;
-      const top = `${this.offsets[i]}px`;
+      const top = `${this.rows.offsetOf(i)}px`;
       if (node.style.top !== top) node.style.top = top;
       node.dataset.index = String(i);
       node.setAttribute('aria-posinset', String(i + 1));
@@ -150,8 +156,9 @@ export class LockListView {
   private moveFocus(index: number): void {
     if (this.rows.length === 0) return;
     const i = Math.max(0, Math.min(this.rows.length - 1, index));
-    this.focusedKey = this.rows[i].key;
-    const target = scrollToReveal(this.offsets, i, this.scroller.scrollTop, this.scroller.clientHeight);
+    this.focusedKey = this.rows.row(i).key;
+    this.focusedIndex = i;
+    const target = scrollToReveal(this.rows, i, this.scroller.scrollTop, this.scroller.clientHeight);
     if (target !== undefined) this.scroller.scrollTop = target;
     this.render(false);
     this.nodes.get(this.focusedKey)?.focus();
@@ -180,7 +187,7 @@ export class LockListView {
     const rowNode = (e.target as HTMLElement).closest<HTMLElement>('[data-key]');
     if (e.key === 'Enter' && rowNode && e.target === rowNode) {
       e.preventDefault();
-      const row = this.rows[Number(rowNode.dataset.index)];
+      const row = this.rowAt(Number(rowNode.dataset.index));
       const path = row?.kind === 'participant' ? row.participant.path : row?.kind === 'queue' ? row.queue.path : undefined;
       if (row && path) this.onAction({ action: 'reveal', target: path, row });
     }
@@ -190,6 +197,7 @@ export class LockListView {
     const rowNode = (e.target as HTMLElement).closest<HTMLElement>('[data-key]');
     if (rowNode?.dataset.key && rowNode.dataset.key !== this.focusedKey) {
       this.focusedKey = rowNode.dataset.key;
+      this.focusedIndex = Number(rowNode.dataset.index);
       this.render(false);
     }
   }
@@ -197,7 +205,7 @@ export class LockListView {
   private onClick(e: MouseEvent): void {
     const b = (e.target as HTMLElement).closest<HTMLElement>('[data-action]');
     const rowNode = b?.closest<HTMLElement>('[data-key]');
-    const row = rowNode ? this.rows[Number(rowNode.dataset.index)] : undefined;
+    const row = rowNode ? this.rowAt(Number(rowNode.dataset.index)) : undefined;
     if (!b || !row) return;
     e.stopPropagation();
     const action = b.dataset.action as RowAction;

@@ -1,12 +1,14 @@
-// The lock-queue webview: renders the models the host sends, asks the host to act, and saves its state so the
-// panel comes back after a window reload. No framework: a header and a virtualized list (listView.ts).
+// The lock-queue webview: renders the models the host sends (whole, or what changed since the last one), asks the
+// host to act, and saves its state so the panel comes back after a window reload. No framework: a header and a
+// virtualized list (listView.ts).
 import type {
-  ActionRequest, AnomalyText, HostMessage, LockQueuePanelState, PanelCapabilities, PanelStatus, StringKey, WebviewMessage, WebviewStrings,
+  ActionRequest, HostMessage, LockQueuePanelState, PanelCapabilities, PanelStatus, StringKey, WebviewMessage, WebviewStrings,
 } from '../../shared/lockQueueMessages';
 import type { LockAnalysis } from '../../zk/analysis/model';
+import { DeltaMessage, ModelMessage, ModelReceiver } from '../../shared/lockQueueSync';
 import { fmt } from './format';
 import { ActionEvent, LockListView } from './listView';
-import { buildRows } from './rows';
+import { RowModel } from './rowModel';
 import { el, icon } from './rowView';
 import { visibleText } from '../../shared/visibleText';
 
@@ -20,11 +22,11 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 let strings: WebviewStrings | undefined;
 let capabilities: PanelCapabilities = { canAcquire: false, canRelease: false, canForceRelease: false };
-let anomalyTexts: Record<string, AnomalyText> = {};
+const model = new ModelReceiver();
+let rows: RowModel | undefined;
 let state: LockQueuePanelState | undefined = vscode.getState();
 let connectionName = '';
 let status: { status: PanelStatus; message?: string } = { status: 'loading' };
-let analysis: LockAnalysis | undefined;
 let nextRequestId = 1;
 
 const header = el('header', 'header');
@@ -44,7 +46,7 @@ const scroller = el('div', 'scroller');
 scroller.setAttribute('role', 'list');
 document.body.append(header, scroller);
 
-const list = new LockListView(scroller, () => ({ strings: strings!, capabilities, anomalyTexts, now: Date.now() }), onAction);
+const list = new LockListView(scroller, () => ({ strings: strings!, capabilities, anomalyTexts: model.anomalyTexts, now: Date.now() }), onAction);
 
 function send(request: ActionRequest): void {
   vscode.postMessage({ ...request, requestId: nextRequestId++ });
@@ -66,6 +68,7 @@ function renderHeader(): void {
   refresh.title = visibleText(strings.refresh);
   refresh.setAttribute('aria-label', visibleText(strings.refresh));
   scroller.setAttribute('aria-label', visibleText(fmt(strings.queueList, state.root)));
+  const analysis = model.analysis;
   const parts = [status.message ?? strings[status.status === 'error' ? 'disconnected' : status.status]];
   if (analysis) parts.push(fmt(strings.updated, new Date(analysis.takenAt).toLocaleTimeString()));
   statusLine.textContent = visibleText(parts.join(' · '));
@@ -84,11 +87,15 @@ function viaKey(server: LockAnalysis['servers'][number]): StringKey {
   return server.secure ? `${via}.secure` : via;
 }
 
-function onModel(message: Extract<HostMessage, { type: 'model' }>, received: number): void {
-  analysis = JSON.parse(message.analysisJson) as LockAnalysis;
-  const textsChanged = JSON.stringify(anomalyTexts) !== JSON.stringify(message.anomalyTexts);
-  anomalyTexts = message.anomalyTexts;
-  list.setRows(buildRows(analysis), textsChanged);
+function onModel(message: ModelMessage | DeltaMessage, received: number): void {
+  const result = model.receive(message);
+  if (!result.applied) {
+    if (result.askResync) vscode.postMessage({ type: 'resync', seq: model.seq });
+    return;
+  }
+  rows = RowModel.build(result.analysis, rows);
+  // New explanations show in rows whose signature did not change: render the rows on screen again.
+  list.setRows(rows, result.textsChanged);
   renderHeader();
   // Layout is part of the cost: read a size so the browser lays out before the time is taken.
   void scroller.offsetHeight;
@@ -108,6 +115,8 @@ function onMessage(message: HostMessage): void {
       list.refreshAll();
       break;
     case 'model':
+    case 'delta':
+      // Before `init` nothing can be shown; a delta after an ignored model finds a gap and asks for the model.
       if (strings) onModel(message, received);
       break;
     case 'status':

@@ -1,6 +1,6 @@
-// The model turned into a flat list of rows (pure: no DOM), each with a stable key and a signature of what it
-// shows, so the view can keep unchanged rows and render only those on screen.
-import type { Anomaly, DeadlockCycle, EdgeSource, LockAnalysis, LockQueue, Participant } from '../../zk/analysis/model';
+// The rows of the list (pure: no DOM), each with a stable key and a signature of what it shows, so the view can
+// keep unchanged rows and render only those on screen. rowModel.ts puts them in order.
+import type { Anomaly, DeadlockCycle, EdgeSource, LockQueue, Participant } from '../../zk/analysis/model';
 import { anomalyKey } from '../../shared/lockQueueMessages';
 
 export interface EdgeTarget {
@@ -30,8 +30,8 @@ export interface QueueRow extends RowBase {
   waiters: number;
   deadlocked: boolean;
 }
-/** What a queue's participant rows share: built once per update, looked into lazily by the rows on screen. */
-interface QueueContext {
+/** What a queue's participant rows share: built when the queue changes, looked into lazily by the rows on screen. */
+export interface QueueContext {
   queue: LockQueue;
   anomaliesByPath: Map<string, ParticipantAnomaly[]>;
   deadlocked: Set<string>;
@@ -42,8 +42,8 @@ export interface ParticipantAnomaly { kind: Anomaly['kind']; severity: Anomaly['
 const NO_ANOMALIES: ParticipantAnomaly[] = [];
 
 /**
- * A participant's row. Built for every participant on each update, so it does nothing up front: its signature
- * and edges are computed when the row is on screen (10,000 waiters cost 10,000 small objects, not 10,000 strings).
+ * A participant's row. Built only when it is looked at (on screen, focus, clicks), and does nothing up front: its
+ * signature and edges are computed when asked for.
  */
 export class ParticipantRow {
   readonly kind = 'participant' as const;
@@ -105,14 +105,14 @@ export interface NoteRow extends RowBase { kind: 'note'; note: 'noQueues' | 'emp
 
 export type Row = DeadlockRow | GlobalAnomalyRow | QueueRow | ParticipantRow | NoteRow;
 
-const SEP = '\u0001';
+export const SEP = '\u0001';
 
 export function baseName(path: string): string {
   const i = path.lastIndexOf('/');
   return i < 0 ? path : path.slice(i + 1) || '/';
 }
 
-function deadlockedSessions(deadlocks: readonly DeadlockCycle[]): Set<string> {
+export function deadlockedSessions(deadlocks: readonly DeadlockCycle[]): Set<string> {
   const set = new Set<string>();
   for (const cycle of deadlocks) for (const s of cycle.sessions) set.add(s);
   return set;
@@ -129,7 +129,7 @@ function edgesOf(p: Participant, find: (path: string) => Participant | undefined
   return edges;
 }
 
-function anomaliesByPath(queue: LockQueue): Map<string, ParticipantAnomaly[]> {
+export function anomaliesByPath(queue: LockQueue): Map<string, ParticipantAnomaly[]> {
   const map = new Map<string, ParticipantAnomaly[]>();
   const add = (path: string, a: Anomaly) => {
     const list = map.get(path) ?? [];
@@ -145,41 +145,6 @@ function anomaliesByPath(queue: LockQueue): Map<string, ParticipantAnomaly[]> {
   return map;
 }
 
-export function buildRows(analysis: LockAnalysis): Row[] {
-  const rows: Row[] = [];
-  const deadlocked = deadlockedSessions(analysis.deadlocks);
-  analysis.deadlocks.forEach((cycle, index) => {
-    rows.push({ kind: 'deadlock', key: `d:${cycle.sessions.join(',')}`, sig: `${cycle.sessions.join(',')}${SEP}${cycle.locks.join(',')}`, cycle, index });
-  });
-  for (const anomaly of analysis.anomalies) {
-    if (anomaly.kind === 'deadlock' && analysis.deadlocks.length > 0) continue; // shown as a deadlock row
-    const key = anomalyKey(anomaly);
-    rows.push({ kind: 'anomaly', key: `g:${key}`, sig: key + SEP + JSON.stringify(anomaly.facts), anomaly, anomalyKey: key });
-  }
-  if (analysis.truncated) rows.push({ kind: 'note', key: 'n:truncated', sig: 'truncated', note: 'truncated' });
-  if (analysis.queues.length === 0) rows.push({ kind: 'note', key: 'n:none', sig: 'noQueues', note: 'noQueues' });
-  for (const queue of analysis.queues) {
-    const holders = queue.participants.filter((p) => p.role !== 'waiter').length;
-    const waiters = queue.participants.length - holders;
-    const queueDeadlocked = analysis.deadlocks.some((c) => c.locks.includes(queue.path));
-    rows.push({
-      kind: 'queue', key: `q:${queue.path}`, queue, holders, waiters, deadlocked: queueDeadlocked,
-      sig: [queue.recipe, queue.leases ?? '', holders, waiters, queueDeadlocked ? 1 : 0].join(SEP),
-    });
-    // Every anomaly gets a row with its explanation under the header; participants it is about also get a badge.
-    for (const anomaly of queue.anomalies) {
-      const key = anomalyKey(anomaly);
-      rows.push({ kind: 'anomaly', key: `a:${queue.path}${SEP}${key}`, sig: key + SEP + JSON.stringify(anomaly.facts), anomaly, anomalyKey: key, queuePath: queue.path });
-    }
-    if (queue.participants.length === 0) {
-      rows.push({ kind: 'note', key: `n:${queue.path}`, sig: 'emptyQueue', note: 'emptyQueue', queuePath: queue.path });
-    }
-    const ctx: QueueContext = { queue, anomaliesByPath: anomaliesByPath(queue), deadlocked };
-    queue.participants.forEach((p, i) => rows.push(new ParticipantRow(p, i, ctx)));
-  }
-  return rows;
-}
-
 /** How to bring the rendered rows (key → signature) to rows [start, end) of the new list. */
 export interface PatchPlan {
   /** Indexes of rows to create (not rendered yet). */
@@ -193,11 +158,11 @@ export interface PatchPlan {
 }
 
 /** The keyed diff of an update, restricted to the rows on screen: the only ones that cost DOM work. */
-export function planPatch(rendered: ReadonlyMap<string, string>, rows: readonly Row[], start: number, end: number): PatchPlan {
+export function planPatch(rendered: ReadonlyMap<string, string>, rows: { row(index: number): Row }, start: number, end: number): PatchPlan {
   const plan: PatchPlan = { create: [], update: [], keep: [], remove: [] };
   const wanted = new Set<string>();
   for (let i = start; i < end; i++) {
-    const row = rows[i];
+    const row = rows.row(i);
     wanted.add(row.key);
     const before = rendered.get(row.key);
     if (before === undefined) plan.create.push(i);
