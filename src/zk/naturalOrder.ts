@@ -1,12 +1,33 @@
 // How children are ordered in the tree: sequential names (lock queues, elections) by their sequence number
 // whatever their prefix, everything else naturally (item-2 before item-10).
 
-const SEQUENCE_SUFFIX = /(?:\d{10}|-\d{9})$/;
+/** The order key of a plain name: below every sequence number, so plain names come first. */
+const PLAIN = -Infinity;
+
+/**
+ * The sequence number ZooKeeper appended (`%010d`: ten digits, or `-` and nine after overflow), else PLAIN. Read
+ * from the end without a regular expression or a substring: the tree reads it for every child of a wide node.
+ */
+function sequenceKey(name: string): number {
+  let value = 0;
+  let scale = 1;
+  let i = name.length;
+  while (i > 0 && scale < 1e10) {
+    const c = name.charCodeAt(i - 1);
+    if (c < 48 || c > 57) break;
+    value += (c - 48) * scale;
+    scale *= 10;
+    i--;
+  }
+  if (scale === 1e10) return value;
+  if (scale === 1e9 && i > 0 && name.charCodeAt(i - 1) === 45) return -value;
+  return PLAIN;
+}
 
 /** The sequence number ZooKeeper appended (`%010d`, negative after overflow), or undefined. */
 export function sequenceNumber(name: string): number | undefined {
-  const m = SEQUENCE_SUFFIX.exec(name);
-  return m ? Number(m[0]) : undefined;
+  const key = sequenceKey(name);
+  return key === PLAIN ? undefined : key;
 }
 
 function isDigit(c: number): boolean {
@@ -48,72 +69,98 @@ export function compareNatural(a: string, b: string): number {
   return (a.length - i) - (b.length - j);
 }
 
-interface Keyed {
-  name: string;
-  /** Sequence number, or undefined for a plain name. */
-  seq: number | undefined;
+/**
+ * Display order of two names given their sequence keys: plain names first in natural order, then sequential names
+ * by sequence number, ties by name.
+ */
+function compareKeys(a: string, seqA: number, b: string, seqB: number): number {
+  if (seqA !== seqB) return seqA < seqB ? -1 : 1;
+  return compareNatural(a, b);
 }
 
-/** Display order: plain names first in natural order, then sequential names by sequence number, ties by name. */
-function compareKeyed(x: Keyed, y: Keyed): number {
-  if (x.seq === undefined) return y.seq === undefined ? compareNatural(x.name, y.name) : -1;
-  if (y.seq === undefined) return 1;
-  return x.seq - y.seq || compareNatural(x.name, y.name);
-}
+/** A max-heap (the last in display order on top) of at most `capacity` names with their sequence keys. */
+class LargestOnTop {
+  readonly names: string[] = [];
+  readonly seqs: Float64Array;
 
-function keyed(names: readonly string[]): Keyed[] {
-  return names.map((name) => ({ name, seq: sequenceNumber(name) }));
-}
-
-/** Moves the k smallest items to items[0..k) (unordered), in linear expected time (quickselect). */
-function selectSmallest(items: Keyed[], k: number): void {
-  let lo = 0;
-  let hi = items.length - 1;
-  while (lo < hi) {
-    const pivot = items[lo + Math.floor(Math.random() * (hi - lo + 1))];
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (compareKeyed(items[i], pivot) < 0) i++;
-      while (compareKeyed(items[j], pivot) > 0) j--;
-      if (i <= j) {
-        const tmp = items[i];
-        items[i] = items[j];
-        items[j] = tmp;
-        i++;
-        j--;
-      }
-    }
-    if (k - 1 <= j) hi = j;
-    else if (k - 1 >= i) lo = i;
-    else return;
+  constructor(readonly capacity: number) {
+    this.seqs = new Float64Array(capacity);
   }
+
+  /** Keeps `name` if it is among the `capacity` first seen so far in display order. */
+  offer(name: string, seq: number): void {
+    const { names, seqs } = this;
+    if (names.length < this.capacity) {
+      let i = names.length;
+      names.push(name);
+      while (i > 0) {
+        const up = (i - 1) >> 1;
+        if (compareKeys(names[up], seqs[up], name, seq) >= 0) break;
+        names[i] = names[up];
+        seqs[i] = seqs[up];
+        i = up;
+      }
+      names[i] = name;
+      seqs[i] = seq;
+      return;
+    }
+    // Most names of a wide node are rejected here, with one comparison against the current last.
+    if (compareKeys(name, seq, names[0], seqs[0]) >= 0) return;
+    const size = names.length;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= size) break;
+      if (child + 1 < size && compareKeys(names[child + 1], seqs[child + 1], names[child], seqs[child]) > 0) child++;
+      if (compareKeys(names[child], seqs[child], name, seq) <= 0) break;
+      names[i] = names[child];
+      seqs[i] = seqs[child];
+      i = child;
+    }
+    names[i] = name;
+    seqs[i] = seq;
+  }
+}
+
+/** `names` (all of them) in display order, sorted by index with their keys read once. */
+function sortAll(names: readonly string[]): string[] {
+  const seqs = new Float64Array(names.length);
+  const order: number[] = new Array<number>(names.length);
+  for (let i = 0; i < names.length; i++) {
+    seqs[i] = sequenceKey(names[i]);
+    order[i] = i;
+  }
+  order.sort((x, y) => compareKeys(names[x], seqs[x], names[y], seqs[y]));
+  return order.map((i) => names[i]);
 }
 
 /**
  * The first `count` child names in display order. Only that prefix is sorted: opening a node with 100,000
- * children needs its first page, not a full sort.
+ * children needs its first page, not a full sort. A bounded heap keeps the first `count` in one pass, without an
+ * object per name.
  */
 export function firstInOrder(names: readonly string[], count: number): string[] {
-  const items = keyed(names);
-  const k = Math.min(count, items.length);
-  if (k < items.length / 4) {
-    selectSmallest(items, k);
-    items.length = k;
+  const k = Math.min(count, names.length);
+  if (k <= 0) return [];
+  if (k >= names.length / 4) {
+    const all = sortAll(names);
+    all.length = k;
+    return all;
   }
-  items.sort(compareKeyed);
-  return items.slice(0, k).map((item) => item.name);
+  const heap = new LargestOnTop(k);
+  for (const name of names) heap.offer(name, sequenceKey(name));
+  return sortAll(heap.names);
 }
 
 /** All names in display order. Returns a new array. */
 export function sortChildren(names: readonly string[]): string[] {
-  return firstInOrder(names, names.length);
+  return sortAll(names);
 }
 
 /** How many of `names` come before `name` in display order (its index once sorted). */
 export function rankInOrder(names: readonly string[], name: string): number {
-  const target = { name, seq: sequenceNumber(name) };
+  const seq = sequenceKey(name);
   let rank = 0;
-  for (const other of names) if (compareKeyed({ name: other, seq: sequenceNumber(other) }, target) < 0) rank++;
+  for (const other of names) if (compareKeys(other, sequenceKey(other), name, seq) < 0) rank++;
   return rank;
 }

@@ -39,3 +39,12 @@ test('rankInOrder is the index in the sorted order', () => {
   const full = sortChildren(names);
   for (const i of [0, 1, 17, 700, full.length - 1]) assert.equal(rankInOrder(names, full[i]), i);
 });
+
+test('the first k are right whatever order the server sends the names in', () => {
+  const sorted = sortChildren(randomNames(4000, 5));
+  const clustered = [...sorted].reverse().flatMap((_, i, all) => (i % 10 === 0 ? all.slice(i, i + 10).reverse() : []));
+  for (const input of [sorted, [...sorted].reverse(), clustered]) {
+    assert.equal(input.length, sorted.length);
+    for (const k of [1, 37, 999]) assert.deepEqual(firstInOrder(input, k), sorted.slice(0, k), `k=${k}`);
+  }
+});

@@ -95,3 +95,20 @@ describe('sortChildren', () => {
     assert.notEqual(out, input);
   });
 });
+
+describe('sequenceNumber read without a regular expression', () => {
+  const SUFFIX = /(?:\d{10}|-\d{9})$/;
+  const byRegex = (name: string) => { const m = SUFFIX.exec(name); return m ? Number(m[0]) : undefined; };
+
+  test('agrees with the %010d suffix pattern on every shape of name', () => {
+    const tails = ['', '0', '7', '-', '--', 'x', '٣', '\u{1F600}', '0000000001', '-000000001', '123456789', '-12345678', '12345678901',
+      '-1234567890', '99999999999999', '-000000000', 'a-123456789', '1-123456789', '9999999999', '0000000000x'];
+    const heads = ['', 'lock-', 'n', '-', '1', 'x-1', '_c_ab-lock-'];
+    for (const head of heads) {
+      for (const tail of tails) {
+        const name = head + tail;
+        assert.equal(sequenceNumber(name), byRegex(name), JSON.stringify(name));
+      }
+    }
+  });
+});
