@@ -25,19 +25,38 @@ export type NodeKind = 'persistent' | 'ephemeral' | 'container' | 'ttl';
 export const CONTAINER_OWNER = 0x8000000000000000n;
 const TTL_MARK = 0xff00000000000000n;
 
+/** The ephemeralOwner of every node no session owns: one value for all of them. */
+const NO_OWNER = 0n;
+
+/**
+ * Reads a Stat. Equal 64-bit values share one bigint (a leaf never changed has mzxid = pzxid = czxid; most nodes
+ * have no owner): a wide node's Stats then hold one bigint each instead of four. Bigints are immutable, so sharing
+ * one is the same as holding a copy.
+ */
 export function readStat(reader: JuteReader): ZnodeStat {
+  const czxid = reader.ulong();
+  const mzxid = reader.ulong();
+  const ctime = Number(reader.long());
+  const mtime = Number(reader.long());
+  const version = reader.int();
+  const cversion = reader.int();
+  const aversion = reader.int();
+  const ephemeralOwner = reader.ulong();
+  const dataLength = reader.int();
+  const numChildren = reader.int();
+  const pzxid = reader.ulong();
   return {
-    czxid: reader.ulong(),
-    mzxid: reader.ulong(),
-    ctime: Number(reader.long()),
-    mtime: Number(reader.long()),
-    version: reader.int(),
-    cversion: reader.int(),
-    aversion: reader.int(),
-    ephemeralOwner: reader.ulong(),
-    dataLength: reader.int(),
-    numChildren: reader.int(),
-    pzxid: reader.ulong(),
+    czxid,
+    mzxid: mzxid === czxid ? czxid : mzxid,
+    ctime,
+    mtime,
+    version,
+    cversion,
+    aversion,
+    ephemeralOwner: ephemeralOwner === NO_OWNER ? NO_OWNER : ephemeralOwner,
+    dataLength,
+    numChildren,
+    pzxid: pzxid === czxid ? czxid : pzxid === mzxid ? mzxid : pzxid,
   };
 }
 

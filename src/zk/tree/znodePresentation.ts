@@ -26,6 +26,32 @@ export interface ZnodePresentation {
 
 const kindIcons = { persistent: 'symbol-file', ephemeral: 'pulse', container: 'package', ttl: 'history' } as const;
 
+type Icon = ZnodePresentation['icon'];
+/** One frozen icon object per id and colour: a page of 100,000 items holds a handful, not one each. */
+const icons = new Map<string, Icon>();
+function iconOf(id: string, color?: string): Icon {
+  const key = color ? `${id} ${color}` : id;
+  let icon = icons.get(key);
+  if (!icon) {
+    icon = Object.freeze(color ? { id, color } : { id });
+    icons.set(key, icon);
+  }
+  return icon;
+}
+
+/**
+ * Descriptions and context values repeat across siblings ("0 B", "znode kind-persistent"): the items keep one
+ * copy of each. Bounded, so names in a description (a filter's text) cannot grow it without end.
+ */
+const shared = new Map<string, string>();
+function sharedText(text: string): string {
+  const known = shared.get(text);
+  if (known !== undefined) return known;
+  if (shared.size >= 4096) shared.clear();
+  shared.set(text, text);
+  return text;
+}
+
 /** A number as the UI language writes it (the VS Code layer passes one; plain digits otherwise). */
 export type FormatNumber = (value: number, fractionDigits?: number) => string;
 const plainNumber: FormatNumber = (value, fractionDigits = 0) => value.toFixed(fractionDigits);
@@ -69,9 +95,9 @@ export function znodePresentation(t: Translate, node: ZnodeNode, ownSessionOwner
   const quotaLevel = quota ? quotaState(quota) : undefined;
   const overQuota = quotaLevel === 'atHard' || quotaLevel === 'overSoft';
   const iconId = yours ? 'account' : kind === 'persistent' ? (hasChildren ? 'folder' : sequential ? 'list-ordered' : kindIcons.persistent) : kindIcons[kind];
-  const icon = overQuota ? { id: 'warning', color: quotaLevel === 'atHard' ? 'list.errorForeground' : 'list.warningForeground' }
-    : node.path === QUOTA_ROOT ? { id: 'dashboard' }
-      : lockQueue ? { id: 'lock', color: 'charts.purple' } : { id: iconId, color: kind === 'ephemeral' ? 'charts.orange' : undefined };
+  const icon = overQuota ? iconOf('warning', quotaLevel === 'atHard' ? 'list.errorForeground' : 'list.warningForeground')
+    : node.path === QUOTA_ROOT ? iconOf('dashboard')
+      : lockQueue ? iconOf('lock', 'charts.purple') : iconOf(iconId, kind === 'ephemeral' ? 'charts.orange' : undefined);
   const parts = [formatBytesWith(t, stat.dataLength, extras.formatNumber)];
   // Children that follow a lock recipe (see lockQueueMarks.ts).
   if (lockQueue) parts.unshift(t('lock queue ({0})', lockQueue));
@@ -83,11 +109,11 @@ export function znodePresentation(t: Translate, node: ZnodeNode, ownSessionOwner
   else if (quotaLevel === 'overSoft') parts.unshift(t('over soft quota'));
   else if (quota) parts.push(t('quota'));
   if (node.path === QUOTA_ROOT) parts.unshift(t('holds the quotas (zkCli setquota)'));
-  const description = parts.join(' · ');
-  const contextValue = ['znode', `kind-${kind}`, sequential ? 'sequential' : '', hasChildren ? 'children' : '', yours ? 'yours' : '',
+  const description = sharedText(parts.join(' · '));
+  const contextValue = sharedText(['znode', `kind-${kind}`, sequential ? 'sequential' : '', hasChildren ? 'children' : '', yours ? 'yours' : '',
     listing?.filter ? 'filtered' : '', lockQueue ? 'lockqueue' : '', isProtectedPath(node.path) ? 'protected' : '',
     quota ? 'quota' : '', overQuota ? 'overquota' : '']
-    .filter(Boolean).join(' ');
+    .filter(Boolean).join(' '));
   return {
     id: `znode:${node.connectionId}:${node.path}`,
     label: node.name,
