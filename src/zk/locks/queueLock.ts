@@ -1,9 +1,12 @@
 // The herd-free sequential recipe behind exclusive locks, read/write locks and fair elections: an
 // EPHEMERAL_SEQUENTIAL node named by the queue's convention (with a GUID, so a create whose answer was lost is found
-// again), a watch on the ONE node we wait for (never on the children), and a fresh listing after every wake-up.
-// Acquiring costs what Curator's costs: the create (parents only after NONODE), then the children read; the watch on
-// our own node (to notice at once when someone else deletes it) travels in the same flight as that read, and is
-// removed in the same flight as our delete, so a release notifies the server's watchers exactly once (the successor).
+// again), a watch on the ONE node we wait for (never on the children), and a fresh listing after every wake-up but
+// the hand-off itself.
+// Acquiring costs one round trip: the create (parents only after NONODE) with the children read right behind it. A
+// waiter watches its predecessor and its own node (to notice at once when someone else deletes it) in one flight, and
+// when the predecessor goes it takes the lock without listing again if nobody else was ahead (sequence numbers only
+// grow: no one can have joined ahead). A holder's own watch is armed one turn after it holds (a holder that releases
+// at once costs no watch), and removed in the same flight as our delete, so a release notifies exactly one watcher.
 // A path whose convention this manager already knows is joined create-first and checked from the listing after it;
 // an unknown path (or one whose queue changed) is listed before the create, exactly as before.
 import { randomUUID } from 'node:crypto';
@@ -18,7 +21,7 @@ import type { WatchNotification } from '../protocol/rawChannel';
 import type { ZkSession } from '../session';
 import type { ZnodeStat } from '../stat';
 import { chooseConvention } from './conventionDetection';
-import { convention, ConventionId, LockConvention, NodeIdentity, NodeRole } from './conventions';
+import { Contender, convention, ConventionId, LockConvention, NodeIdentity, NodeRole } from './conventions';
 import { AttemptEnded, LockHandle } from './lockHandle';
 import type { LockMode } from './types';
 
@@ -44,9 +47,15 @@ export class QueueLock extends LockHandle {
   private identity: NodeIdentity | undefined;
   private nodeName: string | undefined;
   private createTried = false;
-  /** The node we wait for (full path), while waiting. */
+  /** The node we wait for (full path), while waiting, and whether it was deleted since we watched it. */
   private watched: string | undefined;
+  private watchedGone = false;
+  /** Our own node's watch: asked for, its answer (never rejects), and whether that found it ours (no news since). */
   private ownWatchArmed = false;
+  private ownWatchAnswer: Promise<void> | undefined;
+  private ownConfirmed = false;
+  /** Why arming our own node's watch failed while waiting (the queue loop ends the attempt with it). */
+  private ownWatchError: unknown;
   /** Set while we delete our own node ourselves: its watch firing then is no loss. */
   private deletingOwn = false;
 
@@ -67,17 +76,17 @@ export class QueueLock extends LockHandle {
   }
 
   /**
-   * Puts our node in the queue, named by the queue's convention; returns the children read after the create (our
-   * own node's watch armed in the same flight). A convention we know for this path (or the caller's choice) names
-   * the node at once and the listing after the create confirms it; if the queue changed meanwhile, our node is taken
-   * back and the path is listed before creating, which is how an unknown path is joined.
+   * Puts our node in the queue, named by the queue's convention; returns the children read after the create. A
+   * convention we know for this path (or the caller's choice) names the node at once and the listing after the
+   * create confirms it; if the queue changed meanwhile, our node is taken back and the path is listed before
+   * creating, which is how an unknown path is joined.
    */
   private async enqueue(): Promise<string[]> {
     const forced = this.options.convention === 'auto' ? undefined : this.options.convention;
     const guess = forced ?? this.options.knownConventions?.get(this.path);
     if (guess) {
       this.adopt(guess);
-      const children = await this.listAndWatchOwn((await this.createNode()).listing);
+      const children = await this.listChildren((await this.createNode()).listing);
       const choice = chooseConvention(children.filter((name) => name !== this.nodeName), forced);
       if (choice.ok && choice.convention === guess) {
         this.update({ convention: guess, detection: choice.detection });
@@ -96,7 +105,7 @@ export class QueueLock extends LockHandle {
     this.update({ convention: choice.convention, detection: choice.detection });
     this.adopt(choice.convention);
     if (!forced) this.remember(choice.convention);
-    return this.listAndWatchOwn((await this.createNode()).listing);
+    return this.listChildren((await this.createNode()).listing);
   }
 
   /** Names our node by `id`; a mode that library has no lock for is a conventionMismatch. */
@@ -130,16 +139,47 @@ export class QueueLock extends LockHandle {
     }
   }
 
-  /**
-   * The children (`pending`: a listing already in flight), with our own node's watch armed (if it is not) in the
-   * same flight: no extra round trip.
-   */
-  private async listAndWatchOwn(pending?: Promise<ops.ChildrenReply>): Promise<string[]> {
-    const own = this.ownWatchArmed ? undefined : this.armOwnWatch();
+  /** The children: `pending` (a listing already in flight, or failed: then listed again), or a fresh listing. */
+  private async listChildren(pending?: Promise<ops.ChildrenReply>): Promise<string[]> {
     const list = () => this.retrying(() => this.session.getChildren(this.path));
-    const listing = pending ? pending.catch(list) : list();
-    const [{ children }] = await Promise.all([listing, own]);
-    return children;
+    return (await (pending ? pending.catch(list) : list())).children;
+  }
+
+  /**
+   * Arms our own node's watch unless it is armed; returns its answer, which never rejects: what it says (lost, an
+   * error) is acted on here, and `ownConfirmed` says whether it found the node ours.
+   */
+  private watchOwn(): Promise<void> {
+    if (this.ownWatchArmed && this.ownWatchAnswer) return this.ownWatchAnswer;
+    const path = this.ownPath;
+    const answer = this.armOwnWatch().catch((error: unknown) => {
+      // An answer about a node we have since taken back (or are deleting) says nothing about the attempt.
+      if (error instanceof AttemptEnded || this.isFinal || path !== this.ownPath || this.deletingOwn) return;
+      if (isZkError(error, 'sessionExpired')) return this.lose('sessionExpired');
+      if (this.heldOnce) return this.fail(error);
+      // A waiting attempt ends from its own loop, which deletes our node.
+      this.ownWatchError = error;
+      this.wake();
+    });
+    this.ownWatchAnswer = answer;
+    return answer;
+  }
+
+  /**
+   * A holder's own watch, when it did not wait (a waiter armed it already): armed one turn later, so a holder that
+   * releases at once costs the server no watch to set and remove. A deletion before then shows in its answer.
+   */
+  private watchOwnWhileHeld(): void {
+    if (this.ownWatchArmed) return;
+    setImmediate(() => {
+      if (!this.isFinal && !this.deletingOwn && !this.ownWatchArmed) void this.watchOwn();
+    });
+  }
+
+  private ownWatchDropped(): void {
+    this.ownWatchArmed = false;
+    this.ownWatchAnswer = undefined;
+    this.ownConfirmed = false;
   }
 
   /** Takes back a node created under the wrong convention, so that the attempt can create another. */
@@ -211,17 +251,20 @@ export class QueueLock extends LockHandle {
     return undefined;
   }
 
-  /** Waits our turn: find whom we wait for in `listing`, watch only that node, and list again when woken. */
+  /**
+   * Waits our turn: find whom we wait for, watch only that node (and our own, in the same flight), and sleep. When
+   * the node we wait for is deleted, the queue is the last one read without it: ZooKeeper's sequence numbers only
+   * grow, so nobody can have joined ahead of us, and our own watch (its answer read before that deletion's news)
+   * says our node is still there. Any other wake-up (a change, a reconnect, a position refresh) lists again.
+   */
   private async queue(listing: string[]): Promise<void> {
     const conv = this.conv!;
-    let children: string[] | undefined = listing;
+    let queue: Contender[] | undefined = conv.order(listing);
     for (;;) {
-      this.checkEnded();
+      this.checkOwnWatch();
       const woken = this.nextWake();
-      children ??= await this.listAndWatchOwn();
-      this.checkEnded();
-      const queue = conv.order(children);
-      children = undefined;
+      queue ??= conv.order(await this.listChildren());
+      this.checkOwnWatch();
       const index = queue.findIndex((c) => c.name === this.nodeName);
       if (index < 0) {
         this.lose('nodeDeleted');
@@ -232,15 +275,38 @@ export class QueueLock extends LockHandle {
       if (!blocker) {
         this.watched = undefined;
         this.setState(this.options.mode === 'election' ? 'leader' : 'held', { position, waitingFor: undefined });
+        this.watchOwnWhileHeld();
         return;
       }
       this.watched = joinPath(this.path, blocker.name);
+      this.watchedGone = false;
+      const own = this.watchOwn(); // asked first: its answer comes before the blocker's
       const present = await this.retrying(() => this.watchNode(this.watched!));
-      if (!present) continue;
-      if (this.snap.state === 'waiting') this.update({ position, waitingFor: this.watched });
-      else this.setState('waiting', { position, waitingFor: this.watched });
-      await this.sleep(woken);
+      await own;
+      this.checkOwnWatch();
+      if (present) {
+        if (this.snap.state === 'waiting') this.update({ position, waitingFor: this.watched });
+        else this.setState('waiting', { position, waitingFor: this.watched });
+        await this.sleep(woken);
+      } else {
+        this.watchedGone = true;
+      }
+      queue = this.watchedGone ? await this.withoutBlocker(queue, blocker) : undefined;
     }
+  }
+
+  /** The queue without `blocker` (deleted), if our own node is known to be there still; else undefined (list). */
+  private async withoutBlocker(queue: Contender[], blocker: Contender): Promise<Contender[] | undefined> {
+    // Asked before the blocker's deletion was seen, its answer is in (or comes right after, from a later read).
+    await this.ownWatchAnswer;
+    // Suspended, nobody can tell: listing again waits for the connection, as any wake-up does.
+    const sure = this.ownConfirmed && !this.endReason && this.session.state === 'connected';
+    return sure ? queue.filter((c) => c !== blocker) : undefined;
+  }
+
+  private checkOwnWatch(): void {
+    this.checkEnded();
+    if (this.ownWatchError !== undefined) throw this.ownWatchError;
   }
 
   /** Until woken, or until the position is due for a refresh (not async: no extra hop on the hand-off path). */
@@ -264,23 +330,32 @@ export class QueueLock extends LockHandle {
 
   /** Watches our own node, which also proves it is still ours (our session owns it). */
   private async armOwnWatch(): Promise<void> {
-    this.ownWatchArmed = true; // at once: a second listing in the same flight does not arm it again
-    const stat = await this.retrying(() => this.watchNode(this.ownPath!)).catch((error: unknown) => {
-      this.ownWatchArmed = false;
+    this.ownWatchArmed = true; // at once: a second caller in the same flight does not arm it again
+    this.ownConfirmed = false;
+    const path = this.ownPath!;
+    const stat = await this.retrying(() => this.watchNode(path)).catch((error: unknown) => {
+      if (path === this.ownPath) this.ownWatchDropped();
       throw error;
     });
+    // Taken back meanwhile (withdrawn, released): its answer is no news about the attempt.
+    if (path !== this.ownPath || this.deletingOwn) return;
     if (!stat || stat.ephemeralOwner !== this.identity!.sessionId) {
-      this.ownWatchArmed = false;
+      this.ownWatchDropped();
       this.lose(stat ? 'notOwner' : 'nodeDeleted');
       throw new AttemptEnded('lost');
     }
+    // A reconnect meanwhile dropped the watch the server had set: then it proves nothing from now on.
+    this.ownConfirmed = this.ownWatchArmed;
   }
 
   protected onNotification(n: WatchNotification): void {
     if (this.isFinal) return;
-    if (n.path === this.watched) this.wake();
+    if (n.path === this.watched) {
+      if (n.type === EventType.deleted) this.watchedGone = true;
+      this.wake();
+    }
     if (n.path !== this.ownPath) return;
-    this.ownWatchArmed = false;
+    this.ownWatchDropped();
     if (this.deletingOwn) return;
     if (n.type === EventType.deleted) this.lose('nodeDeleted');
     else if (this.heldOnce) void this.verifyHeld();
@@ -289,7 +364,7 @@ export class QueueLock extends LockHandle {
 
   protected onReconnected(): void {
     // The server dropped our watches with the old connection (the library restores only its own).
-    this.ownWatchArmed = false;
+    this.ownWatchDropped();
     if (this.heldOnce && !this.deletingOwn) void this.verifyHeld();
   }
 
@@ -312,7 +387,7 @@ export class QueueLock extends LockHandle {
     const path = joinPath(this.path, name);
     if (this.ownWatchArmed) {
       // Dropped before the delete, in the same flight: our own delete then notifies only the successor's watch.
-      this.ownWatchArmed = false;
+      this.ownWatchDropped();
       void this.session.request(ops.removeWatches(this.session.channel, path, WatcherType.data), 'removeWatches', path).catch(() => undefined);
     }
     await this.retrying(() => this.session.request(writes.deleteNode(this.session.channel, path, -1), 'delete', path), true).catch((error: unknown) => {
