@@ -97,14 +97,18 @@ export class ChildListing {
     if (this.ordered.length < Math.min(this.shown, this.visibleNames.length)) {
       this.ordered = firstInOrder(this.visibleNames, this.shown);
     }
-    const page = this.ordered.slice(0, this.shown);
-    const missing = page.filter((name) => !this.stats.has(name));
+    // The page as it is now: a reload while the Stats are read replaces `ordered`, it does not change this array.
+    const page = this.ordered;
+    const end = Math.min(this.shown, page.length);
+    const missing: string[] = [];
+    for (let i = 0; i < end; i++) if (!this.stats.has(page[i])) missing.push(page[i]);
     await mapBounded(missing, this.options.window, async (name) => {
       const stat = await this.reader.exists(joinPath(this.path, name));
       if (stat) this.stats.set(name, stat);
     });
     const result: ChildEntry[] = [];
-    for (const name of page) {
+    for (let i = 0; i < end; i++) {
+      const name = page[i];
       const stat = this.stats.get(name);
       if (stat) result.push({ name, path: joinPath(this.path, name), stat });
     }

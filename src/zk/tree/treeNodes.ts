@@ -10,7 +10,11 @@ export class ConnectionNode {
 }
 
 export class ZnodeNode {
-  readonly kind = 'znode';
+  /** On the prototype, not in each of a wide node's 100,000 elements. */
+  get kind(): 'znode' {
+    return 'znode';
+  }
+
   constructor(
     readonly connectionId: string,
     readonly path: string,

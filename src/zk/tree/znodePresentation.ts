@@ -121,6 +121,7 @@ export function znodePresentation(t: Translate, node: ZnodeNode, ownSessionOwner
     icon,
     description,
     contextValue,
-    accessibilityLabel: `${node.name}, ${description}`,
+    // The name, then a shared ", description": one joined string per item rather than two.
+    accessibilityLabel: node.name + sharedText(`, ${description}`),
   };
 }
