@@ -42,9 +42,9 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return sameFields(a as Record<string, unknown>, b as Record<string, unknown>);
 }
 
-function sameFields(a: Record<string, unknown>, b: Record<string, unknown>, skip?: string): boolean {
-  for (const key in a) if (key !== skip && !sameValue(a[key], b[key])) return false;
-  for (const key in b) if (key !== skip && !(key in a) && b[key] !== undefined) return false;
+function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  for (const key in a) if (!sameValue(a[key], b[key])) return false;
+  for (const key in b) if (!(key in a) && b[key] !== undefined) return false;
   return true;
 }
 
@@ -59,21 +59,33 @@ function diffList<T, E>(
   prev: readonly T[], next: readonly T[], key: (item: T) => string,
   keep: (i: number, j: number) => boolean, change: (j: number, i: number | undefined) => E,
 ): ListRun<E>[] {
-  const index = new Map<string, number>();
-  for (let i = 0; i < prev.length; i++) if (!index.has(key(prev[i]))) index.set(key(prev[i]), i);
+  // Most updates keep the order: look just after the last match first, and index by key only when that misses.
+  let index: Map<string, number> | undefined;
+  const find = (k: string, guess: number): number | undefined => {
+    for (let i = guess; i < Math.min(prev.length, guess + 3); i++) if (!used[i] && key(prev[i]) === k) return i;
+    if (!index) {
+      index = new Map();
+      for (let i = 0; i < prev.length; i++) if (!index.has(key(prev[i]))) index.set(key(prev[i]), i);
+    }
+    const i = index.get(k);
+    return i === undefined || used[i] ? undefined : i;
+  };
   // Each previous item stands for one item at most: the webview may move it (and its position) in place.
   const used = new Uint8Array(prev.length);
   const runs: ListRun<E>[] = [];
+  let guess = 0;
   for (let j = 0; j < next.length; j++) {
-    const i = index.get(key(next[j]));
+    const i = find(key(next[j]), guess);
     const last = runs[runs.length - 1];
-    if (i !== undefined && !used[i] && keep(i, j)) {
+    if (i !== undefined) {
       used[i] = 1;
+      guess = i + 1;
+    }
+    if (i !== undefined && keep(i, j)) {
       if (last && 'from' in last && last.from + last.count === i) last.count++;
       else runs.push({ from: i, count: 1 });
     } else {
-      const item = change(j, i !== undefined && !used[i] ? i : undefined);
-      if (i !== undefined) used[i] = 1;
+      const item = change(j, i);
       if (last && 'items' in last) last.items.push(item);
       else runs.push({ items: [item] });
     }
@@ -93,9 +105,40 @@ function diffPlain<T>(prev: readonly T[], next: readonly T[], key: (item: T) => 
   return unchanged(runs, prev.length) && prev.length === next.length ? undefined : runs;
 }
 
-/** A participant may stay if nothing but its index changed, its position moving with it. */
+type Watch = Participant['watches'][number];
+
+/**
+ * Every field of a participant, and of its watches, that sameParticipant compares: a field added to the model
+ * does not compile until it is listed here (and compared below), so no change can go unsent.
+ */
+export const PARTICIPANT_FIELDS: Record<keyof Participant, true> = {
+  path: true, name: true, sequence: true, kind: true, role: true, position: true, session: true, clientAddress: true,
+  label: true, since: true, held: true, waitsFor: true, watches: true, ours: true, nodeless: true,
+};
+export const WATCH_FIELDS: Record<keyof Watch, true> = { path: true, source: true };
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+function sameWatches(a: readonly Watch[], b: readonly Watch[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k].path !== b[k].path || a[k].source !== b[k].source) return false;
+  return true;
+}
+
+/**
+ * A participant may stay if nothing but its index changed, its position moving with it. Field by field (10,000
+ * of them per update): a generic deep compare costs several times more.
+ */
 function sameParticipant(a: Participant, i: number, b: Participant, j: number): boolean {
-  return a.position - i === b.position - j && sameFields(a as unknown as Record<string, unknown>, b as unknown as Record<string, unknown>, 'position');
+  return a.position - i === b.position - j && a.path === b.path && a.name === b.name && a.sequence === b.sequence
+    && a.kind === b.kind && a.role === b.role && a.session === b.session && a.clientAddress === b.clientAddress
+    && a.label === b.label && a.since === b.since && a.ours === b.ours && a.nodeless === b.nodeless
+    && (a.held === b.held || (a.held !== undefined && b.held !== undefined && a.held.since === b.held.since && a.held.exact === b.held.exact))
+    && sameStrings(a.waitsFor, b.waitsFor) && sameWatches(a.watches, b.watches);
 }
 
 function diffScalars<T extends object>(prev: T, next: T, lists: readonly string[]): { set?: Partial<T>; unset?: (keyof T)[] } {

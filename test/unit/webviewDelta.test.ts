@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { anomalyKey, AnomalyText } from '../../src/shared/lockQueueMessages';
-import { applyAnalysisDelta, diffAnalysis } from '../../src/shared/lockQueueDelta';
+import { applyAnalysisDelta, diffAnalysis, PARTICIPANT_FIELDS, WATCH_FIELDS } from '../../src/shared/lockQueueDelta';
 import { DeltaMessage, ModelMessage, ModelReceiver, ModelSender } from '../../src/shared/lockQueueSync';
 import type { LockAnalysis } from '../../src/zk/analysis/model';
 import { RowModel } from '../../src/webview/lockQueue/rowModel';
@@ -140,4 +140,27 @@ test('an unchanged queue keeps its rows across a delta; a changed one gets new o
   const changedAfter = after.row(after.indexOfKey(`p:${a.queues[1].participants[2].path}`)!);
   assert.notEqual(changedAfter, changedBefore);
   assert.notEqual(changedAfter.sig, changedBefore.sig);
+});
+
+test('a change to any field of a participant or of its watches is sent (positions only when not derived)', () => {
+  const values: Record<keyof typeof PARTICIPANT_FIELDS, unknown> = {
+    path: '/locks/orders/other', name: 'other', sequence: 99, kind: 'read', role: 'leader', position: 7, session: '0x77',
+    clientAddress: '9.9.9.9:9', label: 'other', since: 5, held: { since: 1, exact: false }, waitsFor: ['/x'],
+    watches: [{ path: '/x', source: 'server' }], ours: true, nodeless: true,
+  };
+  for (const field of Object.keys(PARTICIPANT_FIELDS) as (keyof typeof PARTICIPANT_FIELDS)[]) {
+    const prev = fixtureAnalysis(4);
+    const next = carried(prev);
+    (next.queues[0].participants[3] as unknown as Record<string, unknown>)[field] = values[field];
+    const delta = diffAnalysis(prev, next);
+    assert.ok(delta?.queues, `${field}: a change`);
+    assert.deepEqual(carried(applyAnalysisDelta(carried(prev), carried(delta))), carried(next), field);
+  }
+  for (const field of Object.keys(WATCH_FIELDS) as (keyof typeof WATCH_FIELDS)[]) {
+    const prev = fixtureAnalysis(4);
+    const next = carried(prev);
+    const watch = next.queues[0].participants[3].watches[0] as unknown as Record<string, unknown>;
+    watch[field] = field === 'path' ? '/elsewhere' : watch.source === 'server' ? 'inferred' : 'server';
+    assert.ok(diffAnalysis(prev, next)?.queues, `watch ${field}: a change`);
+  }
 });

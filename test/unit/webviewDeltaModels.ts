@@ -80,6 +80,15 @@ const queueChanges: ((r: Random, q: LockQueue) => void)[] = [
   (r, q) => { if (r() < 0.5) q.leases = 1 + int(r, 4); else delete q.leases; },
   (r, q) => { q.recipe = pick(r, ['curator-mutex', 'kazoo-lock', 'unknown'] as const); },
   (_r, q) => { q.participants = []; },
+  (r, q) => {
+    // A contender that owns no node (a fixed leader's): its path is the node it watches, so paths repeat.
+    if (!q.participants.length) return;
+    const watched = pick(r, q.participants);
+    const contender: Participant = { ...clone(watched), session: `0x${(0xc000 + ++counter).toString(16)}`, role: 'waiter', nodeless: true, since: 0 };
+    delete contender.held;
+    q.participants.splice(int(r, q.participants.length + 1), 0, contender);
+    renumber(r, q);
+  },
 ];
 
 const analysisChanges: ((r: Random, a: LockAnalysis) => void)[] = [

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import type { HostMessage, LockQueuePanelState, PanelCapabilities, WebviewMessage } from '../../src/shared/lockQueueMessages';
 import type { LockAnalysis } from '../../src/zk/analysis/model';
 import { launchChromium } from '../support/chromium';
-import { fixtureAnalysis } from './webviewFixtures';
+import { fixtureAnalysis, fixtureQueue } from './webviewFixtures';
 import { ModelSender } from '../../src/shared/lockQueueSync';
 import { randomChange, seeded } from './webviewDeltaModels';
 import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from './webviewPage';
@@ -234,6 +234,12 @@ describe('lock-queue webview (bundled, in Chromium)', () => {
         }
       }
       assert.ok(deltas >= 20, `${deltas} deltas`);
+      // A long queue at the end, then one more change, so there is something to scroll through.
+      latest = { ...latest, queues: [...latest.queues, fixtureQueue(300, { root: '/locks/long' })] };
+      latest = randomChange(r, latest);
+      for (const [fe, message] of [[byDelta, sender.next(latest, {})], [whole, { type: 'model', seq: 99, analysisJson: JSON.stringify(latest), anomalyTexts: {} }]] as const) {
+        await fe.timeModel(message);
+      }
       for (const fe of [byDelta, whole]) {
         await fe.page.locator('.scroller').evaluate((s) => new Promise((done) => {
           s.scrollTop = s.scrollHeight / 2;
@@ -291,6 +297,29 @@ describe('lock-queue webview (bundled, in Chromium)', () => {
       const resync = (await fe.posted()).find((m) => m.type === 'resync');
       assert.deepEqual(resync, { type: 'resync', seq: 1 });
       assert.ok((await rowTexts(fe)).every((t) => !/changed/.test(t)), 'nothing of the delta was shown');
+    } finally {
+      await fe.close();
+    }
+  });
+
+  it('a fixed leader\'s contenders (no node of their own, one path) get a row each, and leave without a trace', async () => {
+    const fe = await open();
+    try {
+      const fixed = (sessions: string[]): LockAnalysis => {
+        const a = fixtureAnalysis(1, { root: '/controller' });
+        const leader = { ...a.queues[0].participants[0], path: '/controller', name: 'controller', kind: 'candidate' as const, role: 'leader' as const };
+        a.queues[0] = { path: '/controller', recipe: 'fixed-leader', anomalies: [], participants: [leader, ...sessions.map((session, i) => ({
+          path: '/controller', name: 'controller', kind: 'candidate' as const, role: 'waiter' as const, position: i + 1, session, since: 0,
+          waitsFor: ['/controller'], watches: [{ path: '/controller', source: 'server' as const }], nodeless: true,
+        }))] };
+        return a;
+      };
+      const sender = new ModelSender();
+      await fe.timeModel(sender.next(fixed(['0xa1', '0xa2', '0xa3']), {}));
+      const sessions = async () => (await rowTexts(fe)).filter((t) => /^#\d/.test(t)).map((t) => /session (0x[0-9a-f]+)/.exec(t)?.[1]);
+      assert.deepEqual(await sessions(), ['0x1000', '0xa1', '0xa2', '0xa3']);
+      await fe.timeModel(sender.next(fixed(['0xa1', '0xa3']), {}));
+      assert.deepEqual(await sessions(), ['0x1000', '0xa1', '0xa3']);
     } finally {
       await fe.close();
     }

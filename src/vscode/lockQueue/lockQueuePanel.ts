@@ -48,6 +48,8 @@ export class LockQueuePanel implements vscode.Disposable {
   readonly onDidClose = this.closed.event;
   /** The last `rendered` report of the webview (tests, diagnostics). */
   lastRendered: Extract<WebviewMessage, { type: 'rendered' }> | undefined;
+  /** How many whole models and deltas went to the webview (tests, diagnostics). */
+  readonly sent = { models: 0, deltas: 0 };
 
   constructor(readonly panel: vscode.WebviewPanel, readonly state: LockQueuePanelState, private readonly deps: PanelDeps) {
     panel.title = panelTitle(state);
@@ -190,7 +192,10 @@ export class LockQueuePanel implements vscode.Disposable {
   private sendModel(analysis: LockAnalysis): void {
     // Not sent, not remembered as sent: the webview that says `ready` next gets the whole model.
     if (!this.ready || this.disposed) return;
-    this.post(this.sender.next(analysis, anomalyTexts(analysis)));
+    const message = this.sender.next(analysis, anomalyTexts(analysis));
+    if (message.type === 'model') this.sent.models++;
+    else this.sent.deltas++;
+    this.post(message);
   }
 
   private setStatus(status: PanelStatus, message?: string): void {

@@ -5,7 +5,7 @@
 import type { LockAnalysis, LockQueue } from '../../zk/analysis/model';
 import { anomalyKey } from '../../shared/lockQueueMessages';
 import { ROW_HEIGHTS, RowGeometry } from './layout';
-import { anomaliesByPath, deadlockedSessions, ParticipantRow, QueueContext, Row, SEP } from './rows';
+import { anomaliesByPath, deadlockedSessions, participantKey, ParticipantRow, QueueContext, Row, SEP } from './rows';
 
 export interface RowList extends RowGeometry {
   /** Row `index`, 0 ≤ index < length. */
@@ -23,7 +23,7 @@ class Segment {
   /** tops[k]: top of header row k within the segment; tops[head.length]: height of the headers. */
   private readonly tops: Float64Array;
   private readonly cache = new Map<number, ParticipantRow>();
-  private indexByPath?: Map<string, number>;
+  private indexByKey?: Map<string, number>;
 
   constructor(readonly head: Row[], readonly ctx?: QueueContext) {
     this.tops = new Float64Array(head.length + 1);
@@ -72,8 +72,11 @@ class Segment {
     const k = this.head.findIndex((r) => r.key === key);
     if (k >= 0) return k;
     if (!this.ctx || !key.startsWith('p:')) return undefined;
-    this.indexByPath ??= new Map(this.ctx.queue.participants.map((p, i) => [p.path, i] as const));
-    const i = this.indexByPath.get(key.slice(2));
+    if (!this.indexByKey) {
+      this.indexByKey = new Map();
+      this.ctx.queue.participants.forEach((p, i) => { if (!this.indexByKey!.has(participantKey(p))) this.indexByKey!.set(participantKey(p), i); });
+    }
+    const i = this.indexByKey.get(key);
     return i === undefined ? undefined : this.head.length + i;
   }
 }

@@ -38,6 +38,13 @@ export interface QueueContext {
   byPathCache?: Map<string, Participant>;
 }
 
+export const SEP = '\u0001';
+
+/** A participant row's key. A fixed leader's contenders own no node and carry the path of the node they watch: their session tells them apart. */
+export function participantKey(p: Participant): string {
+  return p.nodeless ? `p:${p.path}${SEP}${p.session ?? ''}` : `p:${p.path}`;
+}
+
 export interface ParticipantAnomaly { kind: Anomaly['kind']; severity: Anomaly['severity']; key: string }
 const NO_ANOMALIES: ParticipantAnomaly[] = [];
 
@@ -52,7 +59,7 @@ export class ParticipantRow {
   private edgesCache?: EdgeTarget[];
 
   constructor(readonly participant: Participant, private readonly index: number, private readonly ctx: QueueContext) {
-    this.key = `p:${participant.path}`;
+    this.key = participantKey(participant);
   }
 
   get queuePath(): string {
@@ -104,8 +111,6 @@ export class ParticipantRow {
 export interface NoteRow extends RowBase { kind: 'note'; note: 'noQueues' | 'emptyQueue' | 'truncated'; queuePath?: string }
 
 export type Row = DeadlockRow | GlobalAnomalyRow | QueueRow | ParticipantRow | NoteRow;
-
-export const SEP = '\u0001';
 
 export function baseName(path: string): string {
   const i = path.lastIndexOf('/');

@@ -110,6 +110,7 @@ describe('Lock queue panel', function () {
   it('shows a change in the queue without a refresh: a new waiter, then the holder leaving', async () => {
     const panel = await open(`${BASE}/orders`);
     await waitForRows(panel, (r) => participantRows(r).length === 3, 'three participants');
+    const sent = { ...panel.sent };
     const before = Date.now();
     const joined = await queue.join('late-joiner');
     await eventually(() => panel.analysis?.queues[0]?.participants.some((p) => p.label === 'late-joiner') ?? false, 10000, 'the analysis sees the waiter');
@@ -123,6 +124,8 @@ describe('Lock queue panel', function () {
     assert.match(participantRows(after)[0], /worker-1/);
     assert.match(participantRows(after)[0], /holder/);
     assert.ok(joined.path);
+    // Changes go as deltas on top of the model the webview has (a small queue's may go whole when most of it changed).
+    assert.ok(panel.sent.deltas > sent.deltas, `deltas ${sent.deltas} → ${panel.sent.deltas}, models ${sent.models} → ${panel.sent.models}`);
   });
 
   it('reveals a participant\'s node in the ZooKeeper tree when the webview asks', async () => {
@@ -152,9 +155,12 @@ describe('Lock queue panel', function () {
     const doc = await vscode.workspace.openTextDocument({ content: 'cover the panel' });
     await vscode.window.showTextDocument(doc, { viewColumn: panel.panel.viewColumn, preview: false });
     await eventually(() => !panel.panel.visible && !panel.isMonitoring, 10000, 'stopped while hidden');
+    const models = panel.sent.models;
     panel.reveal();
     await eventually(() => panel.panel.visible && panel.isMonitoring, 10000, 'monitoring again');
     await waitForRows(panel, (r) => participantRows(r).length >= 3, 'rows after being shown again');
+    // The webview was rebuilt (no retained context): it said `ready` and got the whole model, not a delta.
+    assert.ok(panel.sent.models > models, 'a whole model after being shown again');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor').then(undefined, () => undefined);
   });
 
