@@ -1,18 +1,21 @@
 // Bench: the lock-queue webview's update time for queues of 100, 1,000 and 10,000 participants. The front-end is
-// bundled as shipped and loaded into headless Debian Chromium (playwright-core); `model` messages (the analysis as
-// JSON text, as the host sends it) are posted with window.postMessage, like a real webview receives them, and timed
-// in the page until the front-end reports `rendered` (parsed, rows built, the rows on screen patched and laid out).
-// Cases per size: first render into an empty panel, one waiter's data changed, and the holder releasing (every
-// position shifts by one). The host's JSON.stringify of the model is timed apart (it runs in the extension host).
+// bundled as shipped and loaded into headless Debian Chromium (playwright-core); the messages the host sends (made
+// by the host's own ModelSender: the whole model first, then deltas) are posted with window.postMessage, like a
+// real webview receives them, and timed in the page until the front-end reports `rendered` (applied, rows updated,
+// the rows on screen patched and laid out). Cases per size: first render into an empty panel (the whole model),
+// one waiter's data changed, and the holder releasing (every position shifts by one) (deltas). The host's
+// JSON.stringify of the whole model, and its diff for the holder released, are timed apart (extension host).
 // Baseline (same page, same run): a trivial message round trip (snapshot request → answer).
-// End to end (the goal: < 50 ms at 10,000): from the host's model object in Node, through JSON.stringify into the
-// `model` message, across a process boundary into the page (playwright's protocol serialises the message again, as
-// VS Code's IPC does), posted to the front-end, until it reports `rendered` and the answer is back in Node; paired
-// per run with a tiny message's trip over the same route.
+// End to end (the goal: < 50 ms at 10,000): from the host's model object in Node, through ModelSender.next (the
+// diff against what the page was last sent, into a `delta` message), across a process boundary into the page
+// (playwright's protocol serialises the message, as VS Code's IPC does), posted to the front-end, until it reports
+// `rendered` and the answer is back in Node; paired per run with a tiny message's trip over the same route.
 // Standalone: node out/bench/webviewBench.js [runs]
 import * as os from 'node:os';
 import type { Browser } from 'playwright-core';
-import type { HostMessage, LockQueuePanelState } from '../src/shared/lockQueueMessages';
+import type { LockQueuePanelState } from '../src/shared/lockQueueMessages';
+import { diffAnalysis } from '../src/shared/lockQueueDelta';
+import { DeltaMessage, ModelMessage, ModelSender } from '../src/shared/lockQueueSync';
 import type { LockAnalysis } from '../src/zk/analysis/model';
 import { chromiumPath, launchChromium } from '../test/support/chromium';
 import { fixtureAnalysis } from '../test/unit/webviewFixtures';
@@ -22,8 +25,6 @@ import { formatTable, now, Row, summarize } from './stats';
 export const WEBVIEW_SIZES = [100, 1000, 10000];
 const GOAL_MS = 50;
 const STATE: LockQueuePanelState = { connectionId: 'bench', root: '/locks/orders', mode: 'queue' };
-
-type ModelMessage = Extract<HostMessage, { type: 'model' }>;
 
 /** The holder released: the first waiter holds, everyone moves up one position. */
 function released(size: number): LockAnalysis {
@@ -35,28 +36,29 @@ function released(size: number): LockAnalysis {
   return a;
 }
 
-async function loadModels(fe: FrontEnd, models: LockAnalysis[]): Promise<void> {
-  await fe.page.evaluate((list) => {
-    const w = window as unknown as { __models: unknown[]; __seq: number };
-    w.__models = list.map((analysis) => ({ type: 'model', seq: 0, analysisJson: JSON.stringify(analysis), anomalyTexts: {} }));
-    w.__seq = 0;
-  }, models);
+/** The host's messages for these models in turn (the first whole, then deltas), stored in the page. */
+async function loadModels(fe: FrontEnd, sender: ModelSender, models: LockAnalysis[]): Promise<void> {
+  const messages = models.map((analysis) => sender.next(analysis, {}));
+  if (messages.slice(1).some((m) => m.type !== 'delta')) throw new Error('an update went as a whole model');
+  await fe.page.evaluate((list) => { (window as unknown as { __models: unknown[] }).__models = list; }, messages);
 }
 
-/** Posts stored model `index` (with a fresh seq) and returns the in-page time until it was rendered. */
+/** Posts stored message `index` (in order: each delta follows the one before) and returns the in-page time until rendered. */
 function timeStored(fe: FrontEnd, index: number): Promise<number> {
   return fe.page.evaluate((i) => {
-    const w = window as unknown as { __models: ModelMessage[]; __seq: number; __timeModel: (m: unknown) => Promise<number> };
-    return w.__timeModel({ ...w.__models[i], seq: ++w.__seq });
+    const w = window as unknown as { __models: (ModelMessage | DeltaMessage)[]; __timeModel: (m: unknown) => Promise<number> };
+    return w.__timeModel(w.__models[i]);
   }, index);
 }
 
-/** Host → page → rendered, timed in Node: the host's stringify, the message passing, parse and render. */
-async function timeEndToEnd(fe: FrontEnd, analysis: LockAnalysis, seq: number): Promise<number> {
+/** Host → page → rendered, timed in Node: the host's diff into a delta message, the message passing, apply and render. */
+async function timeEndToEnd(fe: FrontEnd, sender: ModelSender, analysis: LockAnalysis): Promise<number> {
   const t0 = now();
-  const message: ModelMessage = { type: 'model', seq, analysisJson: JSON.stringify(analysis), anomalyTexts: {} };
+  const message = sender.next(analysis, {});
   await fe.page.evaluate((m) => (window as unknown as { __timeModel: (m: unknown) => Promise<number> }).__timeModel(m), message);
-  return now() - t0;
+  const elapsed = now() - t0;
+  if (message.type !== 'delta') throw new Error('an update went as a whole model');
+  return elapsed;
 }
 
 /** A tiny message over the same route (Node → page → Node): what any message costs. */
@@ -103,12 +105,13 @@ export async function webviewBench(runs: number): Promise<{ rows: Row[]; notes: 
         const fe = await openFrontEnd({ browser, code, width: 1200, height: 800 });
         try {
           await fe.send({ type: 'init', state: STATE, connectionName: 'bench', strings: testStrings(), capabilities: { canAcquire: true, canRelease: true, canForceRelease: true } });
-          await loadModels(fe, [base, oneChanged, base, shifted]);
+          // One sender for the page, as the panel has one per webview: the page ends the stored ones at `shifted`.
+          const sender = new ModelSender();
+          await loadModels(fe, sender, [base, oneChanged, base, shifted]);
           const samples = [await timeStored(fe, 0), await timeStored(fe, 1), await timeStored(fe, 2), await timeStored(fe, 3), await timeRoundTrip(fe)];
           domRows = await fe.page.locator('.row').count();
-          let seq = 1000;
-          await timeEndToEnd(fe, base, ++seq);
-          const e2e = [await timeEndToEnd(fe, oneChanged, ++seq), await timeEndToEnd(fe, base, ++seq), await timeEndToEnd(fe, shifted, ++seq), await timeTinyTrip(fe)];
+          await timeEndToEnd(fe, sender, base);
+          const e2e = [await timeEndToEnd(fe, sender, oneChanged), await timeEndToEnd(fe, sender, base), await timeEndToEnd(fe, sender, shifted), await timeTinyTrip(fe)];
           if (run === 0) continue; // warm-up: the page's first compile of the bundle
           load.push(os.loadavg()[0]);
           e2eUpdate.push(e2e[0]);
@@ -124,10 +127,14 @@ export async function webviewBench(runs: number): Promise<{ rows: Row[]; notes: 
       }
       const label = `${size.toLocaleString('en-US')} participants`;
       const stringify: number[] = [];
+      const diff: number[] = [];
       for (let run = 0; run < runs; run++) {
-        const t0 = now();
+        let t0 = now();
         if (JSON.stringify(shifted).length === 0) throw new Error('empty model');
         stringify.push(now() - t0);
+        t0 = now();
+        if (!diffAnalysis(base, shifted)) throw new Error('no delta');
+        diff.push(now() - t0);
       }
       const baseline = { label: 'message round trip', summary: summarize(roundTrip) };
       const goal = size === 10000 ? { op: '<' as const, value: GOAL_MS } : undefined;
@@ -143,7 +150,9 @@ export async function webviewBench(runs: number): Promise<{ rows: Row[]; notes: 
           baseline, ratios: update.map((u, i) => u / roundTrip[i]) },
         { bench: 'webview', case: `${label}:   in page: update, holder released`, unit: 'ms', summary: summarize(shift), samples: shift, load,
           baseline, ratios: shift.map((u, i) => u / roundTrip[i]) },
-        { bench: 'webview', case: `${label}:   host JSON.stringify of the model`, unit: 'ms', summary: summarize(stringify), samples: stringify, load },
+        { bench: 'webview', case: `${label}:   host JSON.stringify of the model`, unit: 'ms', summary: summarize(stringify), samples: stringify, load,
+          note: 'the whole model: first show, resync' },
+        { bench: 'webview', case: `${label}:   host diff, holder released`, unit: 'ms', summary: summarize(diff), samples: diff, load },
       );
     }
   } finally {
