@@ -24,7 +24,8 @@ import { startKazoo } from '../test/support/thirdParty/kazoo';
 import { watchersTriggered } from './serverCounters';
 import { Row, summarize } from './stats';
 
-const SIZES = [2, 10, 100];
+/** Contender counts (`BENCH_LOCK_SIZES=2,10` to run some of them alone). */
+const SIZES = (process.env.BENCH_LOCK_SIZES ?? '2,10,100').split(',').map(Number);
 const WAITERS = Number(process.env.BENCH_LOCK_WAITERS ?? 100);
 /** Acquisitions per contender per sample: about 600 acquisitions a sample, so opening sessions weighs little. */
 const cyclesPer = (n: number) => Math.max(6, Math.round(600 / n));
