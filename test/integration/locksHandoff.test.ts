@@ -1,7 +1,8 @@
 // What a hand-off costs the lock session, counted at its own request path against a real server: a waiter whose
 // only predecessor goes takes the lock without reading the queue again (sequence numbers only grow: nobody can have
 // joined ahead), a holder that releases in the same turn sets no watch on its node, and the shortcut never takes a
-// lock that is not ours (nodes still ahead keep us waiting; our node deleted with the predecessor is a loss).
+// lock that is not ours (nodes still ahead keep us waiting; our node deleted with the predecessor is a loss) nor
+// costs a round trip per node that went meanwhile.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { eventually } from '../support/zkClient';
@@ -37,6 +38,29 @@ describe('lock hand-off: requests per acquisition', () => {
     await waiter.release();
   });
 
+  test('the predecessor gone before we could watch it: listed again (our node seen there), no watch on our node', async () => {
+    const [a, b] = [suite.manager(), suite.manager()];
+    const before = await b.acquire('/h/gone'); // b knows the path's convention: it creates first
+    await before.whenHeld();
+    await before.release();
+    const holder = await a.acquire('/h/gone');
+    await holder.whenHeld();
+    const requests = countRequests(b);
+    // The holder releases between our listing and our watch on its node (our request waits for its delete).
+    const channel = b.lockSession!.channel;
+    const send = channel.send.bind(channel);
+    channel.send = (opCode, body, operation, path) => (operation === 'getData' && path === holder.snapshot.node
+      ? holder.release().then(() => send(opCode, body, operation, path))
+      : send(opCode, body, operation, path));
+    const waiter = await b.acquire('/h/gone');
+    const states = trail(waiter);
+    await waiter.whenHeld();
+    assert.equal(holder.state, 'released');
+    assert.deepEqual(states.filter((s) => s !== 'acquiring'), ['held']);
+    assert.deepEqual([...requests].sort(), [['create', 1], ['getChildren', 2], ['getData', 1]]);
+    await waiter.release();
+  });
+
   test('the one waited for goes while another still holds: keep waiting, now for the holder', async () => {
     const [a, b, c] = [suite.manager(), suite.manager(), suite.manager()];
     const first = await a.acquire('/h/ahead');
@@ -54,6 +78,23 @@ describe('lock hand-off: requests per acquisition', () => {
     await first.release();
     await third.whenHeld();
     await third.release();
+  });
+
+  test('others were ahead when we listed: the queue is listed again (one read), not the gone nodes watched one by one', async () => {
+    const ms = [suite.manager(), suite.manager(), suite.manager()];
+    const hs = [];
+    for (const m of ms) {
+      const h = await m.acquire('/h/line');
+      hs.push(h);
+      await eventually(() => h.state === 'held' || h.state === 'waiting', 5000, 'queued');
+    }
+    await hs[0].release();
+    await hs[1].whenHeld();
+    const requests = countRequests(ms[2]);
+    await hs[1].release();
+    await hs[2].whenHeld();
+    assert.deepEqual([...requests], [['getChildren', 1]]);
+    await hs[2].release();
   });
 
   test('our node and the one we wait for deleted together: lost, never held', async () => {

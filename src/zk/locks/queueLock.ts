@@ -3,7 +3,7 @@
 // again), a watch on the ONE node we wait for (never on the children), and a fresh listing after every wake-up but
 // the hand-off itself.
 // Acquiring costs one round trip: the create (parents only after NONODE) with the children read right behind it. A
-// waiter watches its predecessor and its own node (to notice at once when someone else deletes it) in one flight, and
+// waiter watches its predecessor, and its own node while it sleeps (to notice at once when someone else deletes it);
 // when the predecessor goes it takes the lock without listing again if nobody else was ahead (sequence numbers only
 // grow: no one can have joined ahead). A holder's own watch is armed one turn after it holds (a holder that releases
 // at once costs no watch), and removed in the same flight as our delete, so a release notifies exactly one watcher.
@@ -252,10 +252,10 @@ export class QueueLock extends LockHandle {
   }
 
   /**
-   * Waits our turn: find whom we wait for, watch only that node (and our own, in the same flight), and sleep. When
-   * the node we wait for is deleted, the queue is the last one read without it: ZooKeeper's sequence numbers only
-   * grow, so nobody can have joined ahead of us, and our own watch (its answer read before that deletion's news)
-   * says our node is still there. Any other wake-up (a change, a reconnect, a position refresh) lists again.
+   * Waits our turn: find whom we wait for, watch only that node, and sleep (with our own node watched too). When the
+   * node we wait for is deleted and it was the only one ahead of us that counted, we hold without listing again:
+   * ZooKeeper's sequence numbers only grow, so nobody can have joined ahead of us, and our own watch says our node
+   * is still there. Any other wake-up lists again.
    */
   private async queue(listing: string[]): Promise<void> {
     const conv = this.conv!;
@@ -280,28 +280,36 @@ export class QueueLock extends LockHandle {
       }
       this.watched = joinPath(this.path, blocker.name);
       this.watchedGone = false;
-      const own = this.watchOwn(); // asked first: its answer comes before the blocker's
       const present = await this.retrying(() => this.watchNode(this.watched!));
-      await own;
       this.checkOwnWatch();
-      if (present) {
-        if (this.snap.state === 'waiting') this.update({ position, waitingFor: this.watched });
-        else this.setState('waiting', { position, waitingFor: this.watched });
-        await this.sleep(woken);
-      } else {
-        this.watchedGone = true;
+      if (!present) {
+        // Gone before we could watch it: list again (that read, after its deletion, also shows our node is there).
+        queue = undefined;
+        continue;
       }
+      // We sleep: from now on someone deleting our node must wake us (the blocker's deletion waits for its answer).
+      void this.watchOwn();
+      if (this.snap.state === 'waiting') this.update({ position, waitingFor: this.watched });
+      else this.setState('waiting', { position, waitingFor: this.watched });
+      await this.sleep(woken);
       queue = this.watchedGone ? await this.withoutBlocker(queue, blocker) : undefined;
     }
   }
 
-  /** The queue without `blocker` (deleted), if our own node is known to be there still; else undefined (list). */
+
+  /**
+   * The queue without `blocker` (deleted) when that makes us the holder and our own watch's answer says our node
+   * was there (read before that deletion, or after: answers and news come in the server's order, so a deletion of
+   * our node before the blocker's would have been told first); else undefined (list again). Others still ahead in
+   * the old listing may be gone too by now: a fresh listing tells in one round trip, where watching them one by one
+   * would take one each. Suspended, nobody can tell: listing again waits for the connection.
+   */
   private async withoutBlocker(queue: Contender[], blocker: Contender): Promise<Contender[] | undefined> {
-    // Asked before the blocker's deletion was seen, its answer is in (or comes right after, from a later read).
     await this.ownWatchAnswer;
-    // Suspended, nobody can tell: listing again waits for the connection, as any wake-up does.
-    const sure = this.ownConfirmed && !this.endReason && this.session.state === 'connected';
-    return sure ? queue.filter((c) => c !== blocker) : undefined;
+    if (!this.ownConfirmed || this.endReason || this.session.state !== 'connected') return undefined;
+    const rest = queue.filter((c) => c !== blocker);
+    const index = rest.findIndex((c) => c.name === this.nodeName);
+    return index >= 0 && !this.conv!.blocker(rest, index) ? rest : undefined;
   }
 
   private checkOwnWatch(): void {
