@@ -96,6 +96,12 @@ export class ChildListing {
   async entries(): Promise<ChildEntry[]> {
     if (this.ordered.length < Math.min(this.shown, this.visibleNames.length)) {
       this.ordered = firstInOrder(this.visibleNames, this.shown);
+      // Every name is shown: the sorted copy replaces the unsorted one (their order matters nowhere else), so a
+      // 100,000-name listing holds one array of them, not two.
+      if (this.ordered.length === this.visibleNames.length) {
+        if (this.visibleNames === this.names) this.names = this.ordered;
+        this.visibleNames = this.ordered;
+      }
     }
     // The page as it is now: a reload while the Stats are read replaces `ordered`, it does not change this array.
     const page = this.ordered;

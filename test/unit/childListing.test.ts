@@ -43,3 +43,21 @@ test('names that vanished before their Stat was read are left out of the page', 
   release();
   assert.deepEqual((await pending).map((e) => e.path), ['/a', '/c']);
 });
+
+test('once every name is shown (one sorted array kept), filters, counts and reveal still see them all', async () => {
+  const { reader, release } = gatedReader(['n-10', 'n-2', 'm-1', 'n-1']);
+  release();
+  const listing = new ChildListing(reader, '/p', { pageSize: 10, window: 4 });
+  await listing.reload();
+  assert.deepEqual((await listing.entries()).map((e) => e.name), ['m-1', 'n-1', 'n-2', 'n-10']);
+  listing.setFilter({ text: 'n-', test: (name) => name.startsWith('n-') });
+  assert.deepEqual((await listing.entries()).map((e) => e.name), ['n-1', 'n-2', 'n-10']);
+  assert.equal(listing.total, 4);
+  assert.equal(listing.matching, 3);
+  listing.setFilter(undefined);
+  assert.ok(listing.showName('m-1'));
+  assert.deepEqual((await listing.entries()).map((e) => e.name), ['m-1', 'n-1', 'n-2', 'n-10']);
+  reader.names = ['n-2', 'z'];
+  await listing.reload();
+  assert.deepEqual((await listing.entries()).map((e) => e.name), ['n-2', 'z']);
+});
