@@ -210,10 +210,10 @@ describe('lock-queue webview (bundled, in Chromium)', () => {
     }
   });
 
-  /** What the rows show, top to bottom: text, classes, accessible name, place. */
+  /** What the rows are, top to bottom: their whole markup (text, classes, accessible names, titles, place). */
   const shownRows = (fe: FrontEnd) => fe.page.$$eval('.row', (rows) => rows
     .sort((a, b) => parseFloat((a as HTMLElement).style.top) - parseFloat((b as HTMLElement).style.top))
-    .map((r) => [r.textContent, r.className, r.getAttribute('aria-label'), (r as HTMLElement).style.top, r.getAttribute('aria-posinset'), r.getAttribute('aria-setsize')].join('|')));
+    .map((r) => r.outerHTML));
 
   it('after a sequence of deltas it shows exactly what a page given the whole latest model shows, scrolled or not', async () => {
     const byDelta = await open(ALL, 500);
@@ -261,7 +261,7 @@ describe('lock-queue webview (bundled, in Chromium)', () => {
       const sender = new ModelSender();
       const before = fixtureAnalysis(10000);
       await fe.timeModel(sender.next(before, {}));
-      await fe.page.evaluate(() => document.querySelectorAll('.row').forEach((r) => { (r as HTMLElement & { __mark?: boolean }).__mark = true; }));
+      await fe.page.evaluate(() => document.querySelectorAll('.row, .row .pos').forEach((r) => { (r as HTMLElement & { __mark?: boolean }).__mark = true; }));
       const after = fixtureAnalysis(10000);
       const q = after.queues[0];
       q.participants = q.participants.slice(1).map((p, i) => ({ ...p, position: i }));
@@ -272,12 +272,26 @@ describe('lock-queue webview (bundled, in Chromium)', () => {
       await fe.timeModel(message);
       const rows = await fe.page.$$eval('.row-participant', (list) => list
         .sort((x, y) => parseFloat((x as HTMLElement).style.top) - parseFloat((y as HTMLElement).style.top))
-        .map((r) => ({ text: r.textContent ?? '', kept: (r as HTMLElement & { __mark?: boolean }).__mark === true })));
+        .map((r) => ({
+          text: r.textContent ?? '', kept: (r as HTMLElement & { __mark?: boolean }).__mark === true,
+          posKept: (r.querySelector('.pos') as (HTMLElement & { __mark?: boolean }) | null)?.__mark === true,
+        })));
       assert.match(rows[0].text, /^#0holder.*worker-1$/);
       assert.match(rows[1].text, /^#1waiting.*worker-2(?!\d)/);
       // The holder's and its anomaly's rows left the top: what comes into view at the bottom is new, nothing else.
       const created = rows.filter((r) => !r.kept).length;
       assert.ok(created <= 3 && rows.slice(0, rows.length - created).every((r) => r.kept), 'rows that stay on screen keep their elements');
+      // Waiters whose position alone changed are patched in place, not rebuilt; the new holder is rebuilt.
+      assert.ok(!rows[0].posKept, 'the new holder is rendered anew');
+      assert.ok(rows.slice(1, rows.length - created).every((r) => r.posKept), 'the other rows keep their content');
+      assert.match(rows[2].text, /^#2waiting.*#1 _c_/);
+      const whole = await open();
+      try {
+        await whole.timeModel({ type: 'model', seq: 1, analysisJson: JSON.stringify(after), anomalyTexts: {} });
+        assert.deepEqual(await shownRows(fe), await shownRows(whole), 'the same markup as a page given the whole model');
+      } finally {
+        await whole.close();
+      }
       const rendered = (await fe.posted()).filter((m): m is Extract<WebviewMessage, { type: 'rendered' }> => m.type === 'rendered').pop();
       assert.equal(rendered?.seq, message.seq);
       assert.equal(rendered?.rows, 1 + 9999, 'the queue row and 9,999 participants');

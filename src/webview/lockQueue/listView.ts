@@ -1,8 +1,8 @@
 // The virtualized, keyed list: only rows on screen (plus a margin) exist in the DOM; an update re-renders only
 // rows whose signature changed and moves the others. Arrow keys move a roving focus, Enter reveals.
 import { scrollToReveal, visibleWindow } from './layout';
-import { renderRow, RenderContext, RowAction, updateTime } from './rowView';
-import { planPatch, Row } from './rows';
+import { renderRow, RenderContext, RowAction, updatePositions, updateTime } from './rowView';
+import { onlyPositionsDiffer, planPatch, Row } from './rows';
 import type { RowList } from './rowModel';
 
 const NO_ROWS: RowList = { length: 0, row: () => { throw new RangeError('no rows'); }, offsetOf: () => 0, indexAt: () => 0, indexOfKey: () => undefined };
@@ -129,6 +129,11 @@ export class LockListView {
     for (const i of forceAll ? [...plan.update, ...plan.keep] : plan.update) {
       const row = this.rows.row(i);
       const node = this.nodes.get(row.key)!;
+      if (!forceAll && row.kind === 'participant' && onlyPositionsDiffer(this.renderedSigs.get(row.key) ?? '', row.sig)) {
+        updatePositions(node, row, ctx);
+        this.renderedSigs.set(row.key, row.sig);
+        continue;
+      }
       const hadFocus = node.contains(document.activeElement) && document.activeElement !== node;
       renderRow(node, row, ctx);
       this.renderedSigs.set(row.key, row.sig);

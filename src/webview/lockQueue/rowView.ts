@@ -64,11 +64,29 @@ function edgeChip(e: EdgeTarget, s: WebviewStrings): HTMLElement {
   chip.tabIndex = -1;
   chip.dataset.action = 'focusEdge';
   chip.dataset.target = e.path;
-  const label = `${verb} ${edgeText(e)} (${how})`;
   chip.title = visibleText(`${verb} ${e.path} (${how})`);
-  chip.setAttribute('aria-label', visibleText(label));
+  chip.setAttribute('aria-label', visibleText(edgeLabel(e, s)));
   chip.append(icon(e.source === 'server' ? 'arrow-up' : 'arrow-small-up'), el('span', 'edge-name', edgeText(e)));
   return chip;
+}
+
+function participantDetails(p: Participant, s: WebviewStrings): string[] {
+  const details = [p.session ? fmt(s.session, p.session) : s.persistentNode];
+  if (p.clientAddress) details.push(fmt(s.client, p.clientAddress));
+  return details;
+}
+
+function edgeLabel(e: EdgeTarget, s: WebviewStrings): string {
+  return `${e.waitOnly ? s.waitsFor : s.watches} ${edgeText(e)} (${e.source === 'server' ? s.seenOnServer : s.inferred})`;
+}
+
+/** The row's accessible name: everything it shows, in reading order. */
+function participantLabel(row: ParticipantRow, ctx: RenderContext): string {
+  const p = row.participant;
+  const s = ctx.strings;
+  const badgeTexts = row.anomalies.map((a) => ctx.anomalyTexts[a.key]?.title ?? a.kind);
+  return [`#${p.position}`, roleText(p, s), p.name, s[`kind.${p.kind}`], p.ours ? s.ours : '', timeText(p, s, ctx.now), ...participantDetails(p, s),
+    p.label ?? '', ...row.edges.map((e) => edgeLabel(e, s)), ...badgeTexts, row.deadlocked ? s.deadlock : ''].filter(Boolean).join(', ');
 }
 
 function participantContent(row: ParticipantRow, ctx: RenderContext): { children: HTMLElement[]; label: string } {
@@ -79,7 +97,6 @@ function participantContent(row: ParticipantRow, ctx: RenderContext): { children
   role.append(icon(roleIcons[p.role]), el('span', undefined, roleText(p, s)));
   line1.append(el('span', 'pos', `#${p.position}`), role, el('span', 'name', p.name), el('span', 'kind', s[`kind.${p.kind}`]));
   if (p.ours) line1.append(el('span', 'badge badge-ours', s.ours));
-  const badgeTexts: string[] = [];
   for (const a of row.anomalies) {
     const text = ctx.anomalyTexts[a.key];
     const badge = el('span', `badge badge-anomaly severity-${a.severity}`);
@@ -87,28 +104,40 @@ function participantContent(row: ParticipantRow, ctx: RenderContext): { children
     if (text) badge.title = visibleText(`${text.title}: ${text.explanation}`);
     badge.setAttribute('role', 'note');
     badge.setAttribute('aria-label', visibleText(text ? `${text.title}: ${text.explanation}` : a.kind));
-    badgeTexts.push(text?.title ?? a.kind);
     line1.append(badge);
   }
   const time = el('span', 'time', timeText(p, s, ctx.now));
   line1.append(el('span', 'fill'), time, actionsFor(row, ctx));
 
   const line2 = el('div', 'line line2');
-  const details: string[] = [];
-  if (p.session) details.push(fmt(s.session, p.session));
-  else details.push(s.persistentNode);
-  if (p.clientAddress) details.push(fmt(s.client, p.clientAddress));
-  line2.append(el('span', 'who', details.join(' · ')));
+  line2.append(el('span', 'who', participantDetails(p, s).join(' · ')));
   if (p.label) line2.append(el('span', 'label', p.label));
   if (row.edges.length) {
     const edges = el('span', 'edges');
     for (const e of row.edges) edges.append(edgeChip(e, s));
     line2.append(edges);
   }
-  const edgeWords = row.edges.map((e) => `${e.waitOnly ? s.waitsFor : s.watches} ${edgeText(e)} (${e.source === 'server' ? s.seenOnServer : s.inferred})`);
-  const label = [`#${p.position}`, roleText(p, s), p.name, s[`kind.${p.kind}`], p.ours ? s.ours : '', timeText(p, s, ctx.now), ...details,
-    p.label ?? '', ...edgeWords, ...badgeTexts, row.deadlocked ? s.deadlock : ''].filter(Boolean).join(', ');
-  return { children: [line1, line2], label };
+  return { children: [line1, line2], label: participantLabel(row, ctx) };
+}
+
+/**
+ * Brings a rendered participant row whose positions alone changed (its own, its edges' targets') up to date in
+ * place: the holder leaving changes every row on screen, and rebuilding them all would cost a new layout of each.
+ */
+export function updatePositions(node: HTMLElement, row: ParticipantRow, ctx: RenderContext): void {
+  const pos = node.querySelector('.pos');
+  const chips = node.querySelectorAll<HTMLElement>('.edge');
+  if (!pos || chips.length !== row.edges.length) {
+    renderRow(node, row, ctx);
+    return;
+  }
+  pos.textContent = visibleText(`#${row.participant.position}`);
+  row.edges.forEach((e, k) => {
+    chips[k].setAttribute('aria-label', visibleText(edgeLabel(e, ctx.strings)));
+    const name = chips[k].querySelector('.edge-name');
+    if (name) name.textContent = visibleText(edgeText(e));
+  });
+  node.setAttribute('aria-label', visibleText(participantLabel(row, ctx)));
 }
 
 function actionsFor(row: ParticipantRow, ctx: RenderContext): HTMLElement {

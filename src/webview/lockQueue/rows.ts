@@ -39,6 +39,14 @@ export interface QueueContext {
 }
 
 export const SEP = '\u0001';
+/** Starts the part of a participant row's signature that only positions make (digits and commas after it). */
+const POSITIONS = '\u0002';
+
+/** Whether two signatures of a participant row differ in positions only (its text is patched, not rebuilt). */
+export function onlyPositionsDiffer(before: string, after: string): boolean {
+  const i = before.lastIndexOf(POSITIONS);
+  return i >= 0 && i === after.lastIndexOf(POSITIONS) && before.slice(0, i) === after.slice(0, i);
+}
 
 /** A participant row's key. A fixed leader's contenders own no node and carry the path of the node they watch: their session tells them apart. */
 export function participantKey(p: Participant): string {
@@ -97,12 +105,15 @@ export class ParticipantRow {
   get sig(): string {
     if (this.sigCache === undefined) {
       const p = this.participant;
-      let sig = `${p.name}${SEP}${p.role}${SEP}${p.position}${SEP}${p.kind}${SEP}${p.session ?? ''}${SEP}${p.clientAddress ?? ''}${SEP}${p.label ?? ''}${SEP}${p.since}${SEP}${p.held ? `${p.held.since}${p.held.exact ? '' : '+'}` : ''}${SEP}${p.ours ? 1 : 0}${SEP}`;
+      let sig = `${p.name}${SEP}${p.role}${SEP}${p.kind}${SEP}${p.session ?? ''}${SEP}${p.clientAddress ?? ''}${SEP}${p.label ?? ''}${SEP}${p.since}${SEP}${p.held ? `${p.held.since}${p.held.exact ? '' : '+'}` : ''}${SEP}${p.ours ? 1 : 0}${SEP}`;
       for (const w of p.watches) sig += `${w.path}>${w.source},`;
       sig += SEP;
       for (const path of p.waitsFor) sig += `${path},`;
       for (const a of this.anomalies) sig += `${SEP}${a.key}`;
-      this.sigCache = `${sig}${SEP}${this.deadlocked ? 1 : 0}${SEP}${this.watchesRowAbove ?? ''}`;
+      sig += `${SEP}${this.deadlocked ? 1 : 0}${SEP}${this.watchesRowAbove ?? ''}${POSITIONS}${p.position}`;
+      // Last, apart: the positions shown (its own, its edges' targets'), which the holder leaving changes on every row.
+      for (const e of this.edges) sig += `,${e.position ?? ''}`;
+      this.sigCache = sig;
     }
     return this.sigCache;
   }
