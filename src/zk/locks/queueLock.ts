@@ -296,7 +296,6 @@ export class QueueLock extends LockHandle {
     }
   }
 
-
   /**
    * The queue without `blocker` (deleted) when that makes us the holder and our own watch's answer says our node
    * was there (read before that deletion, or after: answers and news come in the server's order, so a deletion of
