@@ -1,13 +1,14 @@
 // What a hand-off costs the lock session, counted at its own request path against a real server: a waiter whose
-// only predecessor goes takes the lock without reading the queue again (sequence numbers only grow: nobody can have
-// joined ahead), a holder that releases in the same turn sets no watch on its node, and the shortcut never takes a
-// lock that is not ours (nodes still ahead keep us waiting; our node deleted with the predecessor is a loss) nor
-// costs a round trip per node that went meanwhile.
+// predecessor goes reads the queue once more before it holds (never on the news alone: the news that our own node
+// went in the same transaction can come in a later read), a holder that releases in the same turn sets no watch on
+// its node, nodes still ahead keep us waiting, and nodes that went meanwhile cost one listing, not a watch each.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import type * as net from 'node:net';
 import { eventually } from '../support/zkClient';
 import { lockSuite, trail } from '../support/lockHelpers';
 import type { LockManager } from '../../src/zk/locks';
+import { FrameReader } from '../../src/zk/protocol/frameReader';
 
 /** Counts the requests the manager's lock session sends, by operation, from now on. */
 function countRequests(manager: LockManager): Map<string, number> {
@@ -21,10 +22,42 @@ function countRequests(manager: LockManager): Map<string, number> {
   return counts;
 }
 
+/**
+ * From now on the manager's lock session gets each frame the server sends in a read of its own, the next one only
+ * after everything the previous one set off (its promise continuations included) has run: what TCP may do to two
+ * notifications the server sends for one transaction.
+ */
+function oneFramePerRead(manager: LockManager): void {
+  const socket = (manager.lockSession!.channel as unknown as { manager: { socket: net.Socket } }).manager.socket;
+  const emit = socket.emit.bind(socket);
+  const frames = new FrameReader();
+  const queued: Buffer[] = [];
+  let draining = false;
+  const drain = () => {
+    const frame = queued.shift();
+    if (!frame) {
+      draining = false;
+      return;
+    }
+    emit('data', frame);
+    setImmediate(drain);
+  };
+  socket.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event !== 'data') return emit(event, ...args);
+    frames.push(args[0] as Buffer);
+    for (let frame = frames.next(); frame; frame = frames.next()) queued.push(Buffer.from(frame));
+    if (!draining) {
+      draining = true;
+      drain();
+    }
+    return true;
+  }) as typeof socket.emit;
+}
+
 describe('lock hand-off: requests per acquisition', () => {
   const suite = lockSuite({ before, after });
 
-  test('a waiter whose only predecessor is released holds without listing the queue again', async () => {
+  test('a waiter whose only predecessor is released reads the queue once more, then holds', async () => {
     const [a, b] = [suite.manager(), suite.manager()];
     const holder = await a.acquire('/h/only');
     await holder.whenHeld();
@@ -33,7 +66,7 @@ describe('lock hand-off: requests per acquisition', () => {
     const requests = countRequests(b);
     await holder.release();
     const held = await waiter.whenHeld();
-    assert.equal(requests.get('getChildren') ?? 0, 0, `requests after the release: ${JSON.stringify([...requests])}`);
+    assert.equal(requests.get('getChildren') ?? 0, 1, `requests after the release: ${JSON.stringify([...requests])}`);
     assert.deepEqual(held.position, { index: 1, of: 1 });
     await waiter.release();
   });
@@ -111,6 +144,25 @@ describe('lock hand-off: requests per acquisition', () => {
     await eventually(() => waiter.isFinal, 5000, 'the waiter ends');
     assert.equal(waiter.snapshot.lostReason, 'nodeDeleted');
     assert.deepEqual(states, ['waiting', 'lost']);
+  });
+
+  test('our node deleted in the same transaction as the one we wait for, its news in a later read: lost, never held', async () => {
+    const [a, b] = [suite.manager(), suite.manager()];
+    const holder = await a.acquire('/h/split');
+    await holder.whenHeld();
+    const waiter = await b.acquire('/h/split');
+    await eventually(() => waiter.state === 'waiting', 5000, 'waiting');
+    // The session answers in order: once this is answered, so is the watch on our own node, asked for before it.
+    await b.lockSession!.exists('/');
+    oneFramePerRead(b);
+    const states = trail(waiter);
+    await new Promise<void>((resolve, reject) => {
+      suite.other.client.transaction().remove(holder.snapshot.node!).remove(waiter.snapshot.node!)
+        .commit((error) => (error ? reject(error) : resolve()));
+    });
+    await eventually(() => waiter.isFinal, 5000, 'the waiter ends');
+    assert.equal(waiter.snapshot.lostReason, 'nodeDeleted');
+    assert.deepEqual(states, ['waiting', 'lost'], 'never held');
   });
 
   test('a holder that releases in the same turn sets no watch on its node (nothing to remove either)', async () => {

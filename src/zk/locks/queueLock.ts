@@ -1,12 +1,13 @@
 // The herd-free sequential recipe behind exclusive locks, read/write locks and fair elections: an
 // EPHEMERAL_SEQUENTIAL node named by the queue's convention (with a GUID, so a create whose answer was lost is found
-// again), a watch on the ONE node we wait for (never on the children), and a fresh listing after every wake-up but
-// the hand-off itself.
+// again), a watch on the ONE node we wait for (never on the children), and a fresh listing after every wake-up.
 // Acquiring costs one round trip: the create (parents only after NONODE) with the children read right behind it. A
-// waiter watches its predecessor, and its own node while it sleeps (to notice at once when someone else deletes it);
-// when the predecessor goes it takes the lock without listing again if nobody else was ahead (sequence numbers only
-// grow: no one can have joined ahead). A holder's own watch is armed one turn after it holds (a holder that releases
-// at once costs no watch), and removed in the same flight as our delete, so a release notifies exactly one watcher.
+// waiter watches its predecessor, and its own node while it sleeps (to notice at once when someone else deletes it).
+// The hand-off lists again, as Curator does: the news that our predecessor went may arrive in one read and the news
+// that our node went with it (one transaction, e.g. a recursive delete) in the next; only the answer to a request
+// sent after the first comes after both, so holding on the news alone could hold a lock that is not ours for a
+// moment. A holder's own watch is armed one turn after it holds (a holder that releases at once costs no watch), and
+// removed in the same flight as our delete, so a release notifies exactly one watcher.
 // A path whose convention this manager already knows is joined create-first and checked from the listing after it;
 // an unknown path (or one whose queue changed) is listed before the create, exactly as before.
 import { randomUUID } from 'node:crypto';
@@ -47,13 +48,11 @@ export class QueueLock extends LockHandle {
   private identity: NodeIdentity | undefined;
   private nodeName: string | undefined;
   private createTried = false;
-  /** The node we wait for (full path), while waiting, and whether it was deleted since we watched it. */
+  /** The node we wait for (full path), while waiting. */
   private watched: string | undefined;
-  private watchedGone = false;
-  /** Our own node's watch: asked for, its answer (never rejects), and whether that found it ours (no news since). */
+  /** Our own node's watch: asked for, and its answer (never rejects). */
   private ownWatchArmed = false;
   private ownWatchAnswer: Promise<void> | undefined;
-  private ownConfirmed = false;
   /** Why arming our own node's watch failed while waiting (the queue loop ends the attempt with it). */
   private ownWatchError: unknown;
   /** Set while we delete our own node ourselves: its watch firing then is no loss. */
@@ -147,7 +146,7 @@ export class QueueLock extends LockHandle {
 
   /**
    * Arms our own node's watch unless it is armed; returns its answer, which never rejects: what it says (lost, an
-   * error) is acted on here, and `ownConfirmed` says whether it found the node ours.
+   * error) is acted on here.
    */
   private watchOwn(): Promise<void> {
     if (this.ownWatchArmed && this.ownWatchAnswer) return this.ownWatchAnswer;
@@ -179,7 +178,6 @@ export class QueueLock extends LockHandle {
   private ownWatchDropped(): void {
     this.ownWatchArmed = false;
     this.ownWatchAnswer = undefined;
-    this.ownConfirmed = false;
   }
 
   /** Takes back a node created under the wrong convention, so that the attempt can create another. */
@@ -252,10 +250,8 @@ export class QueueLock extends LockHandle {
   }
 
   /**
-   * Waits our turn: find whom we wait for, watch only that node, and sleep (with our own node watched too). When the
-   * node we wait for is deleted and it was the only one ahead of us that counted, we hold without listing again:
-   * ZooKeeper's sequence numbers only grow, so nobody can have joined ahead of us, and our own watch says our node
-   * is still there. Any other wake-up lists again.
+   * Waits our turn: find whom we wait for, watch only that node, and sleep (with our own node watched too); every
+   * wake-up lists again (see the header: the listing's answer comes after all news of what woke us).
    */
   private async queue(listing: string[]): Promise<void> {
     const conv = this.conv!;
@@ -279,7 +275,6 @@ export class QueueLock extends LockHandle {
         return;
       }
       this.watched = joinPath(this.path, blocker.name);
-      this.watchedGone = false;
       const present = await this.retrying(() => this.watchNode(this.watched!));
       this.checkOwnWatch();
       if (!present) {
@@ -292,23 +287,8 @@ export class QueueLock extends LockHandle {
       if (this.snap.state === 'waiting') this.update({ position, waitingFor: this.watched });
       else this.setState('waiting', { position, waitingFor: this.watched });
       await this.sleep(woken);
-      queue = this.watchedGone ? await this.withoutBlocker(queue, blocker) : undefined;
+      queue = undefined;
     }
-  }
-
-  /**
-   * The queue without `blocker` (deleted) when that makes us the holder and our own watch's answer says our node
-   * was there (read before that deletion, or after: answers and news come in the server's order, so a deletion of
-   * our node before the blocker's would have been told first); else undefined (list again). Others still ahead in
-   * the old listing may be gone too by now: a fresh listing tells in one round trip, where watching them one by one
-   * would take one each. Suspended, nobody can tell: listing again waits for the connection.
-   */
-  private async withoutBlocker(queue: Contender[], blocker: Contender): Promise<Contender[] | undefined> {
-    await this.ownWatchAnswer;
-    if (!this.ownConfirmed || this.endReason || this.session.state !== 'connected') return undefined;
-    const rest = queue.filter((c) => c !== blocker);
-    const index = rest.findIndex((c) => c.name === this.nodeName);
-    return index >= 0 && !this.conv!.blocker(rest, index) ? rest : undefined;
   }
 
   private checkOwnWatch(): void {
@@ -338,7 +318,6 @@ export class QueueLock extends LockHandle {
   /** Watches our own node, which also proves it is still ours (our session owns it). */
   private async armOwnWatch(): Promise<void> {
     this.ownWatchArmed = true; // at once: a second caller in the same flight does not arm it again
-    this.ownConfirmed = false;
     const path = this.ownPath!;
     const stat = await this.retrying(() => this.watchNode(path)).catch((error: unknown) => {
       if (path === this.ownPath) this.ownWatchDropped();
@@ -351,14 +330,11 @@ export class QueueLock extends LockHandle {
       this.lose(stat ? 'notOwner' : 'nodeDeleted');
       throw new AttemptEnded('lost');
     }
-    // A reconnect meanwhile dropped the watch the server had set: then it proves nothing from now on.
-    this.ownConfirmed = this.ownWatchArmed;
   }
 
   protected onNotification(n: WatchNotification): void {
     if (this.isFinal) return;
     if (n.path === this.watched) {
-      if (n.type === EventType.deleted) this.watchedGone = true;
       this.wake();
     }
     if (n.path !== this.ownPath) return;

@@ -50,10 +50,7 @@ export interface LockSnapshot {
   node?: string;
   /** The lock session's id (0x-hex). */
   sessionId?: string;
-  /**
-   * While waiting: where we are in the queue (read again on every wake-up, and every `positionRefreshMs`; when the
-   * node waited for goes, the last queue read without it).
-   */
+  /** While waiting: where we are in the queue (refreshed on every wake-up, and every `positionRefreshMs`). */
   position?: QueuePosition;
   /** While waiting: the node we watch (whose deletion wakes us). */
   waitingFor?: string;
