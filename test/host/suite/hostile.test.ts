@@ -150,7 +150,11 @@ describe('Hostile names and data on every surface', function () {
       const tree = s.searchResults.getTreeItem(item);
       assertLiteral(typeof tree.label === 'string' ? tree.label : tree.label?.label, 'search result label');
       assertLiteral(typeof tree.description === 'string' ? tree.description : '', 'search result description');
-      assertLiteral(typeof tree.tooltip === 'string' ? tree.tooltip : tree.tooltip ? markdownText(tree.tooltip) : '', 'search result tooltip');
+      // A plain tooltip is lines of our own making (the summary's notes; a match's path, a blank line, the snippet):
+      // the breaks between them are ours, each line is checked, and no value added a line of its own.
+      const lines = typeof tree.tooltip === 'string' ? tree.tooltip.split('\n') : [tree.tooltip ? markdownText(tree.tooltip) : ''];
+      assert.ok(lines.length <= 3, `search result tooltip lines: ${JSON.stringify(lines)}`);
+      for (const line of lines) assertLiteral(line, 'search result tooltip');
     }
     await vscode.commands.executeCommand('zooscope.clearSearchResults');
   });
