@@ -148,7 +148,16 @@ async function startZooKeeper(o: Options, demo: Demo): Promise<ZkCluster> {
   } else {
     say('port 2181 is in use (another ZooKeeper?), so this one gets a free port');
   }
-  const zk = await startStandalone({ baseDir: path.join(o.dir, 'zookeeper'), clientPort, fourLetterWhitelist: '*', adminServer: true });
+  const start = (port: number | undefined) => startStandalone({ baseDir: path.join(o.dir, 'zookeeper'), clientPort: port, fourLetterWhitelist: '*', adminServer: true });
+  let zk: ZkCluster;
+  try {
+    zk = await start(clientPort);
+  } catch (error) {
+    // 2181 was free when asked, but another ZooKeeper (a second demo, a test run) may bind it before our JVM does.
+    if (clientPort !== 2181 || o.zkPort !== undefined) throw error;
+    say('port 2181 was taken meanwhile, so this one gets a free port');
+    zk = await start(undefined);
+  }
   demo.zk = zk;
   demo.add('ZooKeeper', () => zk.stop());
   return zk;

@@ -4,7 +4,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fourLetterWord, freePort } from './ports';
+import { fourLetterWord, freePort, listensOn } from './ports';
 import { sleep } from './waiting';
 
 export interface ZkServerOptions {
@@ -81,7 +81,9 @@ export class ZkMember {
       if (!this.running) throw new Error(`ZooKeeper ${this.id} exited; see ${this.dir}/server.log`);
       const answer = await fourLetterWord(this.clientPort, 'srvr', 1000);
       const mode = /Mode: (\w+)/.exec(answer);
-      if (mode) return mode[1];
+      // Someone else's server may have bound the port between freePort() and our JVM (a demo beside a test run):
+      // its answer is not ours. Ours then fails to bind and exits, which the check above reports.
+      if (mode && listensOn(this.proc!.pid!, this.clientPort)) return mode[1];
       await sleep(100);
     }
     throw new Error(`ZooKeeper ${this.id} on ${this.clientPort} did not start; see ${this.dir}/server.log`);

@@ -1,0 +1,39 @@
+// The test servers themselves: a server started on a port that another ZooKeeper took first must not pass the
+// other one off as itself (two suites or demos on one machine once fed one demo's data to the other's server).
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { freePort, listensOn } from '../support/ports';
+import { startStandalone, ZkCluster } from '../support/zkServer';
+
+describe('test servers', () => {
+  let first: ZkCluster;
+  before(async () => { first = await startStandalone(); });
+  after(() => first?.stop());
+
+  test('listensOn tells whose listening socket a port is', async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as net.AddressInfo).port;
+      assert.equal(listensOn(process.pid, port), true);
+      assert.equal(listensOn(first.members[0].pid!, port), false);
+      assert.equal(listensOn(process.pid, await freePort()), false);
+      assert.equal(listensOn(first.members[0].pid!, first.members[0].clientPort), true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test('a server whose port another ZooKeeper serves fails to start instead of answering with the other', async () => {
+    const baseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-taken-'));
+    try {
+      await assert.rejects(startStandalone({ clientPort: first.members[0].clientPort, baseDir }), /exited|did not start/);
+    } finally {
+      fs.rmSync(baseDir, { recursive: true, force: true });
+    }
+  });
+});
