@@ -194,37 +194,54 @@ describe('Held locks', function () {
   });
 
   it('warns at once when the lock session expires, for the held lock and the waiting one, and the next acquire gets a new session', async () => {
+    // Through a proxy, so the expiry is certain: the lock session's connection is cut and kept out while a twin
+    // closes the session on the server (else it may come back between the twin's attach and its close, and find its
+    // node gone before it hears the session expired); let back in, it is told the session expired.
+    const proxy = await startProxy(Number(testZk().split(':').pop()));
+    const proxied = 'host-held-expire';
     const held = `${BASE}/expire-held`;
     const waiting = `${BASE}/expire-wait`;
-    await other.mkdirp(waiting);
-    await other.create(`${waiting}/lock-`, 'other holder', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
-    await acquire('zooscope.acquireLock', held);
-    await acquire('zooscope.acquireLock', waiting);
-    await eventually(() => state(held) === 'held' && state(waiting) === 'waiting', 20000, 'one held, one waiting');
-    const nodes = [entry(held)!.snapshot.node!, entry(waiting)!.snapshot.node!];
-    const manager = s.heldLocks.managers.peek(ID)!;
-    const expiredSession = manager.sessionId;
-    const client = manager.lockSession!.client;
+    const find = (path: string) => s.heldLocks.find(proxied, path)?.snapshot;
+    const take = (path: string) => vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: proxied, path });
     const warnings = captureWindow('showWarningMessage');
+    const lost = () => warnings.messages.filter((m) => m.startsWith('Lost the lock'));
     try {
-      // The server ends the session (as after a long pause); the lock session learns it on its next contact.
+      await writingSettings(() => vscode.commands.executeCommand('zooscope.addConnection', { id: proxied, name: 'Host Held Locks (expiry)', connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 30000 }));
+      await other.mkdirp(waiting);
+      await other.create(`${waiting}/lock-`, 'other holder', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+      await take(held);
+      await take(waiting);
+      await eventually(() => find(held)?.state === 'held' && find(waiting)?.state === 'waiting', 20000, 'one held, one waiting');
+      const nodes = [find(held)!.node!, find(waiting)!.node!];
+      const manager = s.heldLocks.managers.peek(proxied)!;
+      const expiredSession = manager.sessionId;
+      const client = manager.lockSession!.client;
+      await proxy.refuse(true);
+      proxy.cutAll();
       await closeSessionAsTwin(testZk(), client.getSessionId(), client.getSessionPassword());
-      await eventually(() => warnings.messages.length >= 2, 20000, 'two warnings');
+      await proxy.refuse(false);
+      await eventually(() => lost().length >= 2, 20000, 'two warnings').catch((error: Error) => {
+        throw new Error(`${error.message}; states ${find(held)?.state}/${find(waiting)?.state}, session ${manager.lockSession?.state ?? 'none'}; warnings: ${warnings.messages.join(' | ')}`);
+      });
+      const said = lost().join('\n');
+      assert.match(said, new RegExp(`Lost the lock ${held} on "Host Held Locks \\(expiry\\)": the lock session expired\\. Do not act as its holder any more\\.`));
+      assert.match(said, new RegExp(`Lost the lock ${waiting} on "Host Held Locks \\(expiry\\)": the lock session expired`));
+      assert.strictEqual(lost().length, 2, said);
+      for (const path of [held, waiting]) {
+        assert.strictEqual(find(path)?.state, 'lost');
+        assert.strictEqual(find(path)?.lostReason, 'sessionExpired');
+      }
+      assert.strictEqual(s.heldLocksStatusBar.text, '');
+      for (const n of nodes) assert.strictEqual(await ownerOf(other, n), undefined, `${n} is gone with the session`);
+      await take(held);
+      await eventually(() => find(held)?.state === 'held', 20000, 'held again');
+      assert.notStrictEqual(manager.sessionId, expiredSession);
     } finally {
       warnings.restore();
+      await s.heldLocks.releaseAll(proxied);
+      await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', proxied, true));
+      await proxy.close();
     }
-    const said = warnings.messages.join('\n');
-    assert.match(said, new RegExp(`Lost the lock ${held} on "Host Held Locks": the lock session expired\\. Do not act as its holder any more\\.`));
-    assert.match(said, new RegExp(`Lost the lock ${waiting} on "Host Held Locks": the lock session expired`));
-    for (const path of [held, waiting]) {
-      assert.strictEqual(state(path), 'lost');
-      assert.strictEqual(entry(path)!.snapshot.lostReason, 'sessionExpired');
-    }
-    assert.strictEqual(s.heldLocksStatusBar.text, '');
-    for (const n of nodes) assert.strictEqual(await ownerOf(other, n), undefined, `${n} is gone with the session`);
-    await acquire('zooscope.acquireLock', held);
-    await eventually(() => state(held) === 'held', 20000, 'held again');
-    assert.notStrictEqual(manager.sessionId, expiredSession);
   });
 
   it('marks a held lock unsure while its session has no connection, and held again (same node, same session) after', async () => {
