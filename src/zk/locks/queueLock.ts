@@ -351,16 +351,13 @@ export class QueueLock extends LockHandle {
     if (this.heldOnce && !this.deletingOwn) void this.verifyHeld();
   }
 
-  /** After a reconnect (or a change to our node) while held: still ours, or lost. */
+  /**
+   * After a reconnect (or a change to our node) while held: still ours, or lost. The same path as every own-node
+   * watch (watchOwn acts on a loss or an error), so the watch it arms is remembered and never asked for twice.
+   */
   private async verifyHeld(): Promise<void> {
-    try {
-      await this.armOwnWatch();
-      this.setState(this.options.mode === 'election' ? 'leader' : 'held');
-    } catch (error) {
-      if (error instanceof AttemptEnded) return;
-      if (isZkError(error, 'sessionExpired')) this.lose('sessionExpired');
-      else if (!this.isFinal) this.fail(error);
-    }
+    await this.watchOwn();
+    if (!this.isFinal && !this.deletingOwn && this.ownWatchArmed) this.setState(this.options.mode === 'election' ? 'leader' : 'held');
   }
 
   protected async deleteOwnNode(): Promise<void> {
