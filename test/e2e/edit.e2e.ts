@@ -3,7 +3,6 @@
 // the modal dialog and the report. Screenshots of each step go to test-results/screenshots/edit-*.png.
 import * as assert from 'node:assert';
 import * as zookeeper from 'node-zookeeper-client';
-import type { Locator } from 'playwright-core';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
 import { E2eTest, escapeRegExp, Workbench } from './workbench';
 
@@ -20,11 +19,6 @@ function dataOf(other: OtherClient, path: string): Promise<{ data: string; versi
 async function editorShows(wb: Workbench, name: string, text: string | RegExp): Promise<void> {
   await wb.page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 20000 });
   await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines', { hasText: text }).first().waitFor({ timeout: 20000 });
-}
-
-/** Waits until a toast has finished fading in (a screenshot taken earlier shows it half transparent). */
-async function settled(toast: Locator): Promise<void> {
-  await toast.and(toast.page().locator('.notification-fade-in-done')).waitFor({ timeout: 5000 });
 }
 
 async function replaceEditorText(wb: Workbench, text: string): Promise<void> {
@@ -104,7 +98,7 @@ export const tests: E2eTest[] = [
         await wb.page.keyboard.press('Control+S');
         const conflict = new RegExp(`${escapeRegExp(base)}/settings was changed by another client since version 0.*Compare shows`);
         await wb.notification(conflict).waitFor({ timeout: 20000 });
-        await settled(wb.notification(conflict));
+        await wb.settled(wb.notification(conflict));
         assert.strictEqual((await dataOf(other, `${base}/settings`))?.data, 'owner=bob!', 'nothing overwritten');
         await wb.screenshot('edit-conflict');
 
@@ -164,7 +158,7 @@ export const tests: E2eTest[] = [
         await wb.answerInput(/Type 1 to delete them anyway/, '1');
         const done = /Deleted .*doomed and everything below it: 5 nodes/;
         await wb.notification(done).waitFor({ timeout: 30000 });
-        await settled(wb.notification(done));
+        await wb.settled(wb.notification(done));
         await wb.explorerRow('doomed').waitFor({ state: 'detached', timeout: 15000 });
         assert.strictEqual(await dataOf(other, `${base}/doomed`), undefined);
         await wb.screenshot('edit-deleted');
@@ -213,7 +207,7 @@ export const tests: E2eTest[] = [
         const noAuth = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Not authorized to setData/ })
           .filter({ has: wb.page.locator('a.monaco-button', { hasText: 'Add Credentials…' }) }).first();
         await noAuth.waitFor({ timeout: 20000 });
-        await settled(noAuth);
+        await wb.settled(noAuth);
         await wb.screenshot('edit-noauth');
         const button = noAuth.locator('a.monaco-button', { hasText: 'Add Credentials…' }).first();
         await button.focus();

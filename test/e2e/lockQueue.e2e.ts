@@ -135,8 +135,18 @@ export const tests: E2eTest[] = [
         await wb.openZooScope();
         // Which views were folded is restored lazily by the workbench: open the explorer view for sure.
         await setPane(/^ZooKeeper/i, true);
-        await wb.expandRow(CONNECTION);
         const baseRow = wb.explorerRow(base.slice(1));
+        // The workbench may fold the connection again as it restores the tree's state after the reload: expand it
+        // until its child stays in view.
+        for (let attempt = 1; ; attempt++) {
+          await wb.expandRow(CONNECTION);
+          try {
+            await baseRow.waitFor({ timeout: 5000 });
+            break;
+          } catch (error) {
+            if (attempt === 4) throw error;
+          }
+        }
         await contextSubmenu(wb, baseRow, 'Locks', 'Show Locks Under…');
         const subtree = webview(wb);
         await subtree.locator('h1', { hasText: `Locks under ${base} — ${CONNECTION}` }).waitFor({ timeout: 60000 });

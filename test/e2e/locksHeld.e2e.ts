@@ -18,11 +18,6 @@ function heldRow(wb: Workbench, path: string, description: RegExp): Locator {
   return wb.page.getByRole('treeitem', { name: new RegExp(`^${escapeRegExp(path)}, ${description.source}`) }).first();
 }
 
-/** Waits until a toast has finished fading in (a screenshot taken earlier shows it half transparent). */
-async function settled(toast: Locator): Promise<void> {
-  await toast.and(toast.page().locator('.notification-fade-in-done')).waitFor({ timeout: 5000 });
-}
-
 export const tests: E2eTest[] = [
   {
     name: 'held locks: acquire from the tree, wait behind another holder, see the loss, release',
@@ -69,7 +64,7 @@ export const tests: E2eTest[] = [
         const waiting = wb.notification(new RegExp(`Waiting for the lock ${escapeRegExp(base)}/orders`));
         await waiting.filter({ hasText: `2nd of 2, waiting for ${holderName}` }).waitFor({ timeout: 30000 });
         await heldRow(wb, `${base}/orders`, new RegExp(`2nd of 2, waiting for ${holderName} · exclusive lock · since`)).waitFor({ timeout: 10000 });
-        await settled(waiting);
+        await wb.settled(waiting);
         await wb.screenshot('held-locks-waiting');
         await other.remove(holder);
         await wb.notification(new RegExp(`You hold the lock ${escapeRegExp(base)}/orders now`)).waitFor({ timeout: 30000 });
@@ -82,7 +77,7 @@ export const tests: E2eTest[] = [
         await lost.waitFor({ timeout: 15000 });
         await heldRow(wb, `${base}/jobs`, /lost · exclusive lock · since/).waitFor({ timeout: 10000 });
         await wb.page.locator('.statusbar-item', { hasText: /1 held/ }).first().waitFor({ timeout: 10000 });
-        await settled(lost);
+        await wb.settled(lost);
         await wb.screenshot('held-locks-lost');
 
         // 4. Release from the Held Locks view: the node is deleted and the status bar item goes away.

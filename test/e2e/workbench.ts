@@ -46,6 +46,9 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** What every e2e workbench runs with (a test's own settings come on top). */
+const TEST_SETTINGS: Readonly<Record<string, unknown>> = { 'workbench.reduceMotion': 'on' };
+
 export class Workbench {
   /** Uncaught errors of the workbench page, for diagnostics. */
   readonly pageErrors: string[] = [];
@@ -64,7 +67,9 @@ export class Workbench {
     const server = await startCodeServer({
       workspaceFolder: o.workspaceFolder ?? tempWorkspace!,
       vsixPath: o.vsixPath ?? defaultVsix(),
-      settings: o.settings,
+      // No close animations: while one runs, VS Code makes the quick input inert, and a fresh run once found an input
+      // box left inert (then hidden) that way for 30 s, with nothing on screen to explain it.
+      settings: { ...TEST_SETTINGS, ...o.settings },
       env: o.env,
       locale: o.locale,
       extraVsixPaths: o.extraVsixPaths,
@@ -197,6 +202,12 @@ export class Workbench {
   /** The notification toast whose message matches `text`. */
   notification(text: RegExp): Locator {
     return this.page.locator('.notifications-toasts .notification-toast').filter({ hasText: text }).first();
+  }
+
+  /** Waits until `toast` is shown fully opaque (a screenshot taken during a fade shows it half transparent). */
+  async settled(toast: Locator): Promise<void> {
+    await toast.waitFor({ timeout: 5000 });
+    await this.page.waitForFunction((el) => !!el && getComputedStyle(el).opacity === '1', await toast.elementHandle(), { timeout: 5000 });
   }
 
   /** Clicks `button` on the notification matching `text` (waiting for it). */
