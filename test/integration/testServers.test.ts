@@ -1,5 +1,6 @@
 // The test servers themselves: a server started on a port that another ZooKeeper took first must not pass the
-// other one off as itself (two suites or demos on one machine once fed one demo's data to the other's server).
+// other one off as itself (two suites or demos on one machine once fed one demo's data to the other's server), and a
+// restart outlasts a port taken for a moment while the member was down (seen once in a secured failover test).
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -25,6 +26,22 @@ describe('test servers', () => {
       assert.equal(listensOn(first.members[0].pid!, first.members[0].clientPort), true);
     } finally {
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test('a restart waits out a port taken while the member was down (the JVM could not bind it and exited)', async () => {
+    const member = first.members[0];
+    await member.stop();
+    // What a client connection given the port as its local port does to the restarting JVM.
+    const squatter = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => squatter.listen(member.clientPort, '127.0.0.1', resolve));
+    const freed = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => new Promise((resolve) => squatter.close(resolve)));
+    try {
+      await member.restart();
+      assert.equal(member.running, true);
+      assert.equal(listensOn(member.pid!, member.clientPort), true);
+    } finally {
+      await freed;
     }
   });
 

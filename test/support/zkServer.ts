@@ -100,10 +100,49 @@ export class ZkMember {
 
   kill(): Promise<void> { return this.stop('SIGKILL'); }
 
+  /**
+   * Stops and starts the member on the same ports. While it is down the OS may hand one of them to a client
+   * connection as its local port (they are picked from the same range); the JVM then fails to bind and exits. Such
+   * a connection is usually short-lived, so a start that failed to bind is tried again a few times.
+   */
   async restart(): Promise<void> {
     await this.stop();
-    this.start();
-    await this.waitServing();
+    for (let attempt = 1; ; attempt++) {
+      const logSize = this.logSize();
+      this.start();
+      try {
+        await this.waitServing();
+        return;
+      } catch (error) {
+        if (this.running || attempt >= 5 || !this.logSince(logSize).includes('java.net.BindException')) throw error;
+        await sleep(1000);
+      }
+    }
+  }
+
+  private logSize(): number {
+    try {
+      return fs.statSync(path.join(this.dir, 'server.log')).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** What the member's log file got since it was `from` bytes long ('' when it logs to the console). */
+  private logSince(from: number): string {
+    try {
+      const fd = fs.openSync(path.join(this.dir, 'server.log'), 'r');
+      try {
+        const size = fs.fstatSync(fd).size;
+        const buffer = Buffer.alloc(Math.max(0, size - from));
+        fs.readSync(fd, buffer, 0, buffer.length, from);
+        return buffer.toString('utf8');
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      return '';
+    }
   }
 }
 
