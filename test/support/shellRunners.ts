@@ -1,7 +1,8 @@
 // Runs one shell command two ways on the same server: Debian's ZooKeeper 3.8.0 zkCli.sh (non-interactive,
 // `-server host:port cmd args`) and the bundled `zooscope shell`, and returns what each printed. zkCli's own
-// preamble — "Connecting to …" and the connection's SyncConnected WATCHER block, printed before any command
-// output — is taken off, as is the SLF4J chatter of Debian's classpath: what is left is the command's output.
+// preamble — "Connecting to …" and the connection's SyncConnected WATCHER report (usually before the command's
+// output, at times around it) — is taken off, as is the SLF4J chatter of Debian's classpath: what is left is the
+// command's output.
 import { execFile, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -17,13 +18,19 @@ export interface CommandRun {
 /** Both tools in UTC, so Stat times print alike (zkCli in the JVM's default zone, ours in the process's). */
 const ENV = { ...process.env, TZ: 'UTC', ZOOSCOPE_DIGEST: undefined, ZOOSCOPE_DIGEST_PASSWORD: undefined };
 
-const CONNECTED_BLOCK = '\nWATCHER::\n\nWatchedEvent state:SyncConnected type:None path:null\n';
+/**
+ * zkCli's event thread reports the connection in two prints, and the command's own output may come between them
+ * (a fresh run saw `\nWATCHER::\n9\n\nWatchedEvent …`): each part is taken out on its own.
+ */
+const CONNECTED_REPORT = ['\nWATCHER::\n', '\nWatchedEvent state:SyncConnected type:None path:null\n'];
 
 export function stripZkCliPreamble(stdout: string, server: string): string {
   const connecting = `Connecting to ${server}\n`;
   let text = stdout.startsWith(connecting) ? stdout.slice(connecting.length) : stdout;
-  const block = text.indexOf(CONNECTED_BLOCK);
-  if (block >= 0) text = text.slice(0, block) + text.slice(block + CONNECTED_BLOCK.length);
+  for (const part of CONNECTED_REPORT) {
+    const at = text.indexOf(part);
+    if (at >= 0) text = text.slice(0, at) + text.slice(at + part.length);
+  }
   return text;
 }
 
