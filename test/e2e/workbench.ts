@@ -150,7 +150,12 @@ export class Workbench {
   async expandRow(name: string): Promise<void> {
     const row = this.explorerRow(name);
     await row.waitFor({ timeout: 30000 });
-    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    if ((await row.getAttribute('aria-expanded')) !== 'true') {
+      await row.click();
+      // The pointer left resting on the row opens its tooltip, which covers the rows below it: a fresh run found the
+      // next click intercepted for 30 s. Move it to the empty editor area.
+      await this.page.mouse.move(900, 600);
+    }
     // Re-query each time: the tree's rows are virtualized and re-rendered, so a held element handle goes stale.
     await this.page.locator('.part.sidebar .monaco-list-row[aria-expanded="true"]')
       .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) })
