@@ -8,6 +8,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort, listensOn } from '../support/ports';
+import { sleep } from '../support/waiting';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 
 describe('test servers', () => {
@@ -35,7 +36,7 @@ describe('test servers', () => {
     // What a client connection given the port as its local port does to the restarting JVM.
     const squatter = net.createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => squatter.listen(member.clientPort, '127.0.0.1', resolve));
-    const freed = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => new Promise((resolve) => squatter.close(resolve)));
+    const freed = sleep(1500).then(() => new Promise((resolve) => squatter.close(resolve)));
     try {
       await member.restart();
       assert.equal(member.running, true);

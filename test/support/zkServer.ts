@@ -66,7 +66,7 @@ export class ZkMember {
   }
 
   start(): void {
-    const log = this.logToConsole ? 'inherit' : fs.openSync(path.join(this.dir, 'server.log'), 'a');
+    const log = this.logToConsole ? 'inherit' : fs.openSync(this.logFile, 'a');
     this.proc = spawn('java', [
       '-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...this.systemProps,
       '-cp', classPath(!!this.secureClientPort), 'org.apache.zookeeper.server.quorum.QuorumPeerMain', path.join(this.dir, 'zoo.cfg'),
@@ -120,9 +120,13 @@ export class ZkMember {
     }
   }
 
+  private get logFile(): string {
+    return path.join(this.dir, 'server.log');
+  }
+
   private logSize(): number {
     try {
-      return fs.statSync(path.join(this.dir, 'server.log')).size;
+      return fs.statSync(this.logFile).size;
     } catch {
       return 0;
     }
@@ -131,15 +135,7 @@ export class ZkMember {
   /** What the member's log file got since it was `from` bytes long ('' when it logs to the console). */
   private logSince(from: number): string {
     try {
-      const fd = fs.openSync(path.join(this.dir, 'server.log'), 'r');
-      try {
-        const size = fs.fstatSync(fd).size;
-        const buffer = Buffer.alloc(Math.max(0, size - from));
-        fs.readSync(fd, buffer, 0, buffer.length, from);
-        return buffer.toString('utf8');
-      } finally {
-        fs.closeSync(fd);
-      }
+      return fs.readFileSync(this.logFile).subarray(from).toString('utf8');
     } catch {
       return '';
     }

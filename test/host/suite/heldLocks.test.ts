@@ -32,6 +32,23 @@ describe('Held locks', function () {
   const acquire = (command: string, path: string, extra: object = {}) =>
     vscode.commands.executeCommand<LockSnapshot | undefined>(command, { connectionId: ID, path, ...extra });
 
+  /**
+   * Runs `run` with a connection of its own (`id`) through a TCP proxy to the test server, which the test can cut,
+   * refuse or freeze; releases its locks and removes the connection and the proxy afterwards.
+   */
+  async function throughProxy(id: string, name: string, sessionTimeoutMs: number, proxyOptions: Parameters<typeof startProxy>[1],
+    run: (proxy: Awaited<ReturnType<typeof startProxy>>) => Promise<void>): Promise<void> {
+    const proxy = await startProxy(Number(testZk().split(':').pop()), proxyOptions);
+    try {
+      await writingSettings(() => vscode.commands.executeCommand('zooscope.addConnection', { id, name, connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs }));
+      await run(proxy);
+    } finally {
+      await s.heldLocks.releaseAll(id);
+      await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', id, true));
+      await proxy.close();
+    }
+  }
+
   before(async () => {
     s = await services();
     other = await connectOtherClient(testZk());
@@ -197,59 +214,54 @@ describe('Held locks', function () {
     // Through a proxy, so the expiry is certain: the lock session's connection is cut and kept out while a twin
     // closes the session on the server (else it may come back between the twin's attach and its close, and find its
     // node gone before it hears the session expired); let back in, it is told the session expired.
-    const proxy = await startProxy(Number(testZk().split(':').pop()));
     const proxied = 'host-held-expire';
     const held = `${BASE}/expire-held`;
     const waiting = `${BASE}/expire-wait`;
     const find = (path: string) => s.heldLocks.find(proxied, path)?.snapshot;
     const take = (path: string) => vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: proxied, path });
-    const warnings = captureWindow('showWarningMessage');
-    const lost = () => warnings.messages.filter((m) => m.startsWith('Lost the lock'));
-    try {
-      await writingSettings(() => vscode.commands.executeCommand('zooscope.addConnection', { id: proxied, name: 'Host Held Locks (expiry)', connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 30000 }));
-      await other.mkdirp(waiting);
-      await other.create(`${waiting}/lock-`, 'other holder', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
-      await take(held);
-      await take(waiting);
-      await eventually(() => find(held)?.state === 'held' && find(waiting)?.state === 'waiting', 20000, 'one held, one waiting');
-      const nodes = [find(held)!.node!, find(waiting)!.node!];
-      const manager = s.heldLocks.managers.peek(proxied)!;
-      const expiredSession = manager.sessionId;
-      const client = manager.lockSession!.client;
-      await proxy.refuse(true);
-      proxy.cutAll();
-      await closeSessionAsTwin(testZk(), client.getSessionId(), client.getSessionPassword());
-      await proxy.refuse(false);
-      await eventually(() => lost().length >= 2, 20000, 'two warnings').catch((error: Error) => {
-        throw new Error(`${error.message}; states ${find(held)?.state}/${find(waiting)?.state}, session ${manager.lockSession?.state ?? 'none'}; warnings: ${warnings.messages.join(' | ')}`);
-      });
-      const said = lost().join('\n');
-      assert.match(said, new RegExp(`Lost the lock ${held} on "Host Held Locks \\(expiry\\)": the lock session expired\\. Do not act as its holder any more\\.`));
-      assert.match(said, new RegExp(`Lost the lock ${waiting} on "Host Held Locks \\(expiry\\)": the lock session expired`));
-      assert.strictEqual(lost().length, 2, said);
-      for (const path of [held, waiting]) {
-        assert.strictEqual(find(path)?.state, 'lost');
-        assert.strictEqual(find(path)?.lostReason, 'sessionExpired');
+    await throughProxy(proxied, 'Host Held Locks (expiry)', 30000, undefined, async (proxy) => {
+      const warnings = captureWindow('showWarningMessage');
+      const lost = () => warnings.messages.filter((m) => m.startsWith('Lost the lock'));
+      try {
+        await other.mkdirp(waiting);
+        await other.create(`${waiting}/lock-`, 'other holder', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+        await take(held);
+        await take(waiting);
+        await eventually(() => find(held)?.state === 'held' && find(waiting)?.state === 'waiting', 20000, 'one held, one waiting');
+        const nodes = [find(held)!.node!, find(waiting)!.node!];
+        const manager = s.heldLocks.managers.peek(proxied)!;
+        const expiredSession = manager.sessionId;
+        const client = manager.lockSession!.client;
+        await proxy.refuse(true);
+        proxy.cutAll();
+        await closeSessionAsTwin(testZk(), client.getSessionId(), client.getSessionPassword());
+        await proxy.refuse(false);
+        await eventually(() => lost().length >= 2, 20000, 'two warnings').catch((error: Error) => {
+          throw new Error(`${error.message}; states ${find(held)?.state}/${find(waiting)?.state}, session ${manager.lockSession?.state ?? 'none'}; warnings: ${warnings.messages.join(' | ')}`);
+        });
+        const said = lost().join('\n');
+        assert.match(said, new RegExp(`Lost the lock ${held} on "Host Held Locks \\(expiry\\)": the lock session expired\\. Do not act as its holder any more\\.`));
+        assert.match(said, new RegExp(`Lost the lock ${waiting} on "Host Held Locks \\(expiry\\)": the lock session expired`));
+        assert.strictEqual(lost().length, 2, said);
+        for (const path of [held, waiting]) {
+          assert.strictEqual(find(path)?.state, 'lost');
+          assert.strictEqual(find(path)?.lostReason, 'sessionExpired');
+        }
+        assert.strictEqual(s.heldLocksStatusBar.text, '');
+        for (const n of nodes) assert.strictEqual(await ownerOf(other, n), undefined, `${n} is gone with the session`);
+        await take(held);
+        await eventually(() => find(held)?.state === 'held', 20000, 'held again');
+        assert.notStrictEqual(manager.sessionId, expiredSession);
+      } finally {
+        warnings.restore();
       }
-      assert.strictEqual(s.heldLocksStatusBar.text, '');
-      for (const n of nodes) assert.strictEqual(await ownerOf(other, n), undefined, `${n} is gone with the session`);
-      await take(held);
-      await eventually(() => find(held)?.state === 'held', 20000, 'held again');
-      assert.notStrictEqual(manager.sessionId, expiredSession);
-    } finally {
-      warnings.restore();
-      await s.heldLocks.releaseAll(proxied);
-      await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', proxied, true));
-      await proxy.close();
-    }
+    });
   });
 
   it('marks a held lock unsure while its session has no connection, and held again (same node, same session) after', async () => {
-    const proxy = await startProxy(Number(testZk().split(':').pop()));
     const proxied = 'host-held-proxy';
     const path = `${BASE}/suspend`;
-    try {
-      await writingSettings(() => vscode.commands.executeCommand('zooscope.addConnection', { id: proxied, name: 'Host Held Locks (proxy)', connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 30000 }));
+    await throughProxy(proxied, 'Host Held Locks (proxy)', 30000, undefined, async (proxy) => {
       await vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: proxied, path });
       const find = () => s.heldLocks.find(proxied, path)?.snapshot;
       await eventually(() => find()?.state === 'held', 20000, 'held');
@@ -267,51 +279,42 @@ describe('Held locks', function () {
       assert.strictEqual(find()!.sessionId, sessionId);
       assert.strictEqual(await ownerOf(other, node!), sessionId);
       assert.strictEqual(s.heldLocksStatusBar.text, '$(lock) 1 held');
-    } finally {
-      await s.heldLocks.releaseAll(proxied);
-      await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', proxied, true));
-      await proxy.close();
-    }
+    });
   });
 
   it('a held lock whose server hangs with its socket open turns unsure before the ensemble can give the lock to anyone else', async () => {
     let hung = false;
     // A frozen server: connections stay open, nothing gets through in either direction.
-    const proxy = await startProxy(Number(testZk().split(':').pop()), {
-      rewriteClientFrame: () => (hung ? null : undefined),
-      rewriteServerData: () => (hung ? null : undefined),
-    });
+    const frozen = { rewriteClientFrame: () => (hung ? null : undefined), rewriteServerData: () => (hung ? null : undefined) };
     const proxied = 'host-held-hung';
     const path = `${BASE}/hung`;
     const order: string[] = [];
-    try {
-      await writingSettings(() => vscode.commands.executeCommand('zooscope.addConnection', { id: proxied, name: 'Host Held Locks (hung)', connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 4000 }));
-      await vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: proxied, path });
-      const find = () => s.heldLocks.find(proxied, path)?.snapshot;
-      await eventually(() => find()?.state === 'held', 20000, 'held');
-      const { node } = find()!;
-      // The moment the server expires the session, its node goes and another client could take the lock.
-      const gone = new Promise<void>((resolve, reject) => other.client.exists(node!, (event) => {
-        if (event.getType() === zookeeper.Event.NODE_DELETED) { order.push('node deleted'); resolve(); }
-      }, (e) => { if (e) reject(e); }));
-      const unsure = eventually(() => {
-        if (find()?.state !== 'suspended' || !s.heldLocksStatusBar.text.includes('unsure')) return false;
-        order.push('unsure');
-        return true;
-      }, 30000, 'unsure');
-      hung = true;
-      await Promise.all([unsure, gone]);
-      assert.deepStrictEqual(order, ['unsure', 'node deleted'], 'the window said "unsure" before the lock could pass on');
-      assert.strictEqual(find()!.suspendedFrom, 'held');
-      hung = false;
-      proxy.cutAll();
-      await eventually(() => find()?.state === 'lost', 30000, 'lost once the expiry is known');
-    } finally {
-      hung = false;
-      await s.heldLocks.releaseAll(proxied);
-      await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', proxied, true));
-      await proxy.close();
-    }
+    await throughProxy(proxied, 'Host Held Locks (hung)', 4000, frozen, async (proxy) => {
+      try {
+        await vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: proxied, path });
+        const find = () => s.heldLocks.find(proxied, path)?.snapshot;
+        await eventually(() => find()?.state === 'held', 20000, 'held');
+        const { node } = find()!;
+        // The moment the server expires the session, its node goes and another client could take the lock.
+        const gone = new Promise<void>((resolve, reject) => other.client.exists(node!, (event) => {
+          if (event.getType() === zookeeper.Event.NODE_DELETED) { order.push('node deleted'); resolve(); }
+        }, (e) => { if (e) reject(e); }));
+        const unsure = eventually(() => {
+          if (find()?.state !== 'suspended' || !s.heldLocksStatusBar.text.includes('unsure')) return false;
+          order.push('unsure');
+          return true;
+        }, 30000, 'unsure');
+        hung = true;
+        await Promise.all([unsure, gone]);
+        assert.deepStrictEqual(order, ['unsure', 'node deleted'], 'the window said "unsure" before the lock could pass on');
+        assert.strictEqual(find()!.suspendedFrom, 'held');
+        hung = false;
+        proxy.cutAll();
+        await eventually(() => find()?.state === 'lost', 30000, 'lost once the expiry is known');
+      } finally {
+        hung = false; // before the connection's locks are released through the proxy
+      }
+    });
   });
 
   it('asks which naming rules to follow in a queue of unknown names, and joins with the choice', async () => {
