@@ -8,6 +8,7 @@ import { getEnsembleStatus } from '../../src/zk/servers/ensembleStatus';
 import { readServerTables } from '../../src/zk/servers/serverTables';
 import { ZkSession } from '../../src/zk/session';
 import { fourLetterWord } from '../support/ports';
+import { startProxy } from '../support/tcpProxy';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
 
@@ -60,6 +61,44 @@ describe('server tables: AdminServer, four-letter words, refusal', () => {
       assert.ok((status.connections ?? 0) >= 2 && (status.znodes ?? 0) > 0 && status.latencyMs !== undefined);
     } finally {
       pair.close();
+      await zk.stop();
+    }
+  });
+
+  test('a data watch set while the tables are read does not hide a child watch (AdminServer and words)', async () => {
+    // The child-watch count is the monitor's total minus the listed data watches: two answers, read apart. A
+    // waiter's only child watch must not drop out of it because a data watch arrived in between (the analysis would
+    // call that waiter stuck).
+    const zk = await startStandalone({ adminServer: true });
+    const waiter = await connectOtherClient(zk.connectString, 20000);
+    const other = await connectOtherClient(zk.connectString, 20000);
+    let watched = 0;
+    const setDataWatch = async () => {
+      const path = `/counted/data-${++watched}`;
+      await other.create(path, '');
+      await other.watch(path, 'getData');
+    };
+    const isTableRequest = (head: Buffer) => /^(GET \/commands\/watches |wchc)/.test(head.toString('latin1'));
+    const holdTables = { holdRaw: (_: number, head: Buffer) => (isTableRequest(head) ? setDataWatch() : undefined) };
+    const adminGate = await startProxy(zk.members[0].adminPort!, holdTables);
+    const wordsGate = await startProxy(zk.members[0].clientPort, holdTables);
+    try {
+      await waiter.mkdirp('/counted/semaphore');
+      await waiter.watch('/counted/semaphore', 'getChildren');
+      for (const endpoint of [
+        { host: '127.0.0.1', port: zk.members[0].clientPort, adminPort: adminGate.port },
+        { host: '127.0.0.1', port: wordsGate.port },
+      ]) {
+        const before = watched;
+        const t = await readServerTables(endpoint, { skipDump: true });
+        assert.equal(watched, before + 1, `a data watch was set during the ${t.via} reading`);
+        assert.ok(t.totalWatches !== undefined && t.dataWatches !== undefined, JSON.stringify(t.monitor));
+        assert.equal(t.totalWatches - t.dataWatches, 1, `${t.via}: the waiter's child watch is counted`);
+      }
+    } finally {
+      waiter.close();
+      other.close();
+      await Promise.all([adminGate.close(), wordsGate.close()]);
       await zk.stop();
     }
   });

@@ -30,6 +30,11 @@ export interface ProxyOptions {
    * undefined to pass it on, a Buffer to send instead, or null to drop it (e.g. to lose a reply).
    */
   rewriteServerData?: (connection: number, chunk: Buffer) => Buffer | null | undefined;
+  /**
+   * Called with the first bytes of a connection passed through raw (a four-letter word, an HTTP request). Return a
+   * promise to hold the connection until it settles (to make something happen on the server meanwhile).
+   */
+  holdRaw?: (connection: number, head: Buffer) => Promise<void> | undefined;
 }
 
 export interface TcpProxy {
@@ -98,7 +103,16 @@ export async function startProxy(targetPort: number, options: ProxyOptions = {})
         const length = head.readInt32BE(0);
         if (length < 0 || length > MAX_FRAME) {
           raw = true;
-          server.write(head);
+          const hold = options.holdRaw?.(connection, head);
+          if (!hold) {
+            server.write(head);
+            return;
+          }
+          client.pause();
+          hold.then(() => {
+            if (!server.destroyed) server.write(head);
+            client.resume();
+          }, cut);
           return;
         }
         chunk = head;

@@ -74,10 +74,23 @@ function countPaths(watches: Map<string, string[]>): number {
   return n;
 }
 
-function finishCounts(tables: ServerTables): ServerTables {
+function watchCount(monitor: Record<string, string> | undefined): number | undefined {
+  const total = Number(monitor?.watch_count);
+  return monitor?.watch_count !== undefined && Number.isFinite(total) ? total : undefined;
+}
+
+/**
+ * Child watches are counted as the monitor's total minus the listed data watches, and the two come from separate
+ * answers. The total is read before and after the tables and the larger kept: a data watch set between the first
+ * total and the table would otherwise be taken off a total that never held it, and a waiter's only child watch could
+ * vanish from the count (a false "stuck waiter").
+ */
+function finishCounts(tables: ServerTables, monitorAfter: Record<string, string> | undefined): ServerTables {
   if (tables.watches) tables.dataWatches = countPaths(tables.watches);
-  const total = Number(tables.monitor?.watch_count);
-  if (tables.monitor?.watch_count !== undefined && Number.isFinite(total)) tables.totalWatches = total;
+  const before = watchCount(tables.monitor);
+  const after = watchCount(monitorAfter);
+  // Without both readings the child-watch count is unknown rather than possibly short.
+  if (before !== undefined && after !== undefined) tables.totalWatches = Math.max(before, after);
   return tables;
 }
 
@@ -89,6 +102,7 @@ async function readViaAdmin(endpoint: ServerEndpoint, adminPort: number, options
   const [connections, watches, dump] = await Promise.all([
     ask('connections'), ask('watches'), options.skipDump ? Promise.resolve(undefined) : ask('dump'),
   ]);
+  const monitorAfter = await ask('monitor').then(monitorFromAdmin, () => undefined);
   const bySession = new Map<string, string>();
   for (const list of [connections.connections, connections.secure_connections]) {
     if (!Array.isArray(list)) continue;
@@ -119,7 +133,7 @@ async function readViaAdmin(endpoint: ServerEndpoint, adminPort: number, options
       }
     }
   }
-  return finishCounts(tables);
+  return finishCounts(tables, monitorAfter);
 }
 
 async function readViaWords(endpoint: ServerEndpoint, options: TableOptions, adminReason?: string): Promise<ServerTables> {
@@ -135,9 +149,11 @@ async function readViaWords(endpoint: ServerEndpoint, options: TableOptions, adm
       throw error;
     }
   };
-  const [cons, wchc, dump, mntr] = await Promise.all([
-    ask('cons'), ask('wchc'), options.skipDump ? Promise.resolve(undefined) : ask('dump'), ask('mntr'),
+  const mntr = await ask('mntr');
+  const [cons, wchc, dump] = await Promise.all([
+    ask('cons'), ask('wchc'), options.skipDump ? Promise.resolve(undefined) : ask('dump'),
   ]);
+  const mntrAfter = mntr === undefined ? undefined : await askWord(endpoint.host, endpoint.port, 'mntr', options).catch(() => undefined);
   const tables: ServerTables = { server: `${endpoint.host}:${endpoint.port}`, via: 'fourLetterWords', secure: !!options.tls, refusedWords: refused };
   if (cons !== undefined) {
     tables.connections = new Map();
@@ -157,7 +173,7 @@ async function readViaWords(endpoint: ServerEndpoint, options: TableOptions, adm
     tables.reason = 'partlyRefused';
   }
   if (adminReason && tables.via === 'none') tables.reason = `refused; AdminServer: ${adminReason}`;
-  return finishCounts(tables);
+  return finishCounts(tables, mntrAfter === undefined ? undefined : parseMntr(mntrAfter));
 }
 
 /** Reads one server's tables: AdminServer first when a port is given, else (or failing that) four-letter words. */
