@@ -13,7 +13,19 @@ record() { # record <name> <exit code>
   if [ "$2" = 0 ]; then passed=$((passed + 1)); echo "ok - $1"; else failed=$((failed + 1)); echo "not ok - $1"; fi
 }
 
+# CI keeps only the end of the output: on a failure, say again what failed and why (the node tier's TAP
+# diagnostics, the in-host and e2e failure reports), each cut short.
+repeat_failures() {
+  echo "== failures again (details above)"
+  [ -f .tmp/node-tests.tap ] && awk '
+    /^ *not ok / { if (!shown[$0]++) { keep = 1; n = 0; print; next } }
+    keep { if (++n <= 40) print; if ($0 ~ /^ *\.\.\.$/) keep = 0 }
+  ' .tmp/node-tests.tap | head -n 300
+  [ -f .tmp/ui.log ] && { grep -aE -A40 '^ +[0-9]+ failing$' .tmp/ui.log; grep -aE -A25 '^not ok - ' .tmp/ui.log; } | head -n 200
+}
+
 summary() {
+  [ "$failed" = 0 ] || repeat_failures
   echo "== done in $((SECONDS - started)) s"
   echo "$passed passed, $failed failed"
   [ "$failed" = 0 ]
