@@ -52,6 +52,20 @@ function sharedText(text: string): string {
   return text;
 }
 
+/**
+ * `znode:<connection>:`, one copy per connection: each item's id is then one string over it and the node's path,
+ * not a new prefix per item (100,000 items kept 100,000 copies).
+ */
+const idPrefixes = new Map<string, string>();
+function idPrefix(connectionId: string): string {
+  let prefix = idPrefixes.get(connectionId);
+  if (prefix === undefined) {
+    if (idPrefixes.size >= 256) idPrefixes.clear();
+    idPrefixes.set(connectionId, prefix = `znode:${connectionId}:`);
+  }
+  return prefix;
+}
+
 /** A number as the UI language writes it (the VS Code layer passes one; plain digits otherwise). */
 export type FormatNumber = (value: number, fractionDigits?: number) => string;
 const plainNumber: FormatNumber = (value, fractionDigits = 0) => value.toFixed(fractionDigits);
@@ -115,7 +129,7 @@ export function znodePresentation(t: Translate, node: ZnodeNode, ownSessionOwner
     quota ? 'quota' : '', overQuota ? 'overquota' : '']
     .filter(Boolean).join(' '));
   return {
-    id: `znode:${node.connectionId}:${node.path}`,
+    id: idPrefix(node.connectionId) + node.path,
     label: node.name,
     collapsible: hasChildren,
     icon,
