@@ -5,6 +5,8 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 mkdir -p .tmp
+# Reports of an earlier run must not be repeated as this run's failures.
+rm -f .tmp/node-tests.tap .tmp/ui.log
 passed=0
 failed=0
 started=$SECONDS
@@ -48,7 +50,6 @@ npm run --silent build; record "bundle (esbuild)" $?
 rm -rf out && npx tsc -p tsconfig.test.json >/dev/null; record "compile tests" $?
 
 echo "== unit and integration tests (real ZooKeeper)"
-rm -f .tmp/node-tests.tap
 # Each phase has a ceiling far above its usual time (about 9 and 11 minutes), so a hang is reported as a failure
 # with the output so far, inside CI's limit, rather than ending the run without a result.
 timeout --kill-after=30 40m bash scripts/test-node.sh --no-build --tap .tmp/node-tests.tap unit integration
