@@ -78,7 +78,7 @@ export class ZkMember {
   async waitServing(timeoutMs = 30000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (!this.running) throw new Error(`ZooKeeper ${this.id} exited; see ${this.dir}/server.log`);
+      if (!this.running) throw new Error(`ZooKeeper ${this.id} exited; see ${this.logFile}`);
       const answer = await fourLetterWord(this.clientPort, 'srvr', 1000);
       const mode = /Mode: (\w+)/.exec(answer);
       // Someone else's server may have bound the port between freePort() and our JVM (a demo beside a test run):
@@ -86,7 +86,7 @@ export class ZkMember {
       if (mode && listensOn(this.proc!.pid!, this.clientPort)) return mode[1];
       await sleep(100);
     }
-    throw new Error(`ZooKeeper ${this.id} on ${this.clientPort} did not start; see ${this.dir}/server.log`);
+    throw new Error(`ZooKeeper ${this.id} on ${this.clientPort} did not start; see ${this.logFile}`);
   }
 
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
@@ -120,7 +120,8 @@ export class ZkMember {
     }
   }
 
-  private get logFile(): string {
+  /** The JVM's output, unless the member logs to the console. */
+  get logFile(): string {
     return path.join(this.dir, 'server.log');
   }
 
@@ -223,7 +224,7 @@ async function startClusterOnce(size: number, o: ZkServerOptions): Promise<ZkClu
     await Promise.all(members.map((m) => m.waitServing(60000)));
   } catch (error) {
     const exited = members.find((m) => !m.running);
-    const tail = exited ? logTail(exited.dir) : '';
+    const tail = exited ? logTail(exited.logFile) : '';
     await cluster.stop();
     if (exited) throw new MemberExited(`${(error as Error).message}\n${tail}`);
     throw error;
@@ -231,9 +232,9 @@ async function startClusterOnce(size: number, o: ZkServerOptions): Promise<ZkClu
   return cluster;
 }
 
-function logTail(dir: string): string {
+function logTail(logFile: string): string {
   try {
-    return fs.readFileSync(path.join(dir, 'server.log'), 'utf8').split('\n').slice(-15).join('\n');
+    return fs.readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n');
   } catch {
     return '(no server log)';
   }
