@@ -7,8 +7,9 @@ import * as assert from 'node:assert/strict';
 import type * as net from 'node:net';
 import { eventually } from '../support/zkClient';
 import { lockSuite, trail } from '../support/lockHelpers';
-import type { LockManager } from '../../src/zk/locks';
+import type { LockHandle, LockManager } from '../../src/zk/locks';
 import { FrameReader } from '../../src/zk/protocol/frameReader';
+import { holdRequestsFrom } from '../support/requestGate';
 
 /** Counts the requests the manager's lock session sends, by operation, from now on. */
 function countRequests(manager: LockManager): Map<string, number> {
@@ -71,27 +72,46 @@ describe('lock hand-off: requests per acquisition', () => {
     await waiter.release();
   });
 
-  test('the predecessor gone before we could watch it: listed again (our node seen there), no watch on our node', async () => {
+  /** `b` knows the path's convention (it creates first, listing behind its create); `holder`, on `a`, holds. */
+  async function holderAhead(path: string): Promise<{ b: LockManager; holder: LockHandle }> {
     const [a, b] = [suite.manager(), suite.manager()];
-    const before = await b.acquire('/h/gone'); // b knows the path's convention: it creates first
-    await before.whenHeld();
-    await before.release();
-    const holder = await a.acquire('/h/gone');
+    const known = await b.acquire(path);
+    await known.whenHeld();
+    await known.release();
+    const holder = await a.acquire(path);
     await holder.whenHeld();
+    return { b, holder };
+  }
+
+  test('the predecessor gone before we could watch it: the read sent behind the watch goes on (one round trip, not two), no watch on our node', async () => {
+    const { b, holder } = await holderAhead('/h/gone');
     const requests = countRequests(b);
-    // The holder releases between our listing and our watch on its node (our request waits for its delete).
-    const channel = b.lockSession!.channel;
-    const send = channel.send.bind(channel);
-    channel.send = (opCode, body, operation, path) => (operation === 'getData' && path === holder.snapshot.node
-      ? holder.release().then(() => send(opCode, body, operation, path))
-      : send(opCode, body, operation, path));
+    // The holder releases between our listing and our watch on its node.
+    const { wire } = holdRequestsFrom(b.lockSession!.channel, (operation, path) => operation === 'getData' && path === holder.snapshot.node, () => holder.release());
     const waiter = await b.acquire('/h/gone');
     const states = trail(waiter);
     await waiter.whenHeld();
     assert.equal(holder.state, 'released');
     assert.deepEqual(states.filter((s) => s !== 'acquiring'), ['held']);
     assert.deepEqual([...requests].sort(), [['create', 1], ['getChildren', 2], ['getData', 1]]);
+    // The listing that follows the watch's NONODE was sent before that answer came.
+    const afterCreate = wire.slice(wire.indexOf('answer create') + 1);
+    assert.deepEqual(afterCreate, ['answer getChildren', 'send getData', 'send getChildren', 'error getData', 'answer getChildren'], wire.join(', '));
     await waiter.release();
+  });
+
+  test('our node and the one we were about to watch deleted together: the read behind the watch says lost, never held', async () => {
+    const { b, holder } = await holderAhead('/h/behind-both');
+    const ours: { handle?: LockHandle } = {}; // read when the watch goes out, after our create
+    holdRequestsFrom(b.lockSession!.channel, (operation, path) => operation === 'getData' && path === holder.snapshot.node, () => new Promise<void>((resolve, reject) => {
+      suite.other.client.transaction().remove(holder.snapshot.node!).remove(ours.handle!.snapshot.node!)
+        .commit((error) => (error ? reject(error) : resolve()));
+    }));
+    const waiter = ours.handle = await b.acquire('/h/behind-both');
+    const states = trail(waiter);
+    await eventually(() => waiter.isFinal, 5000, 'the waiter ends');
+    assert.equal(waiter.snapshot.lostReason, 'nodeDeleted');
+    assert.ok(!states.includes('held'), `never held: ${states.join(' → ')}`);
   });
 
   test('the one waited for goes while another still holds: keep waiting, now for the holder', async () => {

@@ -3,6 +3,9 @@
 // again), a watch on the ONE node we wait for (never on the children), and a fresh listing after every wake-up.
 // Acquiring costs one round trip: the create (parents only after NONODE) with the children read right behind it. A
 // waiter watches its predecessor, and its own node while it sleeps (to notice at once when someone else deletes it).
+// The watch goes out with a children read behind it: the server answers a session's reads in order, so when the
+// predecessor is gone already that listing shows the queue after its deletion (and after a transaction that took our
+// node with it), and the attempt goes on without a round trip more.
 // The hand-off lists again, as Curator does: the news that our predecessor went may arrive in one read and the news
 // that our node went with it (one transaction, e.g. a recursive delete) in the next; only the answer to a request
 // sent after the first comes after both, so holding on the news alone could hold a lock that is not ours for a
@@ -275,11 +278,11 @@ export class QueueLock extends LockHandle {
         return;
       }
       this.watched = joinPath(this.path, blocker.name);
-      const present = await this.retrying(() => this.watchNode(this.watched!));
+      const { present, listing: after } = await this.retrying(() => this.watchBlocker(this.watched!));
       this.checkOwnWatch();
       if (!present) {
-        // Gone before we could watch it: list again (that read, after its deletion, also shows our node is there).
-        queue = undefined;
+        // Gone before we could watch it: the listing behind the watch was read after its deletion.
+        queue = conv.order(await this.listChildren(after));
         continue;
       }
       // We sleep: from now on someone deleting our node must wake us (the blocker's deletion waits for its answer).
@@ -303,6 +306,18 @@ export class QueueLock extends LockHandle {
     let timer: NodeJS.Timeout | undefined;
     return Promise.race([woken, new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); })])
       .finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Watches the node we wait for, with the children read right behind it in the same flight: when the node is gone
+   * already (a holder in a loop often releases before our watch arrives), that listing was read after its deletion,
+   * so the queue goes on without another round trip. While the node is there the listing is not used.
+   */
+  private async watchBlocker(path: string): Promise<{ present: boolean; listing: Promise<ops.ChildrenReply> }> {
+    const watched = this.watchNode(path);
+    const listing = this.session.getChildren(this.path);
+    listing.catch(() => undefined); // unused while the node is there; listChildren lists again after a failure
+    return { present: (await watched) !== undefined, listing };
   }
 
   /** getData with a watch: fires once when the node goes (or changes). Undefined when it is already gone. */

@@ -1,0 +1,26 @@
+// Holds a session's own requests at the client: from the first request `matches` picks, that one and every later
+// one wait until `meanwhile()` has settled, then go out in the order they were asked for, as the server would see
+// them had the event happened while they were on the way. Tests use it to put another client's change exactly
+// between two of ours.
+import type { RawChannel } from '../../src/zk/protocol/rawChannel';
+
+export interface RequestGate {
+  /** The requests as the session saw them: `send <op>`, then `answer <op>` or `error <op>`. */
+  wire: string[];
+  /** Sends go straight out again. */
+  restore(): void;
+}
+
+export function holdRequestsFrom(channel: RawChannel, matches: (operation: string, path?: string) => boolean, meanwhile: () => Promise<unknown>): RequestGate {
+  const wire: string[] = [];
+  const send = channel.send.bind(channel);
+  let gate: Promise<unknown> | undefined;
+  channel.send = (opCode, body, operation, path) => {
+    if (!gate && matches(operation, path)) gate = meanwhile();
+    const sent = gate ? gate.then(() => send(opCode, body, operation, path)) : send(opCode, body, operation, path);
+    wire.push(`send ${operation}`);
+    sent.then(() => wire.push(`answer ${operation}`), () => wire.push(`error ${operation}`));
+    return sent;
+  };
+  return { wire, restore: () => { Reflect.deleteProperty(channel, 'send'); } };
+}
