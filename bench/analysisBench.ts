@@ -124,7 +124,7 @@ export async function analysisBench(runs: number, sizes = [100, 1000, 10000], lo
       monitor.dispose();
       await sleep(500);
       const disposed = await rate(member.clientPort, loadSeconds);
-      const note = `requests/s: none ${idle.toFixed(2)}, started ${started.toFixed(2)}, disposed ${disposed.toFixed(2)}; poll every 2 s with 4 words; ${updates} updates`;
+      const note = `requests/s: none ${idle.toFixed(2)}, started ${started.toFixed(2)}, disposed ${disposed.toFixed(2)}; poll every 2 s with 5 words (mntr, cons, wchc, dump, mntr again); ${updates} updates`;
       // The table has no rate unit: the rows count requests in the whole window (unit column says B; read "requests").
       const one = (v: number) => summarize([Math.round(v * loadSeconds)]);
       rows.push({ bench: 'monitor load', case: `started, idle: requests in ${loadSeconds} s`, unit: 'B', summary: one(started), baseline: { label: 'no monitor', summary: one(idle) }, note });

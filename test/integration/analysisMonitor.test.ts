@@ -7,6 +7,7 @@ import { LockAnalysis, LockMonitor } from '../../src/zk/analysis';
 import { parseMntr, parseWchc } from '../../src/zk/servers/serverCommands';
 import { ZkSession } from '../../src/zk/session';
 import { fourLetterWord } from '../support/ports';
+import { holdRequestsFrom } from '../support/requestGate';
 import { sleep } from '../support/waiting';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
 import { startStandalone, ZkCluster } from '../support/zkServer';
@@ -136,6 +137,32 @@ describe('LockMonitor', () => {
       monitor.dispose();
     }
   });
+
+  for (const when of ['a queue', 'an empty folder'] as const) {
+    test(`a node added while the watch on what the monitor just found (${when}) is on its way: shown, not missed`, async () => {
+      const jobs = `/mon/late-${when === 'a queue' ? 'queue' : 'folder'}/app/jobs`;
+      await a.mkdirp(jobs.replace(/\/jobs$/, ''));
+      const monitor = new LockMonitor(session, jobs.replace(/\/app\/jobs$/, ''), { serverWatches: false });
+      const updates: LockAnalysis[] = [];
+      monitor.onUpdate((u) => updates.push(u));
+      let joined: string | undefined;
+      // A change between the monitor's read and its watch on what it just found.
+      const gate = holdRequestsFrom(session.channel, (operation, path) => operation === 'addWatch' && path === jobs, async () => { joined = await b.create(`${jobs}/lock-`, '', EPH_SEQ); });
+      try {
+        monitor.start();
+        await eventually(() => updates.length > 0, 10000, 'first analysis');
+        // Found as a queue (it has a node when crawled) or as a folder (crawled before its first node).
+        await a.mkdirp(jobs);
+        const first = when === 'a queue' ? await a.create(`${jobs}/lock-`, '', EPH_SEQ) : undefined;
+        const participants = () => updates[updates.length - 1].queues[0]?.participants.map((p) => p.path) ?? [];
+        await eventually(() => joined !== undefined && participants().includes(joined), 10000, 'the node added meanwhile');
+        assert.deepEqual(participants(), first ? [first, joined] : [joined]);
+      } finally {
+        gate.restore();
+        monitor.dispose();
+      }
+    });
+  }
 
   test('after a queue change the tables are read again soon, not only at the regular poll', async () => {
     await a.mkdirp('/mon/soon');

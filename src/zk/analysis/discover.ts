@@ -26,7 +26,13 @@ export interface Discovery {
   /** Folders whose children this session may not list (noAuth): not crawled. */
   unreadable: UnreadablePath[];
   /** Folders crawled that are not queues (at most MAX_WATCHED_DIRS): a monitor watches them for new queues. */
-  dirs: string[];
+  dirs: CrawledDir[];
+}
+
+/** A folder as the crawl listed it: its cversion then tells whether children came or went since. */
+export interface CrawledDir {
+  path: string;
+  cversion: number;
 }
 
 export const MAX_WATCHED_DIRS = 1000;
@@ -96,7 +102,7 @@ export async function discoverQueues(session: ZkSession, root: string, options: 
   if (own) return { specs: [await lifted(session, own, unreadable)], truncated: false, dirs: [], unreadable };
   const lifted1 = await semaphoreParentOf(session, root, unreadable);
   if (lifted1) return { specs: [lifted1], truncated: false, dirs: [], unreadable };
-  const dirs = [root];
+  const dirs: CrawledDir[] = [{ path: root, cversion: rootList.stat.cversion }];
 
   const found = new Map<string, QueueSpec>();
   let truncated = false;
@@ -119,7 +125,7 @@ export async function discoverQueues(session: ZkSession, root: string, options: 
         if (!found.has(spec.path)) found.set(spec.path, spec);
       } else {
         for (const c of list.children) next.push(joinPath(path, c));
-        if (nodeKind(list.stat) !== 'ephemeral' && dirs.length < MAX_WATCHED_DIRS) dirs.push(path);
+        if (nodeKind(list.stat) !== 'ephemeral' && dirs.length < MAX_WATCHED_DIRS) dirs.push({ path, cversion: list.stat.cversion });
       }
     });
     if (found.size >= maxQueues) {

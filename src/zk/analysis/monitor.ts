@@ -7,11 +7,12 @@ import type { ServerTables } from '../servers/serverTables';
 import type { WatchEvent } from '../watchRegistry';
 import { AnalyzeOptions, ourSessionsOf, readSpecs, readTables } from './analyze';
 import { buildAnalysis, DEFAULT_HELD_TOO_LONG_MS, queueWatchPaths, RawQueue } from './build';
-import { Discovery, discoverQueues, QueueSpec } from './discover';
+import { CrawledDir, Discovery, discoverQueues, QueueSpec } from './discover';
 import { HoldHistory } from './holdTimes';
 import type { LockAnalysis, UnreadablePath } from './model';
 import { readQueue } from './readQueue';
 import { HeldWatches } from '../heldWatches';
+import { mapBounded } from '../timeouts';
 
 export const DEFAULT_POLL_INTERVAL_MS = 2000;
 /** Changes that arrive together (a release and the next acquire) are read once. */
@@ -22,6 +23,8 @@ const CHANGE_DEBOUNCE_MS = 10;
  */
 const POLL_SOON_DELAY_MS = 150;
 const POLL_SOON_SPACING_MS = 1000;
+/** Newly watched folders and queues checked at once (catchUp). */
+const CATCH_UP_WINDOW = 64;
 
 export class LockMonitor {
   private readonly updateListeners = new Set<(analysis: LockAnalysis) => void>();
@@ -37,7 +40,7 @@ export class LockMonitor {
   /** Holders seen across snapshots: a take-over seen here has a known start, unlike the node's ctime. */
   private readonly holds = new HoldHistory();
   /** Non-queue folders of a subtree, watched for queues that appear. */
-  private dirs: string[] = [];
+  private dirs: CrawledDir[] = [];
   private readonly watches = new HeldWatches();
   private readonly dirty = new Set<string>();
   private rediscoverPending = false;
@@ -136,18 +139,45 @@ export class LockMonitor {
     this.raws.clear();
     for (const q of queues) this.raws.set(q.path, q);
     this.dirty.clear();
-    this.syncWatches();
+    await this.syncWatches();
   }
 
-  private syncWatches(): void {
+  /** Watches what the analysis covers now and lets go of the rest; then catches up on what was newly watched. */
+  private async syncWatches(): Promise<void> {
     if (!this.started || this.disposed) return;
-    const wanted = new Set<string>([this.root, ...this.dirs]);
+    const wanted = new Set<string>([this.root, ...this.dirs.map((dir) => dir.path)]);
     for (const raw of this.raws.values()) for (const p of queueWatchPaths(raw)) wanted.add(p);
     this.watches.releaseAll((path) => !wanted.has(path));
-    for (const path of wanted) {
-      if (this.watches.has(path)) continue;
-      void this.watchPath(path);
+    const fresh = [...wanted].filter((path) => !this.watches.has(path));
+    await Promise.all(fresh.map((path) => this.watchPath(path)));
+    if (this.disposed) return;
+    // Only watches that are armed now (a failed one frees its path; checking it again would go round forever).
+    await this.catchUp(new Set(fresh.filter((path) => this.watches.has(path))));
+  }
+
+  /**
+   * A path first watched just now was read before its watch was armed: a change in between would go unseen until
+   * the next one. A folder or a queue is checked against the cversion its listing had (crawled or read again if it
+   * moved); a queue read without one (a semaphore's folders, a fixed leader) is read again.
+   */
+  private async catchUp(armed: Set<string>): Promise<void> {
+    const listed: { path: string; cversion: number; moved: () => void }[] = [];
+    for (const dir of this.dirs) {
+      if (armed.has(dir.path)) listed.push({ ...dir, moved: () => { this.rediscoverPending = true; } });
     }
+    for (const raw of this.raws.values()) {
+      const paths = queueWatchPaths(raw).filter((path) => armed.has(path));
+      if (paths.length === 0) continue;
+      const reread = () => { this.dirty.add(raw.path); };
+      // A simple queue watches its own folder only, whose cversion its listing had.
+      if (raw.shape === 'simple' && raw.parent) listed.push({ path: raw.path, cversion: raw.parent.cversion, moved: reread });
+      else reread();
+    }
+    await mapBounded(listed, CATCH_UP_WINDOW, async (seen) => {
+      const stat = await this.session.exists(seen.path).catch(() => undefined);
+      if (stat?.cversion !== seen.cversion) seen.moved();
+    });
+    if (this.rediscoverPending || this.dirty.size > 0) this.scheduleChanges();
   }
 
   private onWatchEvent(path: string, event: WatchEvent): void {
@@ -157,9 +187,13 @@ export class LockMonitor {
     if (!spec && event.kind === 'dataChanged') return;
     if (event.kind === 'resync' || !spec) this.rediscoverPending = true;
     else this.dirty.add(spec.path);
+    this.scheduleChanges();
+    this.pollSoon();
+  }
+
+  private scheduleChanges(): void {
     clearTimeout(this.changeTimer);
     this.changeTimer = setTimeout(() => { void this.applyChanges().catch(() => undefined); }, CHANGE_DEBOUNCE_MS);
-    this.pollSoon();
   }
 
   private watchPath(path: string): Promise<void> {
@@ -178,7 +212,7 @@ export class LockMonitor {
           const spec = this.specs.find((s) => s.path === path);
           if (spec) this.raws.set(path, await readQueue(this.session, spec, true));
         }
-        this.syncWatches();
+        await this.syncWatches();
       }
       this.emit(false);
     });
