@@ -6,7 +6,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 mkdir -p .tmp
 # Reports of an earlier run must not be repeated as this run's failures.
-rm -f .tmp/node-tests.tap .tmp/ui.log
+rm -f .tmp/node-tests.tap* .tmp/node.log .tmp/ui.log
 passed=0
 failed=0
 started=$SECONDS
@@ -19,10 +19,11 @@ record() { # record <name> <exit code>
 # diagnostics, the in-host and e2e failure reports), each cut short.
 repeat_failures() {
   echo "== failures again (details above)"
-  [ -f .tmp/node-tests.tap ] && awk '
+  # (per tier while they run, joined when both end)
+  ls .tmp/node-tests.tap* >/dev/null 2>&1 && awk '
     /^ *not ok / { if (!shown[$0]++) { keep = 1; n = 0; print; next } }
     keep { if (++n <= 40) print; if ($0 ~ /^ *\.\.\.$/) keep = 0 }
-  ' .tmp/node-tests.tap | head -n 300
+  ' .tmp/node-tests.tap* | head -n 300
   [ -f .tmp/ui.log ] && { grep -aE -A40 '^ +[0-9]+ failing$' .tmp/ui.log; grep -aE -A25 '^not ok - ' .tmp/ui.log; } | head -n 200
 }
 
@@ -50,14 +51,15 @@ npm run --silent build; record "bundle (esbuild)" $?
 rm -rf out && npx tsc -p tsconfig.test.json >/dev/null; record "compile tests" $?
 
 echo "== unit and integration tests (real ZooKeeper)"
-# Each phase has a ceiling far above its usual time (about 9 and 11 minutes), so a hang is reported as a failure
+# Each phase has a ceiling far above its usual time (about 7 and 10 minutes), so a hang is reported as a failure
 # with the output so far, inside CI's limit, rather than ending the run without a result.
-timeout --kill-after=30 40m bash scripts/test-node.sh --no-build --tap .tmp/node-tests.tap unit integration
-node_rc=$?
-p=$(grep -aE '^# pass [0-9]+' .tmp/node-tests.tap | awk '{print $3}')
-f=$(grep -aE '^# fail [0-9]+' .tmp/node-tests.tap | awk '{print $3}')
+timeout --kill-after=30 40m bash scripts/test-node.sh --no-build --tap .tmp/node-tests.tap unit integration 2>&1 | tee .tmp/node.log
+node_rc=${PIPESTATUS[0]}
+# test-node.sh sums the tiers' summaries into its last line (none when a tier gave no result).
+line=$(grep -aE '^unit\+integration: [0-9]+ passed, [0-9]+ failed$' .tmp/node.log | tail -1)
 [ "$node_rc" = 124 ] && record "node tests finished within 40 minutes" 1
-if [ -z "$p" ]; then record "node tests produced a result" 1; else
+if [ -z "$line" ]; then record "node tests produced a result" 1; else
+  read -r p f < <(sed -E 's/^unit\+integration: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/' <<<"$line")
   passed=$((passed + p)); failed=$((failed + f))
   [ "$node_rc" != 0 ] && [ "$f" = 0 ] && record "node test runner exit code" "$node_rc"
 fi

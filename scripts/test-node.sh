@@ -38,25 +38,52 @@ if [ "$build" = 1 ]; then
   node node_modules/typescript/bin/tsc -p tsconfig.test.json || exit 1
 fi
 
-files=()
-for tier in "${tiers[@]}"; do
+files_of() { # files_of <tier>: the compiled tests of the sources in test/<tier>
+  local src js
   while IFS= read -r src; do
     js=out/${src%.ts}.js
-    [ -f "$js" ] || { echo "test-node: $js is missing (compile the tests: npx tsc -p tsconfig.test.json)" >&2; exit 1; }
-    files+=("$js")
-  done < <(find "test/$tier" -name '*.test.ts' | sort)
-done
-[ ${#files[@]} -gt 0 ] || { echo "test-node: no tests in test/${tiers[*]}" >&2; exit 1; }
+    [ -f "$js" ] || { echo "test-node: $js is missing (compile the tests: npx tsc -p tsconfig.test.json)" >&2; return 1; }
+    echo "$js"
+  done < <(find "test/$1" -name '*.test.ts' | sort)
+}
 
-echo "== $label tests (${#files[@]} files)"
-# A test that waits for something that never comes fails after 5 minutes (the longest passes in well under one)
-# instead of hanging the run.
-node --test --test-concurrency=1 --test-timeout=300000 --test-reporter=spec --test-reporter-destination=stdout \
-  --test-reporter=tap --test-reporter-destination="$tap" "${files[@]}"
+# One node test runner per tier; within a tier, one file at a time. A test that waits for something that never
+# comes fails after 5 minutes (the longest passes in well under one) instead of hanging the run.
+run_tier() { # run_tier <tier> <tap file> <spec destination>
+  local files
+  mapfile -t files < <(files_of "$1")
+  [ ${#files[@]} -gt 0 ] || { echo "test-node: no tests in test/$1" >&2; return 1; }
+  echo "== $1 tests (${#files[@]} files)"
+  node --test --test-concurrency=1 --test-timeout=300000 --test-reporter=spec --test-reporter-destination="$3" \
+    --test-reporter=tap --test-reporter-destination="$2" "${files[@]}"
+}
+
+for tier in "${tiers[@]}"; do files_of "$tier" >/dev/null || exit 1; done
+rm -f "$tap" "$tap".*
+# The tiers run side by side: the unit tier mostly waits on timers (handshake and session deadlines), so it costs
+# the integration tier little CPU and the run its minutes. The last tier streams its report; the others' reports
+# are printed when they end.
+pids=()
+last=$(( ${#tiers[@]} - 1 ))
+for i in "${!tiers[@]}"; do
+  [ "$i" = "$last" ] && break
+  run_tier "${tiers[$i]}" "$tap.${tiers[$i]}" ".tmp/node-${tiers[$i]}-$$.spec" > ".tmp/node-${tiers[$i]}-$$.out" 2>&1 &
+  pids+=($!)
+done
+run_tier "${tiers[$last]}" "$tap.${tiers[$last]}" stdout
 rc=$?
-p=$(grep -aE '^# pass [0-9]+' "$tap" | awk '{print $3}')
-f=$(grep -aE '^# fail [0-9]+' "$tap" | awk '{print $3}')
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || rc=1
+  tier=${tiers[$i]}
+  cat ".tmp/node-$tier-$$.out" ".tmp/node-$tier-$$.spec" 2>/dev/null
+  rm -f ".tmp/node-$tier-$$.out" ".tmp/node-$tier-$$.spec"
+done
+for tier in "${tiers[@]}"; do cat "$tap.$tier" 2>/dev/null; rm -f "$tap.$tier"; done > "$tap"
+# One summary block per tier: the totals are their sums (none when a tier gave no result).
+sum() { grep -aE "^# $1 [0-9]+" "$tap" | awk -v n=${#tiers[@]} '{ s += $3; c++ } END { if (c == n) print s }'; }
+p=$(sum pass)
+f=$(sum fail)
 [ "$keep_tap" = 1 ] || rm -f "$tap"
-if [ -z "$p" ]; then echo "$label: the test runner gave no result (exit $rc)" >&2; exit 1; fi
+if [ -z "$p" ]; then echo "$label: a test runner gave no result (exit $rc)" >&2; exit 1; fi
 echo "$label: $p passed, $f failed"
 exit $rc
