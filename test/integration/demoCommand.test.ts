@@ -123,7 +123,8 @@ void test('npm run demo starts ZooKeeper, demo data, lock clients and VS Code, a
   const zkPort = Number(/ZooKeeper:\s+127\.0\.0\.1:(\d+)/.exec(output)?.[1]);
   const adminPort = Number(/AdminServer http:\/\/127\.0\.0\.1:(\d+)\//.exec(output)?.[1]);
   assert.ok(csPort > 0 && zkPort > 0 && adminPort > 0, `ports in the banner: ${csPort}, ${zkPort}, ${adminPort}`);
-  if (zkPort !== 2181) assert.match(output, /port 2181 is in use/, 'says why it did not take 2181');
+  // In use when asked, or taken between the question and the JVM's bind (another suite's demo on this machine).
+  if (zkPort !== 2181) assert.match(output, /port 2181 (is in use|was taken meanwhile)/, 'says why it did not take 2181');
   assert.equal(new URL(url).searchParams.get('folder'), path.join(REPO, 'demo'));
 
   // code-server answers, and serves the workbench for the demo folder.
