@@ -141,7 +141,11 @@ describe('a standalone server restarts within the session timeout', () => {
     assert.equal(reconnected, 1);
     assert.equal(session.sessionId, sessionId);
     assert.equal(count(events, 'resync'), 1);
-    // The server dropped the persistent watch with the connection; it must have been re-added.
+    // The server dropped the persistent watch with the connection; it must have been re-added. The re-add is sent
+    // as the session reconnects, unanswered yet: a read answered after it (this session's requests are answered in
+    // order) means the watch is in place, as a listener's re-read on resync would find it. Without this, the other
+    // client's create could reach the server first and its event be rightly missed.
+    await session.exists('/restart');
     await eventually(async () => {
       try { await other.create('/restart/after'); return true; } catch { return false; }
     }, 10000, 'the other client writes again');
