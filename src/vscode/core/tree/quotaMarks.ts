@@ -2,7 +2,7 @@
 // one walk of /zookeeper/quota when the tree first draws a node of the connection, and again after a refresh or a
 // quota command. The tree marks nodes over a soft limit and shows limits and usage in tooltips.
 import type { ZkSession } from '../../../zk/session';
-import { LIMIT_NODE, QUOTA_ROOT, QuotaInfo, readQuota } from '../../../zk/quota';
+import { formatStatsTrack, LIMIT_NODE, QUOTA_ROOT, QuotaInfo, readQuota } from '../../../zk/quota';
 
 /** Every quota under /zookeeper/quota, by the path it limits. */
 export async function readAllQuotas(session: ZkSession, maxNodes = 10000): Promise<Map<string, QuotaInfo>> {
@@ -31,7 +31,8 @@ export class QuotaMarks {
   private readonly quotas = new Map<string, Map<string, QuotaInfo>>();
   private readonly loading = new Map<string, Promise<void>>();
 
-  constructor(private readonly changed: (connectionId: string) => void) {}
+  /** `changed` hears the paths whose quota came, went or moved: only those nodes are drawn again. */
+  constructor(private readonly changed: (connectionId: string, paths: string[]) => void) {}
 
   /** The quota on `path`, if known; starts reading the connection's quotas when they are not known yet. */
   get(connectionId: string, session: ZkSession | undefined, path: string): QuotaInfo | undefined {
@@ -40,13 +41,19 @@ export class QuotaMarks {
     return known?.get(path);
   }
 
-  /** Reads the connection's quotas again (after a refresh or a quota change) and redraws when done. */
+  /**
+   * Reads the connection's quotas again (after a refresh or a quota change) and redraws the nodes whose quota
+   * differs. Redrawing more would cost more than time: VS Code forgets a redrawn subtree's rows until it has them
+   * again, and a menu opened on one of them meanwhile loses its node.
+   */
   load(connectionId: string, session: ZkSession): Promise<void> {
     const pending = this.loading.get(connectionId);
     if (pending) return pending;
     const work = readAllQuotas(session).then((found) => {
+      const before = this.quotas.get(connectionId) ?? new Map<string, QuotaInfo>();
       this.quotas.set(connectionId, found);
-      this.changed(connectionId);
+      const paths = [...new Set([...before.keys(), ...found.keys()])].filter((path) => quotaText(before.get(path)) !== quotaText(found.get(path)));
+      if (paths.length > 0) this.changed(connectionId, paths);
     }, () => undefined).finally(() => this.loading.delete(connectionId));
     this.loading.set(connectionId, work);
     return work;
@@ -55,4 +62,8 @@ export class QuotaMarks {
   clear(connectionId: string): void {
     this.quotas.delete(connectionId);
   }
+}
+
+function quotaText(quota: QuotaInfo | undefined): string | undefined {
+  return quota && `${formatStatsTrack(quota.limits)} ${formatStatsTrack(quota.usage)}`;
 }

@@ -32,7 +32,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   /** Modes of the nodes created in this window (containers and TTL nodes look persistent in a 3.8 Stat). */
   readonly createdModes = new CreatedModes();
   /** The quotas of each connection (tooltips, and the mark of nodes over a soft limit). */
-  readonly quotaMarks = new QuotaMarks(() => this.changed.fire(undefined));
+  readonly quotaMarks = new QuotaMarks((connectionId, paths) => this.redrawPaths(connectionId, paths));
 
   constructor(private readonly store: ConnectionStore, private readonly connections: ConnectionManager) {
     this.subscriptions.push(
@@ -158,6 +158,15 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     for (const tree of this.trees.values()) tree.dispose();
     this.trees.clear();
     this.changed.fire(undefined);
+  }
+
+  /** Redraws the nodes at `paths` that the tree shows (the others are drawn when they are shown). */
+  private redrawPaths(connectionId: string, paths: string[]): void {
+    const tree = this.trees.get(connectionId);
+    for (const path of paths) {
+      const node = tree?.nodeAt(path);
+      if (node) this.changed.fire(node);
+    }
   }
 
   redraw(node?: TreeNode): void {
