@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { recordShownMessages } from './common/notifier';
 import { log } from './common/log';
 import * as connections from './connections';
+import { learnRowMenuCommands } from './core/commands';
 import { createCore } from './core/core';
 import * as editing from './editing';
 import * as ensemble from './ensemble';
@@ -21,6 +22,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const started = Date.now();
   const underTest = context.extensionMode === vscode.ExtensionMode.Test;
   const shown = underTest ? recordShownMessages() : undefined;
+  learnRowMenuCommands(context.extension.packageJSON as Parameters<typeof learnRowMenuCommands>[0]);
   const core = createCore(context);
   const held = heldLocks.register(context, core);
   const features = [

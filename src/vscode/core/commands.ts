@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { log } from '../common/log';
 import { describeError } from '../common/messages';
-import { fail } from '../common/notifier';
+import { fail, info } from '../common/notifier';
 import type { CommandId } from './commandIds';
 
 // Handlers take what VS Code passes (a tree node, a URI, arguments from another feature): checked inside each.
@@ -19,8 +19,36 @@ export function reportCommandFailure(id: CommandId, error: unknown): void {
   void fail(message);
 }
 
+/** Commands on the rows' menus only (not also in a view's title bar), by id: see rowLost. */
+let rowMenuCommands: ReadonlySet<string> = new Set();
+
+interface MenuEntry { command?: string; submenu?: string }
+
+/** Reads the commands on the rows' context menus (and their submenus) from the extension's manifest. */
+export function learnRowMenuCommands(packageJson: { contributes?: { menus?: Record<string, MenuEntry[]> } }): void {
+  const menus = packageJson.contributes?.menus ?? {};
+  const rowEntries = [...(menus['view/item/context'] ?? [])];
+  for (const entry of menus['view/item/context'] ?? []) if (entry.submenu) rowEntries.push(...(menus[entry.submenu] ?? []));
+  const inTitle = new Set((menus['view/title'] ?? []).map((entry) => entry.command));
+  rowMenuCommands = new Set(rowEntries.map((entry) => entry.command).filter((id): id is string => !!id && !inTitle.has(id)));
+}
+
+/**
+ * A row's menu passes the row it was opened on (and the selection). When the tree redrew that row between the right
+ * click and the choice, VS Code no longer knows it and passes undefined in its place (the palette passes nothing).
+ * Falling back to the selection would act on another node: the command does nothing and says so.
+ */
+function rowLost(id: CommandId, args: unknown[]): boolean {
+  return rowMenuCommands.has(id) && args.length > 0 && args[0] === undefined;
+}
+
 export function registerCommand(id: CommandId, handler: CommandHandler): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    if (rowLost(id, args)) {
+      log().info(`${id}: its row was redrawn before it ran; nothing done`);
+      void info(vscode.l10n.t('The tree was redrawn as you chose this command, so nothing was done. Please choose it again.'));
+      return undefined;
+    }
     try {
       return await handler(...args);
     } catch (error) {

@@ -250,6 +250,20 @@ describe('Explorer', function () {
     assert.strictEqual(await vscode.env.clipboard.readText(), `${BASE}/deep/a`);
   });
 
+  it('a row\'s menu command whose row VS Code lost (redrawn meanwhile) does nothing and says so, not acting on the selection', async () => {
+    // The row's menu passes (row, selection); VS Code puts undefined in place of a row it redrew in between. The
+    // palette passes nothing and means the selection.
+    await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/deep/a`);
+    await vscode.env.clipboard.writeText('');
+    const from = s.shownMessages.at(-1)?.seq ?? 0;
+    await vscode.commands.executeCommand('zooscope.copyPath', undefined, undefined);
+    assert.strictEqual(await vscode.env.clipboard.readText(), '', 'the selected node was not the row chosen');
+    const said = s.shownMessages.filter((m) => m.seq > from).map((m) => m.message);
+    assert.ok(said.some((m) => /redrawn as you chose this command/.test(m)), said.join(' | '));
+    await vscode.commands.executeCommand('zooscope.copyPath');
+    assert.strictEqual(await vscode.env.clipboard.readText(), `${BASE}/deep/a`, 'from the palette: the selection');
+  });
+
   it('keeps a digest password in secret storage, never in settings, and authenticates with it', async () => {
     const secretId = 'host-digest';
     await vscode.commands.executeCommand('zooscope.addConnection',
