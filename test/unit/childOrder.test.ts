@@ -48,3 +48,30 @@ test('the first k are right whatever order the server sends the names in', () =>
     for (const k of [1, 37, 999]) assert.deepEqual(firstInOrder(input, k), sorted.slice(0, k), `k=${k}`);
   }
 });
+
+const wideNames = [...new Set(Array.from({ length: 40000 }, (_, i) => `item-${i * 3 + 1}`).concat(randomNames(20000, 9)))];
+// A wide lock queue: sequential names, after a few plain ones, so the bound is a sequence number.
+const wideQueue = Array.from({ length: 30000 }, (_, i) => `${i % 2 ? 'x' : '_c_a-lock'}-${String((i * 7919) % 30011).padStart(10, '0')}`)
+  .concat(Array.from({ length: 100 }, (_, i) => `plain-${i}`));
+
+for (const [what, names] of [['names', wideNames], ['lock queue', wideQueue]] as const) test(`a wide node (${what}, chosen through a sample) gets the same first k whatever the order, even one that fools the sample`, () => {
+  const sorted = sortChildren([...new Set(names)]);
+  const n = sorted.length;
+  const step = Math.floor(n / 4096);
+  /** The sample reads every step-th name: put `chosen` there, the rest elsewhere. */
+  const withSample = (chosen: string[]) => {
+    const inSample = new Set(chosen);
+    const rest = sorted.filter((name) => !inSample.has(name));
+    return Array.from({ length: n }, (_, i) => (i % step === 0 && i / step < chosen.length ? chosen[i / step] : rest.pop()!));
+  };
+  // The largest names in the sample: the bound comes last, and far more than k are below it.
+  const fooledLate = withSample(sorted.slice(n - 4096));
+  // The smallest: the bound comes first, and fewer than k are below it.
+  const fooledEarly = withSample(sorted.slice(0, 4096));
+  let seed = 1;
+  const shuffled = [...sorted].sort(() => ((seed = (seed * 16807) % 2147483647) % 3) - 1);
+  for (const input of [sorted, [...sorted].reverse(), shuffled, fooledLate, fooledEarly]) {
+    assert.equal(new Set(input).size, n);
+    for (const k of [1, 100, 1000, 3000]) assert.deepEqual(firstInOrder(input, k), sorted.slice(0, k), `k=${k}`);
+  }
+});
