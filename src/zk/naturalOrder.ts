@@ -147,19 +147,9 @@ const SAMPLE_SIZE = 4096;
 export function firstInOrder(names: readonly string[], count: number): string[] {
   const k = Math.min(count, names.length);
   if (k <= 0) return [];
-  if (k >= names.length / 4) {
-    const all = sortAll(names);
-    all.length = k;
-    return all;
-  }
-  if (names.length >= SAMPLED_FROM) {
-    const below = belowSampledBound(names, k);
-    if (below) {
-      const all = sortAll(below);
-      all.length = k;
-      return all;
-    }
-  }
+  if (k >= names.length / 4) return firstOfSorted(names, k);
+  const below = names.length >= SAMPLED_FROM ? belowSampledBound(names, k) : undefined;
+  if (below) return firstOfSorted(below, k);
   const heap = new LargestOnTop(k);
   for (const name of names) heap.offer(name, sequenceKey(name));
   return sortAll(heap.names);
@@ -181,12 +171,16 @@ function belowSampledBound(names: readonly string[], k: number): string[] | unde
     // Only plain names come before a plain one: the sequence number is read for the few below it by name.
     for (const name of names) if (compareNatural(name, bound) < 0 && sequenceKey(name) === PLAIN) below.push(name);
   } else {
-    for (const name of names) {
-      const seq = sequenceKey(name);
-      if (seq < boundSeq || (seq === boundSeq && compareNatural(name, bound) < 0)) below.push(name);
-    }
+    for (const name of names) if (compareKeys(name, sequenceKey(name), bound, boundSeq) < 0) below.push(name);
   }
   return below.length >= k && below.length <= 4 * k ? below : undefined;
+}
+
+/** The first k of `names` in display order, by a full sort. */
+function firstOfSorted(names: readonly string[], k: number): string[] {
+  const all = sortAll(names);
+  all.length = k;
+  return all;
 }
 
 /** All names in display order. Returns a new array. */
