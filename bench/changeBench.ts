@@ -43,8 +43,9 @@ export async function changeBench(connectString: string, writer: OtherClient, ra
   try {
     // Expanded as a user would: / then /bench then the node, so the node is an element the tree knows (the
     // callback is only called for those) and its ancestors are listed and watched too.
-    if (!await tree.resolve(node.path)) throw new Error(`change bench: ${node.path} not found`);
-    const listing = await tree.openListing(node.path);
+    const element = await tree.resolve(node.path);
+    if (!element) throw new Error(`change bench: ${node.path} not found`);
+    const listing = await tree.openListing(element);
     await listing.entries();
     let expected = listing.total;
     const total = warmup + changes + ((warmup + changes) % 2); // even: every child created is deleted again

@@ -7,7 +7,7 @@
 import * as zookeeper from 'node-zookeeper-client';
 import { mapBounded } from '../src/zk/timeouts';
 import { ConnectionTree } from '../src/zk/tree/connectionTree';
-import { ConnectionNode } from '../src/zk/tree/treeNodes';
+import { ConnectionNode, ZnodeNode } from '../src/zk/tree/treeNodes';
 import { znodePresentation } from '../src/zk/tree/znodePresentation';
 import { l10nLike, openSession, rawExists, rawGetChildren, WINDOW } from './fixtures';
 import { collect } from './stats';
@@ -23,13 +23,16 @@ async function main(): Promise<void> {
   if (mode === 'tree') {
     const session = await openSession(connectString);
     close = () => session.close();
+    // The element the user expands, as the tree had it before (read before the measurement).
+    const root = new ConnectionNode('bench');
+    const stat = await session.exists(nodePath);
+    if (!stat) throw new Error(`tree: ${nodePath} does not exist`);
+    const element = new ZnodeNode('bench', nodePath, nodePath.slice(nodePath.lastIndexOf('/') + 1), stat, root);
     work = async () => {
-      const root = new ConnectionNode('bench');
       const tree = new ConnectionTree(root, session, () => ({ pageSize: count, window: WINDOW, liveUpdates: true, debounceMs: 30 }), () => undefined, () => undefined);
-      const listing = await tree.openListing(nodePath);
-      const entries = await listing.entries();
-      if (entries.length !== count) throw new Error(`tree: ${entries.length} entries, expected ${count}`);
-      const nodes = tree.nodesFor(root, entries);
+      const listing = await tree.openListing(element);
+      const nodes = await listing.entries();
+      if (nodes.length !== count) throw new Error(`tree: ${nodes.length} entries, expected ${count}`);
       held.push(tree, nodes.map((n) => znodePresentation(l10nLike, n, undefined, listing)));
     };
   } else {

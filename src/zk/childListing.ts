@@ -12,11 +12,17 @@ export interface ChildReader {
   exists(path: string): Promise<ZnodeStat | undefined>;
 }
 
+/** One listed child whose Stat has been read. Its `stat` is replaced as newer ones come. */
 export interface ChildEntry {
-  name: string;
-  path: string;
+  readonly name: string;
+  readonly path: string;
   stat: ZnodeStat;
 }
+
+/** Makes the entry of a child the first time its Stat is read (the tree makes its elements here). */
+export type EntryMaker<E extends ChildEntry> = (name: string, path: string, stat: ZnodeStat) => E;
+
+const plainEntry: EntryMaker<ChildEntry> = (name, path, stat) => ({ name, path, stat });
 
 export interface ListingOptions {
   pageSize: number;
@@ -24,20 +30,27 @@ export interface ListingOptions {
   window: number;
 }
 
-export class ChildListing {
+export class ChildListing<E extends ChildEntry = ChildEntry> {
   /** Names of the last listing, as the server sent them. */
   private names: string[] = [];
   /** Names that pass the filter, unordered. */
   private visibleNames: string[] = [];
   /** The first names of `visibleNames` in display order (at least as many as are shown, once computed). */
   private ordered: string[] = [];
-  private readonly stats = new Map<string, ZnodeStat>();
+  /**
+   * The entry of each listed child whose Stat was read, by name: one object per child for as long as it is listed
+   * (the tree's elements are these objects, so there is no second map of them by path).
+   */
+  private readonly known = new Map<string, E>();
+  /** Names whose Stat must be read again before they are shown (a reload that asked for fresh Stats). */
+  private stale: Set<string> | undefined;
   private filterValue: NameFilter | undefined;
   private shown: number;
   parentStat: ZnodeStat | undefined;
   loaded = false;
 
-  constructor(private readonly reader: ChildReader, readonly path: string, private readonly options: ListingOptions) {
+  constructor(private readonly reader: ChildReader, readonly path: string, private readonly options: ListingOptions,
+    private readonly makeEntry: EntryMaker<E> = plainEntry as EntryMaker<ChildEntry> as EntryMaker<E>) {
     this.shown = options.pageSize;
   }
 
@@ -59,18 +72,26 @@ export class ChildListing {
     return this.visibleNames.length > this.shown;
   }
 
-  /** Lists the names again; Stats already known for names still present are kept unless `restat`. */
+  /**
+   * Lists the names again. The entries of names no longer listed are dropped; those still listed are kept (the
+   * same objects), with their Stats read again before they are next shown when `restat`.
+   */
   async reload(restat = false): Promise<void> {
     const { children, stat } = await this.reader.getChildren(this.path);
     this.parentStat = stat;
     this.names = children;
-    if (restat) this.stats.clear();
-    else if (this.stats.size > 0) {
+    if (this.known.size > 0) {
       const present = new Set(children);
-      for (const name of [...this.stats.keys()]) if (!present.has(name)) this.stats.delete(name);
+      for (const name of [...this.known.keys()]) if (!present.has(name)) this.known.delete(name);
+      if (restat) this.stale = new Set(this.known.keys());
     }
     this.applyFilter();
     this.loaded = true;
+  }
+
+  /** The entry of a listed child whose Stat was read. */
+  entry(name: string): E | undefined {
+    return this.known.get(name);
   }
 
   setFilter(filter: NameFilter | undefined): void {
@@ -93,7 +114,7 @@ export class ChildListing {
   }
 
   /** The shown entries with their Stats; names that vanished since the listing are left out. */
-  async entries(): Promise<ChildEntry[]> {
+  async entries(): Promise<E[]> {
     if (this.ordered.length < Math.min(this.shown, this.visibleNames.length)) {
       this.ordered = firstInOrder(this.visibleNames, this.shown);
       // Every name is shown: the sorted copy replaces the unsorted one (their order matters nowhere else), so a
@@ -106,24 +127,25 @@ export class ChildListing {
     // The page as it is now: a reload while the Stats are read replaces `ordered`, it does not change this array.
     const page = this.ordered;
     const end = Math.min(this.shown, page.length);
+    const stale = this.stale;
     const missing: string[] = [];
-    for (let i = 0; i < end; i++) if (!this.stats.has(page[i])) missing.push(page[i]);
+    for (let i = 0; i < end; i++) if (!this.known.has(page[i]) || stale?.has(page[i])) missing.push(page[i]);
     await mapBounded(missing, this.options.window, async (name) => {
-      const stat = await this.reader.exists(joinPath(this.path, name));
-      if (stat) this.stats.set(name, stat);
+      const path = joinPath(this.path, name);
+      const stat = await this.reader.exists(path);
+      stale?.delete(name);
+      const entry = this.known.get(name);
+      if (!stat) this.known.delete(name);
+      else if (entry) entry.stat = stat;
+      else this.known.set(name, this.makeEntry(name, path, stat));
     });
-    const result: ChildEntry[] = [];
+    if (stale && stale === this.stale && stale.size === 0) this.stale = undefined;
+    const result: E[] = [];
     for (let i = 0; i < end; i++) {
-      const name = page[i];
-      const stat = this.stats.get(name);
-      if (stat) result.push({ name, path: joinPath(this.path, name), stat });
+      const entry = this.known.get(page[i]);
+      if (entry) result.push(entry);
     }
     return result;
-  }
-
-  /** Updates one child's Stat (after a data change), if it is listed. */
-  updateStat(name: string, stat: ZnodeStat): void {
-    if (this.stats.has(name)) this.stats.set(name, stat);
   }
 
   private applyFilter(): void {

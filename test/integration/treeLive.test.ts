@@ -1,10 +1,10 @@
-// The tree's live state (ConnectionTree, no vscode import) across a server restart and an ensemble failover:
-// watches come back and the tree refreshes by itself.
+// The tree's live state (ConnectionTree, no vscode import): the elements it keeps as children come and go, and
+// across a server restart and an ensemble failover, watches come back and the tree refreshes by itself.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ZkSession } from '../../src/zk/session';
 import { ConnectionTree } from '../../src/zk/tree/connectionTree';
-import { ConnectionNode, PathNode } from '../../src/zk/tree/treeNodes';
+import { ConnectionNode, PathNode, ZnodeNode } from '../../src/zk/tree/treeNodes';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
 import { connectOtherClient, eventually } from '../support/zkClient';
 import * as fs from 'node:fs';
@@ -35,8 +35,9 @@ const logTail = (dir: string) => {
 
 /** Shows `path` as the tree does (its element exists, its children are listed and watched); returns the names. */
 const names = async (tree: ConnectionTree, path: string) => {
-  assert.ok(await tree.resolve(path), `${path} resolves`);
-  return (await (await tree.openListing(path)).entries()).map((e) => e.name);
+  const node = await tree.resolve(path);
+  assert.ok(node, `${path} resolves`);
+  return (await (await tree.openListing(node)).entries()).map((e) => e.name);
 };
 
 describe('tree refresh across faults', () => {
@@ -49,6 +50,55 @@ describe('tree refresh across faults', () => {
   after(async () => {
     await standalone?.stop();
     await ensemble?.stop();
+  });
+
+  test('a child removed by another client lets go of its element; children still listed keep theirs, with new Stats', async () => {
+    const other = await connectOtherClient(standalone.connectString);
+    await other.mkdirp('/elements/kept');
+    await other.create('/elements/gone');
+    const { session, tree, changed } = await liveTree(standalone.connectString);
+    try {
+      assert.deepEqual(await names(tree, '/elements'), ['gone', 'kept']);
+      const kept = tree.nodeAt('/elements/kept');
+      assert.ok(kept && tree.nodeAt('/elements/gone'));
+      changed.length = 0;
+      await new Promise<void>((resolve, reject) => other.client.transaction().remove('/elements/gone')
+        .setData('/elements/kept', Buffer.from('new')).commit((error) => (error ? reject(error) : resolve())));
+      await eventually(() => changed.some((n) => n.path === '/elements'), 5000, 'the tree to see the removal');
+      assert.deepEqual(await names(tree, '/elements'), ['kept']);
+      // The map the tree keeps its elements in no longer holds the removed child (it kept every child ever listed).
+      assert.equal(tree.nodeAt('/elements/gone'), undefined);
+      assert.equal(tree.nodeAt('/elements/kept'), kept, 'the same element VS Code knows');
+      await tree.refresh('/elements');
+      assert.deepEqual(await names(tree, '/elements'), ['kept']);
+      assert.equal(tree.nodeAt('/elements/kept'), kept, 'the same element after a refresh that reads every Stat again');
+      assert.ok(kept.kind === 'znode' && kept.stat.dataLength === 3, 'with the Stat read again');
+    } finally {
+      tree.dispose();
+      session.close();
+      other.close();
+    }
+  });
+
+  test('a filter set on a node survives collapsing its parent; listed again, the node has a new element with the filter', async () => {
+    const other = await connectOtherClient(standalone.connectString);
+    for (const name of ['lock-1', 'lock-2', 'other']) await other.mkdirp(`/filtered/node/${name}`);
+    const { session, tree } = await liveTree(standalone.connectString);
+    try {
+      assert.deepEqual(await names(tree, '/filtered/node'), ['lock-1', 'lock-2', 'other']);
+      const before = tree.nodeAt('/filtered/node');
+      tree.listing('/filtered/node')!.setFilter({ text: 'lock-*', test: (name) => name.startsWith('lock-') });
+      tree.collapse('/filtered');
+      assert.deepEqual(await names(tree, '/filtered/node'), ['lock-1', 'lock-2']);
+      assert.notEqual(tree.nodeAt('/filtered/node'), before, 'its parent was listed anew');
+      assert.equal(tree.listing('/filtered/node')?.filter?.text, 'lock-*');
+      const child = tree.nodeAt('/filtered/node/lock-1');
+      assert.ok(child instanceof ZnodeNode && child.parent === tree.nodeAt('/filtered/node'), 'its children hang under the new element');
+    } finally {
+      tree.dispose();
+      session.close();
+      other.close();
+    }
   });
 
   test('a server restart: the session comes back and the tree shows changes made while it was down', async () => {

@@ -61,3 +61,54 @@ test('once every name is shown (one sorted array kept), filters, counts and reve
   await listing.reload();
   assert.deepEqual((await listing.entries()).map((e) => e.name), ['n-2', 'z']);
 });
+
+test('entries are made once per child and kept while it is listed; a reload drops those of names gone', async () => {
+  const { reader, release } = gatedReader(['a', 'b', 'c']);
+  release();
+  let made = 0;
+  const listing = new ChildListing(reader, '/p', { pageSize: 10, window: 2 }, (name, path, s) => ({ name, path, stat: s, serial: ++made }));
+  await listing.reload();
+  const first = await listing.entries();
+  assert.equal(made, 3);
+  reader.names = ['a', 'c', 'd'];
+  await listing.reload();
+  assert.equal(listing.entry('b'), undefined, 'b is no longer held');
+  const second = await listing.entries();
+  assert.deepEqual(second.map((e) => e.name), ['a', 'c', 'd']);
+  assert.equal(second[0], first[0]);
+  assert.equal(second[1], first[2]);
+  assert.equal(made, 4, 'only d was made');
+});
+
+test('a reload asking for fresh Stats keeps each entry and gives it the Stat read again before it is shown', async () => {
+  const { reader, release } = gatedReader(['a', 'bb']);
+  release();
+  const listing = new ChildListing(reader, '/p', { pageSize: 10, window: 2 });
+  await listing.reload();
+  const [a, bb] = await listing.entries();
+  assert.equal(bb.stat.czxid, 2n);
+  reader.names = ['a', 'bb', 'ccc'];
+  const exists = reader.exists;
+  reader.exists = async (path) => {
+    const s = await exists(path);
+    return s && { ...s, version: 7 };
+  };
+  await listing.reload(true);
+  const again = await listing.entries();
+  assert.deepEqual(again.map((e) => e.name), ['a', 'bb', 'ccc']);
+  assert.equal(again[0], a);
+  assert.equal(again[1], bb);
+  assert.deepEqual(again.map((e) => e.stat.version), [7, 7, 7]);
+});
+
+test('an entry whose node is gone when its Stat is read again is dropped, not shown with its old Stat', async () => {
+  const { reader, release } = gatedReader(['a', 'b']);
+  release();
+  const listing = new ChildListing(reader, '/p', { pageSize: 10, window: 2 });
+  await listing.reload();
+  await listing.entries();
+  await listing.reload(true);
+  reader.names = ['a'];
+  assert.deepEqual((await listing.entries()).map((e) => e.name), ['a']);
+  assert.equal(listing.entry('b'), undefined);
+});

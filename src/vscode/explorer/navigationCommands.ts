@@ -55,7 +55,7 @@ export async function filterChildren(services: Core, arg?: unknown, text?: strin
   const node = selectedPathNode(services, arg);
   if (!node) return;
   const tree = services.tree.treeFor(node.connectionId);
-  const listing = await tree?.openListing(node.path).catch(() => undefined);
+  const listing = await tree?.openListing(node).catch(() => undefined);
   if (!listing) return;
   const value = text ?? await input({
     title: t('Filter Children of {0}', node.path), prompt: t('A glob such as lock-* or item-?, or a regular expression as /…/'),

@@ -1,11 +1,11 @@
-// The tree state of one live connection: listings of expanded nodes, one element per path, and a live watch on
-// every expanded node (dropped when it collapses). Changes are debounced, re-read, then announced.
+// The tree state of one live connection: listings of expanded nodes, whose entries are the elements of their
+// children (one per path for as long as it is listed), and a live watch on every expanded node (dropped when it
+// collapses). Changes are debounced, re-read, then announced.
 // Free of the vscode API on purpose, so benchmarks can drive it outside VS Code.
 import { ChildListing } from '../childListing';
 import { isZkError } from '../errors';
 import { baseName, parentPath } from '../paths';
 import type { ZkSession } from '../session';
-import type { ZnodeStat } from '../stat';
 import type { WatchEvent } from '../watchRegistry';
 import { ConnectionNode, PathNode, ZnodeNode } from './treeNodes';
 import { HeldWatches } from '../heldWatches';
@@ -19,8 +19,9 @@ export interface TreeSettings {
 
 export class ConnectionTree {
   readonly root: ConnectionNode;
-  private readonly listings = new Map<string, ChildListing>();
-  private readonly nodes = new Map<string, ZnodeNode>();
+  private readonly listings = new Map<string, ChildListing<ZnodeNode>>();
+  /** The element each listing makes its entries under. */
+  private readonly listingParents = new WeakMap<ChildListing<ZnodeNode>, PathNode>();
   private readonly watches = new HeldWatches();
   private readonly pending = new Map<string, { timer: NodeJS.Timeout; children: boolean; data: boolean; restat: boolean }>();
   private disposed = false;
@@ -37,21 +38,36 @@ export class ConnectionTree {
     this.root = root;
   }
 
+  /** The element of a path whose parent is listed (and its Stat read), or the root. */
   nodeAt(path: string): PathNode | undefined {
-    return path === '/' ? this.root : this.nodes.get(path);
+    if (path === '/') return this.root;
+    const parent = parentPath(path);
+    return parent === undefined ? undefined : this.listings.get(parent)?.entry(baseName(path));
   }
 
-  listing(path: string): ChildListing | undefined {
+  listing(path: string): ChildListing<ZnodeNode> | undefined {
     return this.listings.get(path);
   }
 
-  /** The listing for `path`, loaded, with a live watch set up first so no change slips between the two. */
-  async openListing(path: string): Promise<ChildListing> {
+  /**
+   * The listing of `parent`'s children, loaded, with a live watch set up first so no change slips between the two.
+   * Its entries are `parent`'s child elements; a listing made under an element that has since been replaced (its
+   * parent was collapsed and listed again) is made anew, with the filter the user set on it.
+   */
+  async openListing(element: PathNode): Promise<ChildListing<ZnodeNode>> {
+    const { path } = element;
+    // A command may hold an element that was replaced since: the listing belongs to the one listed now.
+    const parent = this.nodeAt(path) ?? element;
     let listing = this.listings.get(path);
-    if (!listing) {
+    if (!listing || this.listingParents.get(listing) !== parent) {
       const { pageSize, window } = this.settings();
-      listing = new ChildListing(this.session, path, { pageSize, window });
+      const { connectionId } = this.root;
+      const filter = listing?.filter;
+      listing = new ChildListing(this.session, path, { pageSize, window },
+        (name, childPath, stat) => new ZnodeNode(connectionId, childPath, name, stat, parent));
+      if (filter) listing.setFilter(filter);
       this.listings.set(path, listing);
+      this.listingParents.set(listing, parent);
     }
     await this.ensureWatch(path);
     if (!listing.loaded) {
@@ -68,27 +84,15 @@ export class ConnectionTree {
    * with the rows listed under it (a collapsed node's count has no watch and may have gone stale). Answers the node
    * when its look changed.
    */
-  private adoptOwnStat(path: string, listing: ChildListing): ZnodeNode | undefined {
-    const node = this.nodes.get(path);
+  private adoptOwnStat(path: string, listing: ChildListing<ZnodeNode>): ZnodeNode | undefined {
+    const node = this.nodeAt(path);
     const stat = listing.parentStat;
-    if (!node || !stat) return undefined;
+    if (!(node instanceof ZnodeNode) || !stat) return undefined;
     const redraw = node.stat.numChildren !== stat.numChildren || node.stat.dataLength !== stat.dataLength;
     node.stat = stat;
-    this.listings.get(parentPath(path) ?? '/')?.updateStat(node.name, stat);
     return redraw ? node : undefined;
   }
 
-  /** Elements for listed children, reusing the instances VS Code already knows. */
-  nodesFor(parent: PathNode, entries: { name: string; path: string; stat: ZnodeStat }[]): ZnodeNode[] {
-    return entries.map((entry) => {
-      let node = this.nodes.get(entry.path);
-      if (!node || node.parent !== parent) {
-        node = new ZnodeNode(this.root.connectionId, entry.path, entry.name, entry.stat, parent);
-        this.nodes.set(entry.path, node);
-      } else node.stat = entry.stat;
-      return node;
-    });
-  }
 
   /** An element for any existing path (for reveal), built from its ancestors down. */
   async resolve(path: string): Promise<PathNode | undefined> {
@@ -96,15 +100,14 @@ export class ConnectionTree {
     const parentPathValue = parentPath(path) ?? '/';
     const parent = await this.resolve(parentPathValue);
     if (!parent) return undefined;
-    const listing = await this.openListing(parentPathValue);
+    const listing = await this.openListing(parent);
     if (!listing.showName(baseName(path))) {
       if (listing.filter) listing.setFilter(undefined);
       await listing.reload();
       if (!listing.showName(baseName(path))) return undefined;
     }
     const entries = await listing.entries();
-    const entry = entries.find((e) => e.path === path);
-    return entry ? this.nodesFor(parent, [entry])[0] : undefined;
+    return entries.find((e) => e.path === path);
   }
 
   /** Collapsed: stop watching it and everything below, and forget the listings (a 100k-name list is big). */
@@ -129,12 +132,10 @@ export class ConnectionTree {
 
   /** Re-reads a shown node's Stat into its element and into its parent's listing (which redraws from it). */
   private async restat(path: string): Promise<void> {
-    const node = this.nodes.get(path);
-    if (!node) return;
+    const node = this.nodeAt(path);
+    if (!(node instanceof ZnodeNode)) return;
     const stat = await this.session.exists(path);
-    if (!stat) return;
-    node.stat = stat;
-    this.listings.get(parentPath(path) ?? '/')?.updateStat(node.name, stat);
+    if (stat) node.stat = stat;
   }
 
   get watchedPaths(): string[] {

@@ -79,9 +79,9 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     const tree = this.treeFor(node.connectionId);
     if (!tree) return [];
     try {
-      const listing = await tree.openListing(node.path);
+      const listing = await tree.openListing(node);
       const entries = await listing.entries();
-      const nodes: TreeNode[] = tree.nodesFor(node, entries);
+      const nodes: TreeNode[] = [...entries];
       // Redraw the node itself when its children turn out to look like a lock queue (or stop to).
       if (node instanceof ZnodeNode && !listing.filter && this.lockQueues.update(node.connectionId, node.path, entries.map((e) => e.name))) {
         setTimeout(() => this.changed.fire(node), 0);
