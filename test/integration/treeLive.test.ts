@@ -7,6 +7,7 @@ import { ConnectionTree } from '../../src/zk/tree/connectionTree';
 import { ConnectionNode, PathNode, ZnodeNode } from '../../src/zk/tree/treeNodes';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
 import { connectOtherClient, eventually } from '../support/zkClient';
+import { holdRequestsFrom } from '../support/requestGate';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -94,6 +95,29 @@ describe('tree refresh across faults', () => {
       assert.equal(tree.listing('/filtered/node')?.filter?.text, 'lock-*');
       const child = tree.nodeAt('/filtered/node/lock-1');
       assert.ok(child instanceof ZnodeNode && child.parent === tree.nodeAt('/filtered/node'), 'its children hang under the new element');
+    } finally {
+      tree.dispose();
+      session.close();
+      other.close();
+    }
+  });
+
+  test('expanding sends the listing right behind the watch, not after its answer (one round trip less)', async () => {
+    const other = await connectOtherClient(standalone.connectString);
+    await other.mkdirp('/pipelined/first');
+    await other.mkdirp('/pipelined/second/child');
+    const { session, tree } = await liveTree(standalone.connectString);
+    try {
+      // The first watch of a session tells whether the server has persistent watches; until then, one at a time.
+      assert.deepEqual(await names(tree, '/pipelined'), ['first', 'second']);
+      assert.equal(session.watches.persistent, true);
+      const gate = holdRequestsFrom(session.channel, () => false, async () => undefined);
+      try {
+        assert.deepEqual(await names(tree, '/pipelined/second'), ['child']);
+      } finally {
+        gate.restore();
+      }
+      assert.deepEqual(gate.wire.slice(0, 3), ['send addWatch', 'send getChildren', 'answer addWatch'], gate.wire.join(', '));
     } finally {
       tree.dispose();
       session.close();

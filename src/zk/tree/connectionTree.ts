@@ -69,9 +69,14 @@ export class ConnectionTree {
       this.listings.set(path, listing);
       this.listingParents.set(listing, parent);
     }
-    await this.ensureWatch(path);
+    // The watch goes out first and the listing right behind it, without waiting for the watch's answer: a server
+    // answers one session's requests in order, so no change falls between them. Until the server is known to have
+    // persistent watches (an old one closes the connection on addWatch, failing what follows), one after the other.
+    const watching = this.ensureWatch(path);
     if (!listing.loaded) {
+      if (this.session.watches.persistent !== true) await watching;
       await listing.reload();
+      await watching;
       const node = this.adoptOwnStat(path, listing);
       // The node itself is already drawn: redraw it (after VS Code has these children) when its count changed.
       if (node) setTimeout(() => { if (!this.disposed) this.changed(node); }, 0);
