@@ -6,7 +6,7 @@ import { ZkSession } from '../../src/zk/session';
 import { ConnectionTree } from '../../src/zk/tree/connectionTree';
 import { ConnectionNode, PathNode, ZnodeNode } from '../../src/zk/tree/treeNodes';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, eventually } from '../support/zkClient';
+import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
 import { holdRequestsFrom } from '../support/requestGate';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -23,6 +23,22 @@ async function liveTree(connectString: string) {
   const trail: string[] = [];
   session.on('state', (state: string) => trail.push(`${Date.now() - started}ms ${state}`));
   return { session, tree, changed, trail };
+}
+
+type LiveTree = Awaited<ReturnType<typeof liveTree>>;
+
+/** Runs `body` with another client and a live tree on `connectString`; closes all of them afterwards. */
+async function withLiveTree(connectString: string, body: (other: OtherClient, live: LiveTree) => Promise<void>): Promise<void> {
+  const other = await connectOtherClient(connectString);
+  let live: LiveTree | undefined;
+  try {
+    live = await liveTree(connectString);
+    await body(other, live);
+  } finally {
+    live?.tree.dispose();
+    live?.session.close();
+    other.close();
+  }
 }
 
 /** The last lines of a member's log, for failure messages. */
@@ -54,11 +70,9 @@ describe('tree refresh across faults', () => {
   });
 
   test('a child removed by another client lets go of its element; children still listed keep theirs, with new Stats', async () => {
-    const other = await connectOtherClient(standalone.connectString);
-    await other.mkdirp('/elements/kept');
-    await other.create('/elements/gone');
-    const { session, tree, changed } = await liveTree(standalone.connectString);
-    try {
+    await withLiveTree(standalone.connectString, async (other, { tree, changed }) => {
+      await other.mkdirp('/elements/kept');
+      await other.create('/elements/gone');
       assert.deepEqual(await names(tree, '/elements'), ['gone', 'kept']);
       const kept = tree.nodeAt('/elements/kept');
       assert.ok(kept && tree.nodeAt('/elements/gone'));
@@ -74,18 +88,12 @@ describe('tree refresh across faults', () => {
       assert.deepEqual(await names(tree, '/elements'), ['kept']);
       assert.equal(tree.nodeAt('/elements/kept'), kept, 'the same element after a refresh that reads every Stat again');
       assert.ok(kept.kind === 'znode' && kept.stat.dataLength === 3, 'with the Stat read again');
-    } finally {
-      tree.dispose();
-      session.close();
-      other.close();
-    }
+    });
   });
 
   test('a filter set on a node survives collapsing its parent; listed again, the node has a new element with the filter', async () => {
-    const other = await connectOtherClient(standalone.connectString);
-    for (const name of ['lock-1', 'lock-2', 'other']) await other.mkdirp(`/filtered/node/${name}`);
-    const { session, tree } = await liveTree(standalone.connectString);
-    try {
+    await withLiveTree(standalone.connectString, async (other, { tree }) => {
+      for (const name of ['lock-1', 'lock-2', 'other']) await other.mkdirp(`/filtered/node/${name}`);
       assert.deepEqual(await names(tree, '/filtered/node'), ['lock-1', 'lock-2', 'other']);
       const before = tree.nodeAt('/filtered/node');
       tree.listing('/filtered/node')!.setFilter({ text: 'lock-*', test: (name) => name.startsWith('lock-') });
@@ -95,19 +103,13 @@ describe('tree refresh across faults', () => {
       assert.equal(tree.listing('/filtered/node')?.filter?.text, 'lock-*');
       const child = tree.nodeAt('/filtered/node/lock-1');
       assert.ok(child instanceof ZnodeNode && child.parent === tree.nodeAt('/filtered/node'), 'its children hang under the new element');
-    } finally {
-      tree.dispose();
-      session.close();
-      other.close();
-    }
+    });
   });
 
   test('expanding sends the listing right behind the watch, not after its answer (one round trip less)', async () => {
-    const other = await connectOtherClient(standalone.connectString);
-    await other.mkdirp('/pipelined/first');
-    await other.mkdirp('/pipelined/second/child');
-    const { session, tree } = await liveTree(standalone.connectString);
-    try {
+    await withLiveTree(standalone.connectString, async (other, { session, tree }) => {
+      await other.mkdirp('/pipelined/first');
+      await other.mkdirp('/pipelined/second/child');
       // The first watch of a session tells whether the server has persistent watches; until then, one at a time.
       assert.deepEqual(await names(tree, '/pipelined'), ['first', 'second']);
       assert.equal(session.watches.persistent, true);
@@ -118,11 +120,7 @@ describe('tree refresh across faults', () => {
         gate.restore();
       }
       assert.deepEqual(gate.wire.slice(0, 3), ['send addWatch', 'send getChildren', 'answer addWatch'], gate.wire.join(', '));
-    } finally {
-      tree.dispose();
-      session.close();
-      other.close();
-    }
+    });
   });
 
   test('a server restart: the session comes back and the tree shows changes made while it was down', async () => {
