@@ -73,14 +73,16 @@ export class ConnectionTree {
     // answers one session's requests in order, so no change falls between them. Until the server is known to have
     // persistent watches (an old one closes the connection on addWatch, failing what follows), one after the other.
     const watching = this.ensureWatch(path);
-    if (!listing.loaded) {
-      if (this.session.watches.persistent !== true) await watching;
-      await listing.reload();
+    if (listing.loaded) {
       await watching;
-      const node = this.adoptOwnStat(path, listing);
-      // The node itself is already drawn: redraw it (after VS Code has these children) when its count changed.
-      if (node) setTimeout(() => { if (!this.disposed) this.changed(node); }, 0);
+      return listing;
     }
+    if (this.session.watches.persistent !== true) await watching;
+    await listing.reload();
+    await watching;
+    const node = this.adoptOwnStat(path, listing);
+    // The node itself is already drawn: redraw it (after VS Code has these children) when its count changed.
+    if (node) setTimeout(() => { if (!this.disposed) this.changed(node); }, 0);
     return listing;
   }
 
