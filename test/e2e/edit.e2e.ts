@@ -37,7 +37,7 @@ async function open(ctx: Parameters<E2eTest['run']>[0], tag: string, seed: (othe
   await seed(other, base);
   const wb = await ctx.open({ settings: { 'zooscope.connections': [{ id: 'e2e-edit', name: CONNECTION, connectString: ctx.zk }], 'workbench.editor.enablePreview': false } });
   await wb.openZooScope();
-  await wb.expandRow(CONNECTION);
+  await wb.connectRow(CONNECTION);
   return { wb, other, base };
 }
 

@@ -18,7 +18,7 @@ export const tests: E2eTest[] = [
         await other.create(`${BASE}/logo.png`, Buffer.concat([Buffer.from([0x89]), Buffer.from('PNG\r\n\x1a\n'), Buffer.from(Array.from({ length: 40 }, (_, i) => i * 7))]));
         const wb = await ctx.open({ settings: { 'zooscope.connections': [{ id: 'e2e', name: CONNECTION, connectString: ctx.zk }] } });
         await wb.openZooScope();
-        await wb.expandRow(CONNECTION);
+        await wb.connectRow(CONNECTION);
         await wb.expandRow(BASE.slice(1));
         await wb.explorerRow('logo.png').click();
         const lines = wb.page.locator('.monaco-editor .view-lines');

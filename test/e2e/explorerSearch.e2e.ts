@@ -23,7 +23,7 @@ export const tests: E2eTest[] = [
         for (const n of [19999, 19997, 19998]) await other.create(`${BASE}/jobs/job-${n}`, 'queued');
         const wb = await ctx.open({ settings: { 'zooscope.connections': [{ id: 'e2e', name: CONNECTION, connectString: ctx.zk }] } });
         await wb.openZooScope();
-        await wb.expandRow(CONNECTION);
+        await wb.connectRow(CONNECTION);
         await wb.contextMenu(wb.explorerRow(BASE.slice(1)), 'Search…');
         await wb.answerInput(/Node names to find/, '');
         await wb.answerInput(/Text to find in the data/, 'region');

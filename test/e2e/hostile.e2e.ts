@@ -24,7 +24,7 @@ async function open(ctx: Parameters<E2eTest['run']>[0], tag: string, seed: (othe
   await seed(other, base);
   const wb = await ctx.open({ settings: { 'zooscope.connections': [{ id: 'e2e-hostile', name: CONNECTION, connectString: ctx.zk }] } });
   await wb.openZooScope();
-  await wb.expandRow(CONNECTION);
+  await wb.connectRow(CONNECTION);
   await wb.expandRow(base.slice(1));
   return { wb, other, base };
 }

@@ -66,7 +66,7 @@ export const tests: E2eTest[] = [
         for (const title of ['添加连接…', '转到路径…', '全部刷新']) await viewAction(wb, title).waitFor({ state: 'attached', timeout: 20000 });
         await wb.explorerRow(CONNECTION).locator('.label-description', { hasText: '未连接' }).waitFor({ timeout: 20000 });
 
-        await wb.expandRow(CONNECTION);
+        await wb.connectRow(CONNECTION);
         await wb.expandRow(BASE.slice(1));
         await wb.expandRow('config');
         const node = wb.explorerRow('app.json');

@@ -83,7 +83,7 @@ export const tests: E2eTest[] = [
 
         // Keyboard: arrows move through the rows, Enter reveals the node in the ZooKeeper tree. (The connection is
         // expanded first: a reveal into a tree whose connection was never expanded shows nothing in code-server yet.)
-        await wb.expandRow(CONNECTION);
+        await wb.connectRow(CONNECTION);
         await frame.locator('.row-participant').first().focus();
         await wb.page.keyboard.press('ArrowDown');
         const focused = await frame.locator('.row-participant:focus').textContent();
@@ -139,7 +139,7 @@ export const tests: E2eTest[] = [
         // The workbench may fold the connection again as it restores the tree's state after the reload: expand it
         // until its child stays in view.
         for (let attempt = 1; ; attempt++) {
-          await wb.expandRow(CONNECTION);
+          await wb.connectRow(CONNECTION);
           try {
             await baseRow.waitFor({ timeout: 5000 });
             break;

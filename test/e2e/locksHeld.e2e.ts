@@ -35,7 +35,7 @@ export const tests: E2eTest[] = [
         await wb.page.locator('.part.sidebar .pane-header', { hasText: 'Held Locks' }).first().waitFor({ timeout: 20000 });
         // Empty at first: the view's welcome text says how to take a lock.
         await wb.page.locator('.part.sidebar .welcome-view-content', { hasText: 'takes part in no locks' }).waitFor({ timeout: 20000 });
-        await wb.expandRow(CONNECTION);
+        await wb.connectRow(CONNECTION);
         await wb.expandRow(base.slice(1));
 
         // 1. Acquire Lock from the tree's context menu: held at once, listed, counted in the status bar.

@@ -19,7 +19,7 @@ export const tests: E2eTest[] = [
       try {
         const wb = await ctx.open({ settings: { 'zooscope.connections': [{ id: 'e2e-shell', name: CONNECTION, connectString: ctx.zk }] } });
         await wb.openZooScope();
-        await wb.expandRow(CONNECTION);
+        await wb.connectRow(CONNECTION);
         await wb.expandRow(base.slice(1));
         await wb.expandRow('app');
         await wb.explorerRow('existing').waitFor({ timeout: 20000 });

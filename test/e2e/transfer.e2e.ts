@@ -69,7 +69,7 @@ export const tests: E2eTest[] = [
 
         const wb = await ctx.open({ workspaceFolder: folder, settings: { 'zooscope.connections': [{ id: 'e2e', name: CONNECTION, connectString: ctx.zk }] } });
         await wb.openZooScope();
-        await wb.expandRow(CONNECTION);
+        await wb.connectRow(CONNECTION);
         await wb.expandRow(BASE.slice(1));
 
         // Export: the save dialog proposes <workspace folder>/src.zooscope.json.

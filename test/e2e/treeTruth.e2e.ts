@@ -20,7 +20,7 @@ export const tests: E2eTest[] = [
         await other.mkdirp(`${base}/queue/lock-b`);
         const wb = await ctx.open({ settings: { 'zooscope.connections': [{ id: 'e2e-tree', name: CONNECTION, connectString: ctx.zk }] } });
         await wb.openZooScope();
-        await wb.expandRow(CONNECTION);
+        await wb.connectRow(CONNECTION);
         await wb.expandRow(base.slice(1));
         await wb.expandRow('queue');
         await wb.explorerRow('lock-a').waitFor({ timeout: 20000 });

@@ -172,6 +172,16 @@ export class Workbench {
       .first().waitFor({ timeout: 30000 });
   }
 
+  /**
+   * Expands a connection's row and waits until the row shows it connected. The connection connects as it expands,
+   * and its row is redrawn then: VS Code forgets its children's handles until it has them again, and a menu chosen
+   * on one of them meanwhile does nothing (fresh run F: Search… said "the tree was redrawn" and asked nothing).
+   */
+  async connectRow(name: string): Promise<void> {
+    await this.expandRow(name);
+    await this.explorerRow(name).locator('.codicon-vm-running').waitFor({ timeout: 30000 });
+  }
+
   /** Answers the input box whose prompt matches `prompt`: replaces its value with `value` and presses Enter. */
   async answerInput(prompt: RegExp, value: string): Promise<void> {
     const widget = this.page.locator('.quick-input-widget').filter({ hasText: prompt });
