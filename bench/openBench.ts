@@ -56,8 +56,11 @@ interface RunSample {
 async function oneRun(connectString: string, raw: zookeeper.Client, node: WideNode, run: number): Promise<RunSample> {
   const session = await openSession(connectString);
   const tree = newTree(session, () => undefined);
-  const parent = new ZnodeNode('bench', node.path, node.path.slice(node.path.lastIndexOf('/') + 1), PARENT_STAT, new ConnectionNode('bench'));
   try {
+    // The node as a user reaches it, / and its parent expanded first (not timed): its element is the tree's own, and
+    // the session has set a watch before, as every expand but a session's first has.
+    const parent = await tree.resolve(node.path);
+    if (!parent) throw new Error(`open bench: ${node.path} not found`);
     const sample: Partial<RunSample> = {};
     const steps: (() => Promise<void>)[] = [
       async () => {
