@@ -50,8 +50,8 @@ export class ConnectionTree {
   }
 
   /**
-   * The listing of `parent`'s children, loaded, with a live watch set up first so no change slips between the two.
-   * Its entries are `parent`'s child elements; a listing made under an element that has since been replaced (its
+   * The listing of `element`'s children, loaded, with a live watch set up first so no change slips between the two.
+   * Its entries are the child elements; a listing made under an element that has since been replaced (its
    * parent was collapsed and listed again) is made anew, with the filter the user set on it.
    */
   async openListing(element: PathNode): Promise<ChildListing<ZnodeNode>> {
@@ -113,8 +113,9 @@ export class ConnectionTree {
       await listing.reload();
       if (!listing.showName(baseName(path))) return undefined;
     }
-    const entries = await listing.entries();
-    return entries.find((e) => e.path === path);
+    // Reads the shown page's Stats, this child's among them.
+    await listing.entries();
+    return listing.entry(baseName(path));
   }
 
   /** Collapsed: stop watching it and everything below, and forget the listings (a 100k-name list is big). */
