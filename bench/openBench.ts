@@ -10,7 +10,7 @@ import { mapBounded } from '../src/zk/timeouts';
 import type { ZnodeStat } from '../src/zk/stat';
 import { ConnectionNode, ZnodeNode } from '../src/zk/tree/treeNodes';
 import { ZnodePresentation, znodePresentation } from '../src/zk/tree/znodePresentation';
-import { childName, l10nLike, newTree, openSession, PAGE_SIZE, rawExists, rawGetChildren, WideNode, WINDOW } from './fixtures';
+import { childName, connectOtherClient, l10nLike, newTree, openSession, PAGE_SIZE, rawExists, rawGetChildren, WideNode, WINDOW } from './fixtures';
 import { collect, now, Row, summarize } from './stats';
 
 export interface OpenResult {
@@ -52,15 +52,28 @@ interface RunSample {
   total: number;
 }
 
-/** One run: a fresh session and tree; the three measurements in a rotating order (so none always goes first). */
-async function oneRun(connectString: string, raw: zookeeper.Client, node: WideNode, run: number): Promise<RunSample> {
+/** Lists `/` and every ancestor of `nodePath` with the bare client, as a user of it walks down to the node. */
+async function walkDown(raw: zookeeper.Client, nodePath: string): Promise<void> {
+  const parts = nodePath.split('/').filter(Boolean);
+  for (let depth = 0; depth < parts.length; depth++) await rawGetChildren(raw, '/' + parts.slice(0, depth).join('/'));
+}
+
+/**
+ * One run: a fresh session and tree, and a fresh bare client beside them (so neither side has a connection the
+ * other lacks), each having walked down to the node untimed; the measurements in a rotating order (so none always
+ * goes first).
+ */
+async function oneRun(connectString: string, node: WideNode, run: number): Promise<RunSample> {
   const session = await openSession(connectString);
   const tree = newTree(session, () => undefined);
+  const bareClient = await connectOtherClient(connectString, 30000);
   try {
     // The node as a user reaches it, / and its parent expanded first (not timed): its element is the tree's own, and
     // the session has set a watch before, as every expand but a session's first has.
     const parent = await tree.resolve(node.path);
     if (!parent) throw new Error(`open bench: ${node.path} not found`);
+    const raw = bareClient.client;
+    await walkDown(raw, node.path);
     const sample: Partial<RunSample> = {};
     const steps: (() => Promise<void>)[] = [
       async () => {
@@ -115,16 +128,17 @@ async function oneRun(connectString: string, raw: zookeeper.Client, node: WideNo
   } finally {
     tree.dispose();
     session.close();
+    bareClient.close();
   }
 }
 
-export async function openBench(connectString: string, raw: zookeeper.Client, nodes: WideNode[], runs: number): Promise<OpenResult> {
+export async function openBench(connectString: string, nodes: WideNode[], runs: number): Promise<OpenResult> {
   const rows: Row[] = [];
   const openMedian = new Map<string, number>();
   for (const node of nodes) {
-    await oneRun(connectString, raw, node, 0); // warm-up (JIT, server caches), not counted
+    await oneRun(connectString, node, 0); // warm-up (JIT, server caches), not counted
     const samples: RunSample[] = [];
-    for (let run = 0; run < runs; run++) samples.push(await oneRun(connectString, raw, node, run));
+    for (let run = 0; run < runs; run++) samples.push(await oneRun(connectString, node, run));
     const pick = (key: keyof RunSample) => samples.map((s) => s[key]);
     const rawLib = summarize(pick('rawLib'));
     const session = summarize(pick('session'));
@@ -204,24 +218,22 @@ export async function memoryBench(connectString: string, node: WideNode, runs: n
 // `npx tsc -p tsconfig.test.json`); BENCH_RUNS (default 5) and BENCH_WIDE (default 100000) as in bench/run.ts.
 if (require.main === module) {
   void (async () => {
-    const { connectOtherClient, createWideNode, startServer } = await import('./fixtures');
+    const { createWideNode, startServer } = await import('./fixtures');
     const { formatTable } = await import('./stats');
     const runs = Math.max(5, Number(process.env.BENCH_RUNS ?? 5));
     const wide = (process.env.BENCH_WIDE ?? '100000').split(',').map((n) => ({ path: `/bench/w${n}`, children: Number(n) }));
     const { cluster } = await startServer();
     try {
       const writer = await connectOtherClient(cluster.connectString, 30000);
-      const raw = await connectOtherClient(cluster.connectString, 30000);
       try {
         for (const node of wide) await createWideNode(writer, node);
         const load0 = os.loadavg();
-        const { rows } = await openBench(cluster.connectString, raw.client, wide, runs);
+        const { rows } = await openBench(cluster.connectString, wide, runs);
         rows.push(...await memoryBench(cluster.connectString, wide[wide.length - 1], runs));
         console.log(formatTable(rows));
         console.log(`load average ${load0.map((l) => l.toFixed(1)).join(' ')} → ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
       } finally {
         writer.close();
-        raw.close();
       }
     } finally {
       await cluster.stop();

@@ -69,7 +69,7 @@ async function main(): Promise<number> {
         for (const node of [...wide, live]) await createWideNode(writer, node);
       });
 
-      const open = await phase(`open (${runs} runs per size)`, () => openBench(connectString, raw, wide, runs));
+      const open = await phase(`open (${runs} runs per size)`, () => openBench(connectString, wide, runs));
       addRows(open.rows);
       const biggest = wide[wide.length - 1];
       addRows(await phase('memory (RSS, a process per measurement)', () => memoryBench(connectString, biggest, Math.max(5, Math.min(runs, 5)))));

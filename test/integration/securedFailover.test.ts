@@ -83,7 +83,7 @@ describe('a TLS 3-server ensemble (clientAuth=need) loses the member the session
     assert.deepEqual(states, ['held', 'suspended', 'held']);
     assert.equal(h.snapshot.node, node);
     assert.ok(m.lockSession?.security.tls, 'still over TLS');
-    await eventually(async () => { try { return (await ownerOf(other, node)) === m.sessionId; } catch { return false; } }, 20000, 'owner seen by another client');
+    await eventually(async () => (await ownerOf(other, node)) === m.sessionId, 20000, 'owner seen by another client');
     await h.release();
   });
 });

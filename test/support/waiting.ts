@@ -3,14 +3,23 @@
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves when `check` returns true, polling; rejects after `timeoutMs`. */
+/**
+ * Resolves when `check` returns true, polling; rejects after `timeoutMs`, naming `what` and the check's last error.
+ * A check that throws is polled again: what it reads may not be there yet (a member that has not applied a create,
+ * a server still starting), and a loaded machine must not turn that into a failure at once.
+ */
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let last: unknown;
   while (Date.now() < deadline) {
-    if (await check()) return;
+    try {
+      if (await check()) return;
+    } catch (error) {
+      last = error;
+    }
     await sleep(20);
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`timed out waiting for ${what}${last === undefined ? '' : `; last error: ${last instanceof Error ? last.message : String(last)}`}`);
 }
 
 /**
