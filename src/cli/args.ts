@@ -8,7 +8,6 @@ import { checkPath } from '../zk/paths';
 export class UsageError extends Error {}
 
 /** Longest delay one timer (and ZooKeeper's int32 millisecond fields) can hold: 2^31 - 1 ms, about 24.8 days. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The environment variables credentials come from. */
 export const DIGEST_ENV = 'ZOOSCOPE_DIGEST';
@@ -75,17 +74,3 @@ export function digestCredentials(user: string | undefined, env: NodeJS.ProcessE
   return [`${user}:${password}`];
 }
 
-/** Calls `fn` after `ms`, however long (setTimeout waits 1 ms above MAX_TIMER_MS): chained timers. Returns a cancel. */
-export function afterDelay(ms: number, fn: () => void, chunkMs = MAX_TIMER_MS): () => void {
-  let timer: NodeJS.Timeout | undefined;
-  const due = Date.now() + ms;
-  const arm = (left: number) => {
-    timer = setTimeout(() => {
-      const rest = due - Date.now();
-      if (rest > 0) arm(rest);
-      else fn();
-    }, Math.min(left, chunkMs));
-  };
-  arm(ms);
-  return () => clearTimeout(timer);
-}

@@ -13,7 +13,8 @@
 // such lock (choose one with --convention), 6 cancelled by a signal before it was held.
 import { ConnectFailure, SessionOptions } from '../zk/session';
 import { AcquireOptions, CONVENTION_IDS, isConventionId, LockError, LockManager, LockMode, LockSnapshot } from '../zk/locks';
-import { afterDelay, checkedConnectString, checkedPath, CREDENTIALS_HINT, MAX_TIMER_MS, secondsOf, UsageError } from './args';
+import { checkedConnectString, checkedPath, CREDENTIALS_HINT, secondsOf, UsageError } from './args';
+import { afterDelay, MAX_TIMER_MS } from '../zk/timeouts';
 import type { Output } from './output';
 import { SecurityArgs } from './securityArgs';
 

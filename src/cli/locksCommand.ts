@@ -4,7 +4,8 @@
 import { analyzeLocks, AnalyzeOptions } from '../zk/analysis';
 import { isZkError } from '../zk/errors';
 import { SessionOptions, ZkSession } from '../zk/session';
-import { checkedConnectString, checkedPath, CREDENTIALS_HINT, integerOf, MAX_TIMER_MS, numberOf, secondsOf, UsageError } from './args';
+import { checkedConnectString, checkedPath, CREDENTIALS_HINT, integerOf, numberOf, secondsOf, UsageError } from './args';
+import { MAX_TIMER_MS } from '../zk/timeouts';
 import { formatAnalysis } from './locksFormat';
 import type { Output } from './output';
 import { SecurityArgs } from './securityArgs';

@@ -6,7 +6,8 @@
 import { SessionOptions, ZkSession } from '../zk/session';
 import { ZkShell } from '../zk/shell';
 import { terminalText } from '../zk/shell/terminalText';
-import { checkedConnectString, MAX_TIMER_MS, secondsOf, UsageError } from './args';
+import { checkedConnectString, secondsOf, UsageError } from './args';
+import { MAX_TIMER_MS } from '../zk/timeouts';
 import type { Output } from './output';
 import { SecurityArgs } from './securityArgs';
 import { runInteractive } from './shellInteractive';

@@ -1,5 +1,8 @@
 import { ZkError } from './errors';
 
+/** The longest delay one setTimeout keeps; above it Node waits 1 ms instead (and warns). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Rejects with a `clientTimeout` ZkError when `promise` has not settled within `ms`. Every request passes through
  * here (a lock hand-off twice), so it costs one promise and one timer, not a race of three promises.
@@ -26,4 +29,19 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, task:
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/** Calls `fn` after `ms`, however long (setTimeout waits 1 ms above MAX_TIMER_MS): chained timers. Returns a cancel. */
+export function afterDelay(ms: number, fn: () => void, chunkMs = MAX_TIMER_MS): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const due = Date.now() + ms;
+  const arm = (left: number) => {
+    timer = setTimeout(() => {
+      const rest = due - Date.now();
+      if (rest > 0) arm(rest);
+      else fn();
+    }, Math.min(left, chunkMs));
+  };
+  arm(ms);
+  return () => clearTimeout(timer);
 }

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fourLetterWord } from '../support/ports';
 import { eventually } from '../support/zkClient';
+import { sleep } from '../support/waiting';
 import { children, countNotifications, lockSuite, ownerOf, trail } from '../support/lockHelpers';
 import { LockError, LockHandle, LockSnapshot } from '../../src/zk/locks';
 import { ZkSession } from '../../src/zk/session';
@@ -107,6 +108,20 @@ describe('lock recipes', () => {
     assert.deepEqual(await children(suite.other, '/x/timeout'), [ha.snapshot.node!.split('/').pop()]);
     assert.equal(ha.state, 'held');
     await ha.release();
+  });
+
+  test('a timeout longer than one timer can wait (2^31 ms, 24.9 days) keeps waiting: it does not fire at once', async () => {
+    const [a, b] = [manager(), manager()];
+    const ha = await a.acquire('/x/long-timeout');
+    await ha.whenHeld();
+    const hb = await b.acquire('/x/long-timeout', { timeoutMs: 2 ** 31 });
+    await eventually(() => hb.state === 'waiting' || hb.isFinal, 5000, 'b waiting');
+    // Node clamps a longer setTimeout to 1 ms; a timer due after that one has fired runs after it.
+    await sleep(50);
+    assert.equal(hb.state, 'waiting');
+    await ha.release();
+    await hb.whenHeld();
+    await hb.release();
   });
 
   test('cancel with an AbortSignal: cancelled, node deleted; an already aborted signal never queues', async () => {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { afterDelay, digestCredentials, secondsOf, UsageError } from '../../src/cli/args';
+import { digestCredentials, secondsOf, UsageError } from '../../src/cli/args';
 import { createOutput, escapeHiddenInJson } from '../../src/cli/output';
 
 const HOSTILE = 'a\u202eb\u200bc\u001b[31md\u0085e [x](command:foo) \u{e0041} 😀';
@@ -63,15 +63,4 @@ test('seconds are bounded, never wrapped; credentials come from the environment 
   for (const [user, env] of [['alice:pw', {}], ['alice', {}], ['alice', { ZOOSCOPE_DIGEST: 'bob:pw' }], [undefined, { ZOOSCOPE_DIGEST: 'nopassword' }]] as const) {
     assert.throws(() => digestCredentials(user, env), (e: Error) => e instanceof UsageError && !e.message.includes('pw'));
   }
-});
-
-test('afterDelay chains timers past one timer\'s reach and can be cancelled', async () => {
-  const started = Date.now();
-  await new Promise<void>((resolve) => afterDelay(30, resolve, 7));
-  assert.ok(Date.now() - started >= 29, 'not before its time');
-  let fired = false;
-  const cancel = afterDelay(20, () => { fired = true; }, 7);
-  cancel();
-  await new Promise<void>((resolve) => afterDelay(40, resolve, 7));
-  assert.equal(fired, false);
 });

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ZkError } from '../../src/zk/errors';
-import { mapBounded, withTimeout } from '../../src/zk/timeouts';
+import { afterDelay, mapBounded, withTimeout } from '../../src/zk/timeouts';
 
 describe('withTimeout', () => {
   test('passes the value through when the promise settles in time', async () => {
@@ -41,4 +41,15 @@ describe('mapBounded', () => {
     assert.deepEqual(result, [50, 10, 40, 20, 30]);
     assert.equal(peak, 2);
   });
+});
+
+test('afterDelay chains timers past one timer\'s reach and can be cancelled', async () => {
+  const started = Date.now();
+  await new Promise<void>((resolve) => afterDelay(30, resolve, 7));
+  assert.ok(Date.now() - started >= 29, 'not before its time');
+  let fired = false;
+  const cancel = afterDelay(20, () => { fired = true; }, 7);
+  cancel();
+  await new Promise<void>((resolve) => afterDelay(40, resolve, 7));
+  assert.equal(fired, false);
 });

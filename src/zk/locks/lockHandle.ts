@@ -4,6 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { isZkError, ZkError } from '../errors';
 import type { SessionState, ZkSession } from '../session';
+import { afterDelay } from '../timeouts';
 import type { WatchNotification } from '../protocol/rawChannel';
 import type { ConventionId } from './conventions';
 import { FINAL_STATES, LockError, LockMode, LockSnapshot, LockState, LostReason } from './types';
@@ -33,7 +34,8 @@ export abstract class LockHandle extends EventEmitter<LockHandleEvents> {
   private wakePromise: Promise<void> | undefined;
   private wakeResolve: (() => void) | undefined;
   private readonly detach: (() => void)[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  /** Cancels the acquire timeout (any length: a plain setTimeout above 24.8 days would fire at once). */
+  private cancelTimeout: () => void = () => undefined;
   private readonly settledPromise: Promise<LockSnapshot>;
   private settle!: { resolve: (s: LockSnapshot) => void; reject: (e: LockError) => void };
 
@@ -47,7 +49,7 @@ export abstract class LockHandle extends EventEmitter<LockHandleEvents> {
     session.on('state', onState);
     this.detach.push(() => session.off('state', onState));
     this.detach.push(session.onNotification((n) => this.onNotification(n)));
-    if (timeoutMs !== undefined) this.timer = setTimeout(() => this.stop('timedOut'), timeoutMs);
+    if (timeoutMs !== undefined) this.cancelTimeout = afterDelay(timeoutMs, () => this.stop('timedOut'));
     if (signal) {
       const onAbort = () => this.stop('cancelled');
       if (signal.aborted) queueMicrotask(onAbort);
@@ -113,7 +115,7 @@ export abstract class LockHandle extends EventEmitter<LockHandleEvents> {
     const snapshot = this.snapshot;
     if (state === 'held' || state === 'leader') {
       this.heldOnce = true;
-      clearTimeout(this.timer);
+      this.cancelTimeout();
       if (changed) this.emit('acquired', snapshot);
       this.settle.resolve(snapshot);
     }
@@ -220,7 +222,7 @@ export abstract class LockHandle extends EventEmitter<LockHandleEvents> {
 
   /** Ends the attempt's ties to the session and settles whenHeld(). */
   private finish(): void {
-    clearTimeout(this.timer);
+    this.cancelTimeout();
     for (const undo of this.detach.splice(0)) undo();
     // Once whenHeld() resolved a rejection has no effect: skip building the error (on the hand-off path).
     if (!this.heldOnce) this.settle.reject(new LockError(this.snapshot));
