@@ -7,8 +7,6 @@ import { checkPath } from '../zk/paths';
 /** A bad argument: the command prints this one line and exits 2. */
 export class UsageError extends Error {}
 
-/** Longest delay one timer (and ZooKeeper's int32 millisecond fields) can hold: 2^31 - 1 ms, about 24.8 days. */
-
 /** The environment variables credentials come from. */
 export const DIGEST_ENV = 'ZOOSCOPE_DIGEST';
 export const PASSWORD_ENV = 'ZOOSCOPE_DIGEST_PASSWORD';

@@ -1,6 +1,9 @@
 import { ZkError } from './errors';
 
-/** The longest delay one setTimeout keeps; above it Node waits 1 ms instead (and warns). */
+/**
+ * Longest delay one timer (and ZooKeeper's int32 millisecond fields) can hold: 2^31 - 1 ms, about 24.8 days. Above
+ * it Node's setTimeout waits 1 ms instead (and warns).
+ */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
