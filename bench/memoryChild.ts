@@ -5,6 +5,7 @@
 //       extension holds them after the user pages through everything.
 // bare: node-zookeeper-client's names array and one raw Stat per child, as a bare client would hold them.
 import * as zookeeper from 'node-zookeeper-client';
+import { baseName } from '../src/zk/paths';
 import { mapBounded } from '../src/zk/timeouts';
 import { ConnectionTree } from '../src/zk/tree/connectionTree';
 import { ConnectionNode, ZnodeNode } from '../src/zk/tree/treeNodes';
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
     const root = new ConnectionNode('bench');
     const stat = await session.exists(nodePath);
     if (!stat) throw new Error(`tree: ${nodePath} does not exist`);
-    const element = new ZnodeNode('bench', nodePath, nodePath.slice(nodePath.lastIndexOf('/') + 1), stat, root);
+    const element = new ZnodeNode('bench', nodePath, baseName(nodePath), stat, root);
     work = async () => {
       const tree = new ConnectionTree(root, session, () => ({ pageSize: count, window: WINDOW, liveUpdates: true, debounceMs: 30 }), () => undefined, () => undefined);
       const listing = await tree.openListing(element);

@@ -100,7 +100,6 @@ export class ConnectionTree {
     return redraw ? node : undefined;
   }
 
-
   /** An element for any existing path (for reveal), built from its ancestors down. */
   async resolve(path: string): Promise<PathNode | undefined> {
     if (path === '/') return this.root;
@@ -138,7 +137,7 @@ export class ConnectionTree {
     await this.restat(path);
   }
 
-  /** Re-reads a shown node's Stat into its element and into its parent's listing (which redraws from it). */
+  /** Re-reads a shown node's Stat into its element, which is its parent listing's entry (the row redraws from it). */
   private async restat(path: string): Promise<void> {
     const node = this.nodeAt(path);
     if (!(node instanceof ZnodeNode)) return;
