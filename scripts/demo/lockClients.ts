@@ -6,7 +6,7 @@
 //
 //   node out/scripts/demo/lockClients.js <connectString> [--root /zooscope-demo] [--hold-min-ms 20000] [--hold-max-ms 40000]
 //
-// Runs until SIGINT/SIGTERM, then closes its sessions (their ephemeral nodes go with them).
+// Runs until SIGINT/SIGTERM/SIGHUP, then closes its sessions (their ephemeral nodes go with them).
 import { parseArgs } from 'node:util';
 import { ConventionId, LockHandle, LockManager } from '../../src/zk/locks';
 import { baseName } from '../../src/zk/paths';
@@ -246,17 +246,23 @@ async function main(): Promise<void> {
   const min = Number(values['hold-min-ms'] ?? 20000);
   const max = Number(values['hold-max-ms'] ?? Math.max(min, 40000));
   const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+  // Handlers go in before anything is said or started: a signal that came before them would end the process
+  // at once (exit by signal, sessions left to time out), and whoever reads "starting" may signal right away.
+  let signalled = false;
+  const stopRequested = new Promise<void>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.on(signal, () => {
+        if (signalled) return;
+        signalled = true;
+        log(`${signal}: closing sessions`); // a start under way finishes first, then they stop
+        resolve();
+      });
+    }
+  });
+  log(`starting lock clients on ${connectString}`);
   const handle = await startDemoLockClients(connectString, { root: values.root, holdMs: { min, max }, log });
-  log(`lock clients ready: ${handle.lockPaths.curator}, ${handle.lockPaths.kazoo}, ${handle.servicePath}`);
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: closing sessions`);
-    handle.stop().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  void stopRequested.then(() => handle.stop()).then(() => process.exit(0), () => process.exit(1));
+  if (!signalled) log(`lock clients ready: ${handle.lockPaths.curator}, ${handle.lockPaths.kazoo}, ${handle.servicePath}`);
 }
 
 if (require.main === module) {

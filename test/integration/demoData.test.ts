@@ -234,26 +234,51 @@ void test('when a holder releases, the next waiter acquires', async () => {
   await waitFor('the service node gone after stop', async () => (await client.exists(`${ROOT}/services/api/instance-1`)) === undefined);
 });
 
-void test('the lock clients CLI stops cleanly on SIGTERM', async () => {
-  const root = '/zooscope-cli';
+/** Starts the lock clients CLI on `root`; resolves once it has printed `line`. */
+async function startLockClientsCli(root: string, line: string): Promise<ChildProcess> {
   cli = spawn(process.execPath, [demoScript('lockClients'), zk.connectString, '--root', root], { stdio: ['ignore', 'pipe', 'inherit'] });
   const proc = cli;
   let output = '';
   await new Promise<void>((resolve, reject) => {
     proc.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('lock clients ready')) resolve();
+      if (output.includes(line)) resolve();
+      else if (output.includes('lock clients ready')) reject(new Error(`ready without printing "${line}": ${output}`));
     });
-    proc.once('exit', (code) => reject(new Error(`exited early (${code}): ${output}`)));
+    proc.once('exit', (code, signal) => reject(new Error(`exited early (${code ?? signal}): ${output}`)));
   });
-  assert.equal(await childCount(`${root}/locks/curator-mutex`), 4);
-  assert.equal(await childCount(`${root}/locks/kazoo-lock`), 3);
-  const exit = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return proc;
+}
+
+/** SIGTERMs the CLI; resolves to how it ended: its exit code, or the signal that ended it. */
+async function terminate(proc: ChildProcess): Promise<number | string> {
+  const exit = new Promise<number | string>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   proc.kill('SIGTERM');
-  assert.equal(await exit, 0);
+  const ended = await exit;
   cli = undefined;
+  return ended;
+}
+
+async function assertNoDemoNodes(root: string): Promise<void> {
   // Closed sessions take their ephemeral nodes along at once (no session timeout to wait for).
   assert.equal(await childCount(`${root}/locks/curator-mutex`), 0);
   assert.equal(await childCount(`${root}/locks/kazoo-lock`), 0);
   assert.equal(await client.exists(`${root}/services/api/instance-1`), undefined);
+}
+
+void test('the lock clients CLI stops cleanly on SIGTERM', async () => {
+  const root = '/zooscope-cli';
+  const proc = await startLockClientsCli(root, 'lock clients ready');
+  assert.equal(await childCount(`${root}/locks/curator-mutex`), 4);
+  assert.equal(await childCount(`${root}/locks/kazoo-lock`), 3);
+  assert.equal(await terminate(proc), 0);
+  await assertNoDemoNodes(root);
+});
+
+void test('the lock clients CLI stops cleanly on a SIGTERM sent while it starts', async () => {
+  // Its first line comes before any session: a signal from then on must close what it starts, not kill it.
+  const root = '/zooscope-cli-early';
+  const proc = await startLockClientsCli(root, 'starting lock clients');
+  assert.equal(await terminate(proc), 0);
+  await assertNoDemoNodes(root);
 });
