@@ -4,15 +4,14 @@ import { startStandalone } from './zkServer';
 
 async function main(): Promise<void> {
   const outFile = process.argv[2];
+  // Handlers first: a signal while the server starts would otherwise kill us and leave its java process behind.
+  let signalled = false;
+  const stopRequested = new Promise<void>((resolve) => {
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => { signalled = true; resolve(); });
+  });
   const zk = await startStandalone();
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await zk.stop();
-    process.exit(0);
-  };
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => void stop());
+  void stopRequested.then(() => zk.stop()).then(() => process.exit(0), () => process.exit(1));
+  if (signalled) return;
   if (outFile) fs.writeFileSync(outFile, zk.connectString + '\n');
   console.log(`zk: ${zk.connectString}`);
 }
