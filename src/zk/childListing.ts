@@ -74,19 +74,24 @@ export class ChildListing<E extends ChildEntry = ChildEntry> {
 
   /**
    * Lists the names again. The entries of names no longer listed are dropped; those still listed are kept (the
-   * same objects), with their Stats read again before they are next shown when `restat`.
+   * same objects), with their Stats read again before they are next shown when `restat`, or when some of them were
+   * deleted and made again since the last listing. Answers whether the children changed since that listing.
    */
-  async reload(restat = false): Promise<void> {
+  async reload(restat = false): Promise<boolean> {
     const { children, stat } = await this.reader.getChildren(this.path);
+    const previous = this.parentStat;
+    const before = this.names;
     this.parentStat = stat;
     this.names = children;
     if (this.known.size > 0) {
       const present = new Set(children);
       for (const name of [...this.known.keys()]) if (!present.has(name)) this.known.delete(name);
-      if (restat) this.stale = new Set(this.known.keys());
+      if (restat || (previous && remadeSince(previous, stat, before, children))) this.stale = new Set(this.known.keys());
     }
     this.applyFilter();
     this.loaded = true;
+    // The child version counts every create and delete under the node: the same one means the same children.
+    return !previous || previous.cversion !== stat.cversion;
   }
 
   /** The entry of a listed child whose Stat was read. */
@@ -153,4 +158,19 @@ export class ChildListing<E extends ChildEntry = ChildEntry> {
     this.visibleNames = filter ? this.names.filter((n) => filter.test(n)) : this.names;
     this.ordered = [];
   }
+}
+
+/**
+ * Whether some names listed both times may be other nodes now (deleted and made again in between): the child
+ * version counted more creates and deletes than the names that came and went.
+ */
+function remadeSince(previous: ZnodeStat, now: ZnodeStat, before: string[], after: string[]): boolean {
+  const counted = now.cversion - previous.cversion;
+  // Each name that came or went moves the count by one, and it is at least the change in their number.
+  if (counted <= Math.abs(after.length - before.length)) return false;
+  const earlier = new Set(before);
+  let came = 0;
+  for (const name of after) if (!earlier.has(name)) came++;
+  const went = before.length - (after.length - came);
+  return counted > came + went;
 }

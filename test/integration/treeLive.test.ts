@@ -13,11 +13,14 @@ import * as path from 'node:path';
 
 const settings = () => ({ pageSize: 1000, window: 256, liveUpdates: true, debounceMs: 30 });
 
-async function liveTree(connectString: string) {
+/** Changes wait until the test applies them (applyPendingChanges), whatever the machine's speed. */
+const heldChanges = () => ({ ...settings(), debounceMs: 600_000 });
+
+async function liveTree(connectString: string, treeSettings = settings) {
   const session = new ZkSession({ connectString, sessionTimeoutMs: 15000, requestTimeoutMs: 5000 });
   await session.open();
   const changed: PathNode[] = [];
-  const tree = new ConnectionTree(new ConnectionNode('t'), session, settings, (n) => changed.push(n), () => undefined);
+  const tree = new ConnectionTree(new ConnectionNode('t'), session, treeSettings, (n) => changed.push(n), () => undefined);
   // On failure, say what the session went through (CI runs on loaded machines).
   const started = Date.now();
   const trail: string[] = [];
@@ -28,11 +31,12 @@ async function liveTree(connectString: string) {
 type LiveTree = Awaited<ReturnType<typeof liveTree>>;
 
 /** Runs `body` with another client and a live tree on `connectString`; closes all of them afterwards. */
-async function withLiveTree(connectString: string, body: (other: OtherClient, live: LiveTree) => Promise<void>): Promise<void> {
+async function withLiveTree(connectString: string, body: (other: OtherClient, live: LiveTree) => Promise<void>,
+  treeSettings = settings): Promise<void> {
   const other = await connectOtherClient(connectString);
   let live: LiveTree | undefined;
   try {
-    live = await liveTree(connectString);
+    live = await liveTree(connectString, treeSettings);
     await body(other, live);
   } finally {
     live?.tree.dispose();
@@ -89,6 +93,48 @@ describe('tree refresh across faults', () => {
       assert.equal(tree.nodeAt('/elements/kept'), kept, 'the same element after a refresh that reads every Stat again');
       assert.ok(kept.kind === 'znode' && kept.stat.dataLength === 3, 'with the Stat read again');
     });
+  });
+
+  test('a change event for children the tree already listed (a create, then Refresh) redraws nothing', async () => {
+    await withLiveTree(standalone.connectString, async (other, { tree, changed }) => {
+      await other.mkdirp('/seen/first');
+      assert.deepEqual(await names(tree, '/seen'), ['first']);
+      await other.create('/seen/second');
+      await eventually(() => tree.pendingChanges.includes('/seen'), 5000, 'the create\'s event to arrive');
+      // As after a create from the dialog: the reveal refreshes the parent before the event is applied.
+      await tree.refresh('/seen');
+      assert.deepEqual(await names(tree, '/seen'), ['first', 'second']);
+      changed.length = 0;
+      await tree.applyPendingChanges();
+      assert.deepEqual(changed.map((n) => n.path), [], 'announcing /seen again makes VS Code forget its rows for a moment');
+      // A change the listing has not seen is still announced.
+      await other.create('/seen/third');
+      await eventually(() => tree.pendingChanges.includes('/seen'), 5000, 'the next create\'s event to arrive');
+      await tree.applyPendingChanges();
+      assert.deepEqual(changed.map((n) => n.path), ['/seen']);
+      assert.deepEqual(await names(tree, '/seen'), ['first', 'second', 'third']);
+    }, heldChanges);
+  });
+
+  test('a child deleted and made again between two listings is shown with the new node\'s Stat', async () => {
+    await withLiveTree(standalone.connectString, async (other, { tree, changed }) => {
+      await other.mkdirp('/remade/node');
+      assert.deepEqual(await names(tree, '/remade'), ['node']);
+      const before = tree.nodeAt('/remade/node');
+      assert.ok(before instanceof ZnodeNode);
+      const oldCzxid = before.stat.czxid;
+      await other.remove('/remade/node');
+      await other.create('/remade/node', 'v2');
+      await eventually(() => tree.pendingChanges.includes('/remade'), 5000, 'the events to arrive');
+      changed.length = 0;
+      await tree.applyPendingChanges();
+      assert.deepEqual(changed.map((n) => n.path), ['/remade'], 'the same names, but not the same children');
+      assert.deepEqual(await names(tree, '/remade'), ['node']);
+      const after = tree.nodeAt('/remade/node');
+      assert.ok(after instanceof ZnodeNode);
+      assert.notEqual(after.stat.czxid, oldCzxid, 'the Stat of the node made again, not of the one deleted');
+      assert.equal(after.stat.dataLength, 2);
+    }, heldChanges);
   });
 
   test('a filter set on a node survives collapsing its parent; listed again, the node has a new element with the filter', async () => {

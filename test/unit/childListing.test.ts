@@ -112,3 +112,39 @@ test('an entry whose node is gone when its Stat is read again is dropped, not sh
   assert.deepEqual((await listing.entries()).map((e) => e.name), ['a']);
   assert.equal(listing.entry('b'), undefined);
 });
+
+/** A reader whose child version the test moves, counting the Stats it is asked for. */
+function versionedReader(names: string[]) {
+  const reader: ChildReader & { names: string[]; cversion: number; statReads: string[] } = {
+    names,
+    cversion: 0,
+    statReads: [],
+    getChildren: async () => ({ children: [...reader.names], stat: { ...stat(1n), cversion: reader.cversion } }),
+    exists: async (path) => {
+      reader.statReads.push(path);
+      return stat(1n);
+    },
+  };
+  return reader;
+}
+
+test('reload answers whether the children changed, and reads again only the Stats of names that may be new nodes', async () => {
+  const reader = versionedReader(['a', 'b']);
+  const listing = new ChildListing(reader, '/p', { pageSize: 10, window: 2 });
+  assert.equal(await listing.reload(), true, 'the first listing');
+  await listing.entries();
+  assert.equal(await listing.reload(), false, 'nothing created or deleted since');
+  reader.statReads.length = 0;
+  // b deleted, c created: two changes, both seen in the names; a is the node it was.
+  reader.names = ['a', 'c'];
+  reader.cversion += 2;
+  assert.equal(await listing.reload(), true);
+  await listing.entries();
+  assert.deepEqual(reader.statReads, ['/p/c']);
+  // c deleted and made again: the same names, two changes.
+  reader.statReads.length = 0;
+  reader.cversion += 2;
+  assert.equal(await listing.reload(), true);
+  await listing.entries();
+  assert.deepEqual(reader.statReads.sort(), ['/p/a', '/p/c']);
+});

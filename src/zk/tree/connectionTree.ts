@@ -180,21 +180,38 @@ export class ConnectionTree {
     this.pending.set(event.path, entry);
   }
 
+  /** Paths with a change received and not yet applied (it waits out the debounce). */
+  get pendingChanges(): string[] {
+    return [...this.pending.keys()];
+  }
+
+  /** Applies now the changes that are waiting out their debounce (tests use it to choose when they land). */
+  async applyPendingChanges(): Promise<void> {
+    const paths = this.pendingChanges;
+    for (const path of paths) clearTimeout(this.pending.get(path)!.timer);
+    await Promise.all(paths.map((path) => this.applyChange(path)));
+  }
+
   private async applyChange(path: string): Promise<void> {
     const entry = this.pending.get(path);
     this.pending.delete(path);
     if (!entry || this.disposed) return;
+    const listing = this.listings.get(path);
+    // A child event whose change an earlier listing already showed (our own create, then Refresh) redraws nothing:
+    // announcing the node would make VS Code fetch its children again and forget their rows for a moment, and a
+    // command chosen on one of them in that moment would not know its row.
+    let redraw = entry.data || entry.restat || !listing;
     try {
-      const listing = this.listings.get(path);
-      if (entry.children && listing) await listing.reload(entry.restat);
+      if (entry.children && listing && await listing.reload(entry.restat)) redraw = true;
       if (entry.data) await this.restat(path);
-      // applyChange announces the node below in any case, so its new count is drawn with its new children.
-      else if (entry.children && listing) this.adoptOwnStat(path, listing);
+      // Announced below with its new children, so its count is drawn with them.
+      else if (entry.children && listing && this.adoptOwnStat(path, listing)) redraw = true;
     } catch (error) {
+      redraw = true;
       if (!isZkError(error, 'noNode')) this.warn(`refresh ${path}: ${String(error)}`);
     }
     const target = this.nodeAt(path);
-    if (target) this.changed(target);
+    if (target && redraw) this.changed(target);
   }
 }
 
