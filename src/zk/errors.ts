@@ -74,3 +74,10 @@ export class ZkError extends Error {
 export function isZkError(error: unknown, ...codes: ErrorName[]): error is ZkError {
   return error instanceof ZkError && (codes.length === 0 || codes.includes(error.code));
 }
+
+/** The first line of an error's message, with its errno code when the message does not already name it. */
+export function firstLine(error: unknown): string {
+  const text = (error instanceof Error ? error.message : String(error)).split('\n')[0].trim();
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && !text.includes(code) ? `${text} (${code})` : text;
+}

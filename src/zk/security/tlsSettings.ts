@@ -3,6 +3,7 @@
 // any socket opens, not a handshake failure on every retry.
 import * as fs from 'node:fs';
 import * as tls from 'node:tls';
+import { firstLine } from '../errors';
 
 export interface TlsSettings {
   /** PEM file with the CA(s) that signed the servers' certificates; absent: the system's CAs. */
@@ -77,6 +78,3 @@ export function prepareTls(settings: TlsSettings): PreparedTls {
   };
 }
 
-export function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0].trim();
-}

@@ -7,6 +7,7 @@ import * as https from 'node:https';
 import { MAX_ANSWER_BYTES, readWordAnswer } from '../fourLetterWords';
 import { tlsSocketOptions } from '../security/secureTransport';
 import type { PreparedTls } from '../security/tlsSettings';
+import { firstLine } from '../errors';
 import { ExactJson, isJsonObject, parseExactJson } from './exactJson';
 
 export const READ_ONLY_WORDS: ReadonlySet<string> = new Set(['srvr', 'stat', 'mntr', 'cons', 'dump', 'wchc', 'wchp', 'wchs', 'ruok', 'envi', 'conf', 'isro']);
@@ -35,11 +36,6 @@ export class AdminUnavailableError extends Error {
     super(`AdminServer ${server}: ${detail}`);
     this.name = 'AdminUnavailableError';
   }
-}
-
-function firstLine(error: NodeJS.ErrnoException): string {
-  const text = error.message.split('\n')[0].trim();
-  return error.code && !text.includes(error.code) ? `${text} (${error.code})` : text;
 }
 
 export interface AskOptions {
