@@ -1,9 +1,11 @@
 // Runs every benchmark against one fresh standalone ZooKeeper and prints a table (median, min–max, ratio to a
 // baseline measured in the same run); writes bench/results/bench-<time>.json and bench/results/latest.json.
 // Run through `npm run bench` (scripts/bench.sh), which compiles and packages first and passes --expose-gc.
-// Environment: BENCH_RUNS (open/sort runs, default 9, at least 5), BENCH_CHANGES (changes per case, default 20,
-// at least 20), BENCH_WIDE (comma-separated child counts, default 20000,100000), BENCH_LOCK_RUNS (lock hand-off
-// samples per case, default 11: a hand-off is about a millisecond, so the machine's noise needs many).
+// Environment: BENCH_RUNS (sort and webview runs, default 9, at least 5), BENCH_OPEN_RUNS (open-node runs, default
+// 21, at least 5: one open's 1,000 Stat reads vary 2–3× from run to run on a 2-core machine, so its median needs
+// many), BENCH_CHANGES (changes per case, default 20, at least 20), BENCH_WIDE (comma-separated child counts,
+// default 20000,100000), BENCH_LOCK_RUNS (lock hand-off samples per case, default 11: a hand-off is about a
+// millisecond, so the machine's noise needs many).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -29,6 +31,7 @@ function intFromEnv(name: string, fallback: number, min: number): number {
 
 async function main(): Promise<number> {
   const runs = intFromEnv('BENCH_RUNS', 9, 5);
+  const openRuns = intFromEnv('BENCH_OPEN_RUNS', 21, 5);
   const changes = intFromEnv('BENCH_CHANGES', 20, 20);
   const sizes = (process.env.BENCH_WIDE ?? '20000,100000').split(',').map(Number);
   if (!hasGc()) console.warn('bench: run node with --expose-gc for the memory figures and stable timings');
@@ -69,7 +72,7 @@ async function main(): Promise<number> {
         for (const node of [...wide, live]) await createWideNode(writer, node);
       });
 
-      const open = await phase(`open (${runs} runs per size)`, () => openBench(connectString, wide, runs));
+      const open = await phase(`open (${openRuns} runs per size)`, () => openBench(connectString, wide, openRuns));
       addRows(open.rows);
       const biggest = wide[wide.length - 1];
       addRows(await phase('memory (RSS, a process per measurement)', () => memoryBench(connectString, biggest, Math.max(5, Math.min(runs, 5)))));
@@ -126,7 +129,7 @@ async function main(): Promise<number> {
       node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, totalMemMiB: Math.round(os.totalmem() / 2 ** 20),
       loadAvgStart: load0, loadAvgEnd: os.loadavg(), gcExposed: hasGc(), zkDataDir: dataDir, zkDataFsType: fsType,
     },
-    settings: { runs, changes, pageSize: PAGE_SIZE, window: WINDOW, debounceMs: DEBOUNCE_MS, createWindow: CREATE_WINDOW, sizes },
+    settings: { runs, openRuns, changes, pageSize: PAGE_SIZE, window: WINDOW, debounceMs: DEBOUNCE_MS, createWindow: CREATE_WINDOW, sizes },
     rows: rows.map((r) => ({ ...r, ratio: ratio(r), goalMet: meetsGoal(r) })),
     package: { vsix: pkg.vsix, bundle: pkg.bundle, activation: pkg.activation },
     notes,
