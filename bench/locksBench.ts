@@ -244,7 +244,7 @@ if (require.main === module) {
     const { formatTable } = await import('./stats');
     const { cluster } = await startServer();
     try {
-      const rows = await locksBench(cluster.connectString, cluster.members[0].clientPort, Math.max(5, Number(process.env.BENCH_LOCK_RUNS ?? 5)));
+      const rows = await locksBench(cluster.connectString, cluster.members[0].clientPort, Math.max(5, Number(process.env.BENCH_LOCK_RUNS ?? 11)));
       console.log(formatTable(rows));
     } finally {
       await cluster.stop();

@@ -4,8 +4,8 @@
 // Environment: BENCH_RUNS (sort and webview runs, default 9, at least 5), BENCH_OPEN_RUNS (open-node runs, default
 // 21, at least 5: one open's 1,000 Stat reads vary 2–3× from run to run on a 2-core machine, so its median needs
 // many), BENCH_CHANGES (changes per case, default 20, at least 20), BENCH_WIDE (comma-separated child counts,
-// default 20000,100000), BENCH_LOCK_RUNS (lock hand-off samples per case, default 11: a hand-off is about a
-// millisecond, so the machine's noise needs many).
+// default 20000,100000), BENCH_LOCK_RUNS (lock samples per case, default 11: one sample's
+// ratio to Curator and kazoo ranges over 0.75–1.4× here, so a median of 5 moved by ±0.1 between invocations).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -92,7 +92,7 @@ async function main(): Promise<number> {
       // Its own server (AdminServer on), so the tables can be read both ways.
       addRows(await phase('lock analysis', () => analysisBench(Math.max(5, Math.min(runs, 7)))));
       // Hand-off against Curator and kazoo driver processes; notifications per release against the naive recipe.
-      addRows(await phase('locks', () => locksBench(connectString, cluster.members[0].clientPort, intFromEnv('BENCH_LOCK_RUNS', 5, 5))));
+      addRows(await phase('locks', () => locksBench(connectString, cluster.members[0].clientPort, intFromEnv('BENCH_LOCK_RUNS', 11, 5))));
       // Its own server serving plain, TLS and TLS + SASL at once.
       addRows(await phase('secured', () => securedBench(Math.max(5, Math.min(runs, 7)))));
     } finally {
