@@ -6,8 +6,8 @@
 # scripts/zk/ensure-zookeeper.sh and ensure-clients.sh. Prints ONE table (median, min–max, load average, baseline,
 # paired ratio, goal met/MISSED) and writes bench/results/bench-<time>.json and bench/results/latest.json.
 # Environment: BENCH_RUNS (≥ 5, default 9), BENCH_OPEN_RUNS (≥ 5, default 21), BENCH_CHANGES (≥ 20, default 20),
-# BENCH_WIDE (default 20000,100000), BENCH_LOCK_RUNS (≥ 5, default 11), BENCH_SEARCH_RUNS (≥ 5, default 5), BENCH_ZK_DIR (the server's data folder, on disk; default
-# the OS temp dir), BENCH_SKIP_PACKAGE=1 to report the existing .tmp/zooscope.vsix instead of packaging.
+# BENCH_WIDE (default 20000,100000), BENCH_LOCK_RUNS (≥ 5, default 11), BENCH_SEARCH_RUNS (≥ 5, default 5),
+# BENCH_ZK_DIR (the server's data folder, on disk; default the OS temp dir), BENCH_SKIP_PACKAGE=1 to report the existing .tmp/zooscope.vsix instead of packaging.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
