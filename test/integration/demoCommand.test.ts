@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { hostTools } from '../support/codeServer';
 import { sessionIdHex } from '../../src/zk/stat';
 import { fourLetterWord } from '../support/ports';
+import { alive, commandLine, processesUsing } from '../support/processes';
 import { waitFor } from '../support/waiting';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
 
@@ -43,33 +44,6 @@ after(async () => {
   }
   fs.rmSync(stateDir, { recursive: true, force: true });
 });
-
-/** Pids of live processes whose command line or environment names `marker` (code-server's helpers carry TMPDIR). */
-function processesUsing(marker: string): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (!alive(Number(entry))) continue;
-      const text = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8') + '\0' + fs.readFileSync(`/proc/${entry}/environ`, 'utf8');
-      if (text.includes(marker)) pids.push(Number(entry));
-    } catch { /* exited meanwhile, or not ours to read */ }
-  }
-  return pids;
-}
-
-/** Running (a zombie has exited; only its parent has not reaped it yet). */
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z /s.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-function commandLine(pid: number): string {
-  try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim(); } catch { return '(gone)'; }
-}
 
 function get(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
