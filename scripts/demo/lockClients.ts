@@ -14,6 +14,7 @@ import { SessionOptions } from '../../src/zk/session';
 import { DemoActor, message } from './demoActor';
 import { DemoService } from './demoService';
 import { DEMO_ROOT } from './seed';
+import { onStopSignal } from '../../test/support/stopSignal';
 
 export type DemoLockName = 'curator' | 'kazoo';
 
@@ -248,21 +249,12 @@ async function main(): Promise<void> {
   const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
   // Handlers go in before anything is said or started: a signal that came before them would end the process
   // at once (exit by signal, sessions left to time out), and whoever reads "starting" may signal right away.
-  let signalled = false;
-  const stopRequested = new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-      process.on(signal, () => {
-        if (signalled) return;
-        signalled = true;
-        log(`${signal}: closing sessions`); // a start under way finishes first, then they stop
-        resolve();
-      });
-    }
-  });
+  // A start under way finishes first, then the sessions close.
+  const stop = onStopSignal((signal) => log(`${signal}: closing sessions`));
   log(`starting lock clients on ${connectString}`);
   const handle = await startDemoLockClients(connectString, { root: values.root, holdMs: { min, max }, log });
-  void stopRequested.then(() => handle.stop()).then(() => process.exit(0), () => process.exit(1));
-  if (!signalled) log(`lock clients ready: ${handle.lockPaths.curator}, ${handle.lockPaths.kazoo}, ${handle.servicePath}`);
+  void stop.requested.then(() => handle.stop()).then(() => process.exit(0), () => process.exit(1));
+  if (!stop.received) log(`lock clients ready: ${handle.lockPaths.curator}, ${handle.lockPaths.kazoo}, ${handle.servicePath}`);
 }
 
 if (require.main === module) {
