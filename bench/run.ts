@@ -4,8 +4,8 @@
 // Environment: BENCH_RUNS (sort and webview runs, default 9, at least 5), BENCH_OPEN_RUNS (open-node runs, default
 // 21, at least 5: one open's 1,000 Stat reads vary 2–3× from run to run on a 2-core machine, so its median needs
 // many), BENCH_CHANGES (changes per case, default 20, at least 20), BENCH_WIDE (comma-separated child counts,
-// default 20000,100000), BENCH_LOCK_RUNS (lock samples per case, default 11: one sample's
-// ratio to Curator and kazoo ranges over 0.75–1.4× here, so a median of 5 moved by ±0.1 between invocations).
+// default 20000,100000), BENCH_LOCK_RUNS (lock samples per case, default 11: one sample's ratio to Curator and
+// kazoo ranges over 0.75–1.4× here, so a median of 5 moved by ±0.1 between invocations).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
