@@ -24,6 +24,8 @@ repeat_failures() {
     /^ *not ok / { if (!shown[$0]++) { keep = 1; n = 0; print; next } }
     keep { if (++n <= 40) print; if ($0 ~ /^ *\.\.\.$/) keep = 0 }
   ' .tmp/node-tests.tap* | head -n 300
+  # Skipped and todo tests count as failed too: name them.
+  ls .tmp/node-tests.tap* >/dev/null 2>&1 && grep -ahE '^ *ok [0-9]+ .* # (SKIP|TODO)' .tmp/node-tests.tap* | head -n 50
   [ -f .tmp/ui.log ] && { grep -aE -A40 '^ +[0-9]+ failing$' .tmp/ui.log; grep -aE -A25 '^not ok - ' .tmp/ui.log; } | head -n 200
 }
 
@@ -42,6 +44,8 @@ fi
 bash scripts/zk/ensure-zookeeper.sh || { record "ZooKeeper available" 1; exit 1; }
 bash scripts/zk/ensure-clients.sh || { record "Curator and kazoo available" 1; exit 1; }
 bash scripts/zk/ensure-kerberos.sh || { record "Kerberos KDC and module available" 1; exit 1; }
+# Before any tier: the unit tier already needs Chromium (webviewDom.test), not only the UI tier.
+bash scripts/host/ensure-host.sh || { record "VS Code host tools available (code-server, Chromium)" 1; exit 1; }
 
 echo "== checks"
 npx tsc -p src; record "typecheck host (src/tsconfig.json: Node, no DOM)" $?

