@@ -9,6 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort, listensOn } from '../support/ports';
 import { sleep } from '../support/waiting';
+import { SecuredZkServer } from '../support/securedZkServer';
+import { makeTestCertificates } from '../support/testCertificates';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 
 describe('test servers', () => {
@@ -52,6 +54,30 @@ describe('test servers', () => {
       await assert.rejects(startStandalone({ clientPort: first.members[0].clientPort, baseDir }), /exited|did not start/);
     } finally {
       fs.rmSync(baseDir, { recursive: true, force: true });
+    }
+  });
+
+  test('a secured server whose port was taken before its JVM bound it starts again on other ports', async () => {
+    const squatter = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const taken = (squatter.address() as net.AddressInfo).port;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-port-taken-'));
+    let handedOut = 0;
+    let server: SecuredZkServer | undefined;
+    try {
+      server = await SecuredZkServer.start({
+        certificates: makeTestCertificates(dir),
+        tls: { keyStore: 'pkcs12', clientAuth: 'none' },
+        // The first port handed out is the squatter's: the first JVM cannot bind it and exits.
+        choosePort: () => (handedOut++ === 0 ? Promise.resolve(taken) : freePort()),
+      });
+      assert.notEqual(server.plainPort, taken);
+      assert.ok(handedOut > 2, 'a second start took new ports');
+      assert.ok(listensOn(process.pid, taken), 'the squatter still has its port');
+    } finally {
+      await server?.dispose();
+      await new Promise((resolve) => squatter.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

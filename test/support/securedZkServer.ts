@@ -26,6 +26,8 @@ export interface SecuredServerOptions {
   admin?: 'http' | 'https';
   /** JVM flags for a quick start (C1 only), as the plain test servers; false for figures (TLS crypto needs C2). */
   quickStartJvm?: boolean;
+  /** Where ports come from (default: freePort); a test of the retry hands out a taken one. */
+  choosePort?: () => Promise<number>;
 }
 
 // servlet-api: for the AdminServer (Jetty), as the plain test servers have it.
@@ -41,6 +43,9 @@ export function tlsServerConfigLines(certs: TestCertificates, clientAuth: 'need'
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The server exited because a port it was given was taken meanwhile. */
+class PortTaken extends Error {}
 
 export class SecuredZkServer {
   private proc?: ChildProcess;
@@ -62,15 +67,30 @@ export class SecuredZkServer {
   }
   get running(): boolean { return !!this.proc && this.proc.exitCode === null && this.proc.signalCode === null; }
 
+  /**
+   * Another process can take a port between freePort() and the JVM's bind (the unit and integration tiers run side
+   * by side): a server that exited on a bind failure is started again on new ports, as startStandalone does.
+   */
   static async start(options: SecuredServerOptions): Promise<SecuredZkServer> {
     for (const jar of JARS) if (!fs.existsSync(jar)) throw new Error(`${jar} is missing: run scripts/zk/ensure-zookeeper.sh`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await SecuredZkServer.startOnce(options);
+      } catch (error) {
+        if (attempt >= 3 || !(error instanceof PortTaken)) throw error;
+      }
+    }
+  }
+
+  private static async startOnce(options: SecuredServerOptions): Promise<SecuredZkServer> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-secured-'));
     fs.mkdirSync(path.join(dir, 'data'));
-    const plainPort = await freePort();
+    const choosePort = options.choosePort ?? freePort;
+    const plainPort = await choosePort();
     const tls = options.tls;
-    const tlsPort = tls ? (tls.unified ? plainPort : await freePort()) : undefined;
+    const tlsPort = tls ? (tls.unified ? plainPort : await choosePort()) : undefined;
     const certs = options.certificates;
-    const adminPort = options.admin ? await freePort() : undefined;
+    const adminPort = options.admin ? await choosePort() : undefined;
     const lines = [
       'tickTime=2000', `dataDir=${path.join(dir, 'data')}`, `clientPort=${plainPort}`, 'clientPortAddress=127.0.0.1',
       'maxClientCnxns=0', '4lw.commands.whitelist=*',
@@ -111,7 +131,9 @@ export class SecuredZkServer {
       await server.waitServing();
     } catch (error) {
       await server.stop();
-      throw error;
+      const bindFailed = !server.running && /BindException|Address already in use/.test(server.logTail(200));
+      if (bindFailed) fs.rmSync(dir, { recursive: true, force: true });
+      throw bindFailed ? new PortTaken((error as Error).message) : error;
     }
     return server;
   }
