@@ -9,6 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort, listensOn } from '../support/ports';
 import { sleep } from '../support/waiting';
+import { spawnSync } from 'node:child_process';
+import { processesUsing } from '../support/processes';
 import { SecuredZkServer } from '../support/securedZkServer';
 import { makeTestCertificates } from '../support/testCertificates';
 import { startStandalone, ZkCluster } from '../support/zkServer';
@@ -77,6 +79,34 @@ describe('test servers', () => {
     } finally {
       await server?.dispose();
       await new Promise((resolve) => squatter.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a test file whose hook failed after starting a server ends, and the server with it', () => {
+    // What securedServerAccess did when one of its two servers could not start: the other one, never handed to
+    // the file's after hook, kept the file's process open until the runner's timeout, and outlived it.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-half-started-'));
+    const fixture = path.join(dir, 'halfStarted.test.js');
+    const support = path.join(__dirname, '..', 'support', 'zkServer.js');
+    fs.writeFileSync(fixture, `
+const { before, describe, test } = require('node:test');
+const { startStandalone } = require(${JSON.stringify(support)});
+describe('half started', () => {
+  before(async () => {
+    await startStandalone({ baseDir: ${JSON.stringify(path.join(dir, 'zk'))} });
+    throw new Error('the second server did not start');
+  });
+  test('never runs', () => {});
+});`);
+    try {
+      const env = { ...process.env };
+      delete env.NODE_TEST_CONTEXT;
+      // As scripts/test-node.sh runs a tier.
+      const run = spawnSync(process.execPath, ['--test', '--test-force-exit', '--test-reporter=tap', fixture], { encoding: 'utf8', env });
+      assert.match(run.stdout, /^# cancelled 1$/m, run.stdout);
+      assert.deepEqual(processesUsing(path.join(dir, 'zk')), [], 'no server of the file outlived it');
+    } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,5 +1,6 @@
 // Finding the processes a test started, through Linux's /proc: by a marker in their command line or environment
 // (a folder of the test's own), so a test can check that nothing it started outlived it.
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 
 /** Pids of live processes whose command line or environment names `marker` (code-server's helpers carry TMPDIR). */
@@ -28,4 +29,21 @@ export function alive(pid: number): boolean {
 /** The process's command line, for a failure message. */
 export function commandLine(pid: number): string {
   try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim(); } catch { return '(gone)'; }
+}
+
+const outliving = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/**
+ * Kills `proc` when this process exits, whatever way it ends. The node tiers run with --test-force-exit, so a test
+ * file whose hook failed half-way (one of two servers started, the other not) ends at once instead of being held
+ * open by the server it could not hand back; this makes sure that server does not outlive it.
+ */
+export function killOnExit(proc: ChildProcess): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => { for (const child of outliving) child.kill('SIGKILL'); });
+  }
+  outliving.add(proc);
+  proc.once('exit', () => outliving.delete(proc));
 }

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fourLetterWord, freePort } from './ports';
+import { killOnExit } from './processes';
 import { NETTY_JARS } from './zkServer';
 import { CLIENT_PFX_PASSPHRASE, makeTestCertificates, STORE_PASSWORD, TestCertificates } from './testCertificates';
 
@@ -144,6 +145,7 @@ export class SecuredZkServer {
       '-Xmx256m', ...this.jvmFlags,
       '-cp', JARS.join(':'), 'org.apache.zookeeper.server.ZooKeeperServerMain', path.join(this.dir, 'zoo.cfg'),
     ], { stdio: ['ignore', log, log] });
+    killOnExit(this.proc);
     fs.closeSync(log);
   }
 

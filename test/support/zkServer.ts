@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fourLetterWord, freePort, listensOn } from './ports';
+import { killOnExit } from './processes';
 import { sleep } from './waiting';
 
 export interface ZkServerOptions {
@@ -71,6 +72,7 @@ export class ZkMember {
       '-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...this.systemProps,
       '-cp', classPath(!!this.secureClientPort), 'org.apache.zookeeper.server.quorum.QuorumPeerMain', path.join(this.dir, 'zoo.cfg'),
     ], { stdio: ['ignore', log, log] });
+    killOnExit(this.proc);
     if (typeof log === 'number') fs.closeSync(log);
   }
 

@@ -23,6 +23,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { killOnExit } from '../processes';
 
 export interface DriverEvent {
   event: string;
@@ -118,6 +119,7 @@ export class ThirdPartyClient {
 /** Starts a driver process and waits for its `ready` line; `env` adds to the environment (secrets go there, not argv). */
 export async function startDriver(library: DriverLibrary, command: string, args: string[], env: Record<string, string> = {}): Promise<ThirdPartyClient> {
   const proc = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  killOnExit(proc);
   const client = new ThirdPartyClient(library, proc);
   try {
     await client.waitFor((e) => e.event === 'ready', 60000, 'ready');
