@@ -35,7 +35,12 @@ summary() {
   echo "$passed passed, $failed failed"
   [ "$failed" = 0 ]
 }
-trap 'summary; exit $?' EXIT
+ui_pid=
+# A run that ends early (a failed install, Ctrl-C, CI's limit) stops the UI tier it started; that tier stops what it
+# started in turn (its own traps).
+stop_ui() { [ -n "$ui_pid" ] && kill -TERM "$ui_pid" 2>/dev/null && wait "$ui_pid" 2>/dev/null; ui_pid=; }
+trap 'stop_ui; summary; exit $?' EXIT
+trap 'exit 130' INT TERM HUP
 
 echo "== install"
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
@@ -48,15 +53,39 @@ bash scripts/zk/ensure-kerberos.sh || { record "Kerberos KDC and module availabl
 bash scripts/host/ensure-host.sh || { record "VS Code host tools available (code-server, Chromium)" 1; exit 1; }
 
 echo "== checks"
-npx tsc -p src; record "typecheck host (src/tsconfig.json: Node, no DOM)" $?
-npx tsc -p src/webview; record "typecheck webview (src/webview/tsconfig.json: DOM, no Node)" $?
-npx eslint src test; record "lint (eslint)" $?
-npm run --silent build; record "bundle (esbuild)" $?
-rm -rf out && npx tsc -p tsconfig.test.json >/dev/null; record "compile tests" $?
+# Two lanes side by side (the machine has two cores): lint, which takes longest, beside the type checks, the package
+# (production bundle + .vsix, which the demo test and the UI tier install) and the compiled tests. Each check's
+# output is kept and shown in order when both lanes are done.
+rm -rf .tmp/checks out && mkdir -p .tmp/checks
+check() { # check <name> <command...>: runs it, keeping its output and exit code
+  local name=$1; shift
+  "$@" >".tmp/checks/$name.log" 2>&1
+  echo $? >".tmp/checks/$name.rc"
+}
+check lint npx eslint src test &
+lint_pid=$!
+check typecheck-host npx tsc -p src
+check typecheck-webview npx tsc -p src/webview
+check package npm run --silent package
+check compile npx tsc -p tsconfig.test.json
+wait "$lint_pid"
+report_check() { # report_check <name> <what it checks>
+  cat ".tmp/checks/$1.log"
+  record "$2" "$(cat ".tmp/checks/$1.rc" 2>/dev/null || echo 1)"
+}
+report_check typecheck-host "typecheck host (src/tsconfig.json: Node, no DOM)"
+report_check typecheck-webview "typecheck webview (src/webview/tsconfig.json: DOM, no Node)"
+report_check lint "lint (eslint)"
+report_check package "bundle and package (esbuild, vsce)"
+report_check compile "compile tests"
 
-echo "== unit and integration tests (real ZooKeeper)"
-# Each phase has a ceiling far above its usual time (about 7 and 10 minutes), so a hang is reported as a failure
-# with the output so far, inside CI's limit, rather than ending the run without a result.
+echo "== unit, integration and UI tests, side by side"
+# The tiers mostly wait (on servers, sessions, timers and the workbench), so running them together costs each little
+# and the run its minutes. The UI tier (code-server + Chromium) uses what the checks built (ZOOSCOPE_UI_PREBUILT)
+# and writes to .tmp/ui.log, shown when it ends; the node tiers stream. Each has a ceiling far above its usual time
+# (about 8 and 6 minutes), so a hang is reported as a failure with the output so far, inside CI's limit.
+ZOOSCOPE_UI_PREBUILT=1 timeout --kill-after=30 30m bash scripts/host/run-ui-tests.sh >.tmp/ui.log 2>&1 &
+ui_pid=$!
 timeout --kill-after=30 40m bash scripts/test-node.sh --no-build --tap .tmp/node-tests.tap unit integration 2>&1 | tee .tmp/node.log
 node_rc=${PIPESTATUS[0]}
 # test-node.sh sums the tiers' summaries into its last line (none when a tier gave no result).
@@ -69,7 +98,9 @@ if [ -z "$line" ]; then record "node tests produced a result" 1; else
 fi
 
 echo "== UI tests (code-server + Chromium)"
-timeout --kill-after=30 30m bash scripts/host/run-ui-tests.sh 2>&1 | tee .tmp/ui.log
+wait "$ui_pid"
+ui_pid=
+cat .tmp/ui.log
 line=$(grep -aE '^ui: [0-9]+ passed, [0-9]+ failed$' .tmp/ui.log | tail -1)
 if [ -z "$line" ]; then record "UI tests produced a result" 1; else
   read -r p f < <(sed -E 's/^ui: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/' <<<"$line")
