@@ -67,6 +67,7 @@ export class WebviewChannel implements vscode.Disposable {
     this.received.fire(message);
     switch (message.type) {
       case 'ready':
+        // It holds no model of ours: the next one goes whole.
         this.ready = true;
         this.sender.forget();
         this.owner.greet();
@@ -76,6 +77,7 @@ export class WebviewChannel implements vscode.Disposable {
         this.owner.resend();
         return;
       case 'rendered':
+        // Nothing to do here: what it shows is for the listeners.
         return;
       case 'error':
         log().error(`lock-queue webview: ${message.message}`);
