@@ -80,8 +80,6 @@ export type HostMessage =
   | { type: 'capabilities'; capabilities: PanelCapabilities }
   /** Answer to an action request. */
   | { type: 'reply'; requestId: number; ok: boolean; message?: string }
-  /** Asks for the rows' text as shown (tests and diagnostics); answered by `snapshot`. */
-  | { type: 'snapshotRequest'; requestId: number }
   /** Moves the keyboard focus to a participant's row (and scrolls to it). */
   | { type: 'focusPath'; path: string };
 
@@ -98,9 +96,11 @@ export type WebviewMessage =
   | { type: 'ready' }
   /** A delta did not follow the model it holds (`seq`: the last it applied): the host sends the whole model. */
   | { type: 'resync'; seq: number }
-  /** A model or delta was rendered (`seq` of its message; `ms` from receipt to painted DOM). */
-  | { type: 'rendered'; seq: number; rows: number; domRows: number; ms: number }
-  | { type: 'snapshot'; requestId: number; rows: string[]; total: number }
+  /**
+   * A model or delta was rendered (`seq` of its message; `ms` from receipt to painted DOM): how many rows, how many
+   * of them are in the DOM, and `shown`, the text of those, top to bottom (the list is virtualized: a screenful).
+   */
+  | { type: 'rendered'; seq: number; rows: number; domRows: number; ms: number; shown: string[] }
   | ({ requestId: number } & ActionRequest)
   /** Something failed inside the webview: the host logs it. */
   | { type: 'error'; message: string };

@@ -15,7 +15,7 @@ import * as lockQueue from './lockQueue';
 import * as nodes from './nodes';
 import * as search from './search';
 import * as shell from './shell';
-import type { TestApi } from './testApi';
+import { TestApi, testApi } from './testApi';
 import * as transfer from './transfer';
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
@@ -40,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   for (const feature of features) context.subscriptions.push(...feature.disposables);
   log().info(`ZooScope activated in ${Date.now() - started} ms (${vscode.env.appName}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''})`);
   if (!shown) return undefined;
-  return Object.assign({}, core, ...features.map((f) => f.parts), { shownMessages: shown.all, shownFailures: shown.failures }) as TestApi;
+  return testApi(core, features.map((f) => f.parts), { shownMessages: shown.all, shownFailures: shown.failures });
 }
 
 export function deactivate(): void {

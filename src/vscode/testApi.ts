@@ -9,7 +9,24 @@ import type { LockQueueParts } from './lockQueue';
 import type { SearchParts } from './search';
 import type { ShellParts } from './shell';
 
-export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts, ShellParts {
+export interface ShownMessages {
   readonly shownMessages: readonly ShownMessage[];
   readonly shownFailures: readonly ShownMessage[];
+}
+
+export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts, ShellParts, ShownMessages {}
+
+/**
+ * The test API: every name of the core, the parts and the shown messages side by side. A name given twice throws:
+ * merged in order, the later would hide the earlier and tests would look at the wrong object without a word.
+ */
+export function testApi(core: Core, parts: readonly object[], shown: ShownMessages): TestApi {
+  const api: Record<string, unknown> = {};
+  for (const source of [core, ...parts, shown]) {
+    for (const [name, value] of Object.entries(source)) {
+      if (Object.hasOwn(api, name)) throw new Error(`The test API has two parts named "${name}".`);
+      api[name] = value;
+    }
+  }
+  return api as unknown as TestApi;
 }

@@ -194,17 +194,19 @@ describe('lock-queue webview (bundled, in Chromium)', () => {
     }
   });
 
-  it('answers a snapshot request with the rows as shown', async () => {
+  it('reports the rows as shown with each render', async () => {
     const fe = await open();
     try {
-      await fe.timeModel(model(fixtureAnalysis(2)));
-      await fe.send({ type: 'snapshotRequest', requestId: 7 });
-      await fe.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'snapshot'));
-      const snapshot = (await fe.posted()).find((m) => m.type === 'snapshot');
-      assert.ok(snapshot?.type === 'snapshot');
-      assert.equal(snapshot.requestId, 7);
-      assert.equal(snapshot.total, 4);
-      assert.match(snapshot.rows[2], /#0/);
+      const message = model(fixtureAnalysis(2));
+      await fe.timeModel(message);
+      const rendered = (await fe.posted()).filter((m): m is Extract<WebviewMessage, { type: 'rendered' }> => m.type === 'rendered').pop();
+      assert.equal(rendered?.seq, message.seq);
+      assert.equal(rendered.rows, 4);
+      const domText = await fe.page.$$eval('.row', (rows) => rows
+        .sort((a, b) => parseFloat((a as HTMLElement).style.top) - parseFloat((b as HTMLElement).style.top))
+        .map((r) => r.textContent ?? ''));
+      assert.deepEqual(rendered.shown, domText);
+      assert.match(rendered.shown[2], /#0/);
     } finally {
       await fe.close();
     }

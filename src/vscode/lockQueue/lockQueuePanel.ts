@@ -1,13 +1,10 @@
 // One lock-queue panel: runs a LockMonitor on its connection while the panel is visible (watches for queue
-// changes, server watch tables at the poll interval), sends each analysis to the webview (what changed since the
-// last one it has, src/shared/lockQueueSync.ts), and carries out what the webview asks for. Hidden panels poll
-// nothing; their webview is rebuilt from the latest model when shown.
+// changes, server watch tables at the poll interval), sends each analysis to the webview through its channel
+// (webviewChannel.ts), and carries out what the webview asks for. Hidden panels poll nothing; their webview is
+// rebuilt from the latest model when shown.
 import * as vscode from 'vscode';
-import {
-  ActionRequest, HostMessage, LOCK_QUEUE_VIEW_TYPE, LockQueuePanelState, PanelCapabilities, PanelStatus, WebviewMessage, isWebviewMessage,
-} from '../../shared/lockQueueMessages';
+import { ActionRequest, LOCK_QUEUE_VIEW_TYPE, LockQueuePanelState, PanelCapabilities, PanelStatus } from '../../shared/lockQueueMessages';
 import type { LockAnalysis } from '../../zk/analysis/model';
-import { ModelSender } from '../../shared/lockQueueSync';
 import type { ZkSession } from '../../zk/session';
 import { LockMonitor } from '../../zk/analysis';
 import type { Core } from '../core/core';
@@ -19,6 +16,7 @@ import { adminPortOf, affectsLockSettings, lockSettings } from '../common/settin
 import { panelHtml, webviewRoots } from './panelHtml';
 import { anomalyTexts, webviewStrings } from './webviewStrings';
 import { fail } from '../common/notifier';
+import { WebviewChannel } from './webviewChannel';
 
 const t = vscode.l10n.t;
 
@@ -36,37 +34,28 @@ export function panelTitle(state: LockQueuePanelState): string {
 export class LockQueuePanel implements vscode.Disposable {
   private monitor: { monitor: LockMonitor; session: ZkSession; stop: () => void } | undefined;
   private latest: LockAnalysis | undefined;
-  /** What this webview was last sent: the next analysis goes as a delta from it. */
-  private readonly sender = new ModelSender();
-  private ready = false;
   private status: { status: PanelStatus; message?: string } = { status: 'loading' };
   private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly waiters = new Set<(m: WebviewMessage) => void>();
-  private nextRequestId = 1;
   private disposed = false;
   private readonly closed = new vscode.EventEmitter<void>();
   readonly onDidClose = this.closed.event;
-  /** The last `rendered` report of the webview (tests, diagnostics). */
-  lastRendered: Extract<WebviewMessage, { type: 'rendered' }> | undefined;
-  /** How many whole models and deltas went to the webview (tests, diagnostics). */
-  readonly sent = { models: 0, deltas: 0 };
+  /** Every message to and from the webview goes through here. */
+  readonly channel: WebviewChannel;
 
   constructor(readonly panel: vscode.WebviewPanel, readonly state: LockQueuePanelState, private readonly deps: PanelDeps) {
     panel.title = panelTitle(state);
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'zooscope.svg');
     panel.webview.options = { enableScripts: true, localResourceRoots: webviewRoots(deps.extensionUri) };
+    this.channel = new WebviewChannel(panel, {
+      greet: () => this.sendInit(),
+      resend: () => { if (this.latest) this.sendModel(this.latest); },
+      perform: (request) => this.perform(request),
+    });
     panel.webview.html = panelHtml(panel.webview, deps.extensionUri, panel.title);
     this.subscriptions.push(
+      this.channel,
       panel.onDidDispose(() => this.dispose()),
-      panel.onDidChangeViewState(() => {
-        // A hidden webview is torn down (no retainContextWhenHidden); it says `ready` again when shown.
-        if (!panel.visible) {
-          this.ready = false;
-          this.sender.forget();
-        }
-        this.updateRunning();
-      }),
-      panel.webview.onDidReceiveMessage((m: unknown) => { if (isWebviewMessage(m)) void this.onMessage(m); }),
+      panel.onDidChangeViewState(() => this.updateRunning()),
       deps.core.connections.onDidChange((id) => { if (id === state.connectionId) this.updateRunning(); }),
       deps.core.connections.onDidRenewSession((id) => { if (id === state.connectionId) this.restart(); }),
       vscode.workspace.onDidChangeConfiguration((e) => { if (affectsLockSettings(e)) this.restart(); }),
@@ -87,34 +76,6 @@ export class LockQueuePanel implements vscode.Disposable {
     return this.monitor !== undefined;
   }
 
-  /** Sends a message to the webview (once it said it is ready). */
-  post(message: HostMessage): void {
-    if (this.ready && !this.disposed) void this.panel.webview.postMessage(message);
-  }
-
-  /** Resolves with the next message from the webview that `match` accepts. */
-  nextMessage<T extends WebviewMessage>(match: (m: WebviewMessage) => m is T, timeoutMs = 10000): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { this.waiters.delete(waiter); reject(new Error('no answer from the lock-queue webview')); }, timeoutMs);
-      const waiter = (m: WebviewMessage) => {
-        if (!match(m)) return;
-        clearTimeout(timer);
-        this.waiters.delete(waiter);
-        resolve(m);
-      };
-      this.waiters.add(waiter);
-    });
-  }
-
-  /** The rows as the webview shows them (a round trip through the webview; fails if it is not loaded). */
-  async snapshot(timeoutMs = 2000): Promise<{ rows: string[]; total: number }> {
-    const requestId = this.nextRequestId++;
-    const answer = this.nextMessage((m): m is Extract<WebviewMessage, { type: 'snapshot' }> => m.type === 'snapshot' && m.requestId === requestId, timeoutMs);
-    this.post({ type: 'snapshotRequest', requestId });
-    const { rows, total } = await answer;
-    return { rows, total };
-  }
-
   /** Analyses again now. */
   async refresh(): Promise<void> {
     await this.monitor?.monitor.refresh();
@@ -122,34 +83,6 @@ export class LockQueuePanel implements vscode.Disposable {
 
   reveal(): void {
     this.panel.reveal();
-  }
-
-  private async onMessage(message: WebviewMessage): Promise<void> {
-    for (const waiter of [...this.waiters]) waiter(message);
-    switch (message.type) {
-      case 'ready':
-        // A new webview (first show, shown again, a reload): it holds no model, so the next one goes whole.
-        this.ready = true;
-        this.sender.forget();
-        await this.sendInit();
-        return;
-      case 'resync':
-        this.sender.forget();
-        if (this.latest) this.sendModel(this.latest);
-        return;
-      case 'rendered':
-        this.lastRendered = message;
-        return;
-      case 'error':
-        log().error(`lock-queue webview: ${message.message}`);
-        return;
-      case 'snapshot':
-        return;
-      default: {
-        const result = await this.perform(message);
-        this.post({ type: 'reply', requestId: message.requestId, ok: result.ok, message: result.message });
-      }
-    }
   }
 
   /** Carries out what the webview asked for (tests call it as the webview would), and says why it failed. */
@@ -179,28 +112,23 @@ export class LockQueuePanel implements vscode.Disposable {
     return { canAcquire: writable, canRelease: true, canForceRelease: writable };
   }
 
-  private async sendInit(): Promise<void> {
+  private sendInit(): void {
     const saved = this.deps.core.store.get(this.state.connectionId);
-    this.post({
+    this.channel.post({
       type: 'init', state: this.state, connectionName: saved?.name ?? this.state.connectionId,
       strings: webviewStrings(), capabilities: this.capabilities(),
     });
-    this.post({ type: 'status', ...this.status });
+    this.channel.post({ type: 'status', ...this.status });
     if (this.latest) this.sendModel(this.latest);
   }
 
   private sendModel(analysis: LockAnalysis): void {
-    // Not sent, not remembered as sent: the webview that says `ready` next gets the whole model.
-    if (!this.ready || this.disposed) return;
-    const message = this.sender.next(analysis, anomalyTexts(analysis));
-    if (message.type === 'model') this.sent.models++;
-    else this.sent.deltas++;
-    this.post(message);
+    this.channel.sendModel(analysis, () => anomalyTexts(analysis));
   }
 
   private setStatus(status: PanelStatus, message?: string): void {
     this.status = { status, message };
-    this.post({ type: 'status', status, message });
+    this.channel.post({ type: 'status', status, message });
   }
 
   /** Runs the monitor exactly while the panel is visible and its connection is live. */

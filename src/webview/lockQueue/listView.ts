@@ -88,8 +88,8 @@ export class LockListView {
     return true;
   }
 
-  /** The text of the rendered rows, top to bottom (tests, diagnostics). */
-  snapshot(): string[] {
+  /** The text of the rows in the DOM, top to bottom: what the `rendered` report says is shown. */
+  shownText(): string[] {
     return [...this.nodes.entries()]
       .sort((a, b) => Number(a[1].dataset.index) - Number(b[1].dataset.index))
       .map(([, node]) => node.textContent ?? '');

@@ -99,7 +99,8 @@ function onModel(message: ModelMessage | DeltaMessage, received: number): void {
   renderHeader();
   // Layout is part of the cost: read a size so the browser lays out before the time is taken.
   void scroller.offsetHeight;
-  vscode.postMessage({ type: 'rendered', seq: message.seq, rows: list.rowCount, domRows: list.domRowCount, ms: performance.now() - received });
+  const ms = performance.now() - received;
+  vscode.postMessage({ type: 'rendered', seq: message.seq, rows: list.rowCount, domRows: list.domRowCount, ms, shown: list.shownText() });
 }
 
 function onMessage(message: HostMessage): void {
@@ -129,9 +130,6 @@ function onMessage(message: HostMessage): void {
       break;
     case 'reply':
       if (!message.ok && message.message) statusLine.textContent = visibleText(message.message);
-      break;
-    case 'snapshotRequest':
-      vscode.postMessage({ type: 'snapshot', requestId: message.requestId, rows: list.snapshot(), total: list.rowCount });
       break;
     case 'focusPath':
       list.focusKey(`p:${message.path}`);

@@ -1,6 +1,6 @@
 // The lock-queue panel inside a real VS Code against a real ZooKeeper: commands, a panel on a live queue whose
-// webview shows holder then waiters (read back through a message round trip), live changes, polling only while
-// visible, the serializer, and force-release with its confirmation and version check.
+// webview shows holder then waiters (read from the `rendered` reports it sends its channel), live changes, polling
+// only while visible, the serializer, and force-release with its confirmation and version check.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { LockQueuePanelState } from '../../../src/shared/lockQueueMessages';
@@ -10,18 +10,15 @@ import type { TestApi } from '../../../src/vscode/testApi';
 import type { TreeNode } from '../../../src/zk/tree/treeNodes';
 import { LockQueueClients, startLockQueue } from '../../support/lockQueueClients';
 import { connectOtherClient, eventually } from '../../support/zkClient';
+import { watchPanel } from './lockPanelWatch';
 import { services, testZk } from './zooscope';
 
 const ID = 'host-locks';
 const BASE = `/host-locks-${Date.now().toString(36)}`;
 
-async function waitForRows(panel: LockQueuePanel, check: (rows: string[]) => boolean, what: string): Promise<string[]> {
-  let last: string[] = [];
-  await eventually(async () => {
-    last = (await panel.snapshot().catch(() => ({ rows: [] as string[] }))).rows;
-    return check(last);
-  }, 20000, `${what} (rows: ${JSON.stringify(last).slice(0, 600)})`);
-  return last;
+/** The rows the panel's webview shows, once they pass `check` (as last rendered, or in a render to come). */
+function waitForRows(panel: LockQueuePanel, check: (rows: string[]) => boolean, what: string): Promise<string[]> {
+  return watchPanel(panel).rows(check, what);
 }
 
 const participantRows = (rows: string[]) => rows.filter((r) => /#\d+/.test(r));
@@ -50,6 +47,7 @@ describe('Lock queue panel', function () {
   async function open(path: string, command = 'zooscope.showLockQueue'): Promise<LockQueuePanel> {
     const panel = await vscode.commands.executeCommand<LockQueuePanel>(command, ID, path);
     assert.ok(panel, `${command} opened no panel`);
+    watchPanel(panel);
     opened.push(panel);
     return panel;
   }
@@ -89,7 +87,8 @@ describe('Lock queue panel', function () {
     assert.match(people[2], /#1 lock-/);
     const analysis = panel.analysis!;
     assert.strictEqual(analysis.queues[0].participants[1].waitsFor[0], queue.contenders[0].path);
-    assert.ok(panel.lastRendered && panel.lastRendered.rows >= 4, 'the webview reported a render');
+    const rendered = watchPanel(panel).rendered;
+    assert.ok(rendered && rendered.rows >= 4, 'the webview reported a render');
   });
 
   it('serves its webview under a strict CSP: nothing but its nonce\'d script, its style sheets and the icon font', async () => {
@@ -110,7 +109,8 @@ describe('Lock queue panel', function () {
   it('shows a change in the queue without a refresh: a new waiter, then the holder leaving', async () => {
     const panel = await open(`${BASE}/orders`);
     await waitForRows(panel, (r) => participantRows(r).length === 3, 'three participants');
-    const sent = { ...panel.sent };
+    const watch = watchPanel(panel);
+    const sent = { models: watch.count('model'), deltas: watch.count('delta') };
     const before = Date.now();
     const joined = await queue.join('late-joiner');
     await eventually(() => panel.analysis?.queues[0]?.participants.some((p) => p.label === 'late-joiner') ?? false, 10000, 'the analysis sees the waiter');
@@ -125,7 +125,7 @@ describe('Lock queue panel', function () {
     assert.match(participantRows(after)[0], /holder/);
     assert.ok(joined.path);
     // Changes go as deltas on top of the model the webview has (a small queue's may go whole when most of it changed).
-    assert.ok(panel.sent.deltas > sent.deltas, `deltas ${sent.deltas} → ${panel.sent.deltas}, models ${sent.models} → ${panel.sent.models}`);
+    assert.ok(watch.count('delta') > sent.deltas, `deltas ${sent.deltas} → ${watch.count('delta')}, models ${sent.models} → ${watch.count('model')}`);
   });
 
   it('reveals a participant\'s node in the ZooKeeper tree when the webview asks', async () => {
@@ -155,12 +155,14 @@ describe('Lock queue panel', function () {
     const doc = await vscode.workspace.openTextDocument({ content: 'cover the panel' });
     await vscode.window.showTextDocument(doc, { viewColumn: panel.panel.viewColumn, preview: false });
     await eventually(() => !panel.panel.visible && !panel.isMonitoring, 10000, 'stopped while hidden');
-    const models = panel.sent.models;
+    const watch = watchPanel(panel);
+    const hiddenAt = { posted: watch.posted.length, seq: watch.rendered?.seq ?? 0 };
     panel.reveal();
     await eventually(() => panel.panel.visible && panel.isMonitoring, 10000, 'monitoring again');
-    await waitForRows(panel, (r) => participantRows(r).length >= 3, 'rows after being shown again');
+    await watch.rows((r) => participantRows(r).length >= 3, 'rows after being shown again', { after: hiddenAt.seq });
     // The webview was rebuilt (no retained context): it said `ready` and got the whole model, not a delta.
-    assert.ok(panel.sent.models > models, 'a whole model after being shown again');
+    const sentSince = watch.posted.slice(hiddenAt.posted).filter((t) => t === 'model' || t === 'delta');
+    assert.strictEqual(sentSince[0], 'model', `after being shown again: ${sentSince.join(', ')}`);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor').then(undefined, () => undefined);
   });
 

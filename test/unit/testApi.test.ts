@@ -1,0 +1,26 @@
+// The in-host test API joins the core, every feature's parts and the shown messages into one object: a name two of
+// them use must stop activation under tests, not let one part hide the other.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Core } from '../../src/vscode/core/core';
+import { testApi } from '../../src/vscode/testApi';
+
+const core = { store: { kind: 'store' }, connections: { kind: 'connections' } } as unknown as Core;
+const shown = { shownMessages: [], shownFailures: [] };
+
+test('every part keeps its own name in the test API', () => {
+  const held = { kind: 'held locks' };
+  const panels = { kind: 'lock panels' };
+  const api = testApi(core, [{ heldLocks: held }, { locks: panels }, {}], shown) as unknown as Record<string, unknown>;
+  assert.deepEqual(Object.keys(api).sort(), ['connections', 'heldLocks', 'locks', 'shownFailures', 'shownMessages', 'store']);
+  assert.equal(api.heldLocks, held);
+  assert.equal(api.locks, panels);
+  assert.equal(api.store, core.store);
+});
+
+test('two parts of the same name are refused, not silently overwritten', () => {
+  assert.throws(() => testApi(core, [{ locks: 'held locks' }, { locks: 'lock panels' }], shown), /two parts named "locks"/);
+  // A part may not hide the core's names or the shown messages either.
+  assert.throws(() => testApi(core, [{ store: 'another store' }], shown), /two parts named "store"/);
+  assert.throws(() => testApi(core, [{ shownMessages: [] }], shown), /two parts named "shownMessages"/);
+});
