@@ -47,3 +47,14 @@ test('commands are registered through the wrapper and named by their constants',
   assert.strictEqual(found.filter((m) => /core\/commands/.test(m)).length, 1, found.join('\n'));
   assert.strictEqual(found.filter((m) => /constants of core\/commandIds/.test(m)).length, 1, found.join('\n'));
 });
+
+test('shared uses no layer: not zk, not cli, not vscode', async () => {
+  for (const from of ['../zk/analysis', '../zk/paths', '../cli/output', '../vscode/common/format']) {
+    const found = await problems('src/shared/probe.ts', `import { x } from '${from}';\nexport const y = x;\n`);
+    assert.match(found.join('\n'), /uses none of them/, from);
+  }
+  const vscode = await problems('src/shared/probe.ts', "import * as vscode from 'vscode';\nexport const y = vscode;\n");
+  assert.match(vscode.join('\n'), /Only src\/vscode may import VS Code/);
+  const sibling = await problems('src/shared/probe.ts', "import type { LockAnalysis } from './lockAnalysis';\nexport type Y = LockAnalysis;\n");
+  assert.deepStrictEqual(sibling, []);
+});

@@ -2,7 +2,7 @@
 // held locks, and force-release a holder by deleting its node after a modal confirmation.
 import * as vscode from 'vscode';
 import { isZkError } from '../../zk/errors';
-import type { LockAnalysis, Participant } from '../../zk/analysis/model';
+import type { LockAnalysis, Participant } from '../../shared/lockAnalysis';
 import { hex, nodeKind } from '../../zk/stat';
 import type { ConnectionManager } from '../core/connectionManager';
 import { log } from '../common/log';

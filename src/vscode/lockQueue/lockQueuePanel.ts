@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import {
   ActionRequest, HostMessage, LOCK_QUEUE_VIEW_TYPE, LockQueuePanelState, PanelCapabilities, PanelStatus, WebviewMessage, isWebviewMessage,
 } from '../../shared/lockQueueMessages';
-import type { LockAnalysis } from '../../zk/analysis/model';
+import type { LockAnalysis } from '../../shared/lockAnalysis';
 import { ModelSender } from '../../shared/lockQueueSync';
 import type { ZkSession } from '../../zk/session';
 import { LockMonitor } from '../../zk/analysis';

@@ -1,6 +1,6 @@
 // How each element looks: icons and contextValue by node kind, description with size and child count.
 import * as vscode from 'vscode';
-import type { RecipeId } from '../../../zk/analysis/model';
+import type { RecipeId } from '../../../shared/lockAnalysis';
 import type { NodeKind } from '../../../zk/stat';
 import type { ChildListing } from '../../../zk/childListing';
 import type { ConnectionState } from '../connectionManager';
