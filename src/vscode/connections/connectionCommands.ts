@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ConnectionSecrets, SavedConnection } from '../core/connectionStore';
 import type { Core } from '../core/core';
 import { connectionForm } from './connectionForm';
-import { pickConnection } from '../common/pickConnection';
+import { pickConnection } from '../core/pickConnection';
 import { ask } from '../common/notifier';
 
 const t = vscode.l10n.t;

@@ -1,9 +1,9 @@
 // "Open Data" and "Reopen as Text / Hex / Base64": a znode's data in a real editor (see znodeFileSystem.ts).
 import * as vscode from 'vscode';
 import type { Core } from '../core/core';
-import { showWriteFailure } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
-import { nodeTargetOrAsk } from '../common/targets';
+import { showWriteFailure } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
+import { nodeTargetOrAsk } from '../core/targets';
 import { DataView, defaultView, guessLanguage } from '../common/dataCodec';
 import { znodeUri } from './znodeFileSystem';
 

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../core/connectionManager';
 import { describeWriteFailure } from '../common/messages';
-import { writerOf } from '../common/liveWriter';
+import { writerOf } from '../core/liveWriter';
 import { encodeView } from '../common/dataCodec';
 import { parseLocation, queryFor, uriPathFor } from '../common/znodeUriPath';
 import type { ZnodeLocation } from '../common/znodeUriPath';

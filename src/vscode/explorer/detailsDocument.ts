@@ -13,7 +13,7 @@ import { baseName } from '../../zk/paths';
 import { HeldWatches } from '../../zk/heldWatches';
 import { QuotaInfo, readQuota } from '../../zk/quota';
 import { quotaLines } from '../core/tree/tooltip';
-import { syncBeforeRead } from '../common/settings';
+import { syncBeforeRead } from '../core/settings';
 
 export const DETAILS_SCHEME = 'zooscope-details';
 const t = vscode.l10n.t;

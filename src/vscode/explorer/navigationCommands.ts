@@ -5,8 +5,8 @@ import { log } from '../common/log';
 import type { Core } from '../core/core';
 import { isPathNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../../zk/tree/treeNodes';
 import { askZnodePath } from '../common/askZnodePath';
-import { pickConnection } from '../common/pickConnection';
-import { revealWithAncestors } from '../common/reveal';
+import { pickConnection } from '../core/pickConnection';
+import { revealWithAncestors } from '../core/reveal';
 import { fail } from '../common/notifier';
 import { input } from '../common/quickInput';
 

@@ -4,10 +4,10 @@
 import * as vscode from 'vscode';
 import type { ConventionId, LockMode, LockSnapshot } from '../../zk/locks';
 import { ConnectFailure } from '../../zk/session';
-import { lockSettings } from '../common/settings';
+import { lockSettings } from '../core/settings';
 import { describeConnectFailure, describeError } from '../common/messages';
 import type { HeldLocksContext } from './heldLocksContext';
-import { revealWithAncestors } from '../common/reveal';
+import { revealWithAncestors } from '../core/reveal';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { HeldLock, isLive } from './heldLocks';
 import { isHeldLockNode } from './heldLocksView';

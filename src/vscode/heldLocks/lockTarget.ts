@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { CONVENTION_IDS, convention, ConventionDetection, ConventionId, isConventionId, LockMode } from '../../zk/locks';
 import { checkPath } from '../../zk/paths';
-import { pickConnection } from '../common/pickConnection';
+import { pickConnection } from '../core/pickConnection';
 import { describePathProblem } from '../common/messages';
 import type { Core } from '../core/core';
 import { isPathNode } from '../../zk/tree/treeNodes';

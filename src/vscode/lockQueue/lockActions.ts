@@ -8,8 +8,8 @@ import type { ConnectionManager } from '../core/connectionManager';
 import { log } from '../common/log';
 import { describeError, describeWriteFailure } from '../common/messages';
 import { confirmIrreversible } from '../common/confirmIrreversible';
-import { writerOf } from '../common/liveWriter';
-import { revealWithAncestors } from '../common/reveal';
+import { writerOf } from '../core/liveWriter';
+import { revealWithAncestors } from '../core/reveal';
 import type { Core } from '../core/core';
 import type { HeldLocksApi } from '../heldLocks';
 

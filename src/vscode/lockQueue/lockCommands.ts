@@ -2,7 +2,7 @@
 // palette with a connection pick and a path prompt.
 import * as vscode from 'vscode';
 import { askZnodePath } from '../common/askZnodePath';
-import { pickConnection } from '../common/pickConnection';
+import { pickConnection } from '../core/pickConnection';
 import type { Core } from '../core/core';
 import type { LockPanels } from './lockPanels';
 import { isPathNode } from '../../zk/tree/treeNodes';

@@ -15,7 +15,7 @@ import type { HeldLocksApi } from '../heldLocks';
 import { log } from '../common/log';
 import { describeError } from '../common/messages';
 import { acquireHere, ActionResult, findParticipant, forceRelease, releaseOurs, revealNode } from './lockActions';
-import { adminPortOf, affectsLockSettings, lockSettings } from '../common/settings';
+import { adminPortOf, affectsLockSettings, lockSettings } from '../core/settings';
 import { panelHtml, webviewRoots } from './panelHtml';
 import { anomalyTexts, webviewStrings } from './webviewStrings';
 import { fail } from '../common/notifier';

@@ -2,11 +2,11 @@
 // DIGEST-MD5 user, which can only authenticate a connection as it opens: saved to the connection (the password in
 // secret storage) and the connection reconnects. Passwords go to the server only: never logged, never in settings.
 import * as vscode from 'vscode';
-import { pickConnection } from '../common/pickConnection';
+import { pickConnection } from '../core/pickConnection';
 import { log } from '../common/log';
 import type { Core } from '../core/core';
-import { showWriteFailure } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
+import { showWriteFailure } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
 import { ZkSession } from '../../zk/session';
 import { ask, info, warn } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';

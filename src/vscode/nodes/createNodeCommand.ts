@@ -6,13 +6,13 @@ import { CreateMode, isTtlMode, ZnodeWriter } from '../../zk/write';
 import { log } from '../common/log';
 import type { Core } from '../core/core';
 import { isPathNode } from '../../zk/tree/treeNodes';
-import { isNodeTarget } from '../common/targets';
-import { pickConnection } from '../common/pickConnection';
+import { isNodeTarget } from '../core/targets';
+import { pickConnection } from '../core/pickConnection';
 import { askCreateParents, askData, askFullPath, askMode, askName, askTtl } from './createDialog';
 import { isDurationProblem, parseDuration } from './duration';
-import { showWriteFailure } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
-import { revealPath } from '../common/reveal';
+import { showWriteFailure } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
+import { revealPath } from '../core/reveal';
 import { flash, info } from '../common/notifier';
 
 const t = vscode.l10n.t;

@@ -7,11 +7,11 @@ import { log } from '../common/log';
 import { describeWriteFailure } from '../common/messages';
 import type { Core } from '../core/core';
 import { deletePreview, DeletePreview, deleteReport, deleteSummary } from './deletePreview';
-import { showWriteFailure } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
+import { showWriteFailure } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
 import { withCancellableProgress } from '../common/progress';
-import { refreshParents } from '../common/reveal';
-import { nodeTarget } from '../common/targets';
+import { refreshParents } from '../core/reveal';
+import { nodeTarget } from '../core/targets';
 import { confirmIrreversible } from '../common/confirmIrreversible';
 import { fail, info, warn } from '../common/notifier';
 

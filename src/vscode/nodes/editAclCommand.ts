@@ -5,9 +5,9 @@ import { AclEntry, formatAclEntry, formatPermissions, isAclEntryProblem, parseAc
 import { log } from '../common/log';
 import type { Core } from '../core/core';
 import { askAclEntry, askPermissions } from './aclEntryInput';
-import { showWriteFailure } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
-import { nodeTargetOrAsk } from '../common/targets';
+import { showWriteFailure } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
+import { nodeTargetOrAsk } from '../core/targets';
 import { fail, flash } from '../common/notifier';
 import { PickItem, pickItem } from '../common/quickInput';
 

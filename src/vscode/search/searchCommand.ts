@@ -2,14 +2,14 @@
 // with progress and cancel; matches stream into the Search Results view.
 import * as vscode from 'vscode';
 import { compileSearch, isSearchProblem, SearchQuery, searchTree } from '../../zk/search/search';
-import { pickConnection } from '../common/pickConnection';
+import { pickConnection } from '../core/pickConnection';
 import { log } from '../common/log';
 import { describeSearchProblem } from '../common/messages';
 import type { SearchContext } from './searchContext';
-import { showProblem } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
+import { showProblem } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
 import { withCancellableProgress } from '../common/progress';
-import { nodeTarget } from '../common/targets';
+import { nodeTarget } from '../core/targets';
 import type { SearchRun } from './searchResults';
 import { input } from '../common/quickInput';
 import { ViewCommand } from '../core/commandIds';

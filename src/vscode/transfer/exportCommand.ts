@@ -4,12 +4,12 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { baseName } from '../../zk/paths';
 import { exportSubtree, ExportSummary } from '../../zk/transfer';
-import { pickConnection } from '../common/pickConnection';
+import { pickConnection } from '../core/pickConnection';
 import { log } from '../common/log';
 import type { Core } from '../core/core';
-import { liveWriter } from '../common/liveWriter';
+import { liveWriter } from '../core/liveWriter';
 import { withCancellableProgress } from '../common/progress';
-import { nodeTarget } from '../common/targets';
+import { nodeTarget } from '../core/targets';
 import { info, warn } from '../common/notifier';
 
 const t = vscode.l10n.t;

@@ -6,7 +6,7 @@ import type { ChildListing } from '../../../zk/childListing';
 import type { ConnectionState } from '../connectionManager';
 import type { SavedConnection } from '../connectionStore';
 import { formatNumber } from '../../common/format';
-import { openOnClick } from '../../common/settings';
+import { openOnClick } from '../settings';
 import type { QuotaInfo } from '../../../zk/quota';
 import { filterTextWith, znodePresentation } from '../../../zk/tree/znodePresentation';
 import { ConnectionNode, MessageNode, ShowMoreNode, ZnodeNode } from '../../../zk/tree/treeNodes';

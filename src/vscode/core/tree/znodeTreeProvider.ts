@@ -17,7 +17,7 @@ import { statTooltip } from './tooltip';
 import { connectionItem, messageItem, showMoreItem, znodeItem } from './treeItems';
 import { ConnectionNode, isPathNode, MessageNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../../../zk/tree/treeNodes';
 import { literalTreeItem } from '../../common/literalTreeItem';
-import { treeSettings } from '../../common/settings';
+import { treeSettings } from '../settings';
 
 const t = vscode.l10n.t;
 

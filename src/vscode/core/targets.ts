@@ -1,10 +1,10 @@
 // What a command works on: the tree node it was invoked on (or the selected nodes), a data document's URI, or —
 // from the palette — a connection and a path the user types.
 import * as vscode from 'vscode';
-import { askZnodePath } from './askZnodePath';
+import { askZnodePath } from '../common/askZnodePath';
 import { pickConnection } from './pickConnection';
-import { parseLocation, ZNODE_SCHEME } from './znodeUriPath';
-import type { Core } from '../core/core';
+import { parseLocation, ZNODE_SCHEME } from '../common/znodeUriPath';
+import type { Core } from './core';
 import { isPathNode, ZnodeNode } from '../../zk/tree/treeNodes';
 
 export interface NodeTarget {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Core } from '../core/core';
+import type { Core } from './core';
 import { isPathNode } from '../../zk/tree/treeNodes';
-import { info } from './notifier';
-import { pickItem } from './quickInput';
+import { info } from '../common/notifier';
+import { pickItem } from '../common/quickInput';
 
 /** The connection a command is about: from its tree argument, an id, the selection, or a quick pick. */
 export async function pickConnection(services: Core, arg: unknown, onlyConnected = false): Promise<string | undefined> {

@@ -1,7 +1,7 @@
 // Shows a path in the explorer, selected: its parent is re-read first, so a node that just got its first child
 // can expand to it.
 import { parentPath } from '../../zk/paths';
-import type { Core } from '../core/core';
+import type { Core } from './core';
 import type { PathNode, TreeNode } from '../../zk/tree/treeNodes';
 
 export async function revealPath(services: Core, connectionId: string, path: string): Promise<PathNode | undefined> {
