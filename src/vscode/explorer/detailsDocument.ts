@@ -8,7 +8,7 @@ import { formatTime } from '../common/format';
 import { visiblePath, znodePathOf } from '../common/znodeUriPath';
 import { kindLabel } from '../core/tree/tooltip';
 import { aclLines, AclView, readAcl } from '../common/aclText';
-import { sequenceNumber } from '../../zk/naturalOrder';
+import { sequenceNumber } from '../../zk/tree/naturalOrder';
 import { baseName } from '../../zk/paths';
 import { HeldWatches } from '../../zk/heldWatches';
 import { QuotaInfo, readQuota } from '../../zk/quota';

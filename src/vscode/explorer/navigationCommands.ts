@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isNameFilterProblem, parseNameFilter } from '../../zk/nameFilter';
+import { isNameFilterProblem, parseNameFilter } from '../../zk/tree/nameFilter';
 import { detailsUri } from './detailsDocument';
 import { log } from '../common/log';
 import type { Core } from '../core/core';

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { RecipeId } from '../../../shared/lockAnalysis';
 import type { NodeKind } from '../../../zk/stat';
-import type { ChildListing } from '../../../zk/childListing';
+import type { ChildListing } from '../../../zk/tree/childListing';
 import type { ConnectionState } from '../connectionManager';
 import type { SavedConnection } from '../connectionStore';
 import { formatNumber } from '../../common/format';

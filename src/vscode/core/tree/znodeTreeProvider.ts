@@ -2,7 +2,7 @@
 // expanded nodes only.
 import * as vscode from 'vscode';
 import { isZkError } from '../../../zk/errors';
-import { sequenceNumber } from '../../../zk/naturalOrder';
+import { sequenceNumber } from '../../../zk/tree/naturalOrder';
 import { hex, nodeKind } from '../../../zk/stat';
 import type { ConnectionManager } from '../connectionManager';
 import type { ConnectionStore } from '../connectionStore';
