@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { WriteFailure } from '../../zk/write';
 import { fail } from '../common/notifier';
 import { log } from '../common/log';
-import { describeWriteFailure } from '../common/messages';
+import { describeWriteFailure } from '../common/failureTexts';
 import { Command } from './commandIds';
 
 const t = vscode.l10n.t;

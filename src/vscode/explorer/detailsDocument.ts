@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { hex, nodeKind, ZnodeStat } from '../../zk/stat';
 import type { ConnectionManager } from '../core/connectionManager';
-import { describeError } from '../common/messages';
+import { describeError } from '../common/failureTexts';
 import { formatTime } from '../common/format';
 import { visiblePath, znodePathOf } from '../common/znodeUriPath';
 import { kindLabel } from '../core/tree/tooltip';

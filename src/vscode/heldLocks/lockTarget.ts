@@ -5,10 +5,10 @@ import * as vscode from 'vscode';
 import { CONVENTION_IDS, convention, ConventionDetection, ConventionId, isConventionId, LockMode } from '../../zk/locks';
 import { checkPath } from '../../zk/paths';
 import { pickConnection } from '../core/pickConnection';
-import { describePathProblem } from '../common/messages';
+import { describePathProblem } from '../common/failureTexts';
 import type { Core } from '../core/core';
 import { isPathNode } from '../../zk/tree/treeNodes';
-import { conventionDescription, detectionWarning, modeLabel } from './lockWords';
+import { conventionDescription, detectionWarning, modeLabel } from './lockTexts';
 import { fail } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';
 

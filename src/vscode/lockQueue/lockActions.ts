@@ -6,7 +6,7 @@ import type { LockAnalysis, Participant } from '../../shared/lockAnalysis';
 import { hex, nodeKind } from '../../zk/stat';
 import type { ConnectionManager } from '../core/connectionManager';
 import { log } from '../common/log';
-import { describeError, describeWriteFailure } from '../common/messages';
+import { describeError, describeWriteFailure } from '../common/failureTexts';
 import { confirmIrreversible } from '../common/confirmIrreversible';
 import { writerOf } from '../core/liveWriter';
 import { revealWithAncestors } from '../core/reveal';

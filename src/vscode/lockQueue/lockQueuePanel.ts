@@ -13,11 +13,11 @@ import { LockMonitor } from '../../zk/analysis';
 import type { Core } from '../core/core';
 import type { HeldLocksApi } from '../heldLocks';
 import { log } from '../common/log';
-import { describeError } from '../common/messages';
+import { describeError } from '../common/failureTexts';
 import { acquireHere, ActionResult, findParticipant, forceRelease, releaseOurs, revealNode } from './lockActions';
 import { adminPortOf, affectsLockSettings, lockSettings } from '../core/settings';
 import { panelHtml, webviewRoots } from './panelHtml';
-import { anomalyTexts, webviewStrings } from './webviewStrings';
+import { anomalyTexts, webviewStrings } from './webviewTexts';
 import { fail } from '../common/notifier';
 
 const t = vscode.l10n.t;

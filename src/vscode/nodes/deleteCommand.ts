@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { DeleteManyReport, isProtectedPath, WriteFailure } from '../../zk/write';
 import { log } from '../common/log';
-import { describeWriteFailure } from '../common/messages';
+import { describeWriteFailure } from '../common/failureTexts';
 import type { Core } from '../core/core';
 import type { ZnodeNode } from '../../zk/tree/treeNodes';
 import { deleteRecursively, RecursiveDeleteOptions, RecursiveDeleteResult } from './deleteRecursiveCommand';

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { DeleteExecution, DeletePlan, executeDeletePlan, planRecursiveDelete } from '../../zk/write';
 import { log } from '../common/log';
-import { describeWriteFailure } from '../common/messages';
+import { describeWriteFailure } from '../common/failureTexts';
 import type { Core } from '../core/core';
 import { deletePreview, DeletePreview, deleteReport, deleteSummary } from './deletePreview';
 import { showWriteFailure } from '../core/failures';

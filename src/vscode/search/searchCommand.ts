@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { compileSearch, isSearchProblem, SearchQuery, searchTree } from '../../zk/search/search';
 import { pickConnection } from '../core/pickConnection';
 import { log } from '../common/log';
-import { describeSearchProblem } from '../common/messages';
+import { describeSearchProblem } from '../common/failureTexts';
 import type { SearchContext } from './searchContext';
 import { showProblem } from '../core/failures';
 import { liveWriter } from '../core/liveWriter';

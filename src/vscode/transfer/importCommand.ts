@@ -5,7 +5,7 @@ import { executeImport, ImportPlan, ImportReport, parseExport, planImport } from
 import { validateZnodePath } from '../common/askZnodePath';
 import { pickConnection } from '../core/pickConnection';
 import { log } from '../common/log';
-import { describeExportProblem } from '../common/messages';
+import { describeExportProblem } from '../common/failureTexts';
 import type { Core } from '../core/core';
 import { showProblem, showWriteFailure } from '../core/failures';
 import { liveWriter } from '../core/liveWriter';

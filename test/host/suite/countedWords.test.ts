@@ -5,7 +5,7 @@ import * as assert from 'node:assert';
 import type { Anomaly } from '../../../src/shared/lockAnalysis';
 import type { DeletePlan } from '../../../src/zk/write';
 import type { SearchRun } from '../../../src/vscode/search/searchResults';
-import { describeAnomaly } from '../../../src/vscode/lockQueue/webviewStrings';
+import { describeAnomaly } from '../../../src/vscode/lockQueue/webviewTexts';
 import { deletePreview } from '../../../src/vscode/nodes/deletePreview';
 import { SearchResultsProvider } from '../../../src/vscode/search/searchResults';
 

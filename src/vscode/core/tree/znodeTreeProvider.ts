@@ -9,7 +9,7 @@ import type { ConnectionStore } from '../connectionStore';
 import { LockQueueMarks } from './lockQueueMarks';
 import { QuotaMarks } from './quotaMarks';
 import { log } from '../../common/log';
-import { describeError } from '../../common/messages';
+import { describeError } from '../../common/failureTexts';
 import { readAcl } from '../../common/aclText';
 import { CreatedModes } from '../createdModes';
 import { ConnectionTree, TreeSettings } from '../../../zk/tree/connectionTree';
