@@ -9,7 +9,7 @@ const noNode = (why) => ({
 });
 const restrict = (paths, node) => ({ paths: [...paths, ...node.paths], patterns: node.patterns });
 // src/vscode's feature folders: each may use core/ and common/, and another feature only through its index.
-const FEATURES = ['connections', 'editing', 'ensemble', 'explorer', 'heldLocks', 'lockQueue', 'nodes', 'search', 'transfer'];
+const FEATURES = ['connections', 'editing', 'ensemble', 'explorer', 'heldLocks', 'lockQueue', 'nodes', 'search', 'shell', 'transfer'];
 const featureBoundaries = FEATURES.map((feature) => ({
   files: [`src/vscode/${feature}/**/*.ts`],
   rules: {
@@ -22,12 +22,29 @@ const featureBoundaries = FEATURES.map((feature) => ({
   },
 }));
 const noFeatures = {
-  files: ['src/vscode/core/**/*.ts', 'src/vscode/common/**/*.ts'],
+  files: ['src/vscode/core/**/*.ts'],
   rules: {
     'no-restricted-imports': ['error', {
       patterns: [{
         group: FEATURES.flatMap((f) => [`../${f}`, `../${f}/*`, `../../${f}`, `../../${f}/*`]),
-        message: 'core/ and common/ serve every feature and use none.',
+        message: 'core/ serves every feature and may use none.',
+      }],
+    }],
+  },
+};
+const noLayers = {
+  group: ['../zk', '../zk/*', '../vscode', '../vscode/*', '../cli', '../cli/*'],
+  message: 'src/shared is used by src/zk, src/vscode, src/cli and the webview, and uses none of them.',
+};
+const withLayers = (rule, pattern) => ({ ...rule, patterns: [...rule.patterns, pattern] });
+// common/ is the leaf every other folder of src/vscode builds on: what needs core/ belongs in core/.
+const commonIsLeaf = {
+  files: ['src/vscode/common/**/*.ts'],
+  rules: {
+    'no-restricted-imports': ['error', {
+      patterns: [{
+        group: ['core', ...FEATURES].flatMap((f) => [`../${f}`, `../${f}/*`, `../../${f}`, `../../${f}/*`]),
+        message: 'common/ is a leaf: core/ and every feature build on it, and it may use none of them.',
       }],
     }],
   },
@@ -55,9 +72,10 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
   },
   {
-    // src/shared is bundled into the webview too: no VS Code and no Node built-ins.
+    // src/shared is bundled into the webview too: no VS Code and no Node built-ins. It is what the layers share, so
+    // it uses none of them (src/zk imports it; the reverse would be a cycle).
     files: ['src/shared/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', restrict([noVscode], noNode('src/shared is bundled into the webview'))] },
+    rules: { 'no-restricted-imports': ['error', withLayers(restrict([noVscode], noNode('src/shared is bundled into the webview')), noLayers)] },
   },
   {
     // The webview runs in the browser: it talks to the host only by messages (src/shared/lockQueueMessages.ts).
@@ -66,6 +84,7 @@ export default tseslint.config(
   },
   ...featureBoundaries,
   noFeatures,
+  commonIsLeaf,
   {
     // Text from ZooKeeper reaches the user only through src/vscode/common (notifier, quick input, progress, tree
     // items): those make links, icons and hidden characters literal. Calling VS Code's surfaces directly skips that.

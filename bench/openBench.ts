@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
-import { firstInOrder } from '../src/zk/naturalOrder';
+import { firstInOrder } from '../src/zk/tree/naturalOrder';
 import { mapBounded } from '../src/zk/timeouts';
 import type { ZnodeStat } from '../src/zk/stat';
 import { ConnectionNode, ZnodeNode } from '../src/zk/tree/treeNodes';

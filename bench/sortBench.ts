@@ -3,7 +3,7 @@
 // every name is shown (paged through to the end).
 import { randomUUID } from 'node:crypto';
 import * as zookeeper from 'node-zookeeper-client';
-import { firstInOrder, sortChildren } from '../src/zk/naturalOrder';
+import { firstInOrder, sortChildren } from '../src/zk/tree/naturalOrder';
 import { PAGE_SIZE, rawGetChildren, WideNode } from './fixtures';
 import { collect, now, Row, summarize } from './stats';
 

@@ -16,7 +16,7 @@ import type { Browser } from 'playwright-core';
 import type { LockQueuePanelState } from '../src/shared/lockQueueMessages';
 import { diffAnalysis } from '../src/shared/lockQueueDelta';
 import { DeltaMessage, ModelMessage, ModelSender } from '../src/shared/lockQueueSync';
-import type { LockAnalysis } from '../src/zk/analysis/model';
+import type { LockAnalysis } from '../src/shared/lockAnalysis';
 import { chromiumPath, launchChromium } from '../test/support/chromium';
 import { fixtureAnalysis } from '../test/unit/webviewFixtures';
 import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from '../test/unit/webviewPage';

@@ -1,6 +1,6 @@
 // Every message between the lock-queue panel's host (src/vscode/lockQueue) and its webview front-end
 // (src/webview/lockQueue), both ways, as discriminated unions on `type`. Imported by both sides; no vscode, no DOM.
-import type { Anomaly } from '../zk/analysis/model';
+import type { Anomaly } from './lockAnalysis';
 import type { AnalysisDelta } from './lockQueueDelta';
 
 export const LOCK_QUEUE_VIEW_TYPE = 'zooscope.lockQueue';

@@ -1,7 +1,7 @@
 // Keeps the lock-queue webview's model in step with the host's: the host side remembers what it last sent and
 // sends what changed (or the whole model), the webview side applies it and notices a gap in the sequence.
 // No vscode, no DOM: the panel, the front-end, the tests and the benchmark all go through these two classes.
-import type { LockAnalysis } from '../zk/analysis/model';
+import type { LockAnalysis } from './lockAnalysis';
 import { applyAnalysisDelta, diffAnalysis } from './lockQueueDelta';
 import type { AnomalyText, HostMessage } from './lockQueueMessages';
 

@@ -82,11 +82,3 @@ export function hex(value: bigint): string {
 export function sessionIdHex(id: Buffer | bigint): string {
   return hex(typeof id === 'bigint' ? id : id.readBigUInt64BE(0));
 }
-
-/** Parses `0x1a2b`, decimal, or bare hex session ids into a bigint; undefined when it is none of these. */
-export function parseSessionId(text: string): bigint | undefined {
-  const t = text.trim();
-  if (/^0x[0-9a-f]{1,16}$/i.test(t)) return BigInt(t);
-  if (/^-?\d{1,20}$/.test(t)) return BigInt.asUintN(64, BigInt(t));
-  return undefined;
-}

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readTables } from '../../src/zk/analysis/analyze';
 import { getEnsembleStatus } from '../../src/zk/servers/ensembleStatus';
-import { SessionDirectory } from '../../src/zk/sessionDirectory';
+import { SessionDirectory } from '../../src/zk/servers/sessionDirectory';
 import { ZkSession } from '../../src/zk/session';
 import { SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
 import { freePort } from '../support/ports';

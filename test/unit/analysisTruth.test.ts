@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { STRING_KEYS, WebviewStrings } from '../../src/shared/lockQueueMessages';
 import { buildAnalysis, RawQueue } from '../../src/zk/analysis';
 import { HoldHistory, holdingSinceCreation } from '../../src/zk/analysis/holdTimes';
-import type { Participant } from '../../src/zk/analysis/model';
+import type { Participant } from '../../src/shared/lockAnalysis';
 import type { QueueNode } from '../../src/zk/analysis/queueRules';
 import { mergeServerTables, pathInChroot } from '../../src/zk/analysis/serverView';
 import type { ServerTables } from '../../src/zk/servers/serverTables';

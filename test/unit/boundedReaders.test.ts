@@ -5,9 +5,9 @@ import { after, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ConnectFailure, SessionState, ZkSession } from '../../src/zk/session';
 import { DEFAULT_MAX_FRAME_BYTES } from '../../src/zk/protocol/frameReader';
-import { MAX_ANSWER_BYTES } from '../../src/zk/fourLetterWords';
+import { MAX_ANSWER_BYTES } from '../../src/zk/servers/fourLetterWords';
 import { AdminUnavailableError, askAdmin, askWord } from '../../src/zk/servers/serverCommands';
-import { probeServer } from '../../src/zk/probe';
+import { probeServer } from '../../src/zk/servers/probe';
 import { connectResponse, FakeServer, flood, frame, PeerConnection, startFakeZooKeeper, startHttpPeer, startRawPeer } from '../support/fakePeers';
 import { eventually } from '../support/zkClient';
 

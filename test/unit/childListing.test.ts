@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ChildListing, ChildReader } from '../../src/zk/childListing';
+import { ChildListing, ChildReader } from '../../src/zk/tree/childListing';
 import type { ZnodeStat } from '../../src/zk/stat';
 
 const stat = (czxid: bigint): ZnodeStat => ({ czxid, mzxid: czxid, ctime: 1, mtime: 1, version: 0, cversion: 0, aversion: 0,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { compareNatural, firstInOrder, rankInOrder, sortChildren } from '../../src/zk/naturalOrder';
+import { compareNatural, firstInOrder, rankInOrder, sortChildren } from '../../src/zk/tree/naturalOrder';
 
 function randomNames(count: number, seed: number): string[] {
   let x = seed;

@@ -47,3 +47,30 @@ test('commands are registered through the wrapper and named by their constants',
   assert.strictEqual(found.filter((m) => /core\/commands/.test(m)).length, 1, found.join('\n'));
   assert.strictEqual(found.filter((m) => /constants of core\/commandIds/.test(m)).length, 1, found.join('\n'));
 });
+
+test('shared uses no layer: not zk, not cli, not vscode', async () => {
+  for (const from of ['../zk/analysis', '../zk/paths', '../cli/output', '../vscode/common/format']) {
+    const found = await problems('src/shared/probe.ts', `import { x } from '${from}';\nexport const y = x;\n`);
+    assert.match(found.join('\n'), /uses none of them/, from);
+  }
+  const vscode = await problems('src/shared/probe.ts', "import * as vscode from 'vscode';\nexport const y = vscode;\n");
+  assert.match(vscode.join('\n'), /Only src\/vscode may import VS Code/);
+  const sibling = await problems('src/shared/probe.ts', "import type { LockAnalysis } from './lockAnalysis';\nexport type Y = LockAnalysis;\n");
+  assert.deepStrictEqual(sibling, []);
+});
+
+test('common is a leaf: it uses no core file', async () => {
+  for (const from of ['../core/core', '../core/tree/treeItems', '../shell']) {
+    const found = await problems('src/vscode/common/probe.ts', `import { x } from '${from}';\nexport const y = x;\n`);
+    assert.match(found.join('\n'), /common\/ is a leaf/, from);
+  }
+  const sibling = await problems('src/vscode/common/probe.ts', "import { log } from './log';\nexport const y = log;\n");
+  assert.deepStrictEqual(sibling, []);
+});
+
+test('shell is a feature: others reach it only through its index', async () => {
+  const inside = await problems('src/vscode/nodes/probe.ts', "import { x } from '../shell/shellTerminal';\nexport const y = x;\n");
+  assert.match(inside.join('\n'), /only through its index/);
+  const fromCore = await problems('src/vscode/core/probe.ts', "import { register } from '../shell';\nexport const y = register;\n");
+  assert.match(fromCore.join('\n'), /use none/);
+});

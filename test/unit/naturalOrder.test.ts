@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { compareNatural, sequenceNumber, sortChildren } from '../../src/zk/naturalOrder';
+import { compareNatural, sequenceNumber, sortChildren } from '../../src/zk/tree/naturalOrder';
 
 const sign = (n: number) => Math.sign(n);
 

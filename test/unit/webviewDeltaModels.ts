@@ -1,7 +1,7 @@
 // Random lock analyses and random changes to them (seeded), for the tests of the webview's delta updates: queues
 // coming and going, participants leaving (positions shifting), joining, moving, changing role, data or watches,
 // anomalies and deadlocks appearing and going, and the scalar fields changing.
-import type { Anomaly, LockAnalysis, LockQueue, Participant } from '../../src/zk/analysis/model';
+import type { Anomaly, LockAnalysis, LockQueue, Participant } from '../../src/shared/lockAnalysis';
 import { fixtureQueue } from './webviewFixtures';
 
 /** mulberry32: a small seeded generator, so a failure can be replayed. */

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import type { HostMessage, LockQueuePanelState, PanelCapabilities, WebviewMessage } from '../../src/shared/lockQueueMessages';
-import type { LockAnalysis } from '../../src/zk/analysis/model';
+import type { LockAnalysis } from '../../src/shared/lockAnalysis';
 import { launchChromium } from '../support/chromium';
 import { fixtureAnalysis, fixtureQueue } from './webviewFixtures';
 import { ModelSender } from '../../src/shared/lockQueueSync';

@@ -1,6 +1,6 @@
 // Lock-analysis models for the webview's unit tests and benchmark: one queue of `size` participants (a holder,
 // then waiters each watching its predecessor), shaped like the analysis produces them.
-import type { LockAnalysis, LockQueue, Participant } from '../../src/zk/analysis/model';
+import type { LockAnalysis, LockQueue, Participant } from '../../src/shared/lockAnalysis';
 
 export interface FixtureOptions {
   root?: string;

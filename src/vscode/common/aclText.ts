@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { ZkSession } from '../../zk/session';
 import { AclEntry, formatPermissions, ZnodeWriter } from '../../zk/write';
-import { describeWriteFailure } from './messages';
+import { describeWriteFailure } from './failureTexts';
 
 export type AclView = { entries: AclEntry[] } | { problem: string };
 

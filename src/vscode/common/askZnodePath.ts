@@ -2,7 +2,7 @@
 // user types, checked as typed. One place for the prompt every command shares.
 import * as vscode from 'vscode';
 import { checkPath } from '../../zk/paths';
-import { describePathProblem } from './messages';
+import { describePathProblem } from './failureTexts';
 import { fail } from './notifier';
 import { input } from './quickInput';
 

@@ -4,7 +4,7 @@ import { isConnectStringProblem, parseConnectString } from '../../zk/connectStri
 import { checkPath } from '../../zk/paths';
 import type { ConnectionSecrets, SavedConnection } from '../core/connectionStore';
 import { securityForm } from './securityForm';
-import { describeConnectStringProblem, describePathProblem } from '../common/messages';
+import { describeConnectStringProblem, describePathProblem } from '../common/failureTexts';
 import { input, pickItem } from '../common/quickInput';
 
 const t = vscode.l10n.t;

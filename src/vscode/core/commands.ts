@@ -3,7 +3,7 @@
 // text, and none needs its own catch-all).
 import * as vscode from 'vscode';
 import { log } from '../common/log';
-import { describeError } from '../common/messages';
+import { describeError } from '../common/failureTexts';
 import { fail, info } from '../common/notifier';
 import type { CommandId } from './commandIds';
 

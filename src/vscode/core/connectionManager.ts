@@ -2,9 +2,9 @@
 // session by a new one, and asks the user what to do when contact is lost for longer than the session timeout.
 import * as vscode from 'vscode';
 import { ConnectFailure, SessionState, ZkSession } from '../../zk/session';
-import { SessionDirectory } from '../../zk/sessionDirectory';
+import { SessionDirectory } from '../../zk/servers/sessionDirectory';
 import { log } from '../common/log';
-import { describeConnectFailure, describeProbe } from '../common/messages';
+import { describeConnectFailure, describeProbe } from '../common/failureTexts';
 import { ConnectionStore, SavedConnection } from './connectionStore';
 import { warn, fail } from '../common/notifier';
 import { showProgress, viewProgress } from '../common/progress';

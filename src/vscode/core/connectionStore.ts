@@ -2,7 +2,7 @@
 // and share it), the password in SecretStorage under the connection's id.
 import * as vscode from 'vscode';
 import type { SessionOptions } from '../../zk/session';
-import { requestTimeoutMs } from '../common/settings';
+import { requestTimeoutMs } from './settings';
 import type { ConnectionSecrets, SavedConnection } from './savedConnection';
 
 export type { ConnectionSecrets, SavedConnection, SavedSasl, SavedTls } from './savedConnection';

@@ -16,7 +16,7 @@ function documentUri(arg: unknown): vscode.Uri | undefined {
   return active?.scheme === ZNODE_SCHEME ? active : undefined;
 }
 
-export async function compareWithServer(_services: EditingContext, arg?: unknown): Promise<boolean> {
+export async function compareWithServer(_core: EditingContext, arg?: unknown): Promise<boolean> {
   const uri = documentUri(arg);
   if (!uri) return false;
   const location = locate(uri);
@@ -25,12 +25,12 @@ export async function compareWithServer(_services: EditingContext, arg?: unknown
 }
 
 /** Saves the document over the server's current version; false when nothing was saved. */
-export async function saveOverwriting(services: EditingContext, arg?: unknown): Promise<boolean> {
+export async function saveOverwriting(core: EditingContext, arg?: unknown): Promise<boolean> {
   const uri = documentUri(arg);
   if (!uri) return false;
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (!doc) return false;
-  const version = await services.znodeFs.allowOverwrite(uri);
+  const version = await core.znodeFs.allowOverwrite(uri);
   if (version === undefined) {
     void fail(t('{0} no longer exists.', locate(uri).path));
     return false;

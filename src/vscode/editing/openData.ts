@@ -1,9 +1,9 @@
 // "Open Data" and "Reopen as Text / Hex / Base64": a znode's data in a real editor (see znodeFileSystem.ts).
 import * as vscode from 'vscode';
 import type { Core } from '../core/core';
-import { showWriteFailure } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
-import { nodeTargetOrAsk } from '../common/targets';
+import { showWriteFailure } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
+import { nodeTargetOrAsk } from '../core/targets';
 import { DataView, defaultView, guessLanguage } from '../common/dataCodec';
 import { znodeUri } from './znodeFileSystem';
 
@@ -16,11 +16,11 @@ export interface OpenHow {
 }
 
 /** Opens the node's data: text (language guessed) when it is UTF-8 text, else hex, unless `view` says. */
-export async function openData(services: Core, arg?: unknown, view?: DataView,
+export async function openData(core: Core, arg?: unknown, view?: DataView,
   how: OpenHow = { preview: false, preserveFocus: false }): Promise<vscode.TextDocument | undefined> {
-  const target = await nodeTargetOrAsk(services, arg, t('Open Data'));
+  const target = await nodeTargetOrAsk(core, arg, t('Open Data'));
   if (!target) return undefined;
-  const found = await liveWriter(services.connections, target.connectionId);
+  const found = await liveWriter(core.connections, target.connectionId);
   if (!found) return undefined;
   // Read once first: a node we may not read or that is gone gets a message with a way out, not a broken editor.
   const outcome = await found.writer.getData(target.path);
@@ -46,6 +46,6 @@ async function setLanguage(doc: vscode.TextDocument, view: DataView): Promise<vs
   }
 }
 
-export const openDataAsText = (services: Core, arg?: unknown) => openData(services, arg, 'text');
-export const openDataAsHex = (services: Core, arg?: unknown) => openData(services, arg, 'hex');
-export const openDataAsBase64 = (services: Core, arg?: unknown) => openData(services, arg, 'base64');
+export const openDataAsText = (core: Core, arg?: unknown) => openData(core, arg, 'text');
+export const openDataAsHex = (core: Core, arg?: unknown) => openData(core, arg, 'hex');
+export const openDataAsBase64 = (core: Core, arg?: unknown) => openData(core, arg, 'base64');

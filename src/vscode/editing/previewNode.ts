@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ZnodeNode } from '../../zk/tree/treeNodes';
 import { Command } from '../core/commandIds';
 import type { Core } from '../core/core';
-import { openOnClick } from '../common/settings';
+import { openOnClick } from '../core/settings';
 import { openData } from './openData';
 
 /** Two clicks on the same node closer than this are a double click. Generous: the extension host may be busy. */

@@ -2,8 +2,8 @@
 // user's document: the left side of "Compare with Server" when a save was refused because the node changed.
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../core/connectionManager';
-import { describeWriteFailure } from '../common/messages';
-import { writerOf } from '../common/liveWriter';
+import { describeWriteFailure } from '../common/failureTexts';
+import { writerOf } from '../core/liveWriter';
 import { encodeView } from '../common/dataCodec';
 import { parseLocation, queryFor, uriPathFor } from '../common/znodeUriPath';
 import type { ZnodeLocation } from '../common/znodeUriPath';

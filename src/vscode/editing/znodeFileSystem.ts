@@ -12,16 +12,16 @@ import type { WatchEvent } from '../../zk/watchRegistry';
 import type { ConnectionManager } from '../core/connectionManager';
 import { warn } from '../common/notifier';
 import { log } from '../common/log';
-import { describeWriteFailure } from '../common/messages';
-import { showWriteFailure } from '../common/failures';
-import { liveWriter, LiveWriter } from '../common/liveWriter';
+import { describeWriteFailure } from '../common/failureTexts';
+import { showWriteFailure } from '../core/failures';
+import { liveWriter, LiveWriter } from '../core/liveWriter';
 import { decodeView, encodedLength, encodeView } from '../common/dataCodec';
 import { DataWatches } from './dataWatches';
-import { describeDecodeProblem } from './editMessages';
+import { describeDecodeProblem } from './editTexts';
 import { parseLocation, queryFor, uriPathFor, ZNODE_SCHEME, ZnodeLocation } from '../common/znodeUriPath';
 import type { DataView } from '../common/dataCodec';
 import { Command } from '../core/commandIds';
-import { syncBeforeRead } from '../common/settings';
+import { syncBeforeRead } from '../core/settings';
 
 const t = vscode.l10n.t;
 

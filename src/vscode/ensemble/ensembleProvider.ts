@@ -8,7 +8,7 @@ import { ConfigMember, EnsembleConfig, ensembleMembers } from '../../zk/servers/
 import { isConnectStringProblem, parseConnectString } from '../../zk/connectString';
 import type { ConnectionStore } from '../core/connectionStore';
 import { log } from '../common/log';
-import { adminPortOf, ensembleRefreshMs } from '../common/settings';
+import { adminPortOf, ensembleRefreshMs } from '../core/settings';
 import {
   connectionItem, detailItem, details, EnsembleConnectionNode, EnsembleDetailNode, EnsembleNode, EnsembleServerNode, serverItem,
 } from './ensembleItems';

@@ -3,17 +3,17 @@
 import * as vscode from 'vscode';
 import { hex, nodeKind, ZnodeStat } from '../../zk/stat';
 import type { ConnectionManager } from '../core/connectionManager';
-import { describeError } from '../common/messages';
+import { describeError } from '../common/failureTexts';
 import { formatTime } from '../common/format';
 import { visiblePath, znodePathOf } from '../common/znodeUriPath';
 import { kindLabel } from '../core/tree/tooltip';
 import { aclLines, AclView, readAcl } from '../common/aclText';
-import { sequenceNumber } from '../../zk/naturalOrder';
+import { sequenceNumber } from '../../zk/tree/naturalOrder';
 import { baseName } from '../../zk/paths';
 import { HeldWatches } from '../../zk/heldWatches';
 import { QuotaInfo, readQuota } from '../../zk/quota';
 import { quotaLines } from '../core/tree/tooltip';
-import { syncBeforeRead } from '../common/settings';
+import { syncBeforeRead } from '../core/settings';
 
 export const DETAILS_SCHEME = 'zooscope-details';
 const t = vscode.l10n.t;

@@ -1,60 +1,60 @@
 import * as vscode from 'vscode';
-import { isNameFilterProblem, parseNameFilter } from '../../zk/nameFilter';
+import { isNameFilterProblem, parseNameFilter } from '../../zk/tree/nameFilter';
 import { detailsUri } from './detailsDocument';
 import { log } from '../common/log';
 import type { Core } from '../core/core';
 import { isPathNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../../zk/tree/treeNodes';
 import { askZnodePath } from '../common/askZnodePath';
-import { pickConnection } from '../common/pickConnection';
-import { revealWithAncestors } from '../common/reveal';
+import { pickConnection } from '../core/pickConnection';
+import { revealWithAncestors } from '../core/reveal';
 import { fail } from '../common/notifier';
 import { input } from '../common/quickInput';
 
 const t = vscode.l10n.t;
 
-function selectedPathNode(services: Core, arg: unknown): PathNode | undefined {
+function selectedPathNode(core: Core, arg: unknown): PathNode | undefined {
   if (isPathNode(arg)) return arg;
-  const selected = services.view.selection[0];
+  const selected = core.view.selection[0];
   return isPathNode(selected) ? selected : undefined;
 }
 
 /** Go to Path…: reveals any path, loading its ancestors. Returns the revealed node. */
-export async function goToPath(services: Core, arg?: unknown, typedPath?: string): Promise<TreeNode | undefined> {
-  const id = await pickConnection(services, arg, false);
+export async function goToPath(core: Core, arg?: unknown, typedPath?: string): Promise<TreeNode | undefined> {
+  const id = await pickConnection(core, arg, false);
   if (!id) return undefined;
-  const current = selectedPathNode(services, arg);
+  const current = selectedPathNode(core, arg);
   const path = await askZnodePath(typedPath, { title: t('Go to Path'), value: current && current.connectionId === id ? current.path : '/' });
   if (path === undefined) return undefined;
-  const live = await services.connections.connect(id);
-  const tree = live ? services.tree.treeFor(id) : undefined;
+  const live = await core.connections.connect(id);
+  const tree = live ? core.tree.treeFor(id) : undefined;
   if (!tree) return undefined;
-  const node = await revealWithAncestors(services, id, path);
+  const node = await revealWithAncestors(core, id, path);
   if (!node) void fail(t('{0} does not exist.', path));
   return node;
 }
 
-export async function copyPath(services: Core, arg?: unknown): Promise<void> {
-  const node = selectedPathNode(services, arg);
+export async function copyPath(core: Core, arg?: unknown): Promise<void> {
+  const node = selectedPathNode(core, arg);
   if (node) await vscode.env.clipboard.writeText(node.path);
 }
 
-export async function refresh(services: Core, arg?: unknown): Promise<void> {
-  const node = selectedPathNode(services, arg);
-  if (!node) return services.tree.refreshAll();
-  await services.tree.refresh(node);
+export async function refresh(core: Core, arg?: unknown): Promise<void> {
+  const node = selectedPathNode(core, arg);
+  if (!node) return core.tree.refreshAll();
+  await core.tree.refresh(node);
 }
 
-export async function showMore(services: Core, arg?: unknown): Promise<void> {
+export async function showMore(core: Core, arg?: unknown): Promise<void> {
   if (!(arg instanceof ShowMoreNode)) return;
-  services.tree.treeFor(arg.parent.connectionId)?.listing(arg.parent.path)?.showMore();
-  services.tree.redraw(arg.parent);
+  core.tree.treeFor(arg.parent.connectionId)?.listing(arg.parent.path)?.showMore();
+  core.tree.redraw(arg.parent);
 }
 
 /** Filter Children…: a glob (`lock-*`) or `/regex/`; an empty answer clears the filter. */
-export async function filterChildren(services: Core, arg?: unknown, text?: string): Promise<void> {
-  const node = selectedPathNode(services, arg);
+export async function filterChildren(core: Core, arg?: unknown, text?: string): Promise<void> {
+  const node = selectedPathNode(core, arg);
   if (!node) return;
-  const tree = services.tree.treeFor(node.connectionId);
+  const tree = core.tree.treeFor(node.connectionId);
   const listing = await tree?.openListing(node).catch(() => undefined);
   if (!listing) return;
   const value = text ?? await input({
@@ -66,16 +66,16 @@ export async function filterChildren(services: Core, arg?: unknown, text?: strin
   const filter = value ? parseNameFilter(value) : undefined;
   if (filter && isNameFilterProblem(filter)) return;
   listing.setFilter(filter);
-  services.tree.redraw(node);
-  if (node instanceof ZnodeNode || filter) await services.view.reveal(node, { expand: true }).then(undefined, () => undefined);
+  core.tree.redraw(node);
+  if (node instanceof ZnodeNode || filter) await core.view.reveal(node, { expand: true }).then(undefined, () => undefined);
 }
 
-export function clearFilter(services: Core, arg?: unknown): Promise<void> {
-  return filterChildren(services, arg, '');
+export function clearFilter(core: Core, arg?: unknown): Promise<void> {
+  return filterChildren(core, arg, '');
 }
 
-export async function showDetails(services: Core, arg?: unknown): Promise<void> {
-  const node = selectedPathNode(services, arg);
+export async function showDetails(core: Core, arg?: unknown): Promise<void> {
+  const node = selectedPathNode(core, arg);
   if (!node) return;
   let doc = await vscode.workspace.openTextDocument(detailsUri(node.connectionId, node.path));
   // The URI ends with the node's name (say `app.json`); the document is a report, not that file type.

@@ -4,16 +4,16 @@
 import * as vscode from 'vscode';
 import type { ConventionId, LockMode, LockSnapshot } from '../../zk/locks';
 import { ConnectFailure } from '../../zk/session';
-import { lockSettings } from '../common/settings';
-import { describeConnectFailure, describeError } from '../common/messages';
+import { lockSettings } from '../core/settings';
+import { describeConnectFailure, describeError } from '../common/failureTexts';
 import type { HeldLocksContext } from './heldLocksContext';
-import { revealWithAncestors } from '../common/reveal';
+import { revealWithAncestors } from '../core/reveal';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { HeldLock, isLive } from './heldLocks';
 import { isHeldLockNode } from './heldLocksView';
 import { followAttempt } from './lockNotifications';
 import { chooseConvention, resolveLockTarget } from './lockTarget';
-import { modeLabel, stateLabel, waitingText } from './lockWords';
+import { modeLabel, stateLabel, waitingText } from './lockTexts';
 import { fail, flash, info } from '../common/notifier';
 import { pickItem } from '../common/quickInput';
 import { showProgress } from '../common/progress';
@@ -33,11 +33,11 @@ function acquireTitle(mode: LockMode): string {
  * Starts taking part in the lock at the target path and returns its first snapshot at once (it may still wait:
  * a progress notification shows where it stands). Undefined when nothing was started.
  */
-export async function acquire(services: HeldLocksContext, mode: LockMode, arg?: unknown): Promise<LockSnapshot | undefined> {
-  const target = await resolveLockTarget(services, arg, acquireTitle(mode));
+export async function acquire(core: HeldLocksContext, mode: LockMode, arg?: unknown): Promise<LockSnapshot | undefined> {
+  const target = await resolveLockTarget(core, arg, acquireTitle(mode));
   if (!target) return undefined;
   const { connectionId, path } = target;
-  const saved = services.store.get(connectionId);
+  const saved = core.store.get(connectionId);
   if (!saved) {
     void fail(t('No saved connection "{0}".', connectionId));
     return undefined;
@@ -46,7 +46,7 @@ export async function acquire(services: HeldLocksContext, mode: LockMode, arg?: 
     void fail(t('"{0}" is a read-only connection: taking a lock creates nodes.', saved.name));
     return undefined;
   }
-  const locks = services.heldLocks;
+  const locks = core.heldLocks;
   try {
     const already = locks.list(connectionId).find((e) => e.snapshot.path === path && isLive(e.snapshot));
     let conventionChoice: ConventionId | 'auto' = target.convention ?? 'auto';
@@ -81,8 +81,8 @@ export async function acquire(services: HeldLocksContext, mode: LockMode, arg?: 
 }
 
 /** The entry a release/reveal/clear is about: a Held Locks row, a znode or `{ connectionId, path }`, or a pick. */
-async function resolveEntry(services: HeldLocksContext, arg: unknown, liveOnly: boolean): Promise<HeldLock | undefined> {
-  const locks = services.heldLocks;
+async function resolveEntry(core: HeldLocksContext, arg: unknown, liveOnly: boolean): Promise<HeldLock | undefined> {
+  const locks = core.heldLocks;
   if (isHeldLockNode(arg)) return arg.entry;
   const o = arg as { connectionId?: unknown; path?: unknown } | undefined;
   if (isPathNode(arg) || (typeof o?.connectionId === 'string' && typeof o.path === 'string')) {
@@ -92,7 +92,7 @@ async function resolveEntry(services: HeldLocksContext, arg: unknown, liveOnly: 
     if (!found) void info(t('This window takes part in no lock at {0}.', path));
     return found;
   }
-  const selected = services.heldLocksView.selection[0];
+  const selected = core.heldLocksView.selection[0];
   if (isHeldLockNode(selected)) return selected.entry;
   const candidates = locks.list().filter((e) => !liveOnly || isLive(e.snapshot));
   if (candidates.length === 0) {
@@ -100,14 +100,14 @@ async function resolveEntry(services: HeldLocksContext, arg: unknown, liveOnly: 
     return undefined;
   }
   const pick = await pickItem(candidates.map((entry) => ({
-    label: entry.snapshot.path, description: services.heldLocksTree.summary(entry), entry,
+    label: entry.snapshot.path, description: core.heldLocksTree.summary(entry), entry,
   })), { placeHolder: t('Choose a lock') });
   return pick?.entry;
 }
 
 /** Releases a held lock, or cancels a pending attempt (its node is deleted). Resolves true when it did. */
-export async function release(services: HeldLocksContext, arg?: unknown): Promise<boolean> {
-  const entry = await resolveEntry(services, arg, true);
+export async function release(core: HeldLocksContext, arg?: unknown): Promise<boolean> {
+  const entry = await resolveEntry(core, arg, true);
   if (!entry) return false;
   const s = entry.snapshot;
   if (!isLive(s)) {
@@ -115,7 +115,7 @@ export async function release(services: HeldLocksContext, arg?: unknown): Promis
     return false;
   }
   try {
-    await services.heldLocks.release(entry);
+    await core.heldLocks.release(entry);
     flash(t('{0}: {1}', s.path, stateLabel(entry.snapshot.state)), 'unlock');
     return true;
   } catch (error) {
@@ -125,22 +125,22 @@ export async function release(services: HeldLocksContext, arg?: unknown): Promis
 }
 
 /** Releases every lock and election of the window (held or pending). Resolves with how many. */
-export async function releaseAll(services: HeldLocksContext): Promise<number> {
-  const count = await services.heldLocks.releaseAll();
+export async function releaseAll(core: HeldLocksContext): Promise<number> {
+  const count = await core.heldLocks.releaseAll();
   if (count === 0) void info(t('This window takes part in no locks.'));
   else flash(t('Released {0} locks.', count), 'unlock');
   return count;
 }
 
 /** Reveals the lock's own node (or its path once the node is gone) in the explorer. */
-export async function revealHeldLock(services: HeldLocksContext, arg?: unknown): Promise<unknown> {
-  const entry = await resolveEntry(services, arg, false);
+export async function revealHeldLock(core: HeldLocksContext, arg?: unknown): Promise<unknown> {
+  const entry = await resolveEntry(core, arg, false);
   if (!entry) return undefined;
   const s = entry.snapshot;
-  return revealWithAncestors(services, entry.connectionId, isLive(s) && s.node ? s.node : s.path);
+  return revealWithAncestors(core, entry.connectionId, isLive(s) && s.node ? s.node : s.path);
 }
 
 /** Clears an ended entry from the Held Locks view, or every ended entry. */
-export function clearHeldLocks(services: HeldLocksContext, arg?: unknown): number {
-  return services.heldLocks.clear(isHeldLockNode(arg) ? [arg.entry] : undefined);
+export function clearHeldLocks(core: HeldLocksContext, arg?: unknown): number {
+  return core.heldLocks.clear(isHeldLockNode(arg) ? [arg.entry] : undefined);
 }

@@ -6,7 +6,7 @@ import type { LockSnapshot } from '../../zk/locks';
 import { baseName, parentPath } from '../../zk/paths';
 import type { ConnectionStore } from '../core/connectionStore';
 import { HeldLock, HeldLocks, isLive } from './heldLocks';
-import { conventionDescription, lostReasonText, modeLabel, positionText, stateLabel, waitingText } from './lockWords';
+import { conventionDescription, lostReasonText, modeLabel, positionText, stateLabel, waitingText } from './lockTexts';
 import { literalTreeItem } from '../common/literalTreeItem';
 
 const t = vscode.l10n.t;

@@ -7,7 +7,7 @@ import type { LockSnapshot } from '../../zk/locks';
 import type { ConnectionStore } from '../core/connectionStore';
 import { log } from '../common/log';
 import { HeldLock, HeldLocks, isHeld, isLive, isUnsure } from './heldLocks';
-import { failureText, lostMessage, waitingText } from './lockWords';
+import { failureText, lostMessage, waitingText } from './lockTexts';
 import { fail, flash, info, warn } from '../common/notifier';
 import { showProgress } from '../common/progress';
 

@@ -4,11 +4,11 @@
 import * as vscode from 'vscode';
 import { CONVENTION_IDS, convention, ConventionDetection, ConventionId, isConventionId, LockMode } from '../../zk/locks';
 import { checkPath } from '../../zk/paths';
-import { pickConnection } from '../common/pickConnection';
-import { describePathProblem } from '../common/messages';
+import { pickConnection } from '../core/pickConnection';
+import { describePathProblem } from '../common/failureTexts';
 import type { Core } from '../core/core';
 import { isPathNode } from '../../zk/tree/treeNodes';
-import { conventionDescription, detectionWarning, modeLabel } from './lockWords';
+import { conventionDescription, detectionWarning, modeLabel } from './lockTexts';
 import { fail } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';
 
@@ -40,13 +40,13 @@ export function lockPathProblem(path: string): string | undefined {
 }
 
 /** The connection and path a lock command is about; undefined when the user cancelled or the input is invalid. */
-export async function resolveLockTarget(services: Core, arg: unknown, title: string): Promise<LockTarget | undefined> {
+export async function resolveLockTarget(core: Core, arg: unknown, title: string): Promise<LockTarget | undefined> {
   if (isPathNode(arg)) return checked({ connectionId: arg.connectionId, path: arg.path });
   const given = asTargetObject(arg);
   if (given?.connectionId && given.path !== undefined) return checked(given as LockTarget);
-  const connectionId = given?.connectionId ?? await pickConnection(services, typeof arg === 'string' ? arg : undefined);
+  const connectionId = given?.connectionId ?? await pickConnection(core, typeof arg === 'string' ? arg : undefined);
   if (!connectionId) return undefined;
-  const selected = services.view.selection[0];
+  const selected = core.view.selection[0];
   const suggestion = isPathNode(selected) && selected.connectionId === connectionId && selected.path !== '/' ? selected.path : '/';
   const path = await input({
     title, prompt: t('Path of the lock (its nodes are created under it), e.g. /app/locks/orders'),

@@ -2,14 +2,14 @@
 // held locks, and force-release a holder by deleting its node after a modal confirmation.
 import * as vscode from 'vscode';
 import { isZkError } from '../../zk/errors';
-import type { LockAnalysis, Participant } from '../../zk/analysis/model';
+import type { LockAnalysis, Participant } from '../../shared/lockAnalysis';
 import { hex, nodeKind } from '../../zk/stat';
 import type { ConnectionManager } from '../core/connectionManager';
 import { log } from '../common/log';
-import { describeError, describeWriteFailure } from '../common/messages';
+import { describeError, describeWriteFailure } from '../common/failureTexts';
 import { confirmIrreversible } from '../common/confirmIrreversible';
-import { writerOf } from '../common/liveWriter';
-import { revealWithAncestors } from '../common/reveal';
+import { writerOf } from '../core/liveWriter';
+import { revealWithAncestors } from '../core/reveal';
 import type { Core } from '../core/core';
 import type { HeldLocksApi } from '../heldLocks';
 

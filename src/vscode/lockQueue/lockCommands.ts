@@ -2,7 +2,7 @@
 // palette with a connection pick and a path prompt.
 import * as vscode from 'vscode';
 import { askZnodePath } from '../common/askZnodePath';
-import { pickConnection } from '../common/pickConnection';
+import { pickConnection } from '../core/pickConnection';
 import type { Core } from '../core/core';
 import type { LockPanels } from './lockPanels';
 import { isPathNode } from '../../zk/tree/treeNodes';
@@ -14,23 +14,23 @@ export interface LockQueueContext extends Core {
   readonly locks: LockPanels;
 }
 
-async function openPanel(services: LockQueueContext, arg: unknown, typedPath: string | undefined, mode: 'queue' | 'subtree'): Promise<LockQueuePanel | undefined> {
-  const connectionId = await pickConnection(services, arg);
+async function openPanel(core: LockQueueContext, arg: unknown, typedPath: string | undefined, mode: 'queue' | 'subtree'): Promise<LockQueuePanel | undefined> {
+  const connectionId = await pickConnection(core, arg);
   if (!connectionId) return undefined;
-  const selected = services.view.selection[0];
+  const selected = core.view.selection[0];
   const path = await askZnodePath(typedPath ?? (isPathNode(arg) ? arg.path : undefined), {
     title: mode === 'queue' ? t('Show Lock Queue') : t('Show Locks Under…'),
     prompt: mode === 'queue' ? t('Path of the lock (the parent of its contenders), e.g. /locks/orders') : t('Path of the subtree to search for lock queues'),
     value: isPathNode(selected) && selected.connectionId === connectionId ? selected.path : '/',
   });
   if (path === undefined) return undefined;
-  return services.locks.show({ connectionId, root: path, mode });
+  return core.locks.show({ connectionId, root: path, mode });
 }
 
-export function showLockQueue(services: LockQueueContext, arg?: unknown, path?: string): Promise<LockQueuePanel | undefined> {
-  return openPanel(services, arg, path, 'queue');
+export function showLockQueue(core: LockQueueContext, arg?: unknown, path?: string): Promise<LockQueuePanel | undefined> {
+  return openPanel(core, arg, path, 'queue');
 }
 
-export function showLocksUnder(services: LockQueueContext, arg?: unknown, path?: string): Promise<LockQueuePanel | undefined> {
-  return openPanel(services, arg, path, 'subtree');
+export function showLocksUnder(core: LockQueueContext, arg?: unknown, path?: string): Promise<LockQueuePanel | undefined> {
+  return openPanel(core, arg, path, 'subtree');
 }

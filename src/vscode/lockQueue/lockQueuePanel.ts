@@ -4,17 +4,17 @@
 // rebuilt from the latest model when shown.
 import * as vscode from 'vscode';
 import { ActionRequest, LOCK_QUEUE_VIEW_TYPE, LockQueuePanelState, PanelCapabilities, PanelStatus } from '../../shared/lockQueueMessages';
-import type { LockAnalysis } from '../../zk/analysis/model';
+import type { LockAnalysis } from '../../shared/lockAnalysis';
 import type { ZkSession } from '../../zk/session';
 import { LockMonitor } from '../../zk/analysis';
 import type { Core } from '../core/core';
 import type { HeldLocksApi } from '../heldLocks';
 import { log } from '../common/log';
-import { describeError } from '../common/messages';
+import { describeError } from '../common/failureTexts';
 import { acquireHere, ActionResult, findParticipant, forceRelease, releaseOurs, revealNode } from './lockActions';
-import { adminPortOf, affectsLockSettings, lockSettings } from '../common/settings';
+import { adminPortOf, affectsLockSettings, lockSettings } from '../core/settings';
 import { panelHtml, webviewRoots } from './panelHtml';
-import { anomalyTexts, webviewStrings } from './webviewStrings';
+import { anomalyTexts, webviewStrings } from './webviewTexts';
 import { fail } from '../common/notifier';
 import { WebviewChannel } from './webviewChannel';
 

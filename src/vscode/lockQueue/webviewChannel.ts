@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { ActionRequest, AnomalyText, HostMessage, isWebviewMessage, WebviewMessage } from '../../shared/lockQueueMessages';
 import { ModelSender } from '../../shared/lockQueueSync';
-import type { LockAnalysis } from '../../zk/analysis/model';
+import type { LockAnalysis } from '../../shared/lockAnalysis';
 import { log } from '../common/log';
 
 /** What the channel asks of its panel. */

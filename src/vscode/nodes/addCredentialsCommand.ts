@@ -2,11 +2,11 @@
 // DIGEST-MD5 user, which can only authenticate a connection as it opens: saved to the connection (the password in
 // secret storage) and the connection reconnects. Passwords go to the server only: never logged, never in settings.
 import * as vscode from 'vscode';
-import { pickConnection } from '../common/pickConnection';
+import { pickConnection } from '../core/pickConnection';
 import { log } from '../common/log';
 import type { Core } from '../core/core';
-import { showWriteFailure } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
+import { showWriteFailure } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
 import { ZkSession } from '../../zk/session';
 import { ask, info, warn } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';
@@ -24,10 +24,10 @@ export interface CredentialsPreset {
   confirmed?: boolean;
 }
 
-export async function addCredentials(services: Core, arg?: unknown, preset?: CredentialsPreset): Promise<string[] | undefined> {
-  const connectionId = await pickConnection(services, arg, true);
+export async function addCredentials(core: Core, arg?: unknown, preset?: CredentialsPreset): Promise<string[] | undefined> {
+  const connectionId = await pickConnection(core, arg, true);
   if (!connectionId) return undefined;
-  const name = services.store.get(connectionId)?.name ?? connectionId;
+  const name = core.store.get(connectionId)?.name ?? connectionId;
   const scheme = preset ? preset.scheme ?? 'digest' : await pickScheme(name);
   if (!scheme) return undefined;
   const user = preset?.user ?? await input({
@@ -39,7 +39,7 @@ export async function addCredentials(services: Core, arg?: unknown, preset?: Cre
     title: t('Add Credentials to {0}', name), prompt: t('Password of {0}', user), password: true,
   });
   if (password === undefined) return undefined;
-  return scheme === 'digest' ? addDigest(services, connectionId, name, user, password) : switchToSasl(services, connectionId, name, user, password, preset?.confirmed);
+  return scheme === 'digest' ? addDigest(core, connectionId, name, user, password) : switchToSasl(core, connectionId, name, user, password, preset?.confirmed);
 }
 
 async function pickScheme(name: string): Promise<CredentialScheme | undefined> {
@@ -53,8 +53,8 @@ async function pickScheme(name: string): Promise<CredentialScheme | undefined> {
   return chosen?.scheme;
 }
 
-async function addDigest(services: Core, connectionId: string, name: string, user: string, password: string): Promise<string[] | undefined> {
-  const found = await liveWriter(services.connections, connectionId);
+async function addDigest(core: Core, connectionId: string, name: string, user: string, password: string): Promise<string[] | undefined> {
+  const found = await liveWriter(core.connections, connectionId);
   if (!found) return undefined;
   const outcome = await found.writer.addDigestAuth(user, password);
   if (!outcome.ok) {
@@ -73,11 +73,11 @@ async function addDigest(services: Core, connectionId: string, name: string, use
  * are tried first on a session of their own, so a refusal (or a server without SASL) leaves the connection as it
  * was; and a session that owns ephemeral nodes is closed only when the user agrees to lose them.
  */
-async function switchToSasl(services: Core, connectionId: string, name: string, user: string, password: string, confirmed?: boolean): Promise<string[] | undefined> {
-  const before = services.store.get(connectionId);
+async function switchToSasl(core: Core, connectionId: string, name: string, user: string, password: string, confirmed?: boolean): Promise<string[] | undefined> {
+  const before = core.store.get(connectionId);
   if (!before) return undefined;
   const sasl = { mechanism: 'DIGEST-MD5', username: user, password } as const;
-  const trial = new ZkSession({ ...(await services.store.sessionOptions(before)), sasl });
+  const trial = new ZkSession({ ...(await core.store.sessionOptions(before)), sasl });
   try {
     await trial.open();
   } catch (error) {
@@ -87,7 +87,7 @@ async function switchToSasl(services: Core, connectionId: string, name: string, 
   } finally {
     trial.close();
   }
-  const current = services.connections.get(connectionId)?.session;
+  const current = core.connections.get(connectionId)?.session;
   const ephemerals = current ? await current.getEphemerals('/').catch(() => []) : [];
   if (ephemerals.length > 0) {
     const reconnect = t('Reconnect with SASL');
@@ -95,15 +95,15 @@ async function switchToSasl(services: Core, connectionId: string, name: string, 
       t('Reconnecting {0} closes its session: its {1} ephemeral nodes are deleted.', name, ephemerals.length), ephemerals.slice(0, 10), reconnect)) === reconnect;
     if (!agreed) return undefined;
   }
-  const previousPassword = before.sasl?.mechanism === 'DIGEST-MD5' ? await services.store.secret(connectionId, 'saslPassword') : undefined;
-  await services.store.save({ ...before, sasl: { mechanism: 'DIGEST-MD5', user } }, { saslPassword: password });
-  services.connections.disconnect(connectionId);
-  const live = await services.connections.connect(connectionId);
+  const previousPassword = before.sasl?.mechanism === 'DIGEST-MD5' ? await core.store.secret(connectionId, 'saslPassword') : undefined;
+  await core.store.save({ ...before, sasl: { mechanism: 'DIGEST-MD5', user } }, { saslPassword: password });
+  core.connections.disconnect(connectionId);
+  const live = await core.connections.connect(connectionId);
   if (!live) {
-    await services.store.save(before, { saslPassword: previousPassword ?? '' });
+    await core.store.save(before, { saslPassword: previousPassword ?? '' });
     log().info(`${name}: SASL as ${user} failed; the connection's previous settings are back`);
     void warn(t('{0} was not changed: SASL as "{1}" did not succeed, so the connection keeps its previous settings.', name, user));
-    await services.connections.connect(connectionId);
+    await core.connections.connect(connectionId);
     return undefined;
   }
   const identities = (await live.session.whoAmI()).map((i) => `${i.scheme}:${i.user}`);

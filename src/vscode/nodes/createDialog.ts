@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { checkPath } from '../../zk/paths';
 import { CreateMode, isProtectedPath, MAX_TTL_MS, ZnodeWriter } from '../../zk/write';
-import { describePathProblem, describeWriteFailure } from '../common/messages';
+import { describePathProblem, describeWriteFailure } from '../common/failureTexts';
 import { formatDuration, isDurationProblem, parseDuration } from './duration';
 import { ask } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';

@@ -6,13 +6,13 @@ import { CreateMode, isTtlMode, ZnodeWriter } from '../../zk/write';
 import { log } from '../common/log';
 import type { Core } from '../core/core';
 import { isPathNode } from '../../zk/tree/treeNodes';
-import { isNodeTarget } from '../common/targets';
-import { pickConnection } from '../common/pickConnection';
+import { isNodeTarget } from '../core/targets';
+import { pickConnection } from '../core/pickConnection';
 import { askCreateParents, askData, askFullPath, askMode, askName, askTtl } from './createDialog';
 import { isDurationProblem, parseDuration } from './duration';
-import { showWriteFailure } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
-import { revealPath } from '../common/reveal';
+import { showWriteFailure } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
+import { revealPath } from '../core/reveal';
 import { flash, info } from '../common/notifier';
 
 const t = vscode.l10n.t;
@@ -28,12 +28,12 @@ export interface CreatePreset {
   createParents?: boolean;
 }
 
-export async function createNode(services: Core, arg?: unknown, preset: CreatePreset = {}): Promise<string | undefined> {
+export async function createNode(core: Core, arg?: unknown, preset: CreatePreset = {}): Promise<string | undefined> {
   // On a node (context menu; tests pass { connectionId, path }): a child name. Else a full path.
   const onNode = isPathNode(arg) || isNodeTarget(arg);
-  const connectionId = onNode ? arg.connectionId : await pickConnection(services, arg, false);
+  const connectionId = onNode ? arg.connectionId : await pickConnection(core, arg, false);
   if (!connectionId) return undefined;
-  const found = await liveWriter(services.connections, connectionId);
+  const found = await liveWriter(core.connections, connectionId);
   if (!found) return undefined;
   const { writer } = found;
 
@@ -49,7 +49,7 @@ export async function createNode(services: Core, arg?: unknown, preset: CreatePr
     }
     path = checked.path;
   } else {
-    const selected = services.view.selection[0];
+    const selected = core.view.selection[0];
     const start = isPathNode(selected) && selected.connectionId === connectionId ? joinPath(selected.path, '') : '/';
     path = preset.path ?? await askFullPath(start);
     if (path === undefined) return undefined;
@@ -77,8 +77,8 @@ export async function createNode(services: Core, arg?: unknown, preset: CreatePr
     return undefined;
   }
   log().info(`created ${outcome.path} (${mode}${outcome.createdParents.length ? `, parents ${outcome.createdParents.join(' ')}` : ''})`);
-  services.tree.createdModes.remember(connectionId, outcome.path, mode, outcome.stat);
-  await revealPath(services, connectionId, outcome.path);
+  core.tree.createdModes.remember(connectionId, outcome.path, mode, outcome.stat);
+  await revealPath(core, connectionId, outcome.path);
   announce(outcome.path, mode, outcome.createdParents);
   return outcome.path;
 }

@@ -3,15 +3,15 @@
 import * as vscode from 'vscode';
 import { DeleteManyReport, isProtectedPath, WriteFailure } from '../../zk/write';
 import { log } from '../common/log';
-import { describeWriteFailure } from '../common/messages';
+import { describeWriteFailure } from '../common/failureTexts';
 import type { Core } from '../core/core';
 import type { ZnodeNode } from '../../zk/tree/treeNodes';
 import { deleteRecursively, RecursiveDeleteOptions, RecursiveDeleteResult } from './deleteRecursiveCommand';
-import { showWriteFailure } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
+import { showWriteFailure } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
 import { listLines } from '../common/reports';
-import { refreshParents } from '../common/reveal';
-import { selectedZnodes } from '../common/targets';
+import { refreshParents } from '../core/reveal';
+import { selectedZnodes } from '../core/targets';
 import { confirmIrreversible } from '../common/confirmIrreversible';
 import { fail, flash, warn } from '../common/notifier';
 import { nodeKind } from '../../zk/stat';
@@ -24,31 +24,31 @@ export interface DeleteOptions extends RecursiveDeleteOptions {
   confirmed?: boolean;
 }
 
-export async function deleteNodes(services: Core, node?: unknown, nodes?: unknown, options: DeleteOptions = {}): Promise<DeleteManyReport | RecursiveDeleteResult | undefined> {
-  const selected = selectedZnodes(services, node, nodes);
+export async function deleteNodes(core: Core, node?: unknown, nodes?: unknown, options: DeleteOptions = {}): Promise<DeleteManyReport | RecursiveDeleteResult | undefined> {
+  const selected = selectedZnodes(core, node, nodes);
   if (selected.length === 0) return undefined;
   const protectedOnes = selected.filter((n) => isProtectedPath(n.path));
   if (protectedOnes.length) {
     void showWriteFailure(protectedOnes[0].connectionId, { code: 'protectedPath', operation: 'delete', path: protectedOnes[0].path });
     return undefined;
   }
-  if (selected.length === 1 && selected[0].stat.numChildren > 0) return deleteRecursively(services, selected[0], undefined, options);
+  if (selected.length === 1 && selected[0].stat.numChildren > 0) return deleteRecursively(core, selected[0], undefined, options);
   const connections = new Set(selected.map((n) => n.connectionId));
   if (connections.size > 1) {
     void fail(t('Select nodes of one connection to delete them together.'));
     return undefined;
   }
   const connectionId = selected[0].connectionId;
-  if (!(options.confirmed ?? await confirm(selected, services.connections.get(connectionId)?.session.sessionId))) return undefined;
-  const found = await liveWriter(services.connections, connectionId);
+  if (!(options.confirmed ?? await confirm(selected, core.connections.get(connectionId)?.session.sessionId))) return undefined;
+  const found = await liveWriter(core.connections, connectionId);
   if (!found) return undefined;
   const targets = selected.map((n) => ({ path: n.path, version: n.stat.version }));
   const report: DeleteManyReport = selected.length === 1
     ? single(await found.writer.delete(targets[0].path, targets[0].version), targets[0].path)
     : await found.writer.deleteMany(targets);
   log().info(`delete: ${report.deleted.length} deleted, ${report.alreadyGone.length} already gone, ${report.failed.length} kept`);
-  await refreshParents(services, connectionId, selected.map((n) => n.path));
-  void tell(services, connectionId, report, selected.length);
+  await refreshParents(core, connectionId, selected.map((n) => n.path));
+  void tell(core, connectionId, report, selected.length);
   return report;
 }
 
@@ -69,7 +69,7 @@ async function confirm(nodes: ZnodeNode[], ownSessionId: string | undefined): Pr
   return confirmIrreversible({ message, detail: lines, confirmLabel: button, liveOfOthers });
 }
 
-async function tell(services: Core, connectionId: string, report: DeleteManyReport, asked: number): Promise<void> {
+async function tell(core: Core, connectionId: string, report: DeleteManyReport, asked: number): Promise<void> {
   const done = report.deleted.length + report.alreadyGone.length;
   if (report.failed.length === 0) {
     flash(asked === 1 ? t('Deleted {0}', report.deleted[0] ?? report.alreadyGone[0]) : t('Deleted {0} nodes', done));
@@ -85,5 +85,5 @@ async function tell(services: Core, connectionId: string, report: DeleteManyRepo
   if (choice !== show) return;
   const text = [`# ${t('Delete')}`, '', `## ${t('Kept')}`, ...listLines(report.failed.map(describeWriteFailure)),
     '', `## ${t('Deleted')}`, ...listLines([...report.deleted, ...report.alreadyGone])].join('\n');
-  await services.reports.show(t('Delete report'), text + '\n');
+  await core.reports.show(t('Delete report'), text + '\n');
 }

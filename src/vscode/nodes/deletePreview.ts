@@ -1,7 +1,7 @@
 // The words of a recursive delete: the preview the user confirms, and the report of what happened.
 import * as vscode from 'vscode';
 import type { DeleteExecution, DeletePlan } from '../../zk/write';
-import { describeWriteFailure } from '../common/messages';
+import { describeWriteFailure } from '../common/failureTexts';
 import { listLines } from '../common/reports';
 
 const t = vscode.l10n.t;

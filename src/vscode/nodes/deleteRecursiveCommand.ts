@@ -4,14 +4,14 @@
 import * as vscode from 'vscode';
 import { DeleteExecution, DeletePlan, executeDeletePlan, planRecursiveDelete } from '../../zk/write';
 import { log } from '../common/log';
-import { describeWriteFailure } from '../common/messages';
+import { describeWriteFailure } from '../common/failureTexts';
 import type { Core } from '../core/core';
 import { deletePreview, DeletePreview, deleteReport, deleteSummary } from './deletePreview';
-import { showWriteFailure } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
+import { showWriteFailure } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
 import { withCancellableProgress } from '../common/progress';
-import { refreshParents } from '../common/reveal';
-import { nodeTarget } from '../common/targets';
+import { refreshParents } from '../core/reveal';
+import { nodeTarget } from '../core/targets';
 import { confirmIrreversible } from '../common/confirmIrreversible';
 import { fail, info, warn } from '../common/notifier';
 
@@ -30,10 +30,10 @@ export interface RecursiveDeleteResult {
   report?: DeleteExecution;
 }
 
-export async function deleteRecursively(services: Core, node?: unknown, _nodes?: unknown, options: RecursiveDeleteOptions = {}): Promise<RecursiveDeleteResult | undefined> {
-  const target = nodeTarget(services, node);
+export async function deleteRecursively(core: Core, node?: unknown, _nodes?: unknown, options: RecursiveDeleteOptions = {}): Promise<RecursiveDeleteResult | undefined> {
+  const target = nodeTarget(core, node);
   if (!target) return undefined;
-  const found = await liveWriter(services.connections, target.connectionId);
+  const found = await liveWriter(core.connections, target.connectionId);
   if (!found) return undefined;
   const { session } = found.live;
   const planned = await withCancellableProgress(t('Previewing the delete of {0}…', target.path), (signal, report) =>
@@ -50,12 +50,12 @@ export async function deleteRecursively(services: Core, node?: unknown, _nodes?:
   const preview = deletePreview(plan);
   const confirmed = options.confirmed ?? await confirmIrreversible({ ...preview, liveOfOthers: plan.foreignEphemeralCount });
   if (!confirmed) return { plan, preview };
-  const report = await run(services, target.connectionId, plan, options);
+  const report = await run(core, target.connectionId, plan, options);
   return report ? { plan, preview, report } : { plan, preview };
 }
 
-async function run(services: Core, connectionId: string, plan: DeletePlan, options: RecursiveDeleteOptions): Promise<DeleteExecution | undefined> {
-  const found = await liveWriter(services.connections, connectionId);
+async function run(core: Core, connectionId: string, plan: DeletePlan, options: RecursiveDeleteOptions): Promise<DeleteExecution | undefined> {
+  const found = await liveWriter(core.connections, connectionId);
   if (!found) return undefined;
   const executed = await withCancellableProgress(t('Deleting {0}…', plan.root), (signal, report) =>
     executeDeletePlan(found.live.session, plan, { readOnly: found.writer.readOnly }, {
@@ -67,12 +67,12 @@ async function run(services: Core, connectionId: string, plan: DeletePlan, optio
   }
   const report = executed.report;
   log().info(`delete -r ${plan.root}: ${report.deleted.length} deleted, ${report.alreadyGone.length} gone, ${report.notDeleted.length} kept, ${report.remaining} left`);
-  await refreshParents(services, connectionId, [plan.root]);
-  void tell(services, connectionId, plan, report, options);
+  await refreshParents(core, connectionId, [plan.root]);
+  void tell(core, connectionId, plan, report, options);
   return report;
 }
 
-async function tell(services: Core, connectionId: string, plan: DeletePlan, report: DeleteExecution, options: RecursiveDeleteOptions): Promise<void> {
+async function tell(core: Core, connectionId: string, plan: DeletePlan, report: DeleteExecution, options: RecursiveDeleteOptions): Promise<void> {
   const show = t('Show Report');
   const again = t('Run Again');
   const clean = !report.interrupted && !report.cancelled && report.notDeleted.length === 0;
@@ -80,6 +80,6 @@ async function tell(services: Core, connectionId: string, plan: DeletePlan, repo
   const choice = clean
     ? await info(summary, show)
     : await warn(summary, ...(report.interrupted ? [again, show] : [show]));
-  if (choice === show) await services.reports.show(t('Delete {0}', plan.root), deleteReport(report));
-  if (choice === again) await run(services, connectionId, plan, options);
+  if (choice === show) await core.reports.show(t('Delete {0}', plan.root), deleteReport(report));
+  if (choice === again) await run(core, connectionId, plan, options);
 }

@@ -5,9 +5,9 @@ import { AclEntry, formatAclEntry, formatPermissions, isAclEntryProblem, parseAc
 import { log } from '../common/log';
 import type { Core } from '../core/core';
 import { askAclEntry, askPermissions } from './aclEntryInput';
-import { showWriteFailure } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
-import { nodeTargetOrAsk } from '../common/targets';
+import { showWriteFailure } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
+import { nodeTargetOrAsk } from '../core/targets';
 import { fail, flash } from '../common/notifier';
 import { PickItem, pickItem } from '../common/quickInput';
 
@@ -21,10 +21,10 @@ export interface AclPreset {
 
 interface Item extends PickItem { action: 'entry' | 'add' | 'save'; index?: number }
 
-export async function editAcl(services: Core, arg?: unknown, preset?: AclPreset): Promise<boolean> {
-  const target = await nodeTargetOrAsk(services, arg, t('Edit ACL'));
+export async function editAcl(core: Core, arg?: unknown, preset?: AclPreset): Promise<boolean> {
+  const target = await nodeTargetOrAsk(core, arg, t('Edit ACL'));
   if (!target) return false;
-  const found = await liveWriter(services.connections, target.connectionId);
+  const found = await liveWriter(core.connections, target.connectionId);
   if (!found) return false;
   const current = await found.writer.getAcl(target.path);
   if (!current.ok) {
@@ -43,7 +43,7 @@ export async function editAcl(services: Core, arg?: unknown, preset?: AclPreset)
     const reload = t('Edit Again');
     // Not awaited: the command ends now; the button (if ever pressed) starts a fresh edit.
     void showWriteFailure(target.connectionId, outcome.failure, outcome.failure.code === 'badVersion' ? [reload] : [])
-      .then((choice) => choice === reload ? editAcl(services, target) : undefined);
+      .then((choice) => choice === reload ? editAcl(core, target) : undefined);
     return false;
   }
   log().info(`setACL ${target.path}: ${acl.map((e) => `${e.scheme}:${formatPermissions(e.perms)}`).join(', ')}`);

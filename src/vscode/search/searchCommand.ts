@@ -2,14 +2,14 @@
 // with progress and cancel; matches stream into the Search Results view.
 import * as vscode from 'vscode';
 import { compileSearch, isSearchProblem, SearchQuery, searchTree } from '../../zk/search/search';
-import { pickConnection } from '../common/pickConnection';
+import { pickConnection } from '../core/pickConnection';
 import { log } from '../common/log';
-import { describeSearchProblem } from '../common/messages';
+import { describeSearchProblem } from '../common/failureTexts';
 import type { SearchContext } from './searchContext';
-import { showProblem } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
+import { showProblem } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
 import { withCancellableProgress } from '../common/progress';
-import { nodeTarget } from '../common/targets';
+import { nodeTarget } from '../core/targets';
 import type { SearchRun } from './searchResults';
 import { input } from '../common/quickInput';
 import { ViewCommand } from '../core/commandIds';
@@ -31,10 +31,10 @@ export function pathPattern(text: string, matchFullPath?: boolean): { path: stri
   return { path: text.startsWith('/') ? `[/]${text.slice(1)}` : text, matchFullPath: matchFullPath ?? text.includes('/') };
 }
 
-export async function search(services: SearchContext, arg?: unknown, preset?: SearchPreset): Promise<SearchRun | undefined> {
+export async function search(core: SearchContext, arg?: unknown, preset?: SearchPreset): Promise<SearchRun | undefined> {
   // A connection id (palette, automation) means that connection's root, not the explorer's selection.
-  const known = typeof arg === 'string' ? undefined : nodeTarget(services, arg);
-  const connectionId = known?.connectionId ?? await pickConnection(services, arg, false);
+  const known = typeof arg === 'string' ? undefined : nodeTarget(core, arg);
+  const connectionId = known?.connectionId ?? await pickConnection(core, arg, false);
   if (!connectionId) return undefined;
   const root = known?.path ?? '/';
   const asked = preset ? { ...preset, root } : await ask(root);
@@ -45,11 +45,11 @@ export async function search(services: SearchContext, arg?: unknown, preset?: Se
     showProblem(describeSearchProblem(compiled));
     return undefined;
   }
-  const found = await liveWriter(services.connections, connectionId);
+  const found = await liveWriter(core.connections, connectionId);
   if (!found) return undefined;
   const description = [asked.path && t('path {0}', asked.path), asked.content && t('data contains {0}', asked.content)].filter(Boolean).join(' · ');
   const run: SearchRun = { connectionId, connectionName: found.live.saved.name, root, description, matches: [], visited: 0 };
-  const results = services.searchResults;
+  const results = core.searchResults;
   results.start(run);
   void vscode.commands.executeCommand(ViewCommand.focusSearchResults);
   await withCancellableProgress(t('Searching {0}…', root), async (signal, report) => {

@@ -8,8 +8,8 @@ import { isProtectedPath } from '../../zk/write/guard';
 import type { Core } from '../core/core';
 import { info, warn } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';
-import { nodeTargetOrAsk } from '../common/targets';
-import { refreshParents } from '../common/reveal';
+import { nodeTargetOrAsk } from '../core/targets';
+import { refreshParents } from '../core/reveal';
 
 const t = vscode.l10n.t;
 

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Core } from '../core/core';
 import { flash } from '../common/notifier';
-import { nodeTargetOrAsk } from '../common/targets';
+import { nodeTargetOrAsk } from '../core/targets';
 
 const t = vscode.l10n.t;
 

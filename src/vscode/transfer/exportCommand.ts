@@ -4,20 +4,20 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { baseName } from '../../zk/paths';
 import { exportSubtree, ExportSummary } from '../../zk/transfer';
-import { pickConnection } from '../common/pickConnection';
+import { pickConnection } from '../core/pickConnection';
 import { log } from '../common/log';
 import type { Core } from '../core/core';
-import { liveWriter } from '../common/liveWriter';
+import { liveWriter } from '../core/liveWriter';
 import { withCancellableProgress } from '../common/progress';
-import { nodeTarget } from '../common/targets';
+import { nodeTarget } from '../core/targets';
 import { info, warn } from '../common/notifier';
 
 const t = vscode.l10n.t;
 
-export async function exportTree(services: Core, arg?: unknown, preset?: { file: string }): Promise<ExportSummary | undefined> {
+export async function exportTree(core: Core, arg?: unknown, preset?: { file: string }): Promise<ExportSummary | undefined> {
   // A connection id (palette, automation) means that connection's root, not the explorer's selection.
-  const known = typeof arg === 'string' ? undefined : nodeTarget(services, arg);
-  const connectionId = known?.connectionId ?? await pickConnection(services, arg, false);
+  const known = typeof arg === 'string' ? undefined : nodeTarget(core, arg);
+  const connectionId = known?.connectionId ?? await pickConnection(core, arg, false);
   if (!connectionId) return undefined;
   const root = known?.path ?? '/';
   const name = root === '/' ? 'root' : baseName(root);
@@ -26,7 +26,7 @@ export async function exportTree(services: Core, arg?: unknown, preset?: { file:
     defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(process.env.HOME ?? '/'), `${name}.zooscope.json`),
   });
   if (!file) return undefined;
-  const found = await liveWriter(services.connections, connectionId);
+  const found = await liveWriter(core.connections, connectionId);
   if (!found) return undefined;
   const summary = await withCancellableProgress(t('Exporting {0}…', root), async (signal, report) => {
     const sink = openSink(file);

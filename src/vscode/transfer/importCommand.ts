@@ -3,15 +3,15 @@
 import * as vscode from 'vscode';
 import { executeImport, ImportPlan, ImportReport, parseExport, planImport } from '../../zk/transfer';
 import { validateZnodePath } from '../common/askZnodePath';
-import { pickConnection } from '../common/pickConnection';
+import { pickConnection } from '../core/pickConnection';
 import { log } from '../common/log';
-import { describeExportProblem } from '../common/messages';
+import { describeExportProblem } from '../common/failureTexts';
 import type { Core } from '../core/core';
-import { showProblem, showWriteFailure } from '../common/failures';
-import { liveWriter } from '../common/liveWriter';
+import { showProblem, showWriteFailure } from '../core/failures';
+import { liveWriter } from '../core/liveWriter';
 import { withCancellableProgress } from '../common/progress';
-import { refreshParents } from '../common/reveal';
-import { nodeTarget } from '../common/targets';
+import { refreshParents } from '../core/reveal';
+import { nodeTarget } from '../core/targets';
 import { importPreview, importReport, importSummary } from './importTexts';
 import { ask, info, warn } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';
@@ -32,10 +32,10 @@ export interface ImportResult {
   report?: ImportReport;
 }
 
-export async function importTree(services: Core, arg?: unknown, preset?: ImportPreset): Promise<ImportResult | undefined> {
+export async function importTree(core: Core, arg?: unknown, preset?: ImportPreset): Promise<ImportResult | undefined> {
   // A connection id (palette, automation) means that connection's root, not the explorer's selection.
-  const known = typeof arg === 'string' ? undefined : nodeTarget(services, arg);
-  const connectionId = known?.connectionId ?? await pickConnection(services, arg, false);
+  const known = typeof arg === 'string' ? undefined : nodeTarget(core, arg);
+  const connectionId = known?.connectionId ?? await pickConnection(core, arg, false);
   if (!connectionId) return undefined;
   const file = preset ? vscode.Uri.file(preset.file) : (await vscode.window.showOpenDialog({
     title: t('Import into ZooKeeper'), openLabel: t('Preview Import'), canSelectMany: false, filters: { [t('ZooScope export')]: ['json'] },
@@ -70,7 +70,7 @@ export async function importTree(services: Core, arg?: unknown, preset?: ImportP
     if (!chosen) return undefined;
     applyAcls = chosen === apply;
   }
-  const found = await liveWriter(services.connections, connectionId);
+  const found = await liveWriter(core.connections, connectionId);
   if (!found) return undefined;
   const guard = { readOnly: found.writer.readOnly };
   if (guard.readOnly) {
@@ -90,14 +90,14 @@ export async function importTree(services: Core, arg?: unknown, preset?: ImportP
     return { plan };
   }
   const preview = importPreview(plan, shown);
-  if (!preset) await services.reports.show(t('Import preview {0}', targetRoot), preview.text);
+  if (!preset) await core.reports.show(t('Import preview {0}', targetRoot), preview.text);
   const confirmed = preset?.confirmed ?? (await ask('warning', preview.message, preview.detail, preview.confirmLabel)) === preview.confirmLabel;
   if (!confirmed) return { plan };
-  return { plan, report: await run(services, connectionId, plan) };
+  return { plan, report: await run(core, connectionId, plan) };
 }
 
-async function run(services: Core, connectionId: string, plan: ImportPlan): Promise<ImportReport | undefined> {
-  const found = await liveWriter(services.connections, connectionId);
+async function run(core: Core, connectionId: string, plan: ImportPlan): Promise<ImportReport | undefined> {
+  const found = await liveWriter(core.connections, connectionId);
   if (!found) return undefined;
   const executed = await withCancellableProgress(t('Importing into {0}…', plan.targetRoot), (signal, report) =>
     executeImport(found.live.session, plan, { readOnly: found.writer.readOnly }, { signal, onProgress: ({ done, total }) => report(t('{0} of {1}', done, total)) }));
@@ -107,15 +107,15 @@ async function run(services: Core, connectionId: string, plan: ImportPlan): Prom
   }
   const report = executed.report;
   log().info(`import ${plan.targetRoot}: ${report.created.length} created, ${report.updated.length} updated, ${report.failed.length} failed, ${report.remaining} left`);
-  await refreshParents(services, connectionId, [plan.targetRoot, ...report.created]);
+  await refreshParents(core, connectionId, [plan.targetRoot, ...report.created]);
   const show = t('Show Report');
   const again = t('Run Again');
   const clean = !report.interrupted && !report.cancelled && report.failed.length === 0;
   const summary = importSummary(plan, report);
   void (clean ? info(summary, show) : warn(summary, ...(report.interrupted ? [again, show] : [show])))
     .then(async (choice) => {
-      if (choice === show) await services.reports.show(t('Import {0}', plan.targetRoot), importReport(plan, report));
-      if (choice === again) await run(services, connectionId, plan);
+      if (choice === show) await core.reports.show(t('Import {0}', plan.targetRoot), importReport(plan, report));
+      if (choice === again) await run(core, connectionId, plan);
     });
   return report;
 }

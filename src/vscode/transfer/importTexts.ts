@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ImportPlan, ImportReport } from '../../zk/transfer';
 import type { ImportEntry } from '../../zk/transfer/importPlan';
 import { formatAclEntry } from '../../zk/write/aclFormat';
-import { describeImportSkip, describeWriteFailure } from '../common/messages';
+import { describeImportSkip, describeWriteFailure } from '../common/failureTexts';
 import { listLines } from '../common/reports';
 
 const t = vscode.l10n.t;

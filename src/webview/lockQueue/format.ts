@@ -1,7 +1,7 @@
 // Text helpers of the front-end (pure): templates with {0} placeholders and compact durations in the
 // host-provided units.
 import type { WebviewStrings } from '../../shared/lockQueueMessages';
-import type { Participant } from '../../zk/analysis/model';
+import type { Participant } from '../../shared/lockAnalysis';
 
 export function fmt(template: string, ...args: (string | number)[]): string {
   return template.replace(/\{(\d+)\}/g, (whole, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : whole));

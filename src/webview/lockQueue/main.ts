@@ -4,7 +4,7 @@
 import type {
   ActionRequest, HostMessage, LockQueuePanelState, PanelCapabilities, PanelStatus, StringKey, WebviewMessage, WebviewStrings,
 } from '../../shared/lockQueueMessages';
-import type { LockAnalysis } from '../../zk/analysis/model';
+import type { LockAnalysis } from '../../shared/lockAnalysis';
 import { DeltaMessage, ModelMessage, ModelReceiver } from '../../shared/lockQueueSync';
 import { fmt } from './format';
 import { ActionEvent, LockListView } from './listView';

@@ -1,7 +1,7 @@
 // Builds one row's DOM. Everything from ZooKeeper (names, paths, data, sessions) goes in as textContent or an
 // attribute value, never as markup.
 import type { AnomalyText, PanelCapabilities, WebviewStrings } from '../../shared/lockQueueMessages';
-import type { Participant } from '../../zk/analysis/model';
+import type { Participant } from '../../shared/lockAnalysis';
 import { fmt, participantTime } from './format';
 import type { EdgeTarget, ParticipantRow, QueueRow, Row } from './rows';
 import { visibleText } from '../../shared/visibleText';

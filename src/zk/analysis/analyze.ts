@@ -4,7 +4,7 @@ import type { ZkSession } from '../session';
 import { readAllServerTables, ServerEndpoint, ServerTables } from '../servers/serverTables';
 import { buildAnalysis, DEFAULT_HELD_TOO_LONG_MS, RawQueue } from './build';
 import { discoverQueues, QueueSpec } from './discover';
-import type { LockAnalysis } from './model';
+import type { LockAnalysis } from '../../shared/lockAnalysis';
 import { readQueue } from './readQueue';
 
 export interface AnalyzeOptions {

@@ -1,7 +1,7 @@
 // Anomalies of one queue, as structured facts (the front end writes the words): herd effect, stuck waiter,
 // persistent lock node, dead owner, held too long, two nodes of one GUID, unknown recipe, nodes of several
 // libraries in one queue, a session waiting behind its own node.
-import type { Anomaly, LockQueue, Participant } from './model';
+import type { Anomaly, LockQueue, Participant } from '../../shared/lockAnalysis';
 import { Family, parseName } from './recipes';
 import type { ServerView } from './serverView';
 

@@ -6,7 +6,7 @@ import { findCycles, waitForEdges } from './deadlocks';
 import type { ParentStat } from './discover';
 import { HoldHistory, holdingSinceCreation, startOf } from './holdTimes';
 import { dataLabel } from './labels';
-import type { Anomaly, LockAnalysis, LockQueue, Participant, RecipeId, SessionInfo, UnreadablePath } from './model';
+import type { Anomaly, LockAnalysis, LockQueue, Participant, RecipeId, SessionInfo, UnreadablePath } from '../../shared/lockAnalysis';
 import { participantsOf, QueueNode, ownerSession } from './queueRules';
 import type { Family } from './recipes';
 import { curatorSemaphore, kazooSemaphore, SemaphoreParticipants } from './semaphores';

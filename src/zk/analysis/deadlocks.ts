@@ -1,6 +1,6 @@
 // The wait-for graph between sessions across every queue analysed (waiter → owner of the holder it waits behind)
 // and its elementary cycles: each one is a deadlock, since every session in it waits for the next one forever.
-import type { DeadlockCycle, LockQueue, Participant } from './model';
+import type { DeadlockCycle, LockQueue, Participant } from '../../shared/lockAnalysis';
 
 export interface WaitEdge {
   from: string;

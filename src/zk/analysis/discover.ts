@@ -5,7 +5,7 @@ import { baseName, joinPath, parentPath } from '../paths';
 import type { ZkSession } from '../session';
 import { nodeKind, ZnodeStat } from '../stat';
 import { mapBounded } from '../timeouts';
-import type { RecipeId, UnreadablePath } from './model';
+import type { RecipeId, UnreadablePath } from '../../shared/lockAnalysis';
 import { Family, isFixedLeaderName, recognizeQueue } from './recipes';
 
 export type QueueSpec =

@@ -1,5 +1,5 @@
 // The lock-queue analysis: what the extension's webview, the `zooscope locks` CLI and the tree use.
-export type * from './model';
+export type * from '../../shared/lockAnalysis';
 export { analyzeLocks } from './analyze';
 export type { AnalyzeOptions } from './analyze';
 export { LockMonitor, DEFAULT_POLL_INTERVAL_MS } from './monitor';

@@ -9,7 +9,7 @@ import { AnalyzeOptions, ourSessionsOf, readSpecs, readTables } from './analyze'
 import { buildAnalysis, DEFAULT_HELD_TOO_LONG_MS, queueWatchPaths, RawQueue } from './build';
 import { CrawledDir, Discovery, discoverQueues, QueueSpec } from './discover';
 import { HoldHistory } from './holdTimes';
-import type { LockAnalysis, UnreadablePath } from './model';
+import type { LockAnalysis, UnreadablePath } from '../../shared/lockAnalysis';
 import { readQueue } from './readQueue';
 import { HeldWatches } from '../heldWatches';
 import { mapBounded } from '../timeouts';

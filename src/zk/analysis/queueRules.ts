@@ -2,7 +2,7 @@
 // Pure functions: no ZooKeeper access, so every rule is unit-tested on name lists.
 import { CONTAINER_OWNER, sessionIdHex } from '../stat';
 import { dataLabel } from './labels';
-import type { Participant, ParticipantKind, RecipeId } from './model';
+import type { Participant, ParticipantKind, RecipeId } from '../../shared/lockAnalysis';
 import { curatorKey, ELECTION_RECIPES, Family, ParsedName, parseName } from './recipes';
 
 /** One child of a queue directory as read from ZooKeeper. */

@@ -8,7 +8,7 @@ import type { ZnodeStat } from '../stat';
 import { mapBounded } from '../timeouts';
 import type { RawQueue } from './build';
 import type { ParentStat, QueueSpec } from './discover';
-import type { UnreadablePath } from './model';
+import type { UnreadablePath } from '../../shared/lockAnalysis';
 import type { QueueNode } from './queueRules';
 import { recognizeQueue } from './recipes';
 

@@ -1,7 +1,7 @@
 // Recognising lock, semaphore and election queues from child names, as real client libraries write them
 // (see shared/notes/lock-recipes.md): which library, what kind of node, its GUID and its sequence number, and the
 // key that library sorts by (the raw name order differs whenever prefixes differ).
-import type { ParticipantKind, RecipeId } from './model';
+import type { ParticipantKind, RecipeId } from '../../shared/lockAnalysis';
 
 export type Family = 'curator' | 'go-zookeeper' | 'kazoo' | 'zk-write-lock' | 'zk-leader-election' | 'solr' | 'plain' | 'unknown';
 

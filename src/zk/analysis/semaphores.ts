@@ -2,7 +2,7 @@
 // mutex in `<p>/locks`; kazoo's Semaphore keeps leases as plain children of `<p>` behind a lock at `<p>-__lock__`.
 // In both, the internal-lock holder waits for a lease with a CHILDREN watch (invisible to the servers' tables),
 // and the other contenders wait in the internal lock's queue.
-import type { Participant } from './model';
+import type { Participant } from '../../shared/lockAnalysis';
 import { baseParticipant, orderQueue, ownerSession, QueueNode } from './queueRules';
 
 export interface SemaphoreParticipants {

@@ -1,7 +1,7 @@
 // All members' tables merged into one view: a session is connected to one member, its watches live there, and
 // every member knows every ephemeral node. "Complete" means every member answered that part.
 import type { ServerTables } from '../servers/serverTables';
-import type { ServerWatchInfo } from './model';
+import type { ServerWatchInfo } from '../../shared/lockAnalysis';
 
 export interface ServerView {
   /** Whether any member's tables were read at all. */

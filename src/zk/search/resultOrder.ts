@@ -2,7 +2,7 @@
 // (item-2 before item-10, a parent before its children), with the matched part of a data snippet located in the
 // text as shown (hidden characters written out, whitespace runs as one space) so a view can highlight it.
 import { visibleText } from '../../shared/visibleText';
-import { compareNatural } from '../naturalOrder';
+import { compareNatural } from '../tree/naturalOrder';
 
 /** `path` relative to `root`: `config/app.json` under `/demo`; `.` for the root itself; the full path elsewhere. */
 export function relativeToRoot(root: string, path: string): string {

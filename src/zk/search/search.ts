@@ -2,7 +2,7 @@
 // (substring or /regex/flags on the data read as UTF-8). Results stream through a callback as the pipelined crawl
 // finds them, up to a cap; nothing but the crawl's frontier is held. Data is only fetched for nodes that pass the
 // path filter and have data.
-import { isNameFilterProblem, NameFilter, NameFilterProblem, parseNameFilter } from '../nameFilter';
+import { isNameFilterProblem, NameFilter, NameFilterProblem, parseNameFilter } from '../tree/nameFilter';
 import { baseName } from '../paths';
 import type { ZkSession } from '../session';
 import type { ZnodeStat } from '../stat';

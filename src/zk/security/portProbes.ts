@@ -3,7 +3,7 @@
 // Each probe is one short extra connection, made only after such a failure.
 import * as tls from 'node:tls';
 import { isIP } from 'node:net';
-import { probeServer } from '../probe';
+import { probeServer } from '../servers/probe';
 
 /** Whether `host:port` answers a TLS hello with TLS (a handshake, or a TLS alert); no certificate is checked. */
 export function speaksTls(host: string, port: number, timeoutMs = 3000): Promise<boolean> {

@@ -58,8 +58,3 @@ class DigestMd5Mechanism implements SaslMechanism {
     }
   }
 }
-
-/** One line naming the mechanism and user, for status and errors (never a password). */
-export function describeSasl(settings: SaslSettings): string {
-  return settings.mechanism === 'DIGEST-MD5' ? `SASL DIGEST-MD5 as ${settings.username}` : `SASL GSSAPI${settings.principal ? ` as ${settings.principal}` : ''}`;
-}

@@ -4,7 +4,7 @@
 // send crst, srst, stmk or their AdminServer twins, which reset or change server state.
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { MAX_ANSWER_BYTES, readWordAnswer } from '../fourLetterWords';
+import { MAX_ANSWER_BYTES, readWordAnswer } from './fourLetterWords';
 import { tlsSocketOptions } from '../security/secureTransport';
 import type { PreparedTls } from '../security/tlsSettings';
 import { firstLine } from '../errors';

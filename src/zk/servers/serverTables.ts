@@ -5,7 +5,7 @@ import { ExactJson, isJsonObject, sessionHexFromJson } from './exactJson';
 import {
   AdminUnavailableError, askAdmin, askAdminEither, askWord, AskOptions, parseDumpText, parseMntr, parseWchc, WordRefusedError,
 } from './serverCommands';
-import { parseCons } from '../fourLetterWords';
+import { parseCons } from './fourLetterWords';
 
 export interface ServerEndpoint {
   host: string;

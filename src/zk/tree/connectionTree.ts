@@ -2,7 +2,7 @@
 // children (one per path for as long as it is listed), and a live watch on every expanded node (dropped when it
 // collapses). Changes are debounced, re-read, then announced.
 // Free of the vscode API on purpose, so benchmarks can drive it outside VS Code.
-import { ChildListing } from '../childListing';
+import { ChildListing } from './childListing';
 import { isZkError } from '../errors';
 import { baseName, parentPath } from '../paths';
 import type { ZkSession } from '../session';

@@ -1,9 +1,9 @@
 // What a znode's tree item shows, as plain data (no vscode): label, id, whether it expands, icon and colour ids,
 // description, contextValue and the screen reader's label. The VS Code layer wraps it in a TreeItem; the bench
 // times it as part of opening a node. Messages go through `t` (vscode.l10n.t there), so the text is the same.
-import type { RecipeId } from '../analysis/model';
-import type { ChildListing } from '../childListing';
-import { sequenceNumber } from '../naturalOrder';
+import type { RecipeId } from '../../shared/lockAnalysis';
+import type { ChildListing } from './childListing';
+import { sequenceNumber } from './naturalOrder';
 import { QUOTA_ROOT, QuotaInfo, quotaState } from '../quota';
 import { NodeKind, nodeKind } from '../stat';
 import { isProtectedPath } from '../write/guard';

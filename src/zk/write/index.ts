@@ -2,7 +2,7 @@
 //
 // Every call answers an Outcome — `{ ok: true, ...facts }` or `{ ok: false, failure }` — and never throws for a
 // ZooKeeper error. A WriteFailure always has `code`, `operation` (ZooKeeper's name: create, setData, delete,
-// setACL, getACL, getData, addAuth) and `path`; describe it in words with describeWriteFailure (src/vscode/common/messages.ts).
+// setACL, getACL, getData, addAuth) and `path`; describe it in words with describeWriteFailure (src/vscode/common/failureTexts.ts).
 //   Refused before sending: readOnly | invalidPath {problem: PathProblem} | protectedPath (/, /zookeeper/**) |
 //     dataTooLarge {bytes, limit} | invalidTtl {ttlMs, max} | invalidCredentials | incompletePlan |
 //     childNotDeleted {child}.

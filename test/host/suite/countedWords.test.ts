@@ -2,10 +2,10 @@
 // watch, each with a count of 1 and of 2. And plain tooltips of several lines keep their line breaks, while a line
 // break inside a value (data) is written out. Pure parts of the VS Code layer, run in the host for vscode.l10n.
 import * as assert from 'node:assert';
-import type { Anomaly } from '../../../src/zk/analysis/model';
+import type { Anomaly } from '../../../src/shared/lockAnalysis';
 import type { DeletePlan } from '../../../src/zk/write';
 import type { SearchRun } from '../../../src/vscode/search/searchResults';
-import { describeAnomaly } from '../../../src/vscode/lockQueue/webviewStrings';
+import { describeAnomaly } from '../../../src/vscode/lockQueue/webviewTexts';
 import { deletePreview } from '../../../src/vscode/nodes/deletePreview';
 import { SearchResultsProvider } from '../../../src/vscode/search/searchResults';
 

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import * as zookeeper from 'node-zookeeper-client';
 import type { LockSnapshot } from '../../../src/zk/locks';
 import type { HeldLockNode } from '../../../src/vscode/heldLocks/heldLocksView';
-import { positionText } from '../../../src/vscode/heldLocks/lockWords';
+import { positionText } from '../../../src/vscode/heldLocks/lockTexts';
 import type { TestApi } from '../../../src/vscode/testApi';
 import { closeSessionAsTwin, ownerOf } from '../../support/lockHelpers';
 import { startProxy } from '../../support/tcpProxy';

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { describeError } from '../../../src/vscode/common/messages';
+import { describeError } from '../../../src/vscode/common/failureTexts';
 import type { ShellTerminal } from '../../../src/vscode/shell/shellTerminal';
 import type { TestApi } from '../../../src/vscode/testApi';
 import { ZkError } from '../../../src/zk/errors';

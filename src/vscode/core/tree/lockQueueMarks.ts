@@ -1,7 +1,7 @@
 // Which tree nodes look like lock queues, judged from the children the tree has listed (so a node is marked once
 // it has been expanded). The tree shows the mark (icon, description, contextValue `lockqueue`).
 import { looksLikeLockQueue } from '../../../zk/analysis';
-import type { RecipeId } from '../../../zk/analysis/model';
+import type { RecipeId } from '../../../shared/lockAnalysis';
 
 export class LockQueueMarks {
   private readonly marks = new Map<string, RecipeId>();

@@ -1,12 +1,12 @@
 // How each element looks: icons and contextValue by node kind, description with size and child count.
 import * as vscode from 'vscode';
-import type { RecipeId } from '../../../zk/analysis/model';
+import type { RecipeId } from '../../../shared/lockAnalysis';
 import type { NodeKind } from '../../../zk/stat';
-import type { ChildListing } from '../../../zk/childListing';
+import type { ChildListing } from '../../../zk/tree/childListing';
 import type { ConnectionState } from '../connectionManager';
 import type { SavedConnection } from '../connectionStore';
 import { formatNumber } from '../../common/format';
-import { openOnClick } from '../../common/settings';
+import { openOnClick } from '../settings';
 import type { QuotaInfo } from '../../../zk/quota';
 import { filterTextWith, znodePresentation } from '../../../zk/tree/znodePresentation';
 import { ConnectionNode, MessageNode, ShowMoreNode, ZnodeNode } from '../../../zk/tree/treeNodes';

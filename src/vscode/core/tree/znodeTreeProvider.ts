@@ -2,14 +2,14 @@
 // expanded nodes only.
 import * as vscode from 'vscode';
 import { isZkError } from '../../../zk/errors';
-import { sequenceNumber } from '../../../zk/naturalOrder';
+import { sequenceNumber } from '../../../zk/tree/naturalOrder';
 import { hex, nodeKind } from '../../../zk/stat';
 import type { ConnectionManager } from '../connectionManager';
 import type { ConnectionStore } from '../connectionStore';
 import { LockQueueMarks } from './lockQueueMarks';
 import { QuotaMarks } from './quotaMarks';
 import { log } from '../../common/log';
-import { describeError } from '../../common/messages';
+import { describeError } from '../../common/failureTexts';
 import { readAcl } from '../../common/aclText';
 import { CreatedModes } from '../createdModes';
 import { ConnectionTree, TreeSettings } from '../../../zk/tree/connectionTree';
@@ -17,7 +17,7 @@ import { statTooltip } from './tooltip';
 import { connectionItem, messageItem, showMoreItem, znodeItem } from './treeItems';
 import { ConnectionNode, isPathNode, MessageNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../../../zk/tree/treeNodes';
 import { literalTreeItem } from '../../common/literalTreeItem';
-import { treeSettings } from '../../common/settings';
+import { treeSettings } from '../settings';
 
 const t = vscode.l10n.t;
 

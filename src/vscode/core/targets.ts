@@ -1,10 +1,10 @@
 // What a command works on: the tree node it was invoked on (or the selected nodes), a data document's URI, or —
 // from the palette — a connection and a path the user types.
 import * as vscode from 'vscode';
-import { askZnodePath } from './askZnodePath';
+import { askZnodePath } from '../common/askZnodePath';
 import { pickConnection } from './pickConnection';
-import { parseLocation, ZNODE_SCHEME } from './znodeUriPath';
-import type { Core } from '../core/core';
+import { parseLocation, ZNODE_SCHEME } from '../common/znodeUriPath';
+import type { Core } from './core';
 import { isPathNode, ZnodeNode } from '../../zk/tree/treeNodes';
 
 export interface NodeTarget {
@@ -28,10 +28,10 @@ export function explicitTarget(arg: unknown): NodeTarget | undefined {
 }
 
 /** The node of the command's argument, else the explorer's selection; undefined when there is none. */
-export function nodeTarget(services: Core, arg: unknown): NodeTarget | undefined {
+export function nodeTarget(core: Core, arg: unknown): NodeTarget | undefined {
   const explicit = explicitTarget(arg);
   if (explicit) return explicit;
-  const selected = services.view.selection[0];
+  const selected = core.view.selection[0];
   return isPathNode(selected) ? { connectionId: selected.connectionId, path: selected.path } : undefined;
 }
 
@@ -39,18 +39,18 @@ export function nodeTarget(services: Core, arg: unknown): NodeTarget | undefined
  * The node a command is about: its argument, or — from the palette — a connection and a path the user types
  * (starting from the explorer's selection).
  */
-export async function nodeTargetOrAsk(services: Core, arg: unknown, title: string): Promise<NodeTarget | undefined> {
+export async function nodeTargetOrAsk(core: Core, arg: unknown, title: string): Promise<NodeTarget | undefined> {
   const given = explicitTarget(arg);
   if (given) return given;
-  const connectionId = await pickConnection(services, arg, false);
+  const connectionId = await pickConnection(core, arg, false);
   if (!connectionId) return undefined;
-  const selected = nodeTarget(services, undefined);
+  const selected = nodeTarget(core, undefined);
   const path = await askZnodePath(undefined, { title, value: selected?.connectionId === connectionId ? selected.path : '/' });
   return path === undefined ? undefined : { connectionId, path };
 }
 
 /** The znodes a context-menu command got: VS Code passes (clicked node, all selected nodes). */
-export function selectedZnodes(services: Core, node: unknown, nodes: unknown): ZnodeNode[] {
-  const list = Array.isArray(nodes) && nodes.length > 0 ? nodes : node !== undefined ? [node] : services.view.selection;
+export function selectedZnodes(core: Core, node: unknown, nodes: unknown): ZnodeNode[] {
+  const list = Array.isArray(nodes) && nodes.length > 0 ? nodes : node !== undefined ? [node] : core.view.selection;
   return list.filter((n): n is ZnodeNode => isPathNode(n) && n.kind === 'znode');
 }

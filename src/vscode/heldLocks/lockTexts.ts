@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { ZkError } from '../../zk/errors';
 import type { ConventionDetection, ConventionId, LockMode, LockSnapshot, LockState, LostReason, QueuePosition } from '../../zk/locks';
 import { baseName } from '../../zk/paths';
-import { describeZkError } from '../common/messages';
+import { describeZkError } from '../common/failureTexts';
 
 const t = vscode.l10n.t;
 

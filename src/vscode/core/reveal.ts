@@ -1,18 +1,18 @@
 // Shows a path in the explorer, selected: its parent is re-read first, so a node that just got its first child
 // can expand to it.
 import { parentPath } from '../../zk/paths';
-import type { Core } from '../core/core';
+import type { Core } from './core';
 import type { PathNode, TreeNode } from '../../zk/tree/treeNodes';
 
-export async function revealPath(services: Core, connectionId: string, path: string): Promise<PathNode | undefined> {
-  const tree = services.tree.treeFor(connectionId);
+export async function revealPath(core: Core, connectionId: string, path: string): Promise<PathNode | undefined> {
+  const tree = core.tree.treeFor(connectionId);
   if (!tree) return undefined;
   try {
     const parent = parentPath(path);
     const parentNode = parent !== undefined ? await tree.resolve(parent) : undefined;
-    if (parentNode) await services.tree.refresh(parentNode);
+    if (parentNode) await core.tree.refresh(parentNode);
     const node = await tree.resolve(path);
-    if (node) await services.view.reveal(node, { select: true, focus: true, expand: false });
+    if (node) await core.view.reveal(node, { select: true, focus: true, expand: false });
     return node;
   } catch {
     return undefined; // gone again meanwhile: nothing to show
@@ -20,8 +20,8 @@ export async function revealPath(services: Core, connectionId: string, path: str
 }
 
 /** Re-reads the nodes whose children changed (parents of deleted or created nodes) that the explorer shows. */
-export async function refreshParents(services: Core, connectionId: string, paths: Iterable<string>): Promise<void> {
-  const tree = services.tree.treeFor(connectionId);
+export async function refreshParents(core: Core, connectionId: string, paths: Iterable<string>): Promise<void> {
+  const tree = core.tree.treeFor(connectionId);
   if (!tree) return;
   const parents = new Set<string>();
   for (const path of paths) {
@@ -30,7 +30,7 @@ export async function refreshParents(services: Core, connectionId: string, paths
   }
   for (const parent of parents) {
     const node = tree.nodeAt(parent);
-    if (node) await services.tree.refresh(node).catch(() => undefined);
+    if (node) await core.tree.refresh(node).catch(() => undefined);
   }
 }
 

@@ -1,6 +1,6 @@
 // The write API of a saved connection's live session (connecting first when needed), with its read-only flag.
 import { ZnodeWriter } from '../../zk/write';
-import type { ConnectionManager, LiveConnection } from '../core/connectionManager';
+import type { ConnectionManager, LiveConnection } from './connectionManager';
 
 export interface LiveWriter {
   live: LiveConnection;

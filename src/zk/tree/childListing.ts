@@ -3,9 +3,9 @@
 // pending queue slows down badly when tens of thousands are outstanding).
 import { NameFilter } from './nameFilter';
 import { firstInOrder, rankInOrder } from './naturalOrder';
-import { joinPath } from './paths';
-import type { ZnodeStat } from './stat';
-import { mapBounded } from './timeouts';
+import { joinPath } from '../paths';
+import type { ZnodeStat } from '../stat';
+import { mapBounded } from '../timeouts';
 
 export interface ChildReader {
   getChildren(path: string): Promise<{ children: string[]; stat: ZnodeStat }>;

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ConnectStringProblem } from '../../zk/connectString';
 import { ZkError } from '../../zk/errors';
 import { characterInWords, PathProblem } from '../../zk/paths';
-import type { ProbeResult } from '../../zk/probe';
+import type { ProbeResult } from '../../zk/servers/probe';
 import { ConnectFailure } from '../../zk/session';
 import type { Permission, WriteFailure } from '../../zk/write/outcome';
 import type { SearchProblem } from '../../zk/search/search';

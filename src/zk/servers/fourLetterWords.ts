@@ -2,8 +2,8 @@
 // and the parser of `cons`. Which words may be sent is decided in servers/serverCommands.ts (read-only ones only).
 import * as net from 'node:net';
 import * as tls from 'node:tls';
-import { tlsSocketOptions } from './security/secureTransport';
-import type { PreparedTls } from './security/tlsSettings';
+import { tlsSocketOptions } from '../security/secureTransport';
+import type { PreparedTls } from '../security/tlsSettings';
 
 /**
  * Most bytes read for one answer (four-letter word or AdminServer command). `dump`, `wchp` or `cons` of a server

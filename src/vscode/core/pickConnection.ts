@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
-import type { Core } from '../core/core';
+import type { Core } from './core';
 import { isPathNode } from '../../zk/tree/treeNodes';
-import { info } from './notifier';
-import { pickItem } from './quickInput';
+import { info } from '../common/notifier';
+import { pickItem } from '../common/quickInput';
 
 /** The connection a command is about: from its tree argument, an id, the selection, or a quick pick. */
-export async function pickConnection(services: Core, arg: unknown, onlyConnected = false): Promise<string | undefined> {
+export async function pickConnection(core: Core, arg: unknown, onlyConnected = false): Promise<string | undefined> {
   if (isPathNode(arg)) return arg.connectionId;
-  if (typeof arg === 'string' && services.store.get(arg)) return arg;
-  const selected = services.view.selection[0];
+  if (typeof arg === 'string' && core.store.get(arg)) return arg;
+  const selected = core.view.selection[0];
   if (selected && isPathNode(selected)) return selected.connectionId;
-  const candidates = services.store.list().filter((c) => !onlyConnected || services.connections.get(c.id));
+  const candidates = core.store.list().filter((c) => !onlyConnected || core.connections.get(c.id));
   if (candidates.length === 1) return candidates[0].id;
   if (candidates.length === 0) {
     void info(onlyConnected ? vscode.l10n.t('No connection is open.') : vscode.l10n.t('No connection is saved yet.'));

@@ -1,12 +1,8 @@
 // Sentences for the data editor's own refusals (the ZooKeeper layer's failures go through describeWriteFailure).
 import * as vscode from 'vscode';
-import type { DataView, DecodeProblem } from '../common/dataCodec';
+import type { DecodeProblem } from '../common/dataCodec';
 
 const t = vscode.l10n.t;
-
-export function viewName(view: DataView): string {
-  return view === 'hex' ? t('hex') : view === 'base64' ? t('base64') : t('text');
-}
 
 export function describeDecodeProblem(path: string, problem: DecodeProblem): string {
   switch (problem.code) {

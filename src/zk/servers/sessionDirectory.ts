@@ -1,9 +1,9 @@
 // Which client address owns a session, as the servers tell through `cons` (asked of every member: connections are
 // per server). Answers are cached briefly so tooltips do not hammer the servers.
-import type { ServerAddress } from './connectString';
+import type { ServerAddress } from '../connectString';
 import { parseCons } from './fourLetterWords';
-import type { PreparedTls } from './security/tlsSettings';
-import { askWord } from './servers/serverCommands';
+import type { PreparedTls } from '../security/tlsSettings';
+import { askWord } from './serverCommands';
 
 export class SessionDirectory {
   private cache: { at: number; bySession: Map<string, string> } | undefined;

@@ -2,7 +2,7 @@
 // and the anomalies of an analysis explained in plain language from their facts.
 import * as vscode from 'vscode';
 import { anomalyKey, AnomalyText, WebviewStrings } from '../../shared/lockQueueMessages';
-import type { Anomaly, LockAnalysis } from '../../zk/analysis/model';
+import type { Anomaly, LockAnalysis } from '../../shared/lockAnalysis';
 
 const t = vscode.l10n.t;
 

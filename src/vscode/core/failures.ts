@@ -1,10 +1,10 @@
 // Shows a failed write as a sentence naming the path; a missing permission offers "Add Credentials…" at once.
 import * as vscode from 'vscode';
 import type { WriteFailure } from '../../zk/write';
-import { fail } from './notifier';
-import { log } from './log';
-import { describeWriteFailure } from './messages';
-import { Command } from '../core/commandIds';
+import { fail } from '../common/notifier';
+import { log } from '../common/log';
+import { describeWriteFailure } from '../common/failureTexts';
+import { Command } from './commandIds';
 
 const t = vscode.l10n.t;
 

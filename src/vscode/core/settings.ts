@@ -2,7 +2,7 @@
 // view or panel is open.
 import * as vscode from 'vscode';
 import type { TreeSettings } from '../../zk/tree/connectionTree';
-import type { SavedConnection } from '../core/savedConnection';
+import type { SavedConnection } from './savedConnection';
 
 export interface LockSettings {
   pollIntervalMs: number;
