@@ -51,15 +51,15 @@ files_of() { # files_of <tier>: the compiled tests of the sources in test/<tier>
 }
 
 # One node test runner per tier; within a tier, one file at a time. A test that waits for something that never
-# comes fails after 5 minutes (the longest passes in well under one) instead of hanging the run. A file whose tests
-# are over ends then (--test-force-exit), even when a failed hook left a server it could not hand back: the servers
-# are killed as the process exits (killOnExit in test/support/processes.ts), so nothing outlives the file.
+# comes fails after 5 minutes (the longest passes in well under one) instead of hanging the run. (Not
+# --test-force-exit: it cuts the end of the reports, their summaries among it. A file whose tests are over ends
+# anyway: the servers it started do not hold it open, and die with it; endsWithTestProcess in test/support.)
 run_tier() { # run_tier <tier> <tap file> <spec destination>
   local files
   mapfile -t files < <(files_of "$1")
   [ ${#files[@]} -gt 0 ] || { echo "test-node: no tests in test/$1" >&2; return 1; }
   echo "== $1 tests (${#files[@]} files)"
-  node --test --test-concurrency=1 --test-timeout=300000 --test-force-exit --test-reporter=spec --test-reporter-destination="$3" \
+  node --test --test-concurrency=1 --test-timeout=300000 --test-reporter=spec --test-reporter-destination="$3" \
     --test-reporter=tap --test-reporter-destination="$2" "${files[@]}"
 }
 

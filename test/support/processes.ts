@@ -35,15 +35,35 @@ const outliving = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
 /**
- * Kills `proc` when this process exits, whatever way it ends. The node tiers run with --test-force-exit, so a test
- * file whose hook failed half-way (one of two servers started, the other not) ends at once instead of being held
- * open by the server it could not hand back; this makes sure that server does not outlive it.
+ * Lets the test process end without waiting for `proc`, and kills `proc` when it does. A test file whose hook
+ * failed half-way (one of two servers started, the other not) could not hand the started one to its after hook:
+ * that server held the file's process open until the runner's 5-minute timeout (securedServerAccess in a fresh
+ * run), and outlived it. Waiting for the process to exit goes through exitOf, which keeps this process alive.
  */
-export function killOnExit(proc: ChildProcess): void {
+export function endsWithTestProcess(proc: ChildProcess): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on('exit', () => { for (const child of outliving) child.kill('SIGKILL'); });
+    // A test file the runner stops (its timeout) ends by a signal, which skips 'exit' unless handled. Only in a
+    // test file itself: the demo and the UI tests' server runner (which tests start too, and which inherit the
+    // runner's environment) stop their servers gracefully on these signals.
+    if (process.env.NODE_TEST_CONTEXT && /\.test\.[cm]?js$/.test(process.argv[1] ?? '')) {
+      for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130], ['SIGHUP', 129]] as const) {
+        process.once(signal, () => process.exit(code));
+      }
+    }
   }
   outliving.add(proc);
   proc.once('exit', () => outliving.delete(proc));
+  proc.unref();
+  for (const stream of [proc.stdin, proc.stdout, proc.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+}
+
+/** Resolves once `proc` has exited; keeps this process alive meanwhile (endsWithTestProcess unrefs the child). */
+export function exitOf(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const keepAlive = setInterval(() => undefined, 60_000);
+    proc.once('exit', () => { clearInterval(keepAlive); resolve(); });
+  });
 }

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fourLetterWord, freePort } from './ports';
-import { killOnExit } from './processes';
+import { endsWithTestProcess, exitOf } from './processes';
 import { NETTY_JARS } from './zkServer';
 import { CLIENT_PFX_PASSPHRASE, makeTestCertificates, STORE_PASSWORD, TestCertificates } from './testCertificates';
 
@@ -145,7 +145,7 @@ export class SecuredZkServer {
       '-Xmx256m', ...this.jvmFlags,
       '-cp', JARS.join(':'), 'org.apache.zookeeper.server.ZooKeeperServerMain', path.join(this.dir, 'zoo.cfg'),
     ], { stdio: ['ignore', log, log] });
-    killOnExit(this.proc);
+    endsWithTestProcess(this.proc);
     fs.closeSync(log);
   }
 
@@ -171,7 +171,7 @@ export class SecuredZkServer {
   async stop(): Promise<void> {
     const proc = this.proc;
     if (!proc || !this.running) return;
-    const exited = new Promise((r) => proc.once('exit', r));
+    const exited = exitOf(proc);
     proc.kill('SIGTERM');
     await Promise.race([exited, sleep(5000).then(() => proc.kill('SIGKILL'))]);
     await exited;

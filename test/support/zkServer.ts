@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fourLetterWord, freePort, listensOn } from './ports';
-import { killOnExit } from './processes';
+import { endsWithTestProcess, exitOf } from './processes';
 import { sleep } from './waiting';
 
 export interface ZkServerOptions {
@@ -72,7 +72,7 @@ export class ZkMember {
       '-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...this.systemProps,
       '-cp', classPath(!!this.secureClientPort), 'org.apache.zookeeper.server.quorum.QuorumPeerMain', path.join(this.dir, 'zoo.cfg'),
     ], { stdio: ['ignore', log, log] });
-    killOnExit(this.proc);
+    endsWithTestProcess(this.proc);
     if (typeof log === 'number') fs.closeSync(log);
   }
 
@@ -94,7 +94,7 @@ export class ZkMember {
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     const proc = this.proc;
     if (!proc || !this.running) return;
-    const exited = new Promise((r) => proc.once('exit', r));
+    const exited = exitOf(proc);
     proc.kill(signal);
     await Promise.race([exited, sleep(5000).then(() => proc.kill('SIGKILL'))]);
     await exited;

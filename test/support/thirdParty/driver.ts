@@ -23,7 +23,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { killOnExit } from '../processes';
+import { endsWithTestProcess, exitOf } from '../processes';
 
 export interface DriverEvent {
   event: string;
@@ -100,7 +100,7 @@ export class ThirdPartyClient {
   /** Closes every session (their ephemeral nodes go at once) and ends the process; kills it if it lingers. */
   async close(): Promise<void> {
     if (this.exited) return;
-    const exited = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
+    const exited = exitOf(this.proc);
     try { this.send('quit'); } catch { /* stdin already closed */ }
     const timer = setTimeout(() => this.proc.kill('SIGKILL'), 3000);
     await exited;
@@ -110,7 +110,7 @@ export class ThirdPartyClient {
   /** Ends the process at once, like a crash: its sessions expire only after their timeout. */
   async kill(): Promise<void> {
     if (this.exited) return;
-    const exited = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
+    const exited = exitOf(this.proc);
     this.proc.kill('SIGKILL');
     await exited;
   }
@@ -119,7 +119,7 @@ export class ThirdPartyClient {
 /** Starts a driver process and waits for its `ready` line; `env` adds to the environment (secrets go there, not argv). */
 export async function startDriver(library: DriverLibrary, command: string, args: string[], env: Record<string, string> = {}): Promise<ThirdPartyClient> {
   const proc = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  killOnExit(proc);
+  endsWithTestProcess(proc);
   const client = new ThirdPartyClient(library, proc);
   try {
     await client.waitFor((e) => e.event === 'ready', 60000, 'ready');
