@@ -30,7 +30,7 @@ export class DemoService extends DemoActor {
     const session = new ZkSession(this.sessionOptions);
     this.session = session;
     const ended = () => this.interrupt();
-    session.on('state', (state: string) => {
+    session.on('state', (state) => {
       if (state === 'expired' || state === 'lost') {
         this.log(`${this.id}: session ${session.sessionId ?? ''} ${state}; registering again`);
         ended();

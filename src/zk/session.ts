@@ -64,6 +64,20 @@ function libraryError(code: number): Error {
   return (zookeeper.Exception as unknown as { create(code: number): Error }).create(code);
 }
 
+/** What a session reports, each with what its listeners receive. */
+export interface SessionEvents {
+  /** Every change of state. */
+  state: [SessionState];
+  /** Connected again after a suspension: the server dropped this session's watches with the old connection. */
+  reconnected: [];
+  /** The channel dropped a connection itself (silence, a broken frame), with one line saying why. */
+  dropped: [string];
+  /** A TLS or SASL failure, as one line without secrets. */
+  securityProblem: [string];
+  /** SASL authenticated a connection. */
+  authenticated: [Extract<SecurityEvent, { kind: 'saslAuthenticated' }>];
+}
+
 interface Diagnosis {
   /** The latest answers of the probes. */
   probes: ProbeResult[];
@@ -71,7 +85,7 @@ interface Diagnosis {
   stop: AbortController;
 }
 
-export class ZkSession extends EventEmitter {
+export class ZkSession extends EventEmitter<SessionEvents> {
   readonly client: zookeeper.Client;
   readonly channel: RawChannel;
   readonly watches: WatchRegistry;

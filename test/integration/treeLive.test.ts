@@ -24,7 +24,7 @@ async function liveTree(connectString: string, treeSettings = settings) {
   // On failure, say what the session went through (CI runs on loaded machines).
   const started = Date.now();
   const trail: string[] = [];
-  session.on('state', (state: string) => trail.push(`${Date.now() - started}ms ${state}`));
+  session.on('state', (state) => trail.push(`${Date.now() - started}ms ${state}`));
   return { session, tree, changed, trail };
 }
 
