@@ -1,6 +1,6 @@
 // The demo's service instance: one session that registers a plain ephemeral node, as a service would, through
 // the product's ZkSession and write layer.
-import { ZkSession, SessionOptions } from '../../src/zk/session';
+import { ZkSession, SessionOptions } from '../../src/zk/session/session';
 import { DemoActor } from './demoActor';
 import { DemoWriter } from './demoWriter';
 

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { ZkError } from '../../src/zk/errors';
-import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session';
+import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session/session';
 import { SASL_USERS, securedServerForSuite } from '../support/securedZkServer';
 import { eventually, within } from '../support/waiting';
 

@@ -2,7 +2,7 @@
 // across a server restart and an ensemble failover, watches come back and the tree refreshes by itself.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { ConnectionTree } from '../../src/zk/tree/connectionTree';
 import { ConnectionNode, PathNode, ZnodeNode } from '../../src/zk/tree/treeNodes';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';

@@ -5,7 +5,7 @@
 import { after, afterEach, beforeEach, describe, mock, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type * as net from 'node:net';
-import { SessionState, ZkSession } from '../../src/zk/session';
+import { SessionState, ZkSession } from '../../src/zk/session/session';
 import { Liveness, LivenessLink, livenessTimings } from '../../src/zk/protocol/liveness';
 import { connectResponse, FakeServer, startFakeZooKeeper } from '../support/fakePeers';
 import { eventually } from '../support/zkClient';

@@ -8,7 +8,7 @@ import {
 } from '../../shared/lockQueueMessages';
 import type { LockAnalysis } from '../../zk/analysis/model';
 import { ModelSender } from '../../shared/lockQueueSync';
-import type { ZkSession } from '../../zk/session';
+import type { ZkSession } from '../../zk/session/session';
 import { LockMonitor } from '../../zk/analysis';
 import type { Core } from '../core/core';
 import type { HeldLocksApi } from '../heldLocks';

@@ -22,7 +22,7 @@ import { CreateFlags, OPEN_ACL } from '../protocol/writes';
 import { EventType, OpCode, WatcherType } from '../protocol/opcodes';
 import { JuteReader } from '../protocol/jute';
 import type { WatchNotification } from '../protocol/rawChannel';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import type { ZnodeStat } from '../stat';
 import { chooseConvention } from './conventionDetection';
 import { Contender, convention, ConventionId, LockConvention, NodeIdentity, NodeRole } from './conventions';

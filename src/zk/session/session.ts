@@ -2,17 +2,17 @@
 // timeout, and keeps persistent watches alive across reconnects. Expiry is final: the owner opens a new session.
 import { EventEmitter } from 'node:events';
 import * as zookeeper from 'node-zookeeper-client';
-import { formatConnectString, isConnectStringProblem, parseConnectString, ParsedConnectString } from './connectString';
-import { ErrorCode, ZkError } from './errors';
-import { isDefinitiveFailure, probeServer, ProbeResult } from './probe';
-import * as ops from './protocol/operations';
-import { RawChannel, SecurityEvent, WatchNotification } from './protocol/rawChannel';
-import { createSaslMechanism, SaslSettings } from './security/sasl';
-import { SessionSecurity, securityOfChannel } from './security/sessionSecurity';
-import { isFinalTlsFailure } from './security/tlsFailure';
-import { prepareTls, PreparedTls, SecurityConfigError, TlsSettings } from './security/tlsSettings';
-import { sessionIdHex, ZnodeStat } from './stat';
-import { withTimeout } from './timeouts';
+import { formatConnectString, isConnectStringProblem, parseConnectString, ParsedConnectString } from '../connectString';
+import { ErrorCode, ZkError } from '../errors';
+import { isDefinitiveFailure, probeServer, ProbeResult } from '../probe';
+import * as ops from '../protocol/operations';
+import { RawChannel, SecurityEvent, WatchNotification } from '../protocol/rawChannel';
+import { createSaslMechanism, SaslSettings } from '../security/sasl';
+import { SessionSecurity, securityOfChannel } from '../security/sessionSecurity';
+import { isFinalTlsFailure } from '../security/tlsFailure';
+import { prepareTls, PreparedTls, SecurityConfigError, TlsSettings } from '../security/tlsSettings';
+import { sessionIdHex, ZnodeStat } from '../stat';
+import { withTimeout } from '../timeouts';
 import { WatchRegistry } from './watchRegistry';
 
 export type SessionState = 'connecting' | 'connected' | 'suspended' | 'lost' | 'expired' | 'authFailed' | 'closed';
