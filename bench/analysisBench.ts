@@ -12,7 +12,7 @@ import * as zookeeper from 'node-zookeeper-client';
 import { analyzeLocks, LockMonitor } from '../src/zk/analysis';
 import { readServerTables } from '../src/zk/servers/serverTables';
 import { parseMntr } from '../src/zk/servers/serverCommands';
-import { ZkSession } from '../src/zk/session';
+import { ZkSession } from '../src/zk/session/session';
 import { mapBounded } from '../src/zk/timeouts';
 import { fourLetterWord } from '../test/support/ports';
 import { connectOtherClient, OtherClient } from '../test/support/zkClient';

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
 import { ConnectionTree } from '../src/zk/tree/connectionTree';
 import { ConnectionNode, PathNode } from '../src/zk/tree/treeNodes';
-import { ZkSession } from '../src/zk/session';
+import { ZkSession } from '../src/zk/session/session';
 import { mapBounded } from '../src/zk/timeouts';
 import { startStandalone, ZkCluster } from '../test/support/zkServer';
 import { connectOtherClient, OtherClient } from '../test/support/zkClient';

@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
 import { LockHandle, LockManager } from '../src/zk/locks';
 import * as ops from '../src/zk/protocol/operations';
-import { ZkSession } from '../src/zk/session';
+import { ZkSession } from '../src/zk/session/session';
 import { startCurator } from '../test/support/thirdParty/curator';
 import { checkExclusion, ThirdPartyClient } from '../test/support/thirdParty/driver';
 import { startKazoo } from '../test/support/thirdParty/kazoo';

@@ -7,7 +7,7 @@
 // Also standalone: `node out/bench/securedBench.js [rounds]`.
 import * as os from 'node:os';
 import { LockManager } from '../src/zk/locks';
-import { SessionOptions, ZkSession } from '../src/zk/session';
+import { SessionOptions, ZkSession } from '../src/zk/session/session';
 import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../test/support/securedZkServer';
 import { formatTable, now, Row, summarize } from './stats';
 

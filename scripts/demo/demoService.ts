@@ -1,6 +1,6 @@
 // The demo's service instance: one session that registers a plain ephemeral node, as a service would, through
 // the product's ZkSession and write layer.
-import { ZkSession, SessionOptions } from '../../src/zk/session';
+import { ZkSession, SessionOptions } from '../../src/zk/session/session';
 import { DemoActor } from './demoActor';
 import { DemoWriter } from './demoWriter';
 
@@ -30,7 +30,7 @@ export class DemoService extends DemoActor {
     const session = new ZkSession(this.sessionOptions);
     this.session = session;
     const ended = () => this.interrupt();
-    session.on('state', (state: string) => {
+    session.on('state', (state) => {
       if (state === 'expired' || state === 'lost') {
         this.log(`${this.id}: session ${session.sessionId ?? ''} ${state}; registering again`);
         ended();

@@ -1,6 +1,6 @@
 // The demo's writes through the product's own write layer (ZnodeWriter on a ZkSession), for a script: a failure
 // is thrown as an Error naming the operation, path and code, and "already exists" is an answer, not a failure.
-import type { ZkSession } from '../../src/zk/session';
+import type { ZkSession } from '../../src/zk/session/session';
 import { AclEntry, CreateMode, CreateNodeRequest, Outcome, WriteFailure, ZnodeWriter } from '../../src/zk/write';
 
 export class DemoWriteError extends Error {

@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { ConventionId, LockHandle, LockManager } from '../../src/zk/locks';
 import { baseName } from '../../src/zk/paths';
-import { SessionOptions } from '../../src/zk/session';
+import { SessionOptions } from '../../src/zk/session/session';
 import { DemoActor, message } from './demoActor';
 import { DemoService } from './demoService';
 import { DEMO_ROOT } from './seed';

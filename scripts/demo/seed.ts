@@ -4,7 +4,7 @@
 //
 //   node out/scripts/demo/seed.js <connectString> [--root /zooscope-demo]
 import { parseArgs } from 'node:util';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { mapBounded } from '../../src/zk/timeouts';
 import { AclEntry, ALL_PERMISSIONS, digestId, OPEN_ACL } from '../../src/zk/write';
 import { DemoWriter } from './demoWriter';

@@ -11,7 +11,7 @@
 // Digest credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=user:password. Exit codes: 0 released, 1 error (cannot
 // connect, ZooKeeper error), 2 usage, 3 timed out waiting, 4 lost, 5 the queue's convention is unknown or has no
 // such lock (choose one with --convention), 6 cancelled by a signal before it was held.
-import { ConnectFailure, SessionOptions } from '../zk/session';
+import { ConnectFailure, SessionOptions } from '../zk/session/session';
 import { AcquireOptions, CONVENTION_IDS, isConventionId, LockError, LockManager, LockMode, LockSnapshot } from '../zk/locks';
 import { checkedConnectString, checkedPath, CREDENTIALS_HINT, secondsOf, UsageError } from './args';
 import { afterDelay, MAX_TIMER_MS } from '../zk/timeouts';

@@ -3,7 +3,7 @@
 // Digest credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=user:password.
 import { analyzeLocks, AnalyzeOptions } from '../zk/analysis';
 import { isZkError } from '../zk/errors';
-import { SessionOptions, ZkSession } from '../zk/session';
+import { SessionOptions, ZkSession } from '../zk/session/session';
 import { checkedConnectString, checkedPath, CREDENTIALS_HINT, integerOf, numberOf, secondsOf, UsageError } from './args';
 import { MAX_TIMER_MS } from '../zk/timeouts';
 import { formatAnalysis } from './locksFormat';

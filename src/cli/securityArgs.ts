@@ -1,7 +1,7 @@
 // The one place `zooscope lock`, `locks` and `shell` read how to reach a secured cluster: TLS files, the server
 // name check, SASL and digest users. Secrets (passwords, passphrases) come only from the environment: argv shows
 // in ps and shell history, so a flag that looks like one is refused, with the variable to use instead.
-import type { SessionOptions } from '../zk/session';
+import type { SessionOptions } from '../zk/session/session';
 import type { SaslSettings } from '../zk/security/sasl';
 import type { TlsSettings } from '../zk/security/tlsSettings';
 import { digestCredentials, UsageError } from './args';

@@ -3,7 +3,7 @@
 // it (not zkCli's "Connecting to…" line and connection event), with zkCli's exit code (1 failed, 127 unknown
 // command). Without one and stdin not a terminal: one command per line, only their output. On a terminal: an
 // interactive shell (src/cli/shellInteractive.ts). Exit 2: our own bad arguments; 1: cannot connect.
-import { SessionOptions, ZkSession } from '../zk/session';
+import { SessionOptions, ZkSession } from '../zk/session/session';
 import { ZkShell } from '../zk/shell';
 import { terminalText } from '../zk/shell/terminalText';
 import { checkedConnectString, secondsOf, UsageError } from './args';

@@ -6,7 +6,7 @@
 import { ErrorCode, isZkError, ZkError } from './errors';
 import { createNullable, getDataNullable } from './protocol/nullableData';
 import { deleteNode, OPEN_ACL, setData } from './protocol/writes';
-import type { ZkSession } from './session';
+import type { ZkSession } from './session/session';
 
 export const QUOTA_ROOT = '/zookeeper/quota';
 export const LIMIT_NODE = 'zookeeper_limits';

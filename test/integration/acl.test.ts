@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import {
   digestId, formatAclEntry, formatPermissions, Outcome, parsePermissions, WriteFailure, ZnodeWriter,
 } from '../../src/zk/write';

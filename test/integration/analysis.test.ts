@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { analyzeLocks, AnalyzeOptions, LockAnalysis, LockQueue } from '../../src/zk/analysis';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { fourLetterWord } from '../support/ports';
 import { startProxy, TcpProxy } from '../support/tcpProxy';
 import { connectOtherClient, OtherClient } from '../support/zkClient';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { LockAnalysis, LockMonitor } from '../../src/zk/analysis';
 import { parseMntr, parseWchc } from '../../src/zk/servers/serverCommands';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { fourLetterWord } from '../support/ports';
 import { holdRequestsFrom } from '../support/requestGate';
 import { sleep } from '../support/waiting';

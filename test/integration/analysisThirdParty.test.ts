@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { analyzeLocks, AnalyzeOptions, LockAnalysis, LockQueue } from '../../src/zk/analysis';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { startCurator } from '../support/thirdParty/curator';
 import { DriverEvent, ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo, SYSTEM_PYTHON } from '../support/thirdParty/kazoo';

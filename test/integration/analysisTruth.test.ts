@@ -13,7 +13,7 @@ import * as esbuild from 'esbuild';
 import * as zookeeper from 'node-zookeeper-client';
 import { analyzeLocks, AnalyzeOptions, LockAnalysis, LockMonitor, LockQueue } from '../../src/zk/analysis';
 import { parseWchc } from '../../src/zk/servers/serverCommands';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { fourLetterWord } from '../support/ports';
 import { startCurator } from '../support/thirdParty/curator';
 import { ThirdPartyClient } from '../support/thirdParty/driver';

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { OpCode } from '../../src/zk/protocol/opcodes';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { mapBounded } from '../../src/zk/timeouts';
 import { DeleteExecution, DeletePlan, executeDeletePlan, planRecursiveDelete, WriteFailure } from '../../src/zk/write';
 import { startProxy, TcpProxy } from '../support/tcpProxy';

@@ -6,7 +6,7 @@ import { ChildProcess, execFile, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { analyzeLocks } from '../../src/zk/analysis';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { sessionIdHex } from '../../src/zk/stat';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { fourLetterWord } from '../support/ports';

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ensembleMembers, parseEnsembleConfig, readEnsembleConfig } from '../../src/zk/servers/ensembleConfig';
 import { getEnsembleStatus } from '../../src/zk/servers/ensembleStatus';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { startEnsemble, ZkCluster } from '../support/zkServer';
 
 describe('ensemble members from /zookeeper/config', () => {

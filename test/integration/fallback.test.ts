@@ -3,9 +3,9 @@
 // one-shot watches re-armed after every event. Also: a request whose reply never comes must time out.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { OpCode } from '../../src/zk/protocol/opcodes';
-import { WatchEvent } from '../../src/zk/watchRegistry';
+import { WatchEvent } from '../../src/zk/session/watchRegistry';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { startProxy, TcpProxy, withOpCode } from '../support/tcpProxy';
 import { sleep } from '../support/waiting';

@@ -3,7 +3,7 @@
 // try again in time to keep the session.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { startProxy, TcpProxy } from '../support/tcpProxy';
 import { eventually } from '../support/zkClient';

@@ -8,7 +8,7 @@ import { eventually } from '../support/zkClient';
 import { sleep } from '../support/waiting';
 import { children, countNotifications, lockSuite, ownerOf, trail } from '../support/lockHelpers';
 import { LockError, LockHandle, LockSnapshot } from '../../src/zk/locks';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 
 /** The sequence number the server gave a handle's node. */
 const seqOf = (h: LockHandle) => Number(h.snapshot.node!.slice(-10));

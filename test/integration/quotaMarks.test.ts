@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { deleteQuota, setQuota } from '../../src/zk/quota';
 import { QuotaMarks } from '../../src/vscode/core/tree/quotaMarks';
 

@@ -2,8 +2,8 @@
 // its path, the watch survives a server restart (re-added on reconnect), and dropping it stops the events.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ZkSession } from '../../src/zk/session';
-import { WatchEvent } from '../../src/zk/watchRegistry';
+import { ZkSession } from '../../src/zk/session/session';
+import { WatchEvent } from '../../src/zk/session/watchRegistry';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
 

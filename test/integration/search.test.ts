@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { SearchMatch, SearchQuery, searchTree } from '../../src/zk/search/search';
 import { mapBounded } from '../../src/zk/timeouts';
 import { digestId, ZnodeWriter } from '../../src/zk/write';

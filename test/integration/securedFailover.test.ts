@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { LockManager } from '../../src/zk/locks';
 import type { TlsConnectionInfo } from '../../src/zk/security/secureTransport';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { ownerOf, trail } from '../support/lockHelpers';
 import { temporaryCertificates, tlsServerConfigLines } from '../support/securedZkServer';
 import type { TestCertificates } from '../support/testCertificates';

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { connectionTooltip, Translate } from '../../src/vscode/core/connectionTooltip';
 import { ANSI_TEXT, HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
 import { SASL_USERS, SecuredZkServer } from '../support/securedZkServer';

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeLocks } from '../../src/zk/analysis/analyze';
 import { LockManager } from '../../src/zk/locks';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { javaClientSecurityFlags, SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
 import { freePort } from '../support/ports';
 import type { TestCertificates } from '../support/testCertificates';

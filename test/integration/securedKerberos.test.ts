@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setKerberosLoaderForTests } from '../../src/zk/security/kerberos';
-import { ConnectFailure, ZkSession } from '../../src/zk/session';
+import { ConnectFailure, ZkSession } from '../../src/zk/session/session';
 import { fourLetterWord, freePort } from '../support/ports';
 import { eventually } from '../support/waiting';
 

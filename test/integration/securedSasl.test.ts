@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { ZkError } from '../../src/zk/errors';
-import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session';
+import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session/session';
 import { SASL_USERS, securedServerForSuite } from '../support/securedZkServer';
 import { eventually, within } from '../support/waiting';
 
@@ -114,7 +114,7 @@ describe('SASL DIGEST-MD5 on a server that enforces it', () => {
   test('after a server restart SASL runs again before the session is used: the protected node stays readable', async () => {
     const s = session(suite.server.plainAddress, { sasl: alice });
     const authentications: string[] = [];
-    s.on('authenticated', (event: { identity: string }) => authentications.push(event.identity));
+    s.on('authenticated', (event) => authentications.push(event.identity));
     try {
       await s.open();
       const id = s.sessionId;
@@ -127,7 +127,7 @@ describe('SASL DIGEST-MD5 on a server that enforces it', () => {
       await new Promise<void>((resolve, reject) => s.client.getData('/sasl-restart', () => changedResolve(), (error) => (error ? reject(error) : resolve())));
       const reconnected = new Promise<void>((resolve) => s.once('reconnected', () => resolve()));
       const states: string[] = [];
-      s.on('state', (state: string) => states.push(state));
+      s.on('state', (state) => states.push(state));
       const explain = () => `session states: ${states.join(' → ')}; security problem: ${s.lastSecurityProblem ?? 'none'}\nserver log:\n${suite.server.logTail()}`;
       await suite.server.restart();
       await within(reconnected, 40000, 'the session to reconnect after the restart', explain);

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { readTables } from '../../src/zk/analysis/analyze';
 import { getEnsembleStatus } from '../../src/zk/servers/ensembleStatus';
 import { SessionDirectory } from '../../src/zk/servers/sessionDirectory';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
 import { freePort } from '../support/ports';
 import type { TestCertificates } from '../support/testCertificates';

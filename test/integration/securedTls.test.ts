@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
-import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session';
+import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session/session';
 import type { SecurityEvent } from '../../src/zk/protocol/rawChannel';
 import { securedServerForSuite } from '../support/securedZkServer';
 import { within } from '../support/waiting';

@@ -6,7 +6,7 @@ import * as zookeeper from 'node-zookeeper-client';
 import { analyzeLocks } from '../../src/zk/analysis';
 import { getEnsembleStatus } from '../../src/zk/servers/ensembleStatus';
 import { readServerTables } from '../../src/zk/servers/serverTables';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { fourLetterWord } from '../support/ports';
 import { startProxy } from '../support/tcpProxy';
 import { connectOtherClient, OtherClient } from '../support/zkClient';

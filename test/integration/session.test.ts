@@ -1,9 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { nodeKind } from '../../src/zk/stat';
-import { WatchEvent } from '../../src/zk/watchRegistry';
+import { WatchEvent } from '../../src/zk/session/watchRegistry';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { fourLetterWord } from '../support/ports';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';

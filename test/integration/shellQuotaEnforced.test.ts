@@ -12,7 +12,7 @@ import { startStandalone, ZkCluster } from '../support/zkServer';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { repoRoot } from '../support/thirdParty/driver';
 import { bundleCli, CommandRun, runZkCli, runZooscopeShell } from '../support/shellRunners';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { ZnodeWriter } from '../../src/zk/write';
 import { isQuotaExceeded } from '../../src/zk/quota';
 import * as writes from '../../src/zk/protocol/writes';

@@ -2,7 +2,7 @@
 // across a server restart and an ensemble failover, watches come back and the tree refreshes by itself.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { ConnectionTree } from '../../src/zk/tree/connectionTree';
 import { ConnectionNode, PathNode, ZnodeNode } from '../../src/zk/tree/treeNodes';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
@@ -24,7 +24,7 @@ async function liveTree(connectString: string, treeSettings = settings) {
   // On failure, say what the session went through (CI runs on loaded machines).
   const started = Date.now();
   const trail: string[] = [];
-  session.on('state', (state: string) => trail.push(`${Date.now() - started}ms ${state}`));
+  session.on('state', (state) => trail.push(`${Date.now() - started}ms ${state}`));
   return { session, tree, changed, trail };
 }
 

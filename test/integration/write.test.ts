@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { sessionIdHex } from '../../src/zk/stat';
 import * as writes from '../../src/zk/protocol/writes';
 import { DEFAULT_MAX_REQUEST_BYTES, MAX_TTL_MS, Outcome, WriteFailure, ZnodeWriter } from '../../src/zk/write';

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { OpCode } from '../../src/zk/protocol/opcodes';
-import { ZkSession } from '../../src/zk/session';
+import { ZkSession } from '../../src/zk/session/session';
 import { executeDeletePlan, Outcome, planRecursiveDelete, WriteFailure, ZnodeWriter } from '../../src/zk/write';
 import { startProxy, TcpProxy } from '../support/tcpProxy';
 import { startStandalone, ZkCluster } from '../support/zkServer';

@@ -3,7 +3,7 @@
 // allocation of gigabytes or a wait without end. The peers are real sockets on loopback (test/support/fakePeers).
 import { after, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ConnectFailure, SessionState, ZkSession } from '../../src/zk/session';
+import { ConnectFailure, SessionState, ZkSession } from '../../src/zk/session/session';
 import { DEFAULT_MAX_FRAME_BYTES } from '../../src/zk/protocol/frameReader';
 import { MAX_ANSWER_BYTES } from '../../src/zk/servers/fourLetterWords';
 import { AdminUnavailableError, askAdmin, askWord } from '../../src/zk/servers/serverCommands';

@@ -1,11 +1,12 @@
 // The connection's liveness check without a ZooKeeper server: a loopback peer that answers pings keeps the session
 // connected however long it is idle; a peer that goes silent with its socket open is dropped (suspended) after
 // pings went unanswered. The same against a real, SIGSTOPped ensemble member: test/integration/hungServer.test.ts.
-import { after, describe, test } from 'node:test';
+// The Liveness check itself on mocked timers: when it pings, when it drops, and that it stops.
+import { after, afterEach, beforeEach, describe, mock, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type * as net from 'node:net';
-import { SessionState, ZkSession } from '../../src/zk/session';
-import { livenessTimings } from '../../src/zk/protocol/rawChannel';
+import { SessionState, ZkSession } from '../../src/zk/session/session';
+import { Liveness, LivenessLink, livenessTimings } from '../../src/zk/protocol/liveness';
 import { connectResponse, FakeServer, startFakeZooKeeper } from '../support/fakePeers';
 import { eventually } from '../support/zkClient';
 
@@ -78,5 +79,138 @@ describe('connection liveness', () => {
     assert.ok((pings?.count ?? 0) >= 1, 'pings were sent before the drop');
     // It tries again at once, and the peer's next connection behaves.
     await eventually(() => s.state === 'connected' && p.connections >= 2, 30000, 'connected again');
+  });
+});
+
+/** A connection as the check sees it, recording the pings and drops it asks for (with the mocked clock's time). */
+class FakeLink implements LivenessLink {
+  socket: object | undefined = {};
+  connected = true;
+  readonly pings: number[] = [];
+  readonly drops: { at: number; reason: string }[] = [];
+  constructor(readonly sessionTimeoutMs: number) {}
+  ping(): void { this.pings.push(Date.now()); }
+  drop(reason: string): void { this.drops.push({ at: Date.now(), reason }); }
+}
+
+/** Advances the mocked clock one millisecond at a time (timers run as their time comes). */
+function advance(ms: number, each: () => void = () => undefined): void {
+  for (let i = 0; i < ms; i++) {
+    mock.timers.tick(1);
+    each();
+  }
+}
+
+/**
+ * Lets the check's after-I/O look run: it is a real setImmediate (node 20's mocked one runs again and again when
+ * set from a mocked timer), queued before this one.
+ */
+function afterIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('liveness check on mocked timers', () => {
+  // A 3000 ms session: a ping every 500 ms (a third less a sixth), a drop after 2000 ms of silence (two thirds).
+  const sessionTimeoutMs = 3000;
+  let link: FakeLink;
+  let liveness: Liveness;
+  beforeEach(() => {
+    mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+    link = new FakeLink(sessionTimeoutMs);
+    liveness = new Liveness(link, () => Date.now());
+    liveness.heard();
+  });
+  afterEach(() => {
+    liveness.stop();
+    mock.timers.reset();
+  });
+
+  test('pings every ping interval from the start, while frames arrive', () => {
+    liveness.watchConnected();
+    // A frame every 100 ms: the peer is busy, yet pings keep their pace (they do not wait for silence).
+    advance(2600, () => { if (Date.now() % 100 === 0) liveness.heard(); });
+    assert.deepEqual(link.pings, [500, 1000, 1500, 2000, 2500]);
+    assert.deepEqual(link.drops, []);
+  });
+
+  test('nothing happens before the socket carries a session', () => {
+    link.connected = false;
+    liveness.watchConnected();
+    advance(5000);
+    assert.deepEqual(link.pings, []);
+    assert.deepEqual(link.drops, []);
+  });
+
+  test('silence for the read timeout drops the connection, not a millisecond before', async () => {
+    liveness.watchConnected();
+    advance(1999);
+    await afterIo();
+    assert.deepEqual(link.drops, []);
+    assert.deepEqual(link.pings, [500, 1000, 1500], 'pings went out meanwhile');
+    advance(1);
+    await afterIo();
+    assert.deepEqual(link.drops, [{ at: 2000, reason: 'no reply for 2000 ms (allowed: 2000 ms, two thirds of the 3000 ms session timeout)' }]);
+  });
+
+  test('frames arriving keep it connected however long; the silence is counted from the last one', async () => {
+    liveness.watchConnected();
+    advance(10000, () => { if (Date.now() % 1500 === 0) liveness.heard(); });
+    await afterIo();
+    assert.equal(link.drops.length, 0, 'a frame every 1500 ms is never 2000 ms of silence');
+    // The last frame came at 9000: silence from there.
+    advance(999);
+    await afterIo();
+    assert.equal(link.drops.length, 0);
+    advance(1);
+    await afterIo();
+    assert.deepEqual(link.drops.map((d) => d.at), [11000]);
+  });
+
+  test('a frame read in the same turn as the timeout (before the after-I/O look) keeps the connection', async () => {
+    liveness.watchConnected();
+    advance(2000);
+    liveness.heard();
+    await afterIo();
+    assert.equal(link.drops.length, 0);
+    advance(1999);
+    await afterIo();
+    assert.equal(link.drops.length, 0);
+    advance(1);
+    await afterIo();
+    assert.deepEqual(link.drops.map((d) => d.at), [4000]);
+  });
+
+  test('stopped (the socket closed), it neither pings nor drops', async () => {
+    liveness.watchConnected();
+    advance(700);
+    liveness.stop();
+    advance(10000);
+    await afterIo();
+    assert.deepEqual(link.pings, [500]);
+    assert.deepEqual(link.drops, []);
+  });
+
+  test('it stops by itself when the session is gone from its socket, or another socket took its place', async () => {
+    liveness.watchConnected();
+    advance(600);
+    link.connected = false;
+    advance(5000);
+    assert.deepEqual(link.pings, [500]);
+    link.connected = true;
+    link.socket = {};
+    advance(5000);
+    await afterIo();
+    assert.deepEqual(link.pings, [500], 'the new socket is not watched until it is handed over');
+    assert.deepEqual(link.drops, []);
+  });
+
+  test('a new connected socket is watched afresh: pings from its start', () => {
+    liveness.watchConnected();
+    advance(700);
+    link.socket = {};
+    liveness.heard();
+    liveness.watchConnected();
+    advance(1100);
+    assert.deepEqual(link.pings, [500, 1200, 1700]);
   });
 });

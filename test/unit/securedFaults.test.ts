@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { ConnectFailure, SessionOptions, SessionState, ZkSession } from '../../src/zk/session';
+import { ConnectFailure, SessionOptions, SessionState, ZkSession } from '../../src/zk/session/session';
 import { DEFAULT_MAX_FRAME_BYTES } from '../../src/zk/protocol/frameReader';
 import { OpCode } from '../../src/zk/protocol/opcodes';
 import { handshakeTimeoutLine } from '../../src/zk/security/tlsFailure';

@@ -1,7 +1,7 @@
 // A node's ACL for the tooltip and the Details view: read on demand (one getACL, when hovered or opened), never
 // with the listing, so browsing costs nothing extra.
 import * as vscode from 'vscode';
-import type { ZkSession } from '../../zk/session';
+import type { ZkSession } from '../../zk/session/session';
 import { AclEntry, formatPermissions, ZnodeWriter } from '../../zk/write';
 import { describeWriteFailure } from './failureTexts';
 

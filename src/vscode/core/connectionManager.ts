@@ -1,7 +1,7 @@
 // Live sessions of saved connections: connects with progress and cancel, explains failures, replaces an expired
 // session by a new one, and asks the user what to do when contact is lost for longer than the session timeout.
 import * as vscode from 'vscode';
-import { ConnectFailure, SessionState, ZkSession } from '../../zk/session';
+import { ConnectFailure, SessionState, ZkSession } from '../../zk/session/session';
 import { SessionDirectory } from '../../zk/servers/sessionDirectory';
 import { log } from '../common/log';
 import { describeConnectFailure, describeProbe } from '../common/failureTexts';

@@ -1,7 +1,7 @@
 // Saved connections: everything but the password in the `zooscope.connections` setting (users can read, edit
 // and share it), the password in SecretStorage under the connection's id.
 import * as vscode from 'vscode';
-import type { SessionOptions } from '../../zk/session';
+import type { SessionOptions } from '../../zk/session/session';
 import { requestTimeoutMs } from './settings';
 import type { ConnectionSecrets, SavedConnection } from './savedConnection';
 

@@ -3,7 +3,7 @@
 // replaced (expiry) the watches are set again on the new session and documents are told to re-read.
 import * as vscode from 'vscode';
 import { isZkError } from '../../zk/errors';
-import type { WatchEvent } from '../../zk/watchRegistry';
+import type { WatchEvent } from '../../zk/session/watchRegistry';
 import type { ConnectionManager } from '../core/connectionManager';
 import { log } from '../common/log';
 

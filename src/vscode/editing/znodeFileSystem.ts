@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { ZnodeStat } from '../../zk/stat';
 import { isProtectedPath, WriteFailure } from '../../zk/write';
-import type { WatchEvent } from '../../zk/watchRegistry';
+import type { WatchEvent } from '../../zk/session/watchRegistry';
 import type { ConnectionManager } from '../core/connectionManager';
 import { warn } from '../common/notifier';
 import { log } from '../common/log';

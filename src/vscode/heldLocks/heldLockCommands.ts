@@ -3,7 +3,7 @@
 // (the lock-queue panel), a Held Locks row, or nothing (the palette asks). The lock logic is src/zk/locks'.
 import * as vscode from 'vscode';
 import type { ConventionId, LockMode, LockSnapshot } from '../../zk/locks';
-import { ConnectFailure } from '../../zk/session';
+import { ConnectFailure } from '../../zk/session/session';
 import { lockSettings } from '../core/settings';
 import { describeConnectFailure, describeError } from '../common/failureTexts';
 import type { HeldLocksContext } from './heldLocksContext';

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { ActionRequest, LOCK_QUEUE_VIEW_TYPE, LockQueuePanelState, PanelCapabilities, PanelStatus } from '../../shared/lockQueueMessages';
 import type { LockAnalysis } from '../../shared/lockAnalysis';
-import type { ZkSession } from '../../zk/session';
+import type { ZkSession } from '../../zk/session/session';
 import { LockMonitor } from '../../zk/analysis';
 import type { Core } from '../core/core';
 import type { HeldLocksApi } from '../heldLocks';

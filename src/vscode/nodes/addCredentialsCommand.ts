@@ -7,7 +7,7 @@ import { log } from '../common/log';
 import type { Core } from '../core/core';
 import { showWriteFailure } from '../core/failures';
 import { liveWriter } from '../core/liveWriter';
-import { ZkSession } from '../../zk/session';
+import { ZkSession } from '../../zk/session/session';
 import { ask, info, warn } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';
 

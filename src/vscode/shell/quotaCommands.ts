@@ -3,7 +3,7 @@
 // ones make it refuse writes (when it runs with zookeeper.enforceQuota=true).
 import * as vscode from 'vscode';
 import { deleteQuota, QuotaInfo, QuotaKey, QuotaLimits, QuotaRefusal, readQuota, setQuota, statsValue } from '../../zk/quota';
-import type { ZkSession } from '../../zk/session';
+import type { ZkSession } from '../../zk/session/session';
 import { isProtectedPath } from '../../zk/write/guard';
 import type { Core } from '../core/core';
 import { info, warn } from '../common/notifier';

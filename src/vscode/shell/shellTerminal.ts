@@ -11,7 +11,7 @@ import { hasHiddenCharacters } from '../../shared/visibleText';
 import { ZkShell } from '../../zk/shell';
 import { runInteractive } from '../../zk/shell/interactive';
 import { terminalText } from '../../zk/shell/terminalText';
-import { ZkSession } from '../../zk/session';
+import { ZkSession } from '../../zk/session/session';
 import type { Core } from '../core/core';
 import type { LiveConnection } from '../core/connectionManager';
 import { log } from '../common/log';

@@ -1,6 +1,6 @@
 // One snapshot of the lock queues at or under a path: discover, read the nodes and (in parallel) every member's
 // tables, then build the analysis.
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import { readAllServerTables, ServerEndpoint, ServerTables } from '../servers/serverTables';
 import { buildAnalysis, DEFAULT_HELD_TOO_LONG_MS, RawQueue } from './build';
 import { discoverQueues, QueueSpec } from './discover';

@@ -2,7 +2,7 @@
 // ephemeral leader node), else a bounded breadth-first crawl that does not descend into the queues it finds.
 import { isZkError } from '../errors';
 import { baseName, joinPath, parentPath } from '../paths';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import { nodeKind, ZnodeStat } from '../stat';
 import { mapBounded } from '../timeouts';
 import type { RecipeId, UnreadablePath } from '../../shared/lockAnalysis';

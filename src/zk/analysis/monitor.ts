@@ -2,9 +2,9 @@
 // queue is read again), and the members' watch/connection tables are polled gently, only while started.
 // dispose() stops every timer and removes every watch.
 import { isZkError } from '../errors';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import type { ServerTables } from '../servers/serverTables';
-import type { WatchEvent } from '../watchRegistry';
+import type { WatchEvent } from '../session/watchRegistry';
 import { AnalyzeOptions, ourSessionsOf, readSpecs, readTables } from './analyze';
 import { buildAnalysis, DEFAULT_HELD_TOO_LONG_MS, queueWatchPaths, RawQueue } from './build';
 import { CrawledDir, Discovery, discoverQueues, QueueSpec } from './discover';

@@ -3,7 +3,7 @@
 // session may not read (noAuth) still takes part: exists needs no permission and gives its owner and ctime.
 import { isZkError } from '../errors';
 import { joinPath } from '../paths';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import type { ZnodeStat } from '../stat';
 import { mapBounded } from '../timeouts';
 import type { RawQueue } from './build';

@@ -3,7 +3,7 @@
 // expired/lost = gone), and the waits a recipe needs (until woken, until connected again).
 import { EventEmitter } from 'node:events';
 import { isZkError, ZkError } from '../errors';
-import type { SessionState, ZkSession } from '../session';
+import type { SessionState, ZkSession } from '../session/session';
 import { afterDelay } from '../timeouts';
 import type { WatchNotification } from '../protocol/rawChannel';
 import type { ConventionId } from './conventions';

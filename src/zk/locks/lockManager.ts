@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import * as os from 'node:os';
 import { isZkError, ZkError } from '../errors';
 import { checkPath } from '../paths';
-import { SessionOptions, SessionState, ZkSession } from '../session';
+import { SessionOptions, SessionState, ZkSession } from '../session/session';
 import { ConventionDetection, detectConvention } from './conventionDetection';
 import type { ConventionId } from './conventions';
 import { LockHandle } from './lockHandle';

@@ -22,7 +22,7 @@ import { CreateFlags, OPEN_ACL } from '../protocol/writes';
 import { EventType, OpCode, WatcherType } from '../protocol/opcodes';
 import { JuteReader } from '../protocol/jute';
 import type { WatchNotification } from '../protocol/rawChannel';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import type { ZnodeStat } from '../stat';
 import { chooseConvention } from './conventionDetection';
 import { Contender, convention, ConventionId, LockConvention, NodeIdentity, NodeRole } from './conventions';
@@ -45,10 +45,16 @@ const KNOWN_CONVENTIONS_MAX = 1000;
 
 class ConventionProblem extends Error {}
 
+/** How our node is named: set together once a convention is adopted. */
+interface NodeNaming {
+  conv: LockConvention;
+  role: NodeRole;
+  /** Kept across adoptions: a create whose answer was lost is found again by it. */
+  identity: NodeIdentity;
+}
+
 export class QueueLock extends LockHandle {
-  private conv: LockConvention | undefined;
-  private role: NodeRole = 'exclusive';
-  private identity: NodeIdentity | undefined;
+  private naming: NodeNaming | undefined;
   private nodeName: string | undefined;
   private createTried = false;
   /** The node we wait for (full path), while waiting. */
@@ -118,16 +124,22 @@ export class QueueLock extends LockHandle {
       this.update({ convention: id });
       throw new ConventionProblem('conventionMismatch');
     }
-    this.conv = conv;
-    this.role = role;
-    this.identity ??= { guid: randomUUID(), sessionId: BigInt(this.session.sessionId ?? '0') };
+    const identity = this.naming?.identity ?? { guid: randomUUID(), sessionId: BigInt(this.session.sessionId ?? '0') };
+    this.naming = { conv, role, identity };
+  }
+
+  /** The naming adopted; every caller runs after adopt(). */
+  private adopted(): NodeNaming {
+    if (!this.naming) throw new Error('queue lock: no convention adopted yet');
+    return this.naming;
   }
 
   private remember(id: ConventionId): void {
     const known = this.options.knownConventions;
     if (!known) return;
     known.delete(this.path);
-    if (known.size >= KNOWN_CONVENTIONS_MAX) known.delete(known.keys().next().value!);
+    const oldest = known.keys().next();
+    if (known.size >= KNOWN_CONVENTIONS_MAX && !oldest.done) known.delete(oldest.value);
     known.set(this.path, id);
   }
 
@@ -199,8 +211,8 @@ export class QueueLock extends LockHandle {
    * as an async function would otherwise wait for it.
    */
   private async createNode(): Promise<{ listing?: Promise<ops.ChildrenReply> }> {
-    const conv = this.conv!;
-    const prefixPath = joinPath(this.path, conv.prefix(this.role, this.identity!));
+    const { conv, role, identity } = this.adopted();
+    const prefixPath = joinPath(this.path, conv.prefix(role, identity));
     const { client } = this.session;
     let listing: Promise<ops.ChildrenReply> | undefined;
     while (this.nodeName === undefined) {
@@ -242,12 +254,12 @@ export class QueueLock extends LockHandle {
 
   private async findOwnNode(): Promise<string | undefined> {
     const children = await this.listQueue();
-    const conv = this.conv!;
-    const byName = children.find((name) => conv.isOwn(name, this.identity!) === true);
-    if (byName || children.length === 0 || conv.isOwn(children[0], this.identity!) !== undefined) return byName;
+    const { conv, identity } = this.adopted();
+    const byName = children.find((name) => conv.isOwn(name, identity) === true);
+    if (byName || children.length === 0 || conv.isOwn(children[0], identity) !== undefined) return byName;
     for (const c of conv.order(children)) {
       const stat = await this.session.exists(joinPath(this.path, c.name));
-      if (stat?.ephemeralOwner === this.identity!.sessionId) return c.name;
+      if (stat?.ephemeralOwner === identity.sessionId) return c.name;
     }
     return undefined;
   }
@@ -257,7 +269,7 @@ export class QueueLock extends LockHandle {
    * wake-up lists again (see the header: the listing's answer comes after all news of what woke us).
    */
   private async queue(listing: string[]): Promise<void> {
-    const conv = this.conv!;
+    const { conv } = this.adopted();
     let queue: Contender[] | undefined = conv.order(listing);
     for (;;) {
       this.checkOwnWatch();
@@ -277,8 +289,9 @@ export class QueueLock extends LockHandle {
         this.watchOwnWhileHeld();
         return;
       }
-      this.watched = joinPath(this.path, blocker.name);
-      const { present, listing: after } = await this.retrying(() => this.watchBlocker(this.watched!));
+      const watched = joinPath(this.path, blocker.name);
+      this.watched = watched;
+      const { present, listing: after } = await this.retrying(() => this.watchBlocker(watched));
       this.checkOwnWatch();
       if (!present) {
         // Gone before we could watch it: the listing behind the watch was read after its deletion.
@@ -332,15 +345,16 @@ export class QueueLock extends LockHandle {
 
   /** Watches our own node, which also proves it is still ours (our session owns it). */
   private async armOwnWatch(): Promise<void> {
+    const path = this.ownPath;
+    if (path === undefined) throw new Error('queue lock: own watch asked for before the node exists');
     this.ownWatchArmed = true; // at once: a second caller in the same flight does not arm it again
-    const path = this.ownPath!;
     const stat = await this.retrying(() => this.watchNode(path)).catch((error: unknown) => {
       if (path === this.ownPath) this.ownWatchDropped();
       throw error;
     });
     // Taken back meanwhile (withdrawn, released): its answer is no news about the attempt.
     if (path !== this.ownPath || this.deletingOwn) return;
-    if (!stat || stat.ephemeralOwner !== this.identity!.sessionId) {
+    if (!stat || stat.ephemeralOwner !== this.adopted().identity.sessionId) {
       this.ownWatchDropped();
       this.lose(stat ? 'notOwner' : 'nodeDeleted');
       throw new AttemptEnded('lost');

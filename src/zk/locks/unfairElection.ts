@@ -7,7 +7,7 @@ import { parentPath } from '../paths';
 import * as ops from '../protocol/operations';
 import * as writes from '../protocol/writes';
 import type { WatchNotification } from '../protocol/rawChannel';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import type { ZnodeStat } from '../stat';
 import { AttemptEnded, LockHandle } from './lockHandle';
 

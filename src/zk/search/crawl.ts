@@ -5,7 +5,7 @@
 import { ErrorName, isZkError, ZkError } from '../errors';
 import { joinPath } from '../paths';
 import * as ops from '../protocol/operations';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import type { ZnodeStat } from '../stat';
 
 export interface CrawledNode {

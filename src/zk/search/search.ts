@@ -4,7 +4,7 @@
 // path filter and have data.
 import { isNameFilterProblem, NameFilter, NameFilterProblem, parseNameFilter } from '../tree/nameFilter';
 import { baseName } from '../paths';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import type { ZnodeStat } from '../stat';
 import { crawl, CrawlOptions, CrawlSummary } from './crawl';
 

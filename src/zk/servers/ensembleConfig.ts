@@ -2,7 +2,7 @@
 // `server.<id>=<host>:<quorumPort>:<electionPort>[:participant|:observer][;[<clientHost>:]<clientPort>]` lines and a
 // `version=` line. A standalone server (and 3.4) leaves it empty. Members whose line has no client address (a
 // zoo.cfg with a separate `clientPort`) are known by their quorum address only: they cannot be asked for health.
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 
 export const CONFIG_NODE = '/zookeeper/config';
 

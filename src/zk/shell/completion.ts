@@ -4,7 +4,7 @@
 // the screen); `ls` shows it, made visible.
 import { hasHiddenCharacters } from '../../shared/visibleText';
 import * as ops from '../protocol/operations';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import { allCommandNames, cliCommand } from './commands';
 
 /** readline's completer answer: the candidates and the fragment they complete. */

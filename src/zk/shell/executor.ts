@@ -2,7 +2,7 @@
 // what ZooKeeperMain writes to stdout and stderr, byte for byte — the same history/redo numbering, printwatches,
 // "Not connected" after close, WATCHER:: blocks for watch events, exit codes (0, 1, 127 unknown command).
 // No terminal here: the CLI and a VS Code pseudoterminal feed it lines and show what it writes.
-import type { SessionState, ZkSession } from '../session';
+import type { SessionState, ZkSession } from '../session/session';
 import { CliError } from './cliErrors';
 import { cliCommand, commandListUsage, isKnownCommand, LEGACY_ALIASES } from './commands';
 import type { RunContext, Runner } from './context';

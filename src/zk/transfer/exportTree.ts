@@ -1,7 +1,7 @@
 // Exports a subtree as the JSON described in exportFormat.ts, streamed: each node is written as the pipelined
 // crawl reads it (parents before children), so memory holds the crawl's frontier, not the tree.
 import { crawl, CrawlOptions, CrawlSummary } from '../search/crawl';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import { getAcl } from '../protocol/writes';
 import { nodeKind } from '../stat';
 import { formatPermissions } from '../write/aclFormat';

@@ -5,7 +5,7 @@
 import { isZkError } from '../errors';
 import * as ops from '../protocol/operations';
 import * as writes from '../protocol/writes';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import { mapBounded } from '../timeouts';
 import { checkWritable, GuardOptions } from '../write/guard';
 import { isIndeterminate, isSessionGone, refused, serverFailure, WriteFailure } from '../write/outcome';

@@ -3,7 +3,7 @@
 import { isZkError } from '../errors';
 import * as ops from '../protocol/operations';
 import * as writes from '../protocol/writes';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import { mapBounded } from '../timeouts';
 import { checkRequestSize, checkTarget, GuardOptions } from '../write/guard';
 import { Refusal, serverFailure, WriteFailure } from '../write/outcome';

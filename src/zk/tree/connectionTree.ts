@@ -5,8 +5,8 @@
 import { ChildListing } from './childListing';
 import { isZkError } from '../errors';
 import { baseName, parentPath } from '../paths';
-import type { ZkSession } from '../session';
-import type { WatchEvent } from '../watchRegistry';
+import type { ZkSession } from '../session/session';
+import type { WatchEvent } from '../session/watchRegistry';
 import { ConnectionNode, PathNode, ZnodeNode } from './treeNodes';
 import { HeldWatches } from '../heldWatches';
 

@@ -3,7 +3,7 @@
 import { ErrorCode, isZkError, ZkError } from '../errors';
 import { ancestors } from '../paths';
 import * as writes from '../protocol/writes';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import type { ZnodeStat } from '../stat';
 import { checkRequestSize, checkTarget, checkTtl, checkWritable, GuardOptions } from './guard';
 import { Outcome, refused, serverFailure } from './outcome';

@@ -7,7 +7,7 @@ import { ErrorCode, ZkError } from '../errors';
 import { parentPath } from '../paths';
 import { multi, MultiOp } from '../protocol/multi';
 import * as ops from '../protocol/operations';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import type { DeletePlan } from './deletePlan';
 import { checkTarget, checkWritable, DEFAULT_MAX_REQUEST_BYTES, GuardOptions } from './guard';
 import { refused, serverFailure, WriteFailure } from './outcome';

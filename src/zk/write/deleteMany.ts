@@ -2,7 +2,7 @@
 // window (one session's requests are applied in order, so a child selected with its parent goes first).
 import { isZkError } from '../errors';
 import * as writes from '../protocol/writes';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import { mapBounded } from '../timeouts';
 import { checkTarget, checkWritable, GuardOptions } from './guard';
 import { serverFailure, WriteFailure } from './outcome';

@@ -3,7 +3,7 @@
 // keeps a few sample paths, and lists ephemeral nodes owned by OTHER sessions (deleting them pulls the floor from
 // under a live client: a lock holder, a registered service).
 import { crawl, CrawlOptions, CrawlSummary } from '../search/crawl';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import { nodeKind, sessionIdHex } from '../stat';
 import { depthOf } from './deleteMany';
 import { checkTarget } from './guard';

@@ -3,7 +3,7 @@
 // a ZooKeeper error.
 import { checkNodeName, joinPath } from '../paths';
 import * as writes from '../protocol/writes';
-import type { ZkSession } from '../session';
+import type { ZkSession } from '../session/session';
 import type { ZnodeStat } from '../stat';
 import { createNode, Created, CreateNodeRequest } from './createNode';
 import { deleteMany, DeleteManyReport, DeleteTarget } from './deleteMany';

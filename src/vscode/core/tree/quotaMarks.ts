@@ -1,7 +1,7 @@
 // The quotas of each connection (zkCli's /zookeeper/quota/<path>/zookeeper_limits and zookeeper_stats), read in
 // one walk of /zookeeper/quota when the tree first draws a node of the connection, and again after a refresh or a
 // quota command. The tree marks nodes over a soft limit and shows limits and usage in tooltips.
-import type { ZkSession } from '../../../zk/session';
+import type { ZkSession } from '../../../zk/session/session';
 import { formatStatsTrack, LIMIT_NODE, QUOTA_ROOT, QuotaInfo, readQuota } from '../../../zk/quota';
 
 /** Every quota under /zookeeper/quota, by the path it limits. */

@@ -2,11 +2,11 @@
 // or on older servers one-shot watches re-armed after each event. Listeners hear about events on exactly the
 // watched path, plus a `resync` after a reconnect (events may have been missed meanwhile).
 import type { Client, Event } from 'node-zookeeper-client';
-import { isZkError, ZkError } from './errors';
-import { parentPath } from './paths';
-import * as ops from './protocol/operations';
-import { AddWatchMode, EventType, WatcherType } from './protocol/opcodes';
-import type { WatchNotification } from './protocol/rawChannel';
+import { isZkError, ZkError } from '../errors';
+import { parentPath } from '../paths';
+import * as ops from '../protocol/operations';
+import { AddWatchMode, EventType, WatcherType } from '../protocol/opcodes';
+import type { WatchNotification } from '../protocol/rawChannel';
 
 export type WatchEvent =
   | { kind: 'created' | 'deleted' | 'dataChanged' | 'childrenChanged'; path: string }
@@ -21,7 +21,7 @@ export type WatchListener = (event: WatchEvent) => void;
 
 /** What WatchRegistry needs from a session (kept narrow so it is easy to reason about). */
 export interface WatchHost {
-  readonly channel: import('./protocol/rawChannel').RawChannel;
+  readonly channel: import('../protocol/rawChannel').RawChannel;
   readonly client: Client;
   readonly isLive: boolean;
   request<T>(promise: Promise<T>, operation: string, path?: string): Promise<T>;

@@ -2,17 +2,17 @@
 // timeout, and keeps persistent watches alive across reconnects. Expiry is final: the owner opens a new session.
 import { EventEmitter } from 'node:events';
 import * as zookeeper from 'node-zookeeper-client';
-import { formatConnectString, isConnectStringProblem, parseConnectString, ParsedConnectString } from './connectString';
-import { ErrorCode, ZkError } from './errors';
-import { isDefinitiveFailure, probeServer, ProbeResult } from './servers/probe';
-import * as ops from './protocol/operations';
-import { RawChannel, SecurityEvent, WatchNotification } from './protocol/rawChannel';
-import { createSaslMechanism, SaslSettings } from './security/sasl';
-import { SessionSecurity, securityOfChannel } from './security/sessionSecurity';
-import { isFinalTlsFailure } from './security/tlsFailure';
-import { prepareTls, PreparedTls, SecurityConfigError, TlsSettings } from './security/tlsSettings';
-import { sessionIdHex, ZnodeStat } from './stat';
-import { withTimeout } from './timeouts';
+import { formatConnectString, isConnectStringProblem, parseConnectString, ParsedConnectString } from '../connectString';
+import { ErrorCode, ZkError } from '../errors';
+import { isDefinitiveFailure, probeServer, ProbeResult } from '../servers/probe';
+import * as ops from '../protocol/operations';
+import { RawChannel, SecurityEvent, WatchNotification } from '../protocol/rawChannel';
+import { createSaslMechanism, SaslSettings } from '../security/sasl';
+import { SessionSecurity, securityOfChannel } from '../security/sessionSecurity';
+import { isFinalTlsFailure } from '../security/tlsFailure';
+import { prepareTls, PreparedTls, SecurityConfigError, TlsSettings } from '../security/tlsSettings';
+import { sessionIdHex, ZnodeStat } from '../stat';
+import { withTimeout } from '../timeouts';
 import { WatchRegistry } from './watchRegistry';
 
 export type SessionState = 'connecting' | 'connected' | 'suspended' | 'lost' | 'expired' | 'authFailed' | 'closed';
@@ -64,6 +64,20 @@ function libraryError(code: number): Error {
   return (zookeeper.Exception as unknown as { create(code: number): Error }).create(code);
 }
 
+/** What a session reports, each with what its listeners receive. */
+export interface SessionEvents {
+  /** Every change of state. */
+  state: [SessionState];
+  /** Connected again after a suspension: the server dropped this session's watches with the old connection. */
+  reconnected: [];
+  /** The channel dropped a connection itself (silence, a broken frame), with one line saying why. */
+  dropped: [string];
+  /** A TLS or SASL failure, as one line without secrets. */
+  securityProblem: [string];
+  /** SASL authenticated a connection. */
+  authenticated: [Extract<SecurityEvent, { kind: 'saslAuthenticated' }>];
+}
+
 interface Diagnosis {
   /** The latest answers of the probes. */
   probes: ProbeResult[];
@@ -71,7 +85,7 @@ interface Diagnosis {
   stop: AbortController;
 }
 
-export class ZkSession extends EventEmitter {
+export class ZkSession extends EventEmitter<SessionEvents> {
   readonly client: zookeeper.Client;
   readonly channel: RawChannel;
   readonly watches: WatchRegistry;
