@@ -41,6 +41,9 @@ async function open(ctx: Parameters<E2eTest['run']>[0], tag: string, seed: (othe
   return { wb, other, base };
 }
 
+// Each test seeds its own subtree and leaves only what resetForNextTest undoes: one workbench for all of them.
+export const shareWorkbench = true;
+
 export const tests: E2eTest[] = [
   {
     name: 'edit: create a node through the dialog, open its data, edit and save',
