@@ -15,10 +15,43 @@ function dataOf(other: OtherClient, path: string): Promise<{ data: string; versi
   }));
 }
 
-/** The editor whose tab is `name` is active and shows `text`. */
+/** The editor whose tab is `name` is active and shows `text`. When it is not, says what the workbench shows instead. */
 async function editorShows(wb: Workbench, name: string, text: string | RegExp): Promise<void> {
-  await wb.page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 20000 });
+  await wb.page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 20000 })
+    .catch(async (error: unknown) => { throw new Error(`no active tab "${name}": ${await onScreen(wb)}`, { cause: error }); });
   await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines', { hasText: text }).first().waitFor({ timeout: 20000 });
+}
+
+/** The tabs and the notifications on screen, for a failure's message. */
+async function onScreen(wb: Workbench): Promise<string> {
+  const texts = (selector: string) => wb.page.locator(selector).allInnerTexts().catch(() => ['?']);
+  const tabs = await texts('.tabs-container .tab');
+  const toasts = await texts('.notifications-toasts .notification-toast .notification-list-item-message');
+  return `tabs [${tabs.join(' | ')}], notifications [${toasts.join(' | ')}]`;
+}
+
+/** What the product says when a row's menu command lost its row to a redraw (src/vscode/core/commands.ts). */
+const ROW_REDRAWN = /The tree was redrawn as you chose this command/;
+
+/**
+ * Open Data from the row's menu, then its editor is active. The product refuses a row command whose row the tree
+ * redrew between the right click and the choice, and says so: a person chooses it again, and so does this (once,
+ * noted in the output); any other outcome fails here.
+ */
+async function openDataFromMenu(wb: Workbench, name: string): Promise<void> {
+  const tab = wb.page.locator('.tabs-container .tab.active', { hasText: name }).first();
+  const redrawn = wb.notification(ROW_REDRAWN);
+  await wb.contextMenu(wb.explorerRow(name), 'Open Data');
+  const outcome = await Promise.race([
+    tab.waitFor({ timeout: 20000 }).then(() => 'opened'),
+    redrawn.waitFor({ timeout: 20000 }).then(() => 'redrawn'),
+  ]).catch(() => 'nothing');
+  if (outcome === 'redrawn') {
+    console.log(`#   note: Open Data on ${name}: the product said its row was redrawn; chosen again`);
+    await wb.screenshot('edit-open-data-row-redrawn');
+    await wb.runCommand('Notifications: Clear All Notifications');
+    await wb.contextMenu(wb.explorerRow(name), 'Open Data');
+  }
 }
 
 async function replaceEditorText(wb: Workbench, text: string): Promise<void> {
@@ -40,6 +73,9 @@ async function open(ctx: Parameters<E2eTest['run']>[0], tag: string, seed: (othe
   await wb.connectRow(CONNECTION);
   return { wb, other, base };
 }
+
+// Each test seeds its own subtree and leaves only what resetForNextTest undoes: one workbench for all of them.
+export const shareWorkbench = true;
 
 export const tests: E2eTest[] = [
   {
@@ -68,7 +104,7 @@ export const tests: E2eTest[] = [
         assert.deepStrictEqual(await dataOf(other, `${base}/feature.cfg`), { data: 'enabled=false', version: 0 });
         await wb.screenshot('edit-created');
 
-        await wb.contextMenu(wb.explorerRow('feature.cfg'), 'Open Data');
+        await openDataFromMenu(wb, 'feature.cfg');
         await editorShows(wb, 'feature.cfg', 'enabled=false');
         await wb.screenshot('edit-open-data');
         await replaceEditorText(wb, 'enabled=true');

@@ -28,6 +28,10 @@ function settings(zk: string) {
   return { 'zooscope.connections': [{ id: 'e2e', name: CONNECTION, connectString: zk }] };
 }
 
+// Each test seeds its own subtree and leaves only what resetForNextTest undoes: the tests with the connection share
+// one workbench (the welcome test, with none, has its own).
+export const shareWorkbench = true;
+
 export const tests: E2eTest[] = [
   {
     name: 'welcome view offers "Add Connection" when there is none',

@@ -29,6 +29,9 @@ async function open(ctx: Parameters<E2eTest['run']>[0], tag: string, seed: (othe
   return { wb, other, base };
 }
 
+// Each test seeds its own subtree and leaves only what resetForNextTest undoes: one workbench for all of them.
+export const shareWorkbench = true;
+
 export const tests: E2eTest[] = [
   {
     name: 'hostile: names stay text in the tree, the delete notification and the status bar',

@@ -3,38 +3,15 @@
 // iframes (order, roles, sessions, labels, watch edges), a node name that is markup shown as text, live changes,
 // the keyboard, and screenshots of the panel and the Ensemble view.
 import * as assert from 'node:assert';
-import type { FrameLocator } from 'playwright-core';
 import { LockQueueClients, startLockQueue } from '../support/lockQueueClients';
 import { connectOtherClient } from '../support/zkClient';
+import { lockPanel, waitForParticipants } from './lockPanel';
 import { contextSubmenu } from './menus';
-import { E2eTest, Workbench } from './workbench';
+import { E2eTest } from './workbench';
 
 const CONNECTION = 'E2E Locks';
 // Markup and a right-to-left override (U+202E) in one name: shown as text, the override written out.
 const XSS_NAME = '<img src=x onerror=alert(1)>\u202Elock-';
-
-function webview(wb: Workbench): FrameLocator {
-  return wb.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-}
-
-async function participantTexts(frame: FrameLocator): Promise<string[]> {
-  const rows = frame.locator('.row-participant');
-  const texts = await rows.evaluateAll((list) => list
-    .sort((a, b) => parseFloat((a as HTMLElement).style.top) - parseFloat((b as HTMLElement).style.top))
-    .map((r) => r.textContent ?? ''));
-  return texts;
-}
-
-async function waitForTexts(frame: FrameLocator, check: (rows: string[]) => boolean, what: string, timeoutMs = 30000): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  let rows: string[] = [];
-  while (Date.now() < deadline) {
-    rows = await participantTexts(frame).catch(() => []);
-    if (check(rows)) return rows;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`webview: ${what} not shown; rows: ${JSON.stringify(rows).slice(0, 800)}`);
-}
 
 export const tests: E2eTest[] = [
   {
@@ -51,10 +28,10 @@ export const tests: E2eTest[] = [
         await wb.openZooScope();
         await wb.runCommand('ZooScope: Show Lock Queue');
         await wb.answerInput(/Path of the lock/, `${base}/orders`);
-        const frame = webview(wb);
+        const frame = lockPanel(wb);
         await frame.locator('h1', { hasText: `${base}/orders` }).waitFor({ timeout: 60000 });
 
-        const rows = await waitForTexts(frame, (r) => r.length === 4, 'four participants');
+        const rows = await waitForParticipants(frame, (r) => r.length === 4, 'four participants');
         rows.forEach((text, i) => assert.match(text, new RegExp(`^#${i}`), `row ${i}: ${text}`));
         assert.match(rows[0], /holder/);
         for (const i of [1, 2, 3]) assert.match(rows[i], /waiting/);
@@ -75,9 +52,9 @@ export const tests: E2eTest[] = [
 
         // Live: a waiter joins, then the holder's session ends.
         await queue.join('late-joiner');
-        await waitForTexts(frame, (r) => r.length === 5 && r[4].includes('late-joiner'), 'the new waiter');
+        await waitForParticipants(frame, (r) => r.length === 5 && r[4].includes('late-joiner'), 'the new waiter');
         queue.leave(queue.contenders[0]);
-        const after = await waitForTexts(frame, (r) => r.length === 4 && r[0].includes('worker-1') && /holder/.test(r[0]), 'worker-1 holding');
+        const after = await waitForParticipants(frame, (r) => r.length === 4 && r[0].includes('worker-1') && /holder/.test(r[0]), 'worker-1 holding');
         assert.match(after[0], /^#0/);
         await wb.screenshot('lock-queue-panel-after-release');
 
@@ -126,9 +103,9 @@ export const tests: E2eTest[] = [
         // A window reload brings the panel back (serializer) on the same connection and path, live again.
         await wb.page.reload();
         await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60000 });
-        const restored = webview(wb);
+        const restored = lockPanel(wb);
         await restored.locator('h1', { hasText: `${base}/orders` }).waitFor({ timeout: 60000 });
-        await waitForTexts(restored, (r) => r.length === 4 && /holder/.test(r[0]) && r[0].includes('worker-1'), 'the queue after a reload');
+        await waitForParticipants(restored, (r) => r.length === 4 && /holder/.test(r[0]) && r[0].includes('worker-1'), 'the queue after a reload');
         await wb.screenshot('lock-queue-panel-restored');
 
         // From the tree's context menu (keyed on contextValue): "Show Locks Under…" on the test's base node.
@@ -148,9 +125,9 @@ export const tests: E2eTest[] = [
           }
         }
         await contextSubmenu(wb, baseRow, 'Locks', 'Show Locks Under…');
-        const subtree = webview(wb);
+        const subtree = lockPanel(wb);
         await subtree.locator('h1', { hasText: `Locks under ${base} — ${CONNECTION}` }).waitFor({ timeout: 60000 });
-        await waitForTexts(subtree, (r) => r.length === 4, 'the subtree\'s queue');
+        await waitForParticipants(subtree, (r) => r.length === 4, 'the subtree\'s queue');
         assert.strictEqual(await subtree.locator('.row-queue', { hasText: `${base}/orders` }).count(), 1);
       } finally {
         queue?.close();

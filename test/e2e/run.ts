@@ -1,5 +1,8 @@
 // Runs every *.e2e.js spec module next to this file, one test at a time. A spec module exports
-// `tests: E2eTest[]` (or a default export). Prints `ok - name` / `not ok - name` per test; on failure saves
+// `tests: E2eTest[]` (or a default export), and `shareWorkbench = true` when its tests may reuse one workbench: a test
+// asking for a workbench with the same options as the file's previous test gets that one, reset (Workbench.
+// resetForNextTest), instead of a fresh one (starting one takes most of a short test's time). A test can override
+// this with its own `shareWorkbench`. A failed test's workbench is never reused. Prints `ok - name` / `not ok - name` per test; on failure saves
 // test-results/screenshots/failure-<test>.png and the workbench logs under test-results/logs/<test>/.
 // Last line: `e2e: N passed, N failed`. ZOOSCOPE_E2E_GREP=<regex> runs only matching tests.
 import * as fs from 'node:fs';
@@ -10,23 +13,38 @@ const DEFAULT_TIMEOUT_MS = 180000;
 
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
-function loadTests(): E2eTest[] {
-  const tests: E2eTest[] = [];
+/** A test and the spec file it came from, with whether it may reuse the file's shared workbench. */
+interface LoadedTest { test: E2eTest; file: string; share: boolean }
+
+/** The workbench a file's tests pass on to the next one, with the options it was opened with. */
+interface SharedWorkbench { file: string; options: string; wb: Workbench }
+let shared: SharedWorkbench | undefined;
+
+async function closeShared(): Promise<void> {
+  const current = shared;
+  shared = undefined;
+  await current?.wb.close().catch(() => undefined);
+}
+
+function loadTests(): LoadedTest[] {
+  const tests: LoadedTest[] = [];
+  const failing = (file: string, name: string, error: unknown): LoadedTest =>
+    ({ file, share: false, test: { name, run: () => Promise.reject(error) } });
   const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.e2e.js')).sort();
-  if (files.length === 0) tests.push({ name: 'find specs', run: () => Promise.reject(new Error(`no *.e2e.js in ${__dirname}`)) });
+  if (files.length === 0) tests.push(failing('', 'find specs', new Error(`no *.e2e.js in ${__dirname}`)));
   for (const file of files) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const mod = require(path.join(__dirname, file)) as { tests?: E2eTest[]; default?: E2eTest[] };
+      const mod = require(path.join(__dirname, file)) as { tests?: E2eTest[]; default?: E2eTest[]; shareWorkbench?: boolean };
       const list = mod.tests ?? mod.default;
       if (!Array.isArray(list)) throw new Error('exports no `tests` array');
-      tests.push(...list);
+      tests.push(...list.map((test) => ({ test, file, share: test.shareWorkbench ?? mod.shareWorkbench === true })));
     } catch (error) {
-      tests.push({ name: `load ${file}`, run: () => Promise.reject(error) });
+      tests.push(failing(file, `load ${file}`, error));
     }
   }
   const grep = process.env.ZOOSCOPE_E2E_GREP;
-  return grep ? tests.filter((t) => new RegExp(grep).test(t.name)) : tests;
+  return grep ? tests.filter((t) => new RegExp(grep).test(t.test.name)) : tests;
 }
 
 async function saveFailureEvidence(name: string, workbenches: Workbench[]): Promise<void> {
@@ -41,13 +59,33 @@ async function saveFailureEvidence(name: string, workbenches: Workbench[]): Prom
   }
 }
 
-async function runOne(test: E2eTest): Promise<boolean> {
+/** The file's shared workbench, reset, when it was opened with `options`; else undefined (and it is closed). */
+async function reuseShared(file: string, options: string): Promise<Workbench | undefined> {
+  if (!shared || shared.file !== file || shared.options !== options) {
+    await closeShared();
+    return undefined;
+  }
+  const { wb } = shared;
+  try {
+    await wb.resetForNextTest();
+    return wb;
+  } catch (error) {
+    console.log(`#   shared workbench not reset (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): a fresh one`);
+    await closeShared();
+    return undefined;
+  }
+}
+
+async function runOne({ test, file, share }: LoadedTest): Promise<boolean> {
   const opened: Workbench[] = [];
   const ctx: E2eContext = {
     zk: process.env.ZOOSCOPE_TEST_ZK,
     open: async (options) => {
-      const wb = await Workbench.open(options);
+      const key = JSON.stringify(options ?? {});
+      const reused = share && !opened.some((o) => o === shared?.wb) ? await reuseShared(file, key) : undefined;
+      const wb = reused ?? await Workbench.open(options);
       opened.push(wb);
+      if (share && !reused && !shared) shared = { file, options: key, wb };
       return wb;
     },
   };
@@ -66,10 +104,11 @@ async function runOne(test: E2eTest): Promise<boolean> {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     for (const line of text.replace(/\x1b\[[0-9;]*m/g, '').split('\n').slice(0, 12)) console.log(`#   ${line}`);
     await saveFailureEvidence(test.name, opened);
+    if (opened.some((wb) => wb === shared?.wb)) await closeShared();
     return false;
   } finally {
     clearTimeout(timer);
-    for (const wb of opened) await wb.close().catch(() => undefined);
+    for (const wb of opened) if (wb !== shared?.wb) await wb.close().catch(() => undefined);
   }
 }
 
@@ -77,9 +116,11 @@ async function main(): Promise<number> {
   let passed = 0;
   let failed = 0;
   for (const test of loadTests()) {
+    if (shared && shared.file !== test.file) await closeShared();
     if (await runOne(test)) passed++;
     else failed++;
   }
+  await closeShared();
   console.log(`e2e: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }

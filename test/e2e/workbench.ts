@@ -38,6 +38,8 @@ export interface E2eTest {
   name: string;
   run(ctx: E2eContext): Promise<void>;
   timeoutMs?: number;
+  /** Overrides the spec module's `shareWorkbench` for this test (see run.ts). */
+  shareWorkbench?: boolean;
 }
 
 export const ZOOSCOPE_TITLE = 'ZooScope';
@@ -278,6 +280,33 @@ export class Workbench {
     const label = (await row.getAttribute('aria-label')) ?? '';
     if (!label.startsWith(title)) throw new Error(`command palette: first match for "${title}" is "${label}"`);
     await row.click();
+  }
+
+  /**
+   * Undoes what a test leaves on screen, so the next test of its file can use this workbench as if fresh: closes
+   * menus, pickers, hovers, editors and notifications, and collapses the ZooScope explorer (its connections stay
+   * connected). Throws when it cannot (e.g. an unsaved editor asks to be saved): the runner then opens a fresh one.
+   */
+  async resetForNextTest(): Promise<void> {
+    for (let i = 0; i < 3; i++) await this.page.keyboard.press('Escape');
+    await this.page.mouse.move(900, 600);
+    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+    await this.runCommand('View: Close All Editors');
+    await this.page.locator('.editor-group-container .tabs-container .tab').first().waitFor({ state: 'detached', timeout: 10000 });
+    await this.runCommand('Notifications: Clear All Notifications');
+    await this.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'detached', timeout: 10000 });
+    await this.collapseExplorer();
+  }
+
+  /** Clicks the ZooScope explorer's Collapse All (shown on its header while hovered), when its side bar is open. */
+  private async collapseExplorer(): Promise<void> {
+    const collapseAll = this.page.locator('.actions .action-label[aria-label="Collapse All"]');
+    const pane = this.page.locator('.part.sidebar .pane').filter({ has: this.page.locator('.pane-header').filter({ has: collapseAll }) }).first();
+    if (!(await pane.isVisible())) return;
+    await pane.locator('.pane-header').hover();
+    await pane.locator('.pane-header').locator(collapseAll).click();
+    await pane.locator('.monaco-list-row[aria-expanded="true"]').first().waitFor({ state: 'detached', timeout: 10000 });
+    await this.page.mouse.move(900, 600);
   }
 
   /** Saves test-results/screenshots/<name>.png and returns its path. */
