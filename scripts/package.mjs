@@ -24,7 +24,9 @@ function run(cmd, args) {
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.rmSync(out, { force: true });
 run(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package',
-  '--allow-missing-repository', '--no-dependencies', '--out', out]);
+  // Relative links stay relative (vsce would rewrite them to a repository's URL, and refuses without one): the
+  // README's screenshots are packed beside it (.vscodeignore).
+  '--allow-missing-repository', '--no-rewrite-relative-links', '--no-dependencies', '--out', out]);
 
 const bytes = fs.statSync(out).size;
 console.log(`package: ${path.relative(root, out)} ${(bytes / 1024).toFixed(1)} KiB`);
