@@ -291,7 +291,7 @@ describe('after close() nothing keeps the process alive', () => {
   function runChild(body: string): Promise<{ exitMs: number; output: string }> {
     const out = path.resolve(__dirname, '..', '..');
     const script = `
-      const { ZkSession } = require(${JSON.stringify(path.join(out, 'src/zk/session.js'))});
+      const { ZkSession } = require(${JSON.stringify(path.join(out, 'src/zk/session/session.js'))});
       const { startProxy } = require(${JSON.stringify(path.join(out, 'test/support/tcpProxy.js'))});
       const port = ${zk.members[0].clientPort};
       (async () => { ${body}; console.log('closed'); })().catch((e) => { console.log('error ' + e.stack); process.exitCode = 1; });

@@ -131,7 +131,7 @@ describe('a TLS port that accepts TCP and never answers the ClientHello', () => 
     const silent = await peer(startSilentPeer());
     // In a child process: it must exit by itself once the session is closed. The session timeout (and with it the
     // library's connect timer) is two minutes; the child gets 45 s in all.
-    const session = path.resolve(__dirname, '../../src/zk/session.js');
+    const session = path.resolve(__dirname, '../../src/zk/session/session.js');
     const script = `
       const { ZkSession } = require(${JSON.stringify(session)});
       const s = new ZkSession({ connectString: '127.0.0.1:${silent.port}', sessionTimeoutMs: 120000,
