@@ -11,6 +11,7 @@ import { ZkSession } from '../../src/zk/session/session';
 import { startCurator } from '../support/thirdParty/curator';
 import { DriverEvent, ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo, SYSTEM_PYTHON } from '../support/thirdParty/kazoo';
+import { startProxy } from '../support/tcpProxy';
 import { eventually } from '../support/zkClient';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
 
@@ -201,36 +202,92 @@ describe('analysis of real third-party clients (standalone server)', () => {
 
 describe('analysis of real clients on a 3-server ensemble', () => {
   let zk: ZkCluster;
+  let session: ZkSession;
+  let adminPorts: Record<string, number>;
   const drivers: ThirdPartyClient[] = [];
-  before(async () => { zk = await startEnsemble(3, { adminServer: true }); });
+  before(async () => {
+    zk = await startEnsemble(3, { adminServer: true });
+    adminPorts = Object.fromEntries(zk.members.map((m) => [m.address, m.adminPort!]));
+    // One driver per member, so each contender's session lives on that member.
+    drivers.push(...await Promise.all(zk.members.map((m) => startCurator(m.address))));
+    session = new ZkSession({ connectString: zk.connectString, requestTimeoutMs: 10000 });
+    await session.open();
+  });
   after(async () => {
+    session?.close();
     await Promise.all(drivers.map((d) => d.close()));
     await zk?.stop();
   });
 
-  test('a Curator holder and waiters on different members: every edge seen on the member that holds it', async () => {
-    // One driver per member, so each contender's session lives on that member.
-    for (const m of zk.members) drivers.push(await startCurator(m.address));
-    const lock = '/tp/ensemble/lock';
+  /** A Curator mutex with its holder on the first member and one waiter on each of the others. */
+  async function contendAcrossMembers(lock: string, prefix: string): Promise<Joined[]> {
     const joined: Joined[] = [];
-    for (const [i, d] of drivers.entries()) joined.push(...await contend(d, 'mutex', lock, [`e${i}`], '', i === 0 ? 1 : 0));
-    const session = new ZkSession({ connectString: zk.connectString, requestTimeoutMs: 10000 });
-    await session.open();
+    for (const [i, d] of drivers.entries()) joined.push(...await contend(d, 'mutex', lock, [`${prefix}${i}`], '', i === 0 ? 1 : 0));
+    return joined;
+  }
+
+  /** The queue and what the members say about it are right, whichever source each member was read from. */
+  function assertSeenOnEachMember(a: LockAnalysis, joined: Joined[]): void {
+    const q = single(a);
+    assert.deepEqual(q.participants.map((p) => [p.path, p.session]), joined.map((j) => [j.node, j.session]));
+    assert.deepEqual(joined.map((j) => a.sessions.find((s) => s.id === j.session)?.server), zk.members.map((m) => m.address));
+    // Each waiter's watch is held by the member its session is connected to.
+    for (const [i, j] of joined.entries()) {
+      if (i === 0) continue;
+      assert.ok(a.sessions.find((s) => s.id === j.session)?.watches.includes(joined[i - 1].node));
+    }
+    assert.deepEqual(q.anomalies, []);
+  }
+
+  test('a Curator holder and waiters on different members: every edge seen on the member that holds it', async () => {
+    const joined = await contendAcrossMembers('/tp/ensemble/lock', 'e');
+    const a = await analyseUntil(session, '/tp/ensemble/lock', { adminPorts }, (x) => allSeen(single(x)));
+    assertSeenOnEachMember(a, joined);
+    // An AdminServer that misses the deadline (a loaded machine) is replaced by the words, as designed: either
+    // source is right, but every member must have been read by one of them.
+    assert.deepEqual(a.servers.map((s) => s.server), zk.members.map((m) => m.address));
+    for (const s of a.servers) assert.ok(s.via === 'admin' || s.via === 'fourLetterWords', JSON.stringify(s));
+  });
+
+  test('an AdminServer that answers late but within the deadline is used; one that never answers is replaced by the words', async () => {
+    const lock = '/tp/ensemble/late';
+    const joined = await contendAcrossMembers(lock, 'late');
+    await analyseUntil(session, lock, { adminPorts }, (x) => allSeen(single(x)));
+    const [lateMember, hungMember, watchedMember] = zk.members;
+    // Late for certain: the first member's AdminServer gets nothing until the third member's has been asked its
+    // last command (the second 'monitor'), i.e. until the other members' readings are over.
+    let othersDone!: () => void;
+    const othersDonePromise = new Promise<void>((resolve) => { othersDone = resolve; });
+    let watchedMonitors = 0;
+    let released!: () => void;
+    const never = new Promise<void>((resolve) => { released = resolve; });
+    const isHttp = (head: Buffer) => head.toString('latin1').startsWith('GET ');
+    const late = await startProxy(lateMember.adminPort!, { holdRaw: (_, head) => (isHttp(head) ? othersDonePromise : undefined) });
+    const watched = await startProxy(watchedMember.adminPort!, {
+      holdRaw: (_, head) => {
+        if (head.toString('latin1').startsWith('GET /commands/monitor ') && ++watchedMonitors === 2) othersDone();
+        return undefined;
+      },
+    });
+    const hung = await startProxy(hungMember.adminPort!, { holdRaw: (_, head) => (isHttp(head) ? never : undefined) });
     try {
-      const adminPorts = Object.fromEntries(zk.members.map((m) => [m.address, m.adminPort!]));
-      const a = await analyseUntil(session, lock, { adminPorts }, (x) => allSeen(single(x)));
-      const q = single(a);
-      assert.deepEqual(q.participants.map((p) => [p.path, p.session]), joined.map((j) => [j.node, j.session]));
-      assert.deepEqual(joined.map((j) => a.sessions.find((s) => s.id === j.session)?.server), zk.members.map((m) => m.address));
-      assert.deepEqual(a.servers.map((s) => [s.server, s.via]), zk.members.map((m) => [m.address, 'admin']));
-      // Each waiter's watch is held by the member its session is connected to.
-      for (const [i, j] of joined.entries()) {
-        if (i === 0) continue;
-        assert.ok(a.sessions.find((s) => s.id === j.session)?.watches.includes(joined[i - 1].node));
-      }
-      assert.deepEqual(q.anomalies, []);
+      const proxied = (hungPort: number) => ({
+        [lateMember.address]: late.port, [hungMember.address]: hungPort, [watchedMember.address]: watched.port,
+      });
+      // A deadline no machine misses here: the late answer must be waited for, not raced by the words.
+      const waited = await analyzeLocks(session, lock, { adminPorts: proxied(hungMember.adminPort!), serverTimeoutMs: 120000 });
+      assert.equal(watchedMonitors, 2, 'the third member was read through its AdminServer before the first answered');
+      assertSeenOnEachMember(waited, joined);
+      assert.deepEqual(waited.servers.map((s) => [s.server, s.via]), zk.members.map((m) => [m.address, 'admin']));
+      // An AdminServer that never answers: the words after the deadline, and the same analysis.
+      const fellBack = await analyzeLocks(session, lock, { adminPorts: proxied(hung.port), serverTimeoutMs: 5000 });
+      assertSeenOnEachMember(fellBack, joined);
+      assert.equal(fellBack.servers[1].server, hungMember.address);
+      assert.equal(fellBack.servers[1].via, 'fourLetterWords');
+      assert.ok(hung.connections >= 1, 'the hung AdminServer was asked');
     } finally {
-      session.close();
+      released();
+      await Promise.all([late.close(), watched.close(), hung.close()]);
     }
   });
 });

@@ -5,11 +5,8 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import * as esbuild from 'esbuild';
 import * as zookeeper from 'node-zookeeper-client';
 import { analyzeLocks, AnalyzeOptions, LockAnalysis, LockMonitor, LockQueue } from '../../src/zk/analysis';
 import { parseWchc } from '../../src/zk/servers/serverCommands';
@@ -21,6 +18,7 @@ import { sleep } from '../support/waiting';
 import { startKazoo, SYSTEM_PYTHON } from '../support/thirdParty/kazoo';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
 import { startStandalone, ZkCluster } from '../support/zkServer';
+import { sharedCliBundle } from '../support/cliBundle';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
@@ -67,7 +65,6 @@ describe('the analysis tells the truth (real server, real kazoo and Curator)', (
   let session: ZkSession;
   let options: AnalyzeOptions;
   let cli: string;
-  let tmp: string;
   let admin: string[];
   const clients: OtherClient[] = [];
   const drivers: ThirdPartyClient[] = [];
@@ -94,11 +91,7 @@ describe('the analysis tells the truth (real server, real kazoo and Curator)', (
   }
 
   before(async () => {
-    // A bundle of its own: other test files build dist/cli.js at the same time.
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-truth-'));
-    cli = path.join(tmp, 'cli.js');
-    await esbuild.build({ entryPoints: [path.join(root, 'src', 'cli', 'main.ts')], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning' });
-    zk = await startStandalone({ adminServer: true });
+    [cli, zk] = await Promise.all([sharedCliBundle(), startStandalone({ adminServer: true })]);
     admin = ['--admin-port', String(zk.members[0].adminPort)];
     options = { adminPorts: { [zk.members[0].address]: zk.members[0].adminPort! } };
     session = new ZkSession({ connectString: zk.connectString, requestTimeoutMs: 10000 });
@@ -110,7 +103,6 @@ describe('the analysis tells the truth (real server, real kazoo and Curator)', (
     for (const c of clients) c.close();
     session?.close();
     await zk?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   test('chroot: kazoo waiters under /app are seen watching their predecessors, not "stuck"; watches outside the chroot are left out', async () => {

@@ -1,19 +1,18 @@
-// `zooscope locks` as a user runs it: dist/cli.js (bundled here with esbuild, as `npm run build` does) against
-// a real server holding a queue with a real waiting watch.
+// `zooscope locks` as a user runs it: the CLI bundled as `npm run build` bundles dist/cli.js (test/support/cliBundle)
+// against a real server holding a queue with a real waiting watch.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import * as zookeeper from 'node-zookeeper-client';
 import type { LockAnalysis } from '../../src/zk/analysis';
 import { digestId } from '../../src/zk/write';
 import { sleep } from '../support/waiting';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { startStandalone, ZkCluster } from '../support/zkServer';
+import { sharedCliBundle } from '../support/cliBundle';
 
-const root = path.resolve(__dirname, '..', '..', '..');
-const cli = path.join(root, 'dist', 'cli.js');
+let cli: string;
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
 const sessionOf = (c: OtherClient) => c.sessionId;
 
@@ -38,8 +37,7 @@ describe('zooscope locks (CLI)', () => {
   let admin: string[];
 
   before(async () => {
-    await esbuild.build({ entryPoints: [path.join(root, 'src', 'cli', 'main.ts')], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning' });
-    zk = await startStandalone({ adminServer: true });
+    [cli, zk] = await Promise.all([sharedCliBundle(), startStandalone({ adminServer: true })]);
     admin = ['--admin-port', String(zk.members[0].adminPort)];
     a = await connectOtherClient(zk.connectString, 20000);
     b = await connectOtherClient(zk.connectString, 20000);

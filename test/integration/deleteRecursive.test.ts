@@ -35,22 +35,24 @@ async function execute(session: ZkSession, p: DeletePlan, options: Parameters<ty
   return done.report;
 }
 
+// One server for the file: every test works under its own root path.
+let zk: ZkCluster;
+before(async () => { zk = await startStandalone({ adminServer: false }); });
+after(async () => { await zk?.stop(); });
+
 describe('recursive delete: preview, then execute exactly the plan', () => {
-  let zk: ZkCluster;
   let session: ZkSession;
   let other: OtherClient;
 
   before(async () => {
-    zk = await startStandalone({ adminServer: false });
     session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 15000, requestTimeoutMs: 15000 });
     await session.open();
     other = await connectOtherClient(zk.connectString, 30000);
   });
 
-  after(async () => {
+  after(() => {
     session?.close();
     other?.close();
-    await zk?.stop();
   });
 
   test('the plan counts nodes, keeps samples and lists ephemerals of other sessions with their owner', async () => {
@@ -160,24 +162,37 @@ describe('recursive delete: preview, then execute exactly the plan', () => {
 });
 
 describe('recursive delete: the connection is lost half-way', () => {
-  let zk: ZkCluster;
   let proxy: TcpProxy;
   let session: ZkSession;
   let other: OtherClient;
-  /** What to do with the n-th multi frame: 'swallow' it (never applied) or 'pass' it and cut right after. */
+  /**
+   * What to do with the n-th multi frame: 'swallow' it (it never reaches the server) and cut, or 'pass' it, wait
+   * for the server's reply to it, drop that reply and only then cut (so the server has certainly applied it).
+   */
   let cutAtMulti: { n: number; how: 'swallow' | 'pass' } | undefined;
   let multis = 0;
+  /** The passed multi whose reply is to be lost: its connection and xid. */
+  let answerToLose: { connection: number; xid: number } | undefined;
 
   before(async () => {
-    zk = await startStandalone({ adminServer: false });
     proxy = await startProxy(zk.members[0].clientPort, {
       rewriteClientFrame: (frame) => {
         if (frame.opCode !== OpCode.multi || !cutAtMulti) return undefined;
         if (++multis !== cutAtMulti.n) return undefined;
         const how = cutAtMulti.how;
         cutAtMulti = undefined;
+        if (how === 'pass') {
+          answerToLose = { connection: frame.connection, xid: frame.xid! };
+          return undefined;
+        }
         setImmediate(() => proxy.cutAll());
-        return how === 'swallow' ? null : undefined;
+        return null;
+      },
+      rewriteServerFrame: (frame) => {
+        if (!answerToLose || frame.connection !== answerToLose.connection || frame.xid !== answerToLose.xid) return undefined;
+        answerToLose = undefined;
+        proxy.cutAll();
+        return null;
       },
     });
     session = new ZkSession({ connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 20000, requestTimeoutMs: 15000 });
@@ -189,7 +204,6 @@ describe('recursive delete: the connection is lost half-way', () => {
     session?.close();
     other?.close();
     await proxy?.close();
-    await zk?.stop();
   });
 
   for (const how of ['swallow', 'pass'] as const) {
@@ -202,6 +216,7 @@ describe('recursive delete: the connection is lost half-way', () => {
       cutAtMulti = { n: 3, how };
       const first = await execute(session, p, { batchSize: 200 });
       assert.equal(first.interrupted?.code, 'connectionLoss');
+      assert.equal(answerToLose, undefined, 'the server answered the third multi, and that answer was dropped');
       assert.equal(first.deleted.length, 400, 'two batches went through before the cut');
       assert.equal(first.remaining, p.count - 400);
       assert.deepEqual(first.notDeleted, []);

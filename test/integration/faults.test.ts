@@ -201,10 +201,15 @@ describe('a 3-server ensemble loses the member the session is attached to', () =
   });
 });
 
+// One standalone server for the two suites below: neither stops, freezes or restarts it (sessions are expired by
+// a twin client, not by the server going away).
+let shared: ZkCluster | undefined;
+const sharedServer = async (): Promise<ZkCluster> => (shared ??= await startStandalone());
+after(async () => { await shared?.stop(); });
+
 describe('session expiry', () => {
   let zk: ZkCluster;
-  before(async () => { zk = await startStandalone(); });
-  after(async () => { await zk?.stop(); });
+  before(async () => { zk = await sharedServer(); });
 
   /**
    * Expires `session` (connected through `proxy`) on purpose, deterministically: the proxy cuts and refuses the
@@ -284,8 +289,7 @@ describe('session expiry', () => {
 
 describe('after close() nothing keeps the process alive', () => {
   let zk: ZkCluster;
-  before(async () => { zk = await startStandalone(); });
-  after(async () => { await zk?.stop(); });
+  before(async () => { zk = await sharedServer(); });
 
   /** Runs `body` (async JS using `session`, `ZkSession`, `startProxy`, `port`) in a child process; resolves with ms from its `closed` line to its exit. */
   function runChild(body: string): Promise<{ exitMs: number; output: string }> {

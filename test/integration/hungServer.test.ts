@@ -6,16 +6,13 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as readline from 'node:readline';
-import * as esbuild from 'esbuild';
 import * as zookeeper from 'node-zookeeper-client';
 import { startEnsemble, ZkCluster, ZkMember } from '../support/zkServer';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
 import { newManager, ownerOf } from '../support/lockHelpers';
 import { freeze, Frozen } from '../support/freeze';
-import { repoRoot } from '../support/thirdParty/driver';
+import { sharedCliBundle } from '../support/cliBundle';
 import { LockHandle, LockManager } from '../../src/zk/locks';
 
 /**
@@ -48,11 +45,7 @@ describe('a lock holder whose member hangs (SIGSTOP) on a 3-server ensemble', ()
   const procs: ChildProcess[] = [];
 
   before(async () => {
-    const root = repoRoot();
-    // The same bundle `npm run build` writes to dist/cli.js, built here so a parallel build cannot swap it mid-test.
-    cli = path.join(root, '.tmp', `cli-hung-${process.pid}`, 'cli.js');
-    await esbuild.build({ entryPoints: [path.join(root, 'src/cli/main.ts')], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning' });
-    zk = await startEnsemble(3);
+    [cli, zk] = await Promise.all([sharedCliBundle(), startEnsemble(3)]);
     const modes = await Promise.all(zk.members.map((m) => m.waitServing()));
     leader = zk.members[modes.indexOf('leader')];
     followers = zk.members.filter((m) => m !== leader);
@@ -65,7 +58,6 @@ describe('a lock holder whose member hangs (SIGSTOP) on a 3-server ensemble', ()
     for (const m of managers) m.close();
     observer?.close();
     await zk?.stop();
-    if (cli) fs.rmSync(path.dirname(cli), { recursive: true, force: true });
   });
 
   function manager(connectString: string, sessionTimeoutMs: number): LockManager {

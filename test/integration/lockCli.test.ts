@@ -9,12 +9,12 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import * as esbuild from 'esbuild';
 import * as zookeeper from 'node-zookeeper-client';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
 import { children, newManager } from '../support/lockHelpers';
-import { repoRoot, ThirdPartyClient } from '../support/thirdParty/driver';
+import { ThirdPartyClient } from '../support/thirdParty/driver';
+import { sharedCliBundle } from '../support/cliBundle';
 import { startCurator } from '../support/thirdParty/curator';
 import { LockManager } from '../../src/zk/locks';
 import { digestId } from '../../src/zk/write';
@@ -55,10 +55,7 @@ describe('zooscope lock (CLI)', () => {
   const runs: CliRun[] = [];
 
   before(async () => {
-    const root = repoRoot();
-    cli = path.join(root, '.tmp', `cli-test-${process.pid}`, 'cli.js');
-    await esbuild.build({ entryPoints: [path.join(root, 'src/cli/main.ts')], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning' });
-    zk = await startStandalone();
+    [cli, zk] = await Promise.all([sharedCliBundle(), startStandalone()]);
     other = await connectOtherClient(zk.connectString);
     curator = await startCurator(zk.connectString);
   });
@@ -68,7 +65,6 @@ describe('zooscope lock (CLI)', () => {
     await curator?.close();
     other?.close();
     await zk?.stop();
-    fs.rmSync(path.dirname(cli), { recursive: true, force: true });
   });
 
   function run(...args: string[]): CliRun {

@@ -8,10 +8,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { javaClientSecurityFlags, SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
-import { bundleCli, CommandRun, ZKCLI } from '../support/shellRunners';
+import { CommandRun, ZKCLI } from '../support/shellRunners';
+import { sharedCliBundle } from '../support/cliBundle';
 import { CLIENT_PFX_PASSPHRASE, TestCertificates } from '../support/testCertificates';
 
-const root = path.resolve(__dirname, '..', '..', '..');
 
 /** A clean environment: no credentials unless the test gives them. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -51,7 +51,7 @@ describe('the CLI against a TLS (clientAuth=need) + SASL server', () => {
     outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-secured-cli-'));
     [server, cli] = await Promise.all([
       SecuredZkServer.start({ certificates: c, tls: { keyStore: 'pkcs12', clientAuth: 'need' }, sasl: 'optional' }),
-      bundleCli(root, outDir),
+      sharedCliBundle(),
     ]);
   });
   after(async () => {

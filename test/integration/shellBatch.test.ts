@@ -3,25 +3,19 @@
 // and the last command's exit code.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { startStandalone, ZkCluster } from '../support/zkServer';
-import { repoRoot } from '../support/thirdParty/driver';
-import { bundleCli, runZooscopeShell } from '../support/shellRunners';
+import { sharedCliBundle } from '../support/cliBundle';
+import { runZooscopeShell } from '../support/shellRunners';
 
 describe('zooscope shell reading commands from stdin', () => {
   let zk: ZkCluster;
   let cli: string;
-  let outDir: string;
 
   before(async () => {
-    const root = repoRoot();
-    outDir = path.join(root, '.tmp', `shell-batch-${process.pid}`);
-    [cli, zk] = await Promise.all([bundleCli(root, outDir), startStandalone()]);
+    [cli, zk] = await Promise.all([sharedCliBundle(), startStandalone()]);
   });
   after(async () => {
     await zk?.stop();
-    if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
   });
 
   test('runs each line in order and prints only the commands\' output', async () => {

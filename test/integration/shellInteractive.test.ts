@@ -11,8 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startStandalone, ZkCluster } from '../support/zkServer';
-import { repoRoot } from '../support/thirdParty/driver';
-import { bundleCli } from '../support/shellRunners';
+import { sharedCliBundle } from '../support/cliBundle';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { freeze, Frozen } from '../support/freeze';
 
@@ -81,18 +80,14 @@ class PtyShell {
 describe('zooscope shell on a terminal', () => {
   let zk: ZkCluster;
   let cli: string;
-  let outDir: string;
   let other: OtherClient;
   let shell: PtyShell | undefined;
   let frozen: Frozen | undefined;
 
   before(async () => {
-    const root = repoRoot();
-    outDir = path.join(root, '.tmp', `shell-pty-${process.pid}`);
-    fs.mkdirSync(outDir, { recursive: true });
     // Sessions of up to 200 s (20 ticks): a client notices a hung server only after 2/3 of its session timeout, so a
     // command sent to the stopped server cannot end by itself within any of the test's waits.
-    [cli, zk] = await Promise.all([bundleCli(root, outDir), startStandalone({ tickTime: 10000 })]);
+    [cli, zk] = await Promise.all([sharedCliBundle(), startStandalone({ tickTime: 10000 })]);
     other = await connectOtherClient(zk.connectString);
     await other.mkdirp('/alpha/child1');
     await other.create('/alpha/bad\u202ename');
@@ -103,7 +98,6 @@ describe('zooscope shell on a terminal', () => {
     shell?.kill();
     other?.close();
     await zk?.stop();
-    if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
   });
 
   test('completion, history and redo, Ctrl-C, printwatches, Ctrl-D', async () => {

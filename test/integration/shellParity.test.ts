@@ -4,12 +4,10 @@
 // swapped; quotas set by one tool are listed by the other.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { repoRoot } from '../support/thirdParty/driver';
-import { bundleCli, CommandRun, runZkCli, runZooscopeShell } from '../support/shellRunners';
+import { sharedCliBundle } from '../support/cliBundle';
+import { CommandRun, runZkCli, runZooscopeShell } from '../support/shellRunners';
 import { mapBounded } from '../../src/zk/timeouts';
 
 describe('zooscope shell speaks zkCli 3.8 (against zkCli.sh itself)', () => {
@@ -17,12 +15,9 @@ describe('zooscope shell speaks zkCli 3.8 (against zkCli.sh itself)', () => {
   let other: OtherClient;
   let cli: string;
   let server: string;
-  let outDir: string;
 
   before(async () => {
-    const root = repoRoot();
-    outDir = path.join(root, '.tmp', `shell-parity-${process.pid}`);
-    [cli, zk] = await Promise.all([bundleCli(root, outDir), startStandalone()]);
+    [cli, zk] = await Promise.all([sharedCliBundle(), startStandalone()]);
     server = zk.members[0].address;
     other = await connectOtherClient(zk.connectString);
     await other.create('/ro', 'root data');
@@ -35,7 +30,6 @@ describe('zooscope shell speaks zkCli 3.8 (against zkCli.sh itself)', () => {
   after(async () => {
     other?.close();
     await zk?.stop();
-    if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
   });
 
   const show = (r: CommandRun) => JSON.stringify(r);

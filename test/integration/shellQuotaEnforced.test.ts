@@ -6,12 +6,10 @@
 // the path (the sentence itself is checked in VS Code by test/host/suite/shell.test.ts, from this same failure).
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { repoRoot } from '../support/thirdParty/driver';
-import { bundleCli, CommandRun, runZkCli, runZooscopeShell } from '../support/shellRunners';
+import { sharedCliBundle } from '../support/cliBundle';
+import { CommandRun, runZkCli, runZooscopeShell } from '../support/shellRunners';
 import { ZkSession } from '../../src/zk/session/session';
 import { ZnodeWriter } from '../../src/zk/write';
 import { isQuotaExceeded } from '../../src/zk/quota';
@@ -23,13 +21,10 @@ describe('hard quotas on a server that enforces them (zookeeper.enforceQuota=tru
   let session: ZkSession;
   let cli: string;
   let server: string;
-  let outDir: string;
 
   before(async () => {
-    const root = repoRoot();
-    outDir = path.join(root, '.tmp', `shell-quota-${process.pid}`);
     const enforcing = { adminServer: false, systemProperties: { 'zookeeper.enforceQuota': 'true' } };
-    [cli, zk] = await Promise.all([bundleCli(root, outDir), startStandalone(enforcing)]);
+    [cli, zk] = await Promise.all([sharedCliBundle(), startStandalone(enforcing)]);
     server = zk.members[0].address;
     other = await connectOtherClient(zk.connectString);
     session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 10000, requestTimeoutMs: 10000 });
@@ -39,7 +34,6 @@ describe('hard quotas on a server that enforces them (zookeeper.enforceQuota=tru
     session?.close();
     other?.close();
     await zk?.stop();
-    if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
   });
 
   const show = (r: CommandRun) => JSON.stringify(r);

@@ -4,8 +4,6 @@
 // output, at times around it) — is taken off, as is the SLF4J chatter of Debian's classpath: what is left is the
 // command's output.
 import { execFile, spawn } from 'node:child_process';
-import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 
 export const ZKCLI = '/usr/share/zookeeper/bin/zkCli.sh';
 
@@ -42,13 +40,6 @@ export function runZkCli(server: string, args: readonly string[]): Promise<Comma
       resolve({ stdout: stripZkCliPreamble(stdout, server), stderr: err, code });
     });
   });
-}
-
-/** Bundles src/cli/main.ts as `npm run build` does, into a folder of the test's own. */
-export async function bundleCli(root: string, outDir: string): Promise<string> {
-  const outfile = path.join(outDir, 'cli.js');
-  await esbuild.build({ entryPoints: [path.join(root, 'src/cli/main.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning' });
-  return outfile;
 }
 
 export function runZooscopeShell(cli: string, server: string, args: readonly string[], stdin?: string): Promise<CommandRun> {

@@ -1,8 +1,9 @@
 // A loopback TCP proxy for fault tests. It can cut every connection, refuse new ones, and rewrite or swallow
 // client→server requests: it splits the client's stream into ZooKeeper frames (4-byte big-endian length + body;
 // the first frame of a connection is the ConnectRequest, later ones start with xid and opcode). Server→client
-// bytes pass through untouched. A connection whose first bytes are not a plausible frame length (a four-letter
-// word such as `srvr`) is passed through raw.
+// bytes pass through untouched unless a test asks to see them as reply frames (to lose one particular answer). A
+// connection whose first bytes are not a plausible frame length (a four-letter word such as `srvr`) is passed
+// through raw.
 import * as net from 'node:net';
 import { FrameReader } from '../../src/zk/protocol/frameReader';
 
@@ -19,6 +20,18 @@ export interface ClientFrame {
   frame: Buffer;
 }
 
+export interface ServerFrame {
+  /** The connection, numbered as in ClientFrame. */
+  connection: number;
+  /** 0 for the ConnectResponse, then 1, 2, ... */
+  index: number;
+  isConnectResponse: boolean;
+  /** The reply header's xid (the request's xid; -1 for a watch event, -2 for a ping); undefined for the ConnectResponse. */
+  xid?: number;
+  /** The whole frame including its length prefix. */
+  frame: Buffer;
+}
+
 export interface ProxyOptions {
   /**
    * Called for every client→server frame. Return undefined to pass it on unchanged, a Buffer (a whole frame
@@ -30,6 +43,11 @@ export interface ProxyOptions {
    * undefined to pass it on, a Buffer to send instead, or null to drop it (e.g. to lose a reply).
    */
   rewriteServerData?: (connection: number, chunk: Buffer) => Buffer | null | undefined;
+  /**
+   * Called for every whole server→client frame of a ZooKeeper connection (after rewriteServerData), e.g. to drop
+   * the reply to one request once the server has certainly handled it. Return as for rewriteClientFrame.
+   */
+  rewriteServerFrame?: (frame: ServerFrame) => Buffer | null | undefined;
   /**
    * Called with the first bytes of a connection passed through raw (a four-letter word, an HTTP request). Return a
    * promise to hold the connection until it settles (to make something happen on the server meanwhile).
@@ -79,14 +97,33 @@ export async function startProxy(targetPort: number, options: ProxyOptions = {})
     server.on('error', cut);
     client.on('close', cut);
     server.on('close', cut);
+    let raw = false;
+    const replies = new FrameReader();
+    let replyIndex = 0;
     server.on('data', (chunk: Buffer) => {
       const out = options.rewriteServerData ? options.rewriteServerData(connection, chunk) : undefined;
-      if (out !== null && !client.destroyed) client.write(out ?? chunk);
+      if (out === null) return;
+      if (raw || !options.rewriteServerFrame) {
+        if (!client.destroyed) client.write(out ?? chunk);
+        return;
+      }
+      replies.push(out ?? chunk);
+      for (let frame = replies.next(); frame; frame = replies.next()) {
+        const isConnectResponse = replyIndex === 0;
+        const info: ServerFrame = {
+          connection,
+          index: replyIndex++,
+          isConnectResponse,
+          xid: !isConnectResponse && frame.length >= 8 ? frame.readInt32BE(4) : undefined,
+          frame: Buffer.from(frame),
+        };
+        const rewritten = options.rewriteServerFrame(info);
+        if (rewritten !== null && !client.destroyed) client.write(rewritten ?? info.frame);
+      }
     });
 
     const frames = new FrameReader();
     let index = 0;
-    let raw = false;
     let decided = false;
     const pending: Buffer[] = [];
     client.on('data', (chunk: Buffer) => {
