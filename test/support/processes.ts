@@ -34,20 +34,25 @@ export function commandLine(pid: number): string {
 const outliving = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
+/** This process is a test file run by node's test runner (not a runner a test started, nor the demo or a bench). */
+function isTestFile(): boolean {
+  return !!process.env.NODE_TEST_CONTEXT && /\.test\.[cm]?js$/.test(process.argv[1] ?? '');
+}
+
 /**
- * Lets the test process end without waiting for `proc`, and kills `proc` when it does. A test file whose hook
- * failed half-way (one of two servers started, the other not) could not hand the started one to its after hook:
- * that server held the file's process open until the runner's 5-minute timeout (securedServerAccess in a fresh
- * run), and outlived it. Waiting for the process to exit goes through exitOf, which keeps this process alive.
+ * Kills `proc` when this process exits. In a test file, also lets the file end without waiting for `proc`: a file
+ * whose hook failed half-way (one of two servers started, the other not) could not hand the started one to its
+ * after hook, and that server held the file's process open until the runner's 5-minute timeout (securedServerAccess
+ * in a fresh run), then outlived it. Elsewhere the child keeps its process alive as before: the UI tests' server
+ * runner and the demo live as long as their servers. Waiting for the child to exit goes through exitOf.
  */
 export function endsWithTestProcess(proc: ChildProcess): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on('exit', () => { for (const child of outliving) child.kill('SIGKILL'); });
-    // A test file the runner stops (its timeout) ends by a signal, which skips 'exit' unless handled. Only in a
-    // test file itself: the demo and the UI tests' server runner (which tests start too, and which inherit the
-    // runner's environment) stop their servers gracefully on these signals.
-    if (process.env.NODE_TEST_CONTEXT && /\.test\.[cm]?js$/.test(process.argv[1] ?? '')) {
+    // A test file the runner stops (its timeout) ends by a signal, which skips 'exit' unless handled. Only in a test
+    // file: the others stop their servers gracefully on these signals.
+    if (isTestFile()) {
       for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130], ['SIGHUP', 129]] as const) {
         process.once(signal, () => process.exit(code));
       }
@@ -55,11 +60,12 @@ export function endsWithTestProcess(proc: ChildProcess): void {
   }
   outliving.add(proc);
   proc.once('exit', () => outliving.delete(proc));
+  if (!isTestFile()) return;
   proc.unref();
   for (const stream of [proc.stdin, proc.stdout, proc.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
 }
 
-/** Resolves once `proc` has exited; keeps this process alive meanwhile (endsWithTestProcess unrefs the child). */
+/** Resolves once `proc` has exited; keeps this process alive meanwhile (in a test file the child is unref'd). */
 export function exitOf(proc: ChildProcess): Promise<void> {
   if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
