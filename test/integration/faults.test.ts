@@ -49,14 +49,17 @@ describe('connecting to something that is not a usable ZooKeeper', () => {
     return listen(server);
   }
 
+  // The timeouts below are far longer than any test runs: a failure that waited for one would say 'timedOut' (or hang
+  // until the runner's limit), so the reason alone shows what ended the wait, whatever the machine's speed.
+  const NEVER_MS = 600_000;
+
   test('nobody listening: unreachable, every probe refused, long before the session timeout', async () => {
     const port = await freePort();
-    const session = new ZkSession({ connectString: `127.0.0.1:${port},localhost:${port}`, sessionTimeoutMs: 15000 });
-    const { failure, elapsed } = await openFails(session);
+    const session = new ZkSession({ connectString: `127.0.0.1:${port},localhost:${port}`, sessionTimeoutMs: NEVER_MS });
+    const { failure } = await openFails(session);
     assert.equal(failure.reason, 'unreachable');
     assert.equal(failure.probes.length, 2);
     assert.deepEqual(failure.probes.map((p) => p.outcome), ['refused', 'refused']);
-    assert.ok(elapsed < 3000, `took ${elapsed} ms`);
   });
 
   test('an HTTP server: unreachable with the probe saying notZooKeeper', async () => {
@@ -64,11 +67,10 @@ describe('connecting to something that is not a usable ZooKeeper', () => {
     server.on('connection', (s) => sockets.add(s));
     servers.push(server);
     const port = await listen(server);
-    const session = new ZkSession({ connectString: `127.0.0.1:${port}`, sessionTimeoutMs: 15000 });
-    const { failure, elapsed } = await openFails(session);
+    const session = new ZkSession({ connectString: `127.0.0.1:${port}`, sessionTimeoutMs: NEVER_MS });
+    const { failure } = await openFails(session);
     assert.equal(failure.reason, 'unreachable');
     assert.equal(failure.probes[0]?.outcome, 'notZooKeeper', JSON.stringify(failure.probes));
-    assert.ok(elapsed < 5000, `took ${elapsed} ms`);
   });
 
   test('a silent service: timedOut after about the session timeout, not forever', async () => {
@@ -77,27 +79,25 @@ describe('connecting to something that is not a usable ZooKeeper', () => {
     const { failure, elapsed } = await openFails(session);
     assert.equal(failure.reason, 'timedOut');
     assert.equal(failure.probes[0]?.outcome, 'timedOut');
-    assert.ok(elapsed >= 2900 && elapsed < 5500, `took ${elapsed} ms for a 3000 ms session timeout`);
+    // Not before the session timeout; after it, by its own deadline rather than the runner's ("not forever").
+    assert.ok(elapsed >= 2900, `took ${elapsed} ms for a 3000 ms session timeout`);
   });
 
   test('cancel through an AbortSignal: cancelled promptly', async () => {
     const port = await silentServer();
-    const session = new ZkSession({ connectString: `127.0.0.1:${port}`, sessionTimeoutMs: 20000 });
+    const session = new ZkSession({ connectString: `127.0.0.1:${port}`, sessionTimeoutMs: NEVER_MS });
     const controller = new AbortController();
-    let abortedAt = 0;
-    setTimeout(() => { abortedAt = Date.now(); controller.abort(); }, 700);
+    setTimeout(() => controller.abort(), 700);
     const { failure } = await openFails(session, controller.signal);
-    const afterAbort = Date.now() - abortedAt;
     assert.equal(failure.reason, 'cancelled');
-    assert.ok(afterAbort < 250, `rejected ${afterAbort} ms after the abort`);
   });
 
   test('an already aborted signal: cancelled at once', async () => {
     const port = await silentServer();
-    const session = new ZkSession({ connectString: `127.0.0.1:${port}`, sessionTimeoutMs: 20000 });
-    const { failure, elapsed } = await openFails(session, AbortSignal.abort());
+    const session = new ZkSession({ connectString: `127.0.0.1:${port}`, sessionTimeoutMs: NEVER_MS });
+    const { failure } = await openFails(session, AbortSignal.abort());
     assert.equal(failure.reason, 'cancelled');
-    assert.ok(elapsed < 250, `took ${elapsed} ms`);
+    assert.ok(!failure.probes.length, 'nothing was tried');
   });
 });
 
@@ -225,7 +225,8 @@ describe('session expiry', () => {
 
   test('state expired and stays so; every request fails with sessionExpired at once', async () => {
     const proxy = await startProxy(zk.members[0].clientPort);
-    const session = new ZkSession({ connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 8000, requestTimeoutMs: 5000 });
+    // A request timeout no test outlasts: a request that waited for it would fail with clientTimeout, not sessionExpired.
+    const session = new ZkSession({ connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 8000, requestTimeoutMs: 600_000 });
     await session.open();
     const states: SessionState[] = [];
     session.on('state', (s: SessionState) => states.push(s));
@@ -240,7 +241,6 @@ describe('session expiry', () => {
     assert.ok(!states.includes('lost'), states.join(' → '));
     assert.equal(session.isLive, false);
 
-    const started = Date.now();
     const results = await Promise.allSettled([
       session.getChildren('/'),
       session.exists('/'),
@@ -248,12 +248,10 @@ describe('session expiry', () => {
       session.watches.watch('/other', () => undefined),
       session.libraryCall('create', '/x', (cb) => session.client.create('/x', cb)),
     ]);
-    const elapsed = Date.now() - started;
     for (const r of results) {
       assert.equal(r.status, 'rejected');
       assert.equal((r.reason as { code?: string }).code, 'sessionExpired', String(r.reason));
     }
-    assert.ok(elapsed < 1000, `requests took ${elapsed} ms to fail`);
     session.close();
     assert.equal(session.state, 'closed');
     await proxy.close();
@@ -261,7 +259,7 @@ describe('session expiry', () => {
 
   test('requests queued while disconnected fail with sessionExpired once the reconnect finds the expiry', async () => {
     const proxy = await startProxy(zk.members[0].clientPort);
-    const session = new ZkSession({ connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 8000, requestTimeoutMs: 20000 });
+    const session = new ZkSession({ connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs: 8000, requestTimeoutMs: 600_000 });
     try {
       await session.open();
       await proxy.refuse(true);
@@ -270,16 +268,14 @@ describe('session expiry', () => {
       const queued = [session.getChildren('/'), session.exists('/zookeeper'), session.watches.watch('/q', () => undefined)];
       await expire(session, proxy, false);
       await sleep(200);
-      const started = Date.now();
       await proxy.refuse(false);
+      // Settled by the reconnect's answer: the request timeout (10 minutes) would have said clientTimeout.
       const results = await Promise.allSettled(queued);
-      const elapsed = Date.now() - started;
       assert.equal(session.state, 'expired');
       for (const r of results) {
         assert.equal(r.status, 'rejected');
         assert.equal((r.reason as { code?: string }).code, 'sessionExpired', String(r.reason));
       }
-      assert.ok(elapsed < 3000, `queued requests settled ${elapsed} ms after the server was back (request timeout 20 s)`);
     } finally {
       session.close();
       await proxy.close();
@@ -291,8 +287,13 @@ describe('after close() nothing keeps the process alive', () => {
   let zk: ZkCluster;
   before(async () => { zk = await sharedServer(); });
 
-  /** Runs `body` (async JS using `session`, `ZkSession`, `startProxy`, `port`) in a child process; resolves with ms from its `closed` line to its exit. */
-  function runChild(body: string): Promise<{ exitMs: number; output: string }> {
+  /**
+   * Runs `body` (async JS using `session`, `ZkSession`, `startProxy`, `port`) in a child process, which must exit by
+   * itself within `deadlineMs` of its `closed` line. The sessions in it ask for timeouts far longer than that: a
+   * timer or socket of theirs that outlived close() would hold the child past the deadline, whatever the machine's
+   * speed (the server caps a session's timeout at 40 s: half of it is the deadline there).
+   */
+  function runChild(body: string, deadlineMs: number): Promise<{ output: string }> {
     const out = path.resolve(__dirname, '..', '..');
     const script = `
       const { ZkSession } = require(${JSON.stringify(path.join(out, 'src/zk/session/session.js'))});
@@ -304,38 +305,37 @@ describe('after close() nothing keeps the process alive', () => {
       const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
       let output = '';
       let closedAt = 0;
-      const killer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`child still alive after 30 s; output: ${output}`)); }, 30000);
+      const killer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`child still alive after 120 s; output: ${output}`)); }, 120_000);
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         if (!closedAt && output.includes('closed')) {
           closedAt = Date.now();
-          setTimeout(() => { if (child.exitCode === null) { child.kill('SIGKILL'); reject(new Error(`child did not exit within 5 s of close(); output: ${output}`)); } }, 5000);
+          setTimeout(() => { if (child.exitCode === null) { child.kill('SIGKILL'); reject(new Error(`child did not exit within ${deadlineMs} ms of close(); output: ${output}`)); } }, deadlineMs);
         }
       });
       child.on('exit', (code) => {
         clearTimeout(killer);
         if (code !== 0 || !closedAt) reject(new Error(`child exited with ${code}; output: ${output}`));
-        else resolve({ exitMs: Date.now() - closedAt, output });
+        else resolve({ output });
       });
     });
   }
 
   test('connected, with a watch and requests in flight', async () => {
-    const { exitMs } = await runChild(`
-      const session = new ZkSession({ connectString: '127.0.0.1:' + port, sessionTimeoutMs: 10000 });
+    await runChild(`
+      const session = new ZkSession({ connectString: '127.0.0.1:' + port, sessionTimeoutMs: 600000, requestTimeoutMs: 600000 });
       await session.open();
       await session.watches.watch('/', () => undefined);
       const pending = [session.getChildren('/'), session.exists('/zookeeper')].map((p) => p.catch(() => undefined));
       session.close();
       await Promise.all(pending);
-    `);
-    assert.ok(exitMs < 2500, `exited ${exitMs} ms after close()`);
+    `, 20_000);
   });
 
   test('suspended (server unreachable), with a request queued', async () => {
-    const { exitMs } = await runChild(`
+    await runChild(`
       const proxy = await startProxy(port);
-      const session = new ZkSession({ connectString: '127.0.0.1:' + proxy.port, sessionTimeoutMs: 10000, requestTimeoutMs: 60000 });
+      const session = new ZkSession({ connectString: '127.0.0.1:' + proxy.port, sessionTimeoutMs: 600000, requestTimeoutMs: 600000 });
       await session.open();
       await session.watches.watch('/', () => undefined);
       await proxy.refuse(true);
@@ -347,20 +347,18 @@ describe('after close() nothing keeps the process alive', () => {
       const outcome = await queued.then(() => 'resolved', (e) => e.code);
       if (outcome === 'clientTimeout' || outcome === 'resolved') throw new Error('queued request: ' + outcome);
       await proxy.close();
-    `);
-    assert.ok(exitMs < 2500, `exited ${exitMs} ms after close()`);
+    `, 20_000);
   });
 
   test('while connecting to a port nobody listens on', async () => {
     const nobody = await freePort();
-    const { exitMs } = await runChild(`
-      const session = new ZkSession({ connectString: '127.0.0.1:${nobody}', sessionTimeoutMs: 30000 });
+    await runChild(`
+      const session = new ZkSession({ connectString: '127.0.0.1:${nobody}', sessionTimeoutMs: 600000 });
       const opening = session.open().catch((e) => e.reason);
       await new Promise((r) => setTimeout(r, 150));
       session.close();
       await opening;
-    `);
-    assert.ok(exitMs < 2500, `exited ${exitMs} ms after close()`);
+    `, 60_000);
   });
 
   test('while connecting to a silent service (open() is settled by close())', async () => {
@@ -368,15 +366,14 @@ describe('after close() nothing keeps the process alive', () => {
     const silent = net.createServer((socket) => { sockets.add(socket); socket.on('error', () => undefined); });
     const silentPort = await listen(silent);
     try {
-      const { exitMs } = await runChild(`
-        const session = new ZkSession({ connectString: '127.0.0.1:${silentPort}', sessionTimeoutMs: 30000 });
+      await runChild(`
+        const session = new ZkSession({ connectString: '127.0.0.1:${silentPort}', sessionTimeoutMs: 600000 });
         const opening = session.open().then(() => 'connected', (e) => e.reason);
         await new Promise((r) => setTimeout(r, 800));
         session.close();
         const outcome = await Promise.race([opening, new Promise((r) => setTimeout(() => r('still pending'), 1000))]);
         if (outcome !== 'cancelled') throw new Error('open() after close(): ' + outcome);
-      `);
-      assert.ok(exitMs < 2500, `exited ${exitMs} ms after close()`);
+      `, 60_000);
     } finally {
       for (const s of sockets) s.destroy();
       silent.close();
