@@ -72,7 +72,7 @@ export const tests: E2eTest[] = [
         await wb.connectRow(CONNECTION);
         await wb.expandRow(BASE.slice(1));
 
-        // Export: the save dialog proposes <workspace folder>/src.zooscope.json.
+        // Export: the save dialog proposes a folder outside the workspace; the test answers with one inside it.
         const file = path.join(folder, 'src.zooscope.json');
         await wb.contextMenu(wb.explorerRow('src'), 'Export Subtree…');
         await wb.answerFileDialog(new RegExp(`Export ${escapeRegExp(BASE)}/src`), file);

@@ -1,7 +1,11 @@
 // What ZooScope asks the servers beside the session (the lock-queue panel's watch tables, the Ensemble view, the
 // session directory) works on a TLS-only cluster as the session does: four-letter words over TLS on the secure
-// client port, the AdminServer over HTTPS (or plain HTTP where it is plain), verified with the session's own CA and
+// client port, the AdminServer over HTTPS only, verified with the session's own CA and
 // client certificate; and every answer says which of these was used.
+// A TLS session never falls back to plain HTTP (issue 24): a reset TLS connection must not let a forged table in.
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as tls from 'node:tls';
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readTables } from '../../src/zk/analysis/analyze';
@@ -11,6 +15,51 @@ import { ZkSession } from '../../src/zk/session/session';
 import { SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
 import { freePort } from '../support/ports';
 import type { TestCertificates } from '../support/testCertificates';
+
+/**
+ * A listener on an admin port that relays TLS to a server with the given PEM key store and records any plain-HTTP request line
+ * instead of answering it, so a test can see whether a client fell back to HTTP.
+ */
+async function adminPortSniffer(pemKeyStore: string) {
+  const pem = fs.readFileSync(pemKeyStore);
+  const tlsServer = tls.createServer({ key: pem, cert: pem });
+  tlsServer.on('tlsClientError', () => undefined);
+  const plain: string[] = [];
+  let hellos = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    socket.once('data', (first: Buffer) => {
+      if (first[0] === 0x16) {
+        hellos++;
+        const relay = net.connect((tlsServer.address() as net.AddressInfo).port, '127.0.0.1');
+        sockets.add(relay);
+        relay.on('error', () => socket.destroy());
+        relay.on('close', () => socket.destroy());
+        socket.on('close', () => relay.destroy());
+        relay.write(first);
+        socket.pipe(relay).pipe(socket);
+      } else {
+        plain.push(first.toString('latin1').split('\r\n')[0]);
+        socket.destroy();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    tlsHellos: () => hellos,
+    plainRequests: () => [...plain],
+    close: () => new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      tlsServer.close();
+      server.close(() => resolve());
+    }),
+  };
+}
 
 function tlsSession(server: SecuredZkServer, c: TestCertificates): ZkSession {
   return new ZkSession({
@@ -66,12 +115,32 @@ describe('servers asked beside a TLS session: four-letter words over TLS, the Ad
     assert.ok(tables.monitor?.server_state, 'mntr answered over TLS');
   });
 
-  test('a plain-HTTP AdminServer beside a TLS port is used over HTTP, and the tables say it was not encrypted', async () => {
+  test('a TLS session never asks a plain-HTTP AdminServer: the tables come from four-letter words over TLS, and say why', async () => {
     const s = await openOn(httpAdmin);
     const [tables] = await readTables(s, { adminPort: httpAdmin.adminPort });
-    assert.equal(tables.via, 'admin', tables.reason);
-    assert.equal(tables.secure, false);
-    assert.ok(tables.connections?.has(s.sessionId!));
+    assert.equal(tables.via, 'fourLetterWords', tables.reason);
+    assert.equal(tables.secure, true);
+    assert.match(tables.adminReason ?? '', /HTTPS/);
+    assert.ok(tables.connections?.has(s.sessionId!), `connections: ${[...tables.connections?.keys() ?? []].join(', ')}`);
+  });
+
+  test('an AdminServer whose HTTPS certificate does not verify is a certificate error, never retried over plain HTTP', async () => {
+    const admin = await adminPortSniffer(certs.certificates.wrongNamePem);
+    try {
+      const s = await openOn(httpsAdmin);
+      const [tables] = await readTables(s, { adminPort: admin.port });
+      assert.equal(tables.via, 'fourLetterWords', tables.reason);
+      assert.equal(tables.secure, true);
+      assert.match(tables.adminReason ?? '', /certificate error/);
+      assert.doesNotMatch(tables.adminReason ?? '', /\n/);
+      const [status] = await getEnsembleStatus(httpsAdmin.tlsAddress, { adminPort: admin.port, tls: s.serverTls, timeoutMs: 5000 });
+      assert.equal(status.via, 'fourLetterWords', status.error);
+      assert.match(status.adminError ?? '', /certificate error/);
+      assert.ok(admin.tlsHellos() > 0, 'the AdminServer port was asked over TLS');
+      assert.deepEqual(admin.plainRequests(), []);
+    } finally {
+      await admin.close();
+    }
   });
 
   test('the Ensemble view\'s status: AdminServer over HTTPS, else words over TLS; plain words cannot read a TLS port', async () => {

@@ -99,6 +99,7 @@ export function details(node: EnsembleServerNode): EnsembleDetailNode[] {
     d(t('Znodes'), s.znodes, 'symbol-file'),
     d(t('Watches'), watches, 'eye'),
     d(t('Read via'), viaText(s), 'info'),
+    d(t('AdminServer not used'), s.adminError, 'warning', 'warning'),
     d(t('Listed in'), sourceText(s), 'list-unordered'),
     d(t('Refused four-letter words'), s.refusedWords?.length
       ? t('{0} (not in 4lw.commands.whitelist; set admin.enableServer or whitelist them)', s.refusedWords.join(', ')) : undefined, 'warning', 'warning'),

@@ -9,6 +9,8 @@ export interface ServerStatus {
   address: string;
   reachable: boolean;
   error?: string;
+  /** Why the AdminServer was not used (e.g. an HTTPS certificate error), when the words answered instead. */
+  adminError?: string;
   /** leader | follower | observer | standalone */
   mode?: string;
   version?: string;
@@ -135,6 +137,7 @@ export async function getEnsembleStatus(connectString: string, options: Ensemble
     try {
       await viaWords(host, port, status, options);
       status.reachable = true;
+      if (adminError) status.adminError = adminError;
     } catch (error) {
       if (options.signal?.aborted) throw error;
       status.error = `${(error as Error).message}; ${adminError}`;

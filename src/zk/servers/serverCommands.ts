@@ -46,7 +46,7 @@ export interface AskOptions {
   signal?: AbortSignal;
   /**
    * The session's TLS settings, when it uses TLS: four-letter words then go over TLS (the client port is the
-   * secure one), and the AdminServer is asked over HTTPS first, with the same CA and client certificate.
+   * secure one), and the AdminServer is asked over HTTPS only, with the same CA and client certificate.
    */
   tls?: PreparedTls;
 }
@@ -76,16 +76,17 @@ export async function askWord(host: string, port: number, word: string, options:
 }
 
 /**
- * Runs one read-only AdminServer command over HTTPS or HTTP, whichever the server speaks: the scheme that matches
- * the session (HTTPS for a TLS session) first, the other when the first fails at the connection (a plain port
- * answering a TLS hello, or the reverse). Deadlines, refusals and bad answers are not retried.
+ * Runs one read-only AdminServer command. A TLS session asks over HTTPS only: a plain-HTTP retry would let someone
+ * in the middle reset the TLS connection and answer with forged tables (issue 24). Without TLS, HTTP first and HTTPS
+ * when HTTP fails at the connection (an HTTPS-only AdminServer); that retry only adds encryption, so it cannot
+ * downgrade anything. Deadlines, refusals and bad answers are not retried.
  */
 export async function askAdminEither(host: string, adminPort: number, command: string, options: AskOptions = {}): Promise<AdminAnswer> {
   const first = !!options.tls;
   try {
     return { json: await askAdmin(host, adminPort, command, { ...options, https: first }), https: first };
   } catch (error) {
-    if (!(error instanceof AdminUnavailableError) || !error.transportFailed || options.signal?.aborted) throw error;
+    if (options.tls || !(error instanceof AdminUnavailableError) || !error.transportFailed || options.signal?.aborted) throw error;
     try {
       return { json: await askAdmin(host, adminPort, command, { ...options, https: !first }), https: !first };
     } catch (second) {
@@ -149,11 +150,17 @@ export function askAdmin(host: string, adminPort: number, command: string, optio
     request.on('error', (e: NodeJS.ErrnoException) => {
       // Refused or unreachable is the same over either scheme; anything else at the connection may be the wrong one.
       const transportFailed = e.code !== 'ECONNREFUSED' && e.code !== 'EHOSTUNREACH' && e.code !== 'ENOTFOUND';
-      const detail = options.https ? `HTTPS: ${firstLine(e)}`
+      const detail = options.https ? (isCertificateError(e) ? `HTTPS certificate error: ${firstLine(e)}` : `HTTPS: ${firstLine(e)}`)
         : e.code?.startsWith('HPE_') ? `the answer over HTTP is not HTTP (${e.code}; an HTTPS-only AdminServer?)` : (e.code ?? e.message);
       finish(new AdminUnavailableError(server, detail, transportFailed));
     });
   });
+}
+
+/** Node's codes for a peer certificate that does not verify (chain, dates, name). */
+function isCertificateError(e: NodeJS.ErrnoException): boolean {
+  const code = e.code ?? '';
+  return /CERT|SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY|DECRYPT)|ERR_TLS_CERT_ALTNAME_INVALID/.test(code);
 }
 
 /** `mntr` as key → value (`zk_` prefix dropped, so the keys match the AdminServer's `monitor`). */

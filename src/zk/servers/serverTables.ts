@@ -23,6 +23,8 @@ export interface ServerTables {
   secure?: boolean;
   /** Why tables are missing or partial (e.g. words refused, server unreachable). */
   reason?: string;
+  /** Why the AdminServer was not used when a port for it was given (e.g. an HTTPS certificate error), one line. */
+  adminReason?: string;
   refusedWords: string[];
   /** Session → client address (`host:port`), for sessions connected to this server. */
   connections?: Map<string, string>;
@@ -172,6 +174,7 @@ async function readViaWords(endpoint: ServerEndpoint, options: TableOptions, adm
   } else if (refused.length) {
     tables.reason = 'partlyRefused';
   }
+  if (adminReason) tables.adminReason = adminReason;
   if (adminReason && tables.via === 'none') tables.reason = `refused; AdminServer: ${adminReason}`;
   return finishCounts(tables, mntrAfter === undefined ? undefined : parseMntr(mntrAfter));
 }
