@@ -50,7 +50,9 @@ files_of() { # files_of <tier>: the compiled tests of the sources in test/<tier>
   done < <(find "test/$1" -name '*.test.ts' | sort)
 }
 
-# One node test runner per tier; within a tier, one file at a time. A test that waits for something that never
+# One node test runner per tier. Unit files run one at a time; integration files two at a time: they mostly wait
+# on servers, sessions and timers (an expiry, a hung member), each starts its own servers on free ports and works in
+# folders of its own, and the tier is the run's longest. A test that waits for something that never
 # comes fails after 5 minutes (the longest passes in well under one) instead of hanging the run. (Not
 # --test-force-exit: it cuts the end of the reports, their summaries among it. A file whose tests are over ends
 # anyway: the servers it started do not hold it open, and die with it; endsWithTestProcess in test/support.)
@@ -58,8 +60,10 @@ run_tier() { # run_tier <tier> <tap file> <spec destination>
   local files
   mapfile -t files < <(files_of "$1")
   [ ${#files[@]} -gt 0 ] || { echo "test-node: no tests in test/$1" >&2; return 1; }
-  echo "== $1 tests (${#files[@]} files)"
-  node --test --test-concurrency=1 --test-timeout=300000 --test-reporter=spec --test-reporter-destination="$3" \
+  local concurrency=1
+  [ "$1" = integration ] && concurrency=2
+  echo "== $1 tests (${#files[@]} files, $concurrency at a time)"
+  node --test --test-concurrency="$concurrency" --test-timeout=300000 --test-reporter=spec --test-reporter-destination="$3" \
     --test-reporter=tap --test-reporter-destination="$2" "${files[@]}"
 }
 
