@@ -108,7 +108,9 @@ describe('a standalone server restarts within the session timeout', () => {
 
   before(async () => {
     zk = await startStandalone();
-    other = await connectOtherClient(zk.connectString, 20000);
+    // The server's longest session (40 s): the other client must outlast the restart on a loaded machine, or its
+    // session ends and its requests (this client has no request timeout) are never answered.
+    other = await connectOtherClient(zk.connectString, 40000);
     await other.mkdirp('/restart');
     session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 12000, requestTimeoutMs: 5000 });
     await session.open();

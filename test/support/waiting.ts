@@ -3,6 +3,21 @@
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+class CheckUnanswered extends Error {}
+
+/**
+ * A check's answer, or an error once the deadline has passed: a check that never settles (a request of a client
+ * without request timeouts, whose session ended meanwhile) must end the wait with a reason, not hang the file.
+ */
+function untilDeadline<T>(answer: T | Promise<T>, deadline: number): Promise<T> {
+  if (!(answer instanceof Promise)) return Promise.resolve(answer);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CheckUnanswered('the check itself never answered')), Math.max(0, deadline - Date.now()));
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Resolves when `check` returns true, polling; rejects after `timeoutMs`, naming `what` and the check's last error.
  * A check that throws is polled again: what it reads may not be there yet (a member that has not applied a create,
@@ -13,7 +28,7 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
   let last: unknown;
   while (Date.now() < deadline) {
     try {
-      if (await check()) return;
+      if (await untilDeadline(check(), deadline)) return;
     } catch (error) {
       last = error;
     }
@@ -31,7 +46,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   let last: unknown;
   for (;;) {
     try {
-      const value = await probe();
+      const value = await untilDeadline(probe(), deadline);
       if (value !== undefined && value !== false) return value;
     } catch (error) {
       last = error;
