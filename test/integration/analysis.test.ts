@@ -230,6 +230,24 @@ describe('lock analysis on a real server', () => {
     assert.equal(bounded.truncated, true);
   });
 
+  test('a folder holding lock nodes and folders of other queues: the folders are no participants, their queues are shown', async () => {
+    // As in the demo after Acquire Lock on /zooscope-demo/locks: two lock nodes beside two queue folders.
+    const [a, b] = [await client(), await client()];
+    await a.mkdirp('/mixed/locks/curator-mutex');
+    await a.mkdirp('/mixed/locks/kazoo-lock');
+    const curatorHolder = await a.create(`/mixed/locks/curator-mutex/_c_${uuid('a')}-lock-`, '', EPH_SEQ);
+    const kazooHolder = await b.create(`/mixed/locks/kazoo-lock/${'b'.repeat(32)}__lock__`, '', EPH_SEQ);
+    const first = await a.create('/mixed/locks/f00d-lock-', '', EPH_SEQ);
+    const second = await b.create('/mixed/locks/beef-lock-', '', EPH_SEQ);
+    const analysis = await analyzeLocks(session, '/mixed/locks', options);
+    assert.deepEqual(analysis.queues.map((q) => q.path).sort(), ['/mixed/locks', '/mixed/locks/curator-mutex', '/mixed/locks/kazoo-lock']);
+    const own = queue(analysis, '/mixed/locks');
+    assert.deepEqual(own.participants.map((p) => p.path), [first, second]);
+    assert.ok(!own.anomalies.some((x) => x.kind === 'persistent-lock-node'), JSON.stringify(own.anomalies));
+    assert.equal(queue(analysis, '/mixed/locks/curator-mutex').participants[0].path, curatorHolder);
+    assert.equal(queue(analysis, '/mixed/locks/kazoo-lock').participants[0].path, kazooHolder);
+  });
+
   test('without server tables: edges inferred, servers empty', async () => {
     const analysis = await analyzeLocks(session, '/cm/lock', { serverWatches: false });
     const q = queue(analysis, '/cm/lock');

@@ -57,6 +57,16 @@ describe('recognising queues from child names', () => {
     assert.equal(looksLikeLockQueue(['a', 'b', 'c', `job-${seq(1)}`]), undefined);
   });
 
+  test('a child with no sequence number sorted after the contenders is no participant; one a client would wait on stays', () => {
+    const plain = analyse('/l', [`f00d-lock-${seq(1)}`, 'sub-queue', `beef-lock-${seq(0)}`, 'config']);
+    assert.deepEqual(plain.order, [`beef-lock-${seq(0)}`, `f00d-lock-${seq(1)}`]);
+    // Curator sorts a name without its marker by the whole name: '00-early' comes before '0000000001' ('-' < '0').
+    const first = '00-early';
+    const curator = analyse('/c', [`_c_${uuid('a')}-lock-${seq(1)}`, first, `_c_${uuid('b')}-lock-${seq(2)}`, 'zz-folder']);
+    assert.deepEqual(curator.order, [first, `_c_${uuid('a')}-lock-${seq(1)}`, `_c_${uuid('b')}-lock-${seq(2)}`]);
+    assert.deepEqual(curator.waits[1], [first]);
+  });
+
   test('sequence numbers, negative after overflow, and GUIDs are parsed', () => {
     assert.deepEqual(parseName(`_c_${uuid('a')}-lock-${seq(42)}`)?.sequence, 42);
     assert.equal(parseName(`lock--000000005`)?.sequence, -5);

@@ -6,7 +6,7 @@ import type { ZkSession } from '../session/session';
 import { nodeKind, ZnodeStat } from '../stat';
 import { mapBounded } from '../timeouts';
 import type { RecipeId, UnreadablePath } from '../../shared/lockAnalysis';
-import { Family, isFixedLeaderName, recognizeQueue } from './recipes';
+import { Family, isFixedLeaderName, parseName, recognizeQueue } from './recipes';
 
 export type QueueSpec =
   | { shape: 'simple'; path: string; recipe: RecipeId; family: Family; names?: string[]; parent?: ParentStat }
@@ -99,15 +99,23 @@ export async function discoverQueues(session: ZkSession, root: string, options: 
   if (rootList.children.length === 0 && nodeKind(rootList.stat) === 'ephemeral') return { specs: [{ shape: 'fixed', path: root }], truncated: false, dirs: [], unreadable: [] };
   const unreadable: UnreadablePath[] = [];
   const own = specFor(root, rootList.children, rootList.stat);
-  if (own) return { specs: [await lifted(session, own, unreadable)], truncated: false, dirs: [], unreadable };
-  const lifted1 = await semaphoreParentOf(session, root, unreadable);
-  if (lifted1) return { specs: [lifted1], truncated: false, dirs: [], unreadable };
-  const dirs: CrawledDir[] = [{ path: root, cversion: rootList.stat.cversion }];
-
   const found = new Map<string, QueueSpec>();
+  let dirs: CrawledDir[] = [{ path: root, cversion: rootList.stat.cversion }];
+  let level = rootList.children.map((c) => joinPath(root, c)).filter((p) => p !== '/zookeeper');
+  if (own) {
+    const spec = await lifted(session, own, unreadable);
+    level = foreignChildren(own, rootList.children);
+    if (level.length === 0) return { specs: [spec], truncated: false, dirs: [], unreadable };
+    // Lock nodes and folders of other queues side by side: both are shown.
+    found.set(spec.path, spec);
+    dirs = [];
+  } else {
+    const lifted1 = await semaphoreParentOf(session, root, unreadable);
+    if (lifted1) return { specs: [lifted1], truncated: false, dirs: [], unreadable };
+  }
+
   let truncated = false;
   let visited = 1;
-  let level = rootList.children.map((c) => joinPath(root, c)).filter((p) => p !== '/zookeeper');
   while (level.length > 0 && !truncated) {
     cancelled(options.signal);
     if (visited + level.length > maxNodes) {
@@ -123,6 +131,7 @@ export async function discoverQueues(session: ZkSession, root: string, options: 
       const spec = specFor(path, list.children, list.stat);
       if (spec) {
         if (!found.has(spec.path)) found.set(spec.path, spec);
+        next.push(...foreignChildren(spec, list.children));
       } else {
         for (const c of list.children) next.push(joinPath(path, c));
         if (nodeKind(list.stat) !== 'ephemeral' && dirs.length < MAX_WATCHED_DIRS) dirs.push({ path, cversion: list.stat.cversion });
@@ -138,6 +147,12 @@ export async function discoverQueues(session: ZkSession, root: string, options: 
   const specs = [...found.values()].slice(0, maxQueues);
   unreadable.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { specs, truncated, dirs, unreadable };
+}
+
+/** Children of a lock queue that are no lock nodes of it (no sequence number): they may be folders of other queues. */
+function foreignChildren(spec: QueueSpec, children: readonly string[]): string[] {
+  if (spec.shape !== 'simple') return [];
+  return children.filter((name) => !parseName(name)).map((name) => joinPath(spec.path, name));
 }
 
 /** A Curator semaphore's `leases` or `locks` directory asked for directly: analyse the semaphore as a whole. */

@@ -97,11 +97,22 @@ function isWrite(r: Ranked): boolean {
 }
 
 /**
+ * A child with no sequence number that the library sorts after every contender (a folder of other queues beside
+ * the lock nodes, a config node) is no participant: nothing waits on it and it waits on nothing. One that sorts
+ * before a contender stays: that library's client would wait on it.
+ */
+function withoutTrailingForeign(ordered: Ranked[]): Ranked[] {
+  let end = ordered.length;
+  while (end > 0 && !ordered[end - 1].parsed) end--;
+  return end === ordered.length ? ordered : ordered.slice(0, end);
+}
+
+/**
  * Participants of one queue directory in queue order, with roles and what each waits for. Semaphores are built
  * elsewhere (several directories); this handles locks, read/write locks, elections and unknown sequential queues.
  */
 export function participantsOf(recipe: RecipeId, family: Family, nodes: readonly QueueNode[]): Participant[] {
-  const ordered = orderQueue(family, nodes, recipeMarker(recipe));
+  const ordered = withoutTrailingForeign(orderQueue(family, nodes, recipeMarker(recipe)));
   const election = ELECTION_RECIPES.has(recipe);
   const readWrite = recipe === 'curator-rwlock' || recipe === 'kazoo-rwlock' || recipe === 'plain-rwlock';
   const result: Participant[] = [];
