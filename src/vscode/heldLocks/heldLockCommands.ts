@@ -12,7 +12,7 @@ import { isPathNode } from '../../zk/tree/treeNodes';
 import { HeldLock, isLive } from './heldLocks';
 import { isHeldLockNode } from './heldLocksView';
 import { followAttempt } from './lockNotifications';
-import { chooseConvention, resolveLockTarget } from './lockTarget';
+import { chooseConvention, confirmLockPath, resolveLockTarget } from './lockTarget';
 import { modeLabel, stateLabel, waitingText } from './lockTexts';
 import { fail, flash, info } from '../common/notifier';
 import { pickItem } from '../common/quickInput';
@@ -36,7 +36,8 @@ function acquireTitle(mode: LockMode): string {
 export async function acquire(core: HeldLocksContext, mode: LockMode, arg?: unknown): Promise<LockSnapshot | undefined> {
   const target = await resolveLockTarget(core, arg, acquireTitle(mode));
   if (!target) return undefined;
-  const { connectionId, path } = target;
+  const { connectionId } = target;
+  let path = target.path;
   const saved = core.store.get(connectionId);
   if (!saved) {
     void fail(t('No saved connection "{0}".', connectionId));
@@ -58,6 +59,9 @@ export async function acquire(core: HeldLocksContext, mode: LockMode, arg?: unkn
           return m;
         });
       if (!manager) return undefined;
+      const chosenPath = await confirmLockPath(path, mode, await manager.surveyPath(path));
+      if (!chosenPath) return undefined;
+      path = chosenPath;
       if (!target.convention) {
         const chosen = await chooseConvention(path, mode, await manager.detectConvention(path));
         if (!chosen) return undefined;

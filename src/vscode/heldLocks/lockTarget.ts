@@ -2,15 +2,16 @@
 // commands, tests), or, from the palette, a connection and a path the user types (validated as they type). And,
 // before joining a queue of unknown or mixed names, the convention the user chooses.
 import * as vscode from 'vscode';
-import { CONVENTION_IDS, convention, ConventionDetection, ConventionId, isConventionId, LockMode } from '../../zk/locks';
+import { CONVENTION_IDS, convention, ConventionDetection, ConventionId, isConventionId, LockMode, LockPathSurvey } from '../../zk/locks';
 import { checkPath } from '../../zk/paths';
 import { pickConnection } from '../core/pickConnection';
 import { describePathProblem } from '../common/failureTexts';
 import type { Core } from '../core/core';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { conventionDescription, detectionWarning, modeLabel } from './lockTexts';
-import { fail } from '../common/notifier';
+import { ask, fail } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';
+import { shown } from '../common/untrustedText';
 
 const t = vscode.l10n.t;
 
@@ -80,4 +81,39 @@ export async function chooseConvention(path: string, mode: LockMode, detection: 
     matchOnDetail: true, ignoreFocusOut: true,
   });
   return pick?.id;
+}
+
+/**
+ * Where to create the lock node when `path` holds more than lock nodes: a folder of lock queues offers those queues
+ * (a node beside them is a lock no client of theirs sees), other children are named before anything is created.
+ * Answers the path to lock, or undefined when the user backed out.
+ */
+export async function confirmLockPath(path: string, mode: LockMode, survey: LockPathSurvey): Promise<string | undefined> {
+  if (survey.otherCount === 0) return path;
+  const others = othersText(survey);
+  const hasLockNodes = survey.detection.status !== 'empty';
+  if (survey.queuesBelow.length > 0) {
+    const here = { icon: 'add', label: t('A new lock at {0}', path), detail: hasLockNodes ? others : t('No client of the queues below uses it. {0}', others), path };
+    const pick = await pickItem([
+      ...survey.queuesBelow.map((queue) => ({ icon: 'lock', label: queue, detail: t('A lock queue below {0}', path), path: queue })),
+      here,
+    ], {
+      title: t('{0}: {1} holds lock queues below it', modeLabel(mode), path),
+      placeHolder: shown(hasLockNodes ? t('{0} holds lock nodes and lock queues below it: which lock do you mean?', path)
+        : t('{0} holds no lock nodes, but lock queues below it: which lock do you mean?', path)),
+      matchOnDetail: true, ignoreFocusOut: true,
+    });
+    return pick?.path;
+  }
+  const create = t('Create Lock Node Here');
+  const answer = await ask('warning', t('{0} holds nodes that are no lock nodes.', path),
+    [others, t('Your lock node goes beside them; the clients of those nodes will not see it as a lock.')], create);
+  return answer === create ? path : undefined;
+}
+
+function othersText(survey: LockPathSurvey): string {
+  const names = survey.otherChildren.join(', ');
+  return survey.otherCount > survey.otherChildren.length
+    ? t('{0} children are no lock nodes ({1}, …).', survey.otherCount, names)
+    : t('{0} children are no lock nodes ({1}).', survey.otherCount, names);
 }

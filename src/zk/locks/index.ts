@@ -45,3 +45,4 @@ export { CONVENTION_IDS, convention, isConventionId } from './conventions';
 export type { ConventionId, LockConvention, NodeRole } from './conventions';
 export { detectConvention, chooseConvention } from './conventionDetection';
 export type { ConventionDetection } from './conventionDetection';
+export type { LockPathSurvey } from './lockPathSurvey';

@@ -7,6 +7,7 @@ import { isZkError, ZkError } from '../errors';
 import { checkPath } from '../paths';
 import { SessionOptions, SessionState, ZkSession } from '../session/session';
 import { ConventionDetection, detectConvention } from './conventionDetection';
+import { LockPathSurvey, surveyLockPath } from './lockPathSurvey';
 import type { ConventionId } from './conventions';
 import { LockHandle } from './lockHandle';
 import { QueueLock } from './queueLock';
@@ -92,6 +93,11 @@ export class LockManager extends EventEmitter<LockManagerEvents> {
       if (isZkError(error, 'noNode')) return { status: 'empty', others: 0 };
       throw error;
     }
+  }
+
+  /** What `path` holds beyond its lock nodes (folders, queues below), to ask the user before creating anything. */
+  async surveyPath(path: string): Promise<LockPathSurvey> {
+    return surveyLockPath(await this.ensureSession(), path);
   }
 
   /** Releases everything by closing the lock session (the server deletes its ephemeral nodes at once). */

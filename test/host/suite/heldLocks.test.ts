@@ -345,6 +345,45 @@ describe('Held locks', function () {
     assert.strictEqual(entry(backedOut), undefined, 'nothing joined when the user backs out');
   });
 
+  it('on a folder of lock queues offers those queues and joins the one chosen; beside other nodes it asks first', async () => {
+    const folder = `${BASE}/queues`;
+    await other.mkdirp(`${folder}/curator-mutex`);
+    await other.mkdirp(`${folder}/kazoo-lock`);
+    const kazooNode = await other.create(`${folder}/kazoo-lock/${'a'.repeat(32)}__lock__`, 'worker', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+    await other.create(`${folder}/curator-mutex/_c_${'b'.repeat(8)}-bbbb-bbbb-bbbb-${'b'.repeat(12)}-lock-`, 'worker', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+    const picks = captureWindow('showQuickPick', (items) => (items as { path: string }[]).find((i) => i.path === `${folder}/kazoo-lock`));
+    try {
+      await acquire('zooscope.acquireLock', folder);
+    } finally {
+      picks.restore();
+    }
+    assert.ok(picks.placeHolders[0]?.includes('no lock nodes, but lock queues below it'), picks.placeHolders[0]);
+    assert.deepStrictEqual(picks.labels[0].slice(0, 2).sort(), [`${folder}/curator-mutex`, `${folder}/kazoo-lock`].map((p) => `$(lock) ${p}`));
+    assert.strictEqual(entry(folder), undefined, 'no lock at the folder itself');
+    await eventually(() => entry(`${folder}/kazoo-lock`)?.snapshot.state === 'waiting', 20000, 'waiting in the kazoo queue');
+    assert.strictEqual(entry(`${folder}/kazoo-lock`)!.snapshot.waitingFor, kazooNode);
+    assert.deepStrictEqual((await other.children(folder)).sort(), ['curator-mutex', 'kazoo-lock'], 'nothing created beside the queues');
+
+    const backOut = captureWindow('showQuickPick', () => undefined);
+    try {
+      assert.strictEqual(await acquire('zooscope.acquireLock', folder), undefined);
+    } finally {
+      backOut.restore();
+    }
+    assert.deepStrictEqual((await other.children(folder)).sort(), ['curator-mutex', 'kazoo-lock'], 'nothing created when the user backs out');
+
+    const config = `${BASE}/app-config`;
+    await other.mkdirp(`${config}/settings`);
+    const dialogs = captureWindow('showWarningMessage');
+    try {
+      assert.strictEqual(await acquire('zooscope.acquireLock', config), undefined);
+    } finally {
+      dialogs.restore();
+    }
+    assert.ok(dialogs.messages[0]?.includes('no lock nodes'), dialogs.messages.join(' | '));
+    assert.deepStrictEqual(await other.children(config), ['settings'], 'nothing created without a yes');
+  });
+
   it('asks the palette for a valid path', async () => {
     const inputs = captureWindow('showInputBox', () => `${BASE}/palette`);
     try {
