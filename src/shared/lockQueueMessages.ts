@@ -17,7 +17,7 @@ export interface LockQueuePanelState {
 export const STRING_KEYS = [
   'title', 'subtreeTitle', 'loading', 'live', 'disconnected', 'noQueues', 'emptyQueue',
   'holder', 'waiter', 'leader', 'heldFor', 'waitingFor', 'leadingFor', 'heldAtLeast', 'leadingAtLeast', 'session', 'client', 'persistentNode',
-  'watches', 'waitsFor', 'seenOnServer', 'inferred', 'ours', 'position', 'holders', 'waiters', 'leases',
+  'watches', 'waitsFor', 'ownNode', 'ownNodeWatch', 'seenOnServer', 'inferred', 'ours', 'position', 'holders', 'waiters', 'leases',
   'reveal', 'acquire', 'release', 'forceRelease', 'refresh', 'deadlock', 'deadlockStep', 'queueList',
   'kind.exclusive', 'kind.read', 'kind.write', 'kind.lease', 'kind.candidate',
   'unit.d', 'unit.h', 'unit.m', 'unit.s', 'serverWatches', 'serverWatchesNone', 'updated', 'anomalies',

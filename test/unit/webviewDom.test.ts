@@ -72,6 +72,30 @@ describe('lock-queue webview (bundled, in Chromium)', () => {
     }
   });
 
+  it('draws a watch on its own node as "own node" after what it waits for, and keeps many chips inside the row', async () => {
+    const fe = await openFrontEnd({ browser, code, width: 1500, height: 700 });
+    try {
+      await fe.send(init());
+      const analysis = fixtureAnalysis(3);
+      const waiter = analysis.queues[0].participants[1];
+      const predecessor = analysis.queues[0].participants[0];
+      waiter.watches = [{ path: waiter.path, source: 'server' }, { path: predecessor.path, source: 'server' },
+        ...Array.from({ length: 40 }, (_, i) => ({ path: `/elsewhere/watched-node-${i}`, source: 'server' as const }))];
+      await fe.timeModel(model(analysis));
+      const row = fe.page.locator('.row', { hasText: waiter.name }).first();
+      const chips = row.locator('.edge');
+      assert.equal(await chips.first().textContent(), `#0 ${predecessor.name}`, 'what it waits for comes first');
+      assert.equal(await row.locator('.edge-own').count(), 1);
+      assert.equal(await row.locator('.edge-own').textContent(), 'ownNode');
+      assert.ok(!(await chips.allTextContents()).some((text) => text.includes(`#1 ${waiter.name}`)), 'never drawn as waiting on itself');
+      const rowBox = (await row.boundingBox())!;
+      const edgesBox = (await row.locator('.edges').boundingBox())!;
+      assert.ok(edgesBox.x + edgesBox.width <= rowBox.x + rowBox.width + 0.5, `chips end at ${edgesBox.x + edgesBox.width}, the row at ${rowBox.x + rowBox.width}`);
+    } finally {
+      await fe.close();
+    }
+  });
+
   it('shows names, data and connection names from ZooKeeper as text, never as markup', async () => {
     const fe = await open();
     try {

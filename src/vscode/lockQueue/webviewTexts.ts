@@ -28,6 +28,8 @@ export function webviewStrings(): WebviewStrings {
     persistentNode: t('persistent node (no owner session)'),
     watches: t('watches'),
     waitsFor: t('waits for'),
+    ownNode: t('own node'),
+    ownNodeWatch: t('watches its own node, to learn at once if it is deleted; it waits on nothing for it'),
     seenOnServer: t('seen on server'),
     inferred: t('inferred from the recipe'),
     ours: t('ours'),

@@ -52,21 +52,22 @@ export function timeText(p: Participant, s: WebviewStrings, now: number): string
   return participantTime(p, s, now);
 }
 
-function edgeText(e: EdgeTarget): string {
+function edgeText(e: EdgeTarget, s: WebviewStrings): string {
+  if (e.own) return s.ownNode;
   return e.position !== undefined ? `#${e.position} ${e.name}` : e.name;
 }
 
 function edgeChip(e: EdgeTarget, s: WebviewStrings): HTMLElement {
   const how = e.source === 'server' ? s.seenOnServer : s.inferred;
   const verb = e.waitOnly ? s.waitsFor : s.watches;
-  const chip = el('button', `edge edge-${e.source}${e.waitOnly ? ' edge-wait' : ''}`);
+  const chip = el('button', `edge edge-${e.source}${e.waitOnly ? ' edge-wait' : ''}${e.own ? ' edge-own' : ''}`);
   chip.type = 'button';
   chip.tabIndex = -1;
   chip.dataset.action = 'focusEdge';
   chip.dataset.target = e.path;
-  chip.title = visibleText(`${verb} ${e.path} (${how})`);
+  chip.title = visibleText(e.own ? `${s.ownNodeWatch} (${how})` : `${verb} ${e.path} (${how})`);
   chip.setAttribute('aria-label', visibleText(edgeLabel(e, s)));
-  chip.append(icon(e.source === 'server' ? 'arrow-up' : 'arrow-small-up'), el('span', 'edge-name', edgeText(e)));
+  chip.append(icon(e.own ? 'eye' : e.source === 'server' ? 'arrow-up' : 'arrow-small-up'), el('span', 'edge-name', edgeText(e, s)));
   return chip;
 }
 
@@ -77,7 +78,8 @@ function participantDetails(p: Participant, s: WebviewStrings): string[] {
 }
 
 function edgeLabel(e: EdgeTarget, s: WebviewStrings): string {
-  return `${e.waitOnly ? s.waitsFor : s.watches} ${edgeText(e)} (${e.source === 'server' ? s.seenOnServer : s.inferred})`;
+  const how = e.source === 'server' ? s.seenOnServer : s.inferred;
+  return e.own ? `${s.ownNodeWatch} (${how})` : `${e.waitOnly ? s.waitsFor : s.watches} ${edgeText(e, s)} (${how})`;
 }
 
 /** The row's accessible name: everything it shows, in reading order. */
@@ -135,7 +137,7 @@ export function updatePositions(node: HTMLElement, row: ParticipantRow, ctx: Ren
   row.edges.forEach((e, k) => {
     chips[k].setAttribute('aria-label', visibleText(edgeLabel(e, ctx.strings)));
     const name = chips[k].querySelector('.edge-name');
-    if (name) name.textContent = visibleText(edgeText(e));
+    if (name) name.textContent = visibleText(edgeText(e, ctx.strings));
   });
   node.setAttribute('aria-label', visibleText(participantLabel(row, ctx)));
 }

@@ -12,6 +12,8 @@ export interface EdgeTarget {
   position?: number;
   /** True for a recipe's "waits for" that no watch confirms. */
   waitOnly?: boolean;
+  /** The participant's watch on its own node (ZooScope's recipe, to learn at once of a deletion): no wait. */
+  own?: boolean;
 }
 
 interface RowBase {
@@ -139,9 +141,11 @@ function edgesOf(p: Participant, find: (path: string) => Participant | undefined
     const other = find(path);
     return { path, name: other ? other.name : path, source, position: other?.position, waitOnly };
   };
-  const edges = p.watches.map((w) => target(w.path, w.source));
+  const edges = p.watches.filter((w) => w.path !== p.path).map((w) => target(w.path, w.source));
   const watched = new Set(p.watches.map((w) => w.path));
   for (const path of p.waitsFor) if (!watched.has(path)) edges.push(target(path, 'inferred', true));
+  // Last: what it waits for comes first on the row.
+  for (const w of p.watches) if (w.path === p.path) edges.push({ ...target(w.path, w.source), own: true });
   return edges;
 }
 
