@@ -6,8 +6,8 @@ import * as assert from 'node:assert';
 import * as zookeeper from 'node-zookeeper-client';
 import type { Locator } from 'playwright-core';
 import { children, ownerOf } from '../support/lockHelpers';
-import { startProxy } from '../support/tcpProxy';
-import { connectOtherClient } from '../support/zkClient';
+import { startProxy, TcpProxy } from '../support/tcpProxy';
+import { connectOtherClient, eventually } from '../support/zkClient';
 import { contextSubmenu } from './menus';
 import { E2eTest, escapeRegExp, Workbench } from './workbench';
 
@@ -146,6 +146,47 @@ export const tests: E2eTest[] = [
         console.log(`  lock node gone ${Date.now() - started} ms after the reload`);
         await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60000 });
       } finally {
+        await other.removeRecursive(path).catch(() => undefined);
+        other.close();
+      }
+    },
+  },
+  {
+    name: 'held locks: a window gone without closing (network lost) releases them after the chosen time, and says so when back',
+    timeoutMs: 360000,
+    async run(ctx) {
+      assert.ok(ctx.zk, 'no test ZooKeeper');
+      const path = `/e2e-held-gone-${Date.now().toString(36)}`;
+      const other = await connectOtherClient(ctx.zk);
+      let proxy: TcpProxy | undefined;
+      try {
+        const wb = await ctx.open({
+          settings: {
+            'zooscope.connections': [{ id: 'e2e-held', name: CONNECTION, connectString: ctx.zk, sessionTimeoutMs: 60000 }],
+            'zooscope.locks.releaseWhenWindowClosedSeconds': 10,
+          },
+        });
+        // The window talks to code-server through a proxy the test can cut, as a lost network or a sleeping laptop
+        // does. (A tab closed cleanly ends its extension host, and its locks with it, at once.)
+        const serverUrl = new URL(wb.server.url);
+        proxy = await startProxy(Number(serverUrl.port));
+        await wb.closeTab();
+        serverUrl.port = String(proxy.port);
+        await wb.reopenTab(serverUrl.toString());
+        await wb.openZooScope();
+        await wb.runCommand('ZooScope: Acquire Lock');
+        await wb.answerInput(/Path of the lock/, path);
+        await wb.page.locator('.statusbar-item', { hasText: /1 held/ }).first().waitFor({ timeout: 30000 });
+        assert.strictEqual((await children(other, path)).length, 1, 'our node exists');
+        // Gone without a word: code-server keeps the window's extension host (and its lock session) for hours.
+        await proxy.refuse(true);
+        proxy.cutAll();
+        await eventually(async () => (await children(other, path)).length === 0, 180000, 'the lock node deleted while the window was gone');
+        await proxy.refuse(false);
+        await wb.notification(new RegExp(`ZooScope released the locks of a window that was gone for \\d+ s: ${escapeRegExp(path)}\\.`)).waitFor({ timeout: 120000 });
+        await wb.screenshot('held-locks-released-while-window-gone');
+      } finally {
+        await proxy?.close();
         await other.removeRecursive(path).catch(() => undefined);
         other.close();
       }

@@ -56,12 +56,31 @@ export class Workbench {
   readonly pageErrors: string[] = [];
 
   private constructor(
-    readonly page: Page,
+    private currentPage: Page,
     readonly server: CodeServerHandle,
     private readonly browser: Browser,
     private readonly tempWorkspace: string | undefined,
   ) {
+    currentPage.on('pageerror', (e) => this.pageErrors.push(e.message));
+  }
+
+  /** The workbench's browser tab (a new one after reopenTab). */
+  get page(): Page {
+    return this.currentPage;
+  }
+
+  /** Closes the browser tab (code-server and its extension host go on, as when a user closes the tab). */
+  async closeTab(): Promise<void> {
+    await this.currentPage.close();
+  }
+
+  /** Opens the workbench again in a new tab of the same browser (at `url`, e.g. through a proxy the test cuts). */
+  async reopenTab(url = this.server.url): Promise<void> {
+    const page = await this.browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('pageerror', (e) => this.pageErrors.push(e.message));
+    this.currentPage = page;
+    await page.goto(url);
+    await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60000 });
   }
 
   static async open(o: WorkbenchOptions = {}): Promise<Workbench> {

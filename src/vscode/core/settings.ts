@@ -7,13 +7,19 @@ import type { SavedConnection } from './savedConnection';
 export interface LockSettings {
   pollIntervalMs: number;
   heldTooLongMs: number;
+  /** A remote window's locks are released after it has been closed this long; 0: never. */
+  releaseWhenWindowGoneMs: number;
 }
 
 export function lockSettings(): LockSettings {
   const config = vscode.workspace.getConfiguration('zooscope.locks');
   const seconds = config.get<number>('pollIntervalSeconds') ?? 2;
   const minutes = config.get<number>('heldTooLongMinutes') ?? 10;
-  return { pollIntervalMs: Math.max(250, seconds * 1000), heldTooLongMs: Math.max(1000, minutes * 60000) };
+  const goneSeconds = config.get<number>('releaseWhenWindowClosedSeconds') ?? 300;
+  return {
+    pollIntervalMs: Math.max(250, seconds * 1000), heldTooLongMs: Math.max(1000, minutes * 60000),
+    releaseWhenWindowGoneMs: Number.isFinite(goneSeconds) && goneSeconds > 0 ? Math.max(5000, goneSeconds * 1000) : 0,
+  };
 }
 
 export function ensembleRefreshMs(): number {

@@ -11,6 +11,7 @@ import type { HeldLocksContext } from './heldLocksContext';
 import { HeldLocksStatusBar } from './heldLocksStatusBar';
 import { HeldLocksElement, HeldLocksProvider } from './heldLocksView';
 import { registerLockNotifications } from './lockNotifications';
+import { releaseWhenWindowGone } from './releaseWhenGone';
 
 /** What the lock-queue panel may ask of this window's locks. */
 export interface HeldLocksApi {
@@ -29,7 +30,7 @@ export interface HeldLocksParts {
   heldLocksStatusBar: HeldLocksStatusBar;
 }
 
-export function register(_context: vscode.ExtensionContext, core: Core): Registered<HeldLocksApi, HeldLocksParts> {
+export function register(extension: vscode.ExtensionContext, core: Core): Registered<HeldLocksApi, HeldLocksParts> {
   const heldLocks = new HeldLocks(core.store, core.connections);
   const heldLocksTree = new HeldLocksProvider(heldLocks, core.store);
   const heldLocksView = vscode.window.createTreeView<HeldLocksElement>('zooscope.heldLocks', { treeDataProvider: heldLocksTree });
@@ -54,6 +55,7 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
       heldLocksStatusBar, heldLocksView, heldLocksTree, heldLocks,
       heldLocks.onDidChange(setContext),
       ...registerLockNotifications(heldLocks, core.store),
+      ...releaseWhenWindowGone(heldLocks, extension.globalStorageUri),
       ...registerCommands({
         [Command.acquireLock]: (arg?: unknown) => acquire(context, 'exclusive', arg),
         [Command.acquireReadLock]: (arg?: unknown) => acquire(context, 'read', arg),
