@@ -1,6 +1,7 @@
 // In Restricted Mode a folder's settings cannot add or change connections: the manifest declares the setting
 // restricted (VS Code then ignores the folder's value), ZooScope reads only the user's list, and every setting has
-// a scope chosen on purpose.
+// its scope said. The connections stay `window`: `machine` scopes would hide the connections in a user's own settings
+// in every remote window (VS Code applies those only from the remote machine's settings).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -21,12 +22,11 @@ test('untrusted workspaces are supported in part, with zooscope.connections rest
   assert.deepEqual(untrusted?.restrictedConfigurations, ['zooscope.connections']);
 });
 
-test('every setting has a scope; connections (with key file paths) are machine settings a trusted folder may override', () => {
+test('every setting has its scope said: window (a folder may set them; the connections only when trusted)', () => {
   const properties = manifest.contributes.configuration.properties;
-  const scopes = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, v.scope]));
-  assert.deepEqual(Object.entries(scopes).filter(([, scope]) => !scope), []);
-  assert.equal(scopes['zooscope.connections'], 'machine-overridable');
-  assert.deepEqual(Object.entries(scopes).filter(([k, scope]) => k !== 'zooscope.connections' && scope !== 'window'), []);
+  const scopes = Object.entries(properties).map(([k, v]) => [k, v.scope]);
+  assert.ok(scopes.length >= 9);
+  assert.deepEqual(scopes.filter(([, scope]) => scope !== 'window'), []);
 });
 
 test('the explorer\'s welcome says in Restricted Mode that the folder\'s connections are ignored', () => {
