@@ -176,8 +176,11 @@ export class ConnectionStore implements vscode.Disposable {
     return pending;
   }
 
-  /** Over plain TCP to another machine the digest password is readable on the way: warned once per connection. */
-  private async digestMayGo(saved: SavedConnection): Promise<boolean> {
+  /**
+   * Over plain TCP to another machine the digest password is readable on the way: warned once per connection (also
+   * for a digest user added to a live session). True when it may go.
+   */
+  async digestMayGo(saved: SavedConnection): Promise<boolean> {
     if (!sendsDigestInClear(saved) || this.digestInClearAgreed.has(saved.id)) return true;
     return this.askOnce(`digest.${saved.id}`, async () => {
       const choice = await warnDigestInClear(saved.name, describeHosts(bindingFor(saved, 'password')));
