@@ -25,6 +25,8 @@ export interface WorkbenchOptions {
   locale?: string;
   /** Extensions installed besides ZooScope, e.g. a language pack. */
   extraVsixPaths?: string[];
+  /** Workspace trust on: the folder opens in Restricted Mode (with `security.workspace.trust.*` settings). */
+  workspaceTrust?: boolean;
 }
 
 /** One test's view of the world; run.ts closes whatever a test opened. */
@@ -94,6 +96,7 @@ export class Workbench {
       env: o.env,
       locale: o.locale,
       extraVsixPaths: o.extraVsixPaths,
+      workspaceTrust: o.workspaceTrust,
     });
     let browser: Browser | undefined;
     try {

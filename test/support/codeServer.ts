@@ -46,6 +46,8 @@ export interface CodeServerOptions {
   port?: number;
   /** Lets the workbench honour the `payload` URL parameter (extension tests). */
   smokeTestDriver?: boolean;
+  /** Workspace trust as VS Code has it (a folder not yet trusted opens in Restricted Mode); default off. */
+  workspaceTrust?: boolean;
   /** Folder for config, profile, extensions, tmp and the server log; default a fresh temp folder, removed on stop. */
   baseDir?: string;
   /** Profile folders (e.g. from test-electron's --user-data-dir / --extensions-dir); default inside baseDir. */
@@ -202,7 +204,7 @@ export async function startCodeServer(o: CodeServerOptions): Promise<CodeServerH
   const args = [
     tools.codeServerBin, ...common,
     '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    '--disable-telemetry', '--disable-update-check', ...(o.workspaceTrust ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override',
     ...(o.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     ...(o.locale ? ['--locale', o.locale] : []),
     path.resolve(o.workspaceFolder),

@@ -4,6 +4,8 @@ import type { Core } from '../core/core';
 import { connectionForm } from './connectionForm';
 import { pickConnection } from '../core/pickConnection';
 import { ask } from '../common/notifier';
+import type { SecretKind } from '../core/secretBinding';
+import { askToSendSecret } from '../core/secretConsent';
 
 const t = vscode.l10n.t;
 
@@ -30,7 +32,12 @@ export async function editConnection(core: Core, arg?: unknown): Promise<void> {
   if (!existing) return;
   const result = await connectionForm(existing, core.store.list().map((c) => c.name));
   if (!result) return;
-  await core.store.save(result.connection, result.secrets);
+  // Kept secrets follow an edit of the servers (or user, or TLS files) only when the user says so.
+  const rebind: SecretKind[] = [];
+  for (const request of await core.store.secretsToRebind(existing, result.connection, result.secrets)) {
+    if (await askToSendSecret(request)) rebind.push(request.kind);
+  }
+  await core.store.save(result.connection, result.secrets, rebind);
   if (core.connections.get(existing.id)) {
     core.connections.disconnect(existing.id);
     await core.connections.connect(existing.id);

@@ -1,9 +1,16 @@
 // Saved connections: everything but the password in the `zooscope.connections` setting (users can read, edit
-// and share it), the password in SecretStorage under the connection's id.
+// and share it), the password in SecretStorage under the connection's id, with what it was given for (servers,
+// chroot, user, TLS files): it is sent only there unless the user agrees. A connection from a folder's settings
+// has secrets of its own; it never gets the user's connection's of the same name without asking.
 import * as vscode from 'vscode';
 import type { SessionOptions } from '../../zk/session/session';
+import type { TlsSettings } from '../../zk/security/tlsSettings';
+import { Command } from './commandIds';
+import { connectionSource, ConnectionOrigin } from './connectionSource';
 import { requestTimeoutMs } from './settings';
 import type { ConnectionSecrets, SavedConnection } from './savedConnection';
+import { bindingFor, decodeSecret, describeHosts, encodeSecret, sameBinding, SecretBinding, SecretKind, sendsDigestInClear, StoredSecret } from './secretBinding';
+import { askToSendSecret, SecretRequest, warnDigestInClear } from './secretConsent';
 
 export type { ConnectionSecrets, SavedConnection, SavedSasl, SavedTls } from './savedConnection';
 
@@ -14,16 +21,25 @@ const KEY = 'connections';
 export class ConnectionStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
+  /** Connections whose digest password the user agreed to send in clear text, this window session. */
+  private readonly digestInClearAgreed = new Set<string>();
+  /** Questions open now, by secret: two sessions opening at once ask once. */
+  private readonly asking = new Map<string, Promise<boolean>>();
 
   constructor(private readonly secrets: vscode.SecretStorage) {
-    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(`${SECTION}.${KEY}`)) this.changed.fire();
-    });
+    this.subscriptions = [
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${SECTION}.${KEY}`)) this.changed.fire();
+      }),
+      // Trusting the folder brings its connections in.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
+    ];
   }
 
+  /** The user's connections, or the folder's when the workspace is trusted and its settings have a list. */
   list(): SavedConnection[] {
-    const raw = vscode.workspace.getConfiguration(SECTION).get<Partial<SavedConnection>[]>(KEY) ?? [];
+    const raw = this.source().entries as (Partial<SavedConnection> | null)[];
     const seen = new Set<string>();
     const result: SavedConnection[] = [];
     for (const entry of raw) {
@@ -40,72 +56,185 @@ export class ConnectionStore implements vscode.Disposable {
     return this.list().find((c) => c.id === id);
   }
 
-  /** Adds or replaces (by id) a connection; its secrets, if given, go to secret storage only. */
-  async save(connection: SavedConnection, secrets: ConnectionSecrets = {}): Promise<void> {
+  /** Where the listed connections come from: the user's settings or the (trusted) workspace's. */
+  origin(): ConnectionOrigin {
+    return this.source().origin;
+  }
+
+  /**
+   * Adds or replaces (by id) a connection; its secrets, if given, go to secret storage only, bound to it as saved.
+   * `rebind`: kept secrets the user agreed to send where the connection now goes.
+   */
+  async save(connection: SavedConnection, secrets: ConnectionSecrets = {}, rebind: readonly SecretKind[] = []): Promise<void> {
+    const origin = this.origin();
     const others = this.list().filter((c) => c.id !== connection.id);
     const clean: SavedConnection = Object.fromEntries(
       Object.entries(connection).filter(([, v]) => v !== undefined && v !== ''),
     ) as unknown as SavedConnection;
-    await this.write([...others, clean]);
+    await this.write([...others, clean], origin);
     for (const kind of SECRET_KINDS) {
       const value = secrets[kind];
-      if (value === '') await this.secrets.delete(secretKey(connection.id, kind));
-      else if (value !== undefined) await this.secrets.store(secretKey(connection.id, kind), value);
+      const key = secretKey(origin, connection.id, kind);
+      if (value === '') await this.secrets.delete(key);
+      else if (value !== undefined) await this.secrets.store(key, encodeSecret(value, bindingFor(connection, kind)));
+      else if (rebind.includes(kind)) await this.rebind(origin, connection, kind);
     }
   }
 
   async remove(id: string): Promise<void> {
-    await this.write(this.list().filter((c) => c.id !== id));
-    for (const kind of SECRET_KINDS) await this.secrets.delete(secretKey(id, kind));
+    const origin = this.origin();
+    await this.write(this.list().filter((c) => c.id !== id), origin);
+    for (const kind of SECRET_KINDS) await this.secrets.delete(secretKey(origin, id, kind));
   }
 
-  password(id: string): Thenable<string | undefined> {
-    return this.secrets.get(secretKey(id, 'password'));
+  /** The stored value as it is (for restoring it), whatever it was given for; never for sending. */
+  async password(id: string): Promise<string | undefined> {
+    return this.secret(id, 'password');
   }
 
-  secret(id: string, kind: keyof ConnectionSecrets): Thenable<string | undefined> {
-    return this.secrets.get(secretKey(id, kind));
+  async secret(id: string, kind: SecretKind): Promise<string | undefined> {
+    return (await this.read(this.origin(), id, kind))?.value;
   }
 
-  private async write(connections: SavedConnection[]): Promise<void> {
-    const config = vscode.workspace.getConfiguration(SECTION);
-    const inspected = config.inspect(KEY);
-    // Write back where the user keeps them; new lists go to the user settings.
-    const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-    await config.update(KEY, connections, target);
+  /**
+   * The kept secrets (not replaced in `secrets`) that `edited` would send somewhere other than they were given for:
+   * the questions to ask before saving it. Secrets of older versions are bound to `before` first.
+   */
+  async secretsToRebind(before: SavedConnection, edited: SavedConnection, secrets: ConnectionSecrets): Promise<SecretRequest[]> {
+    const origin = this.origin();
+    const requests: SecretRequest[] = [];
+    for (const kind of SECRET_KINDS) {
+      if (secrets[kind] !== undefined || !usesSecret(edited, kind)) continue;
+      const stored = await this.read(origin, before.id, kind);
+      if (!stored) continue;
+      let givenFor = stored.binding;
+      if (!givenFor && origin === 'user') {
+        givenFor = bindingFor(before, kind);
+        await this.secrets.store(secretKey(origin, before.id, kind), encodeSecret(stored.value, givenFor));
+      }
+      const sendTo = bindingFor(edited, kind);
+      if (!givenFor || !sameBinding(givenFor, sendTo)) requests.push({ connectionName: edited.name, kind, givenFor, sendTo, fromWorkspace: false });
+    }
+    return requests;
+  }
+
+  private source() {
+    return connectionSource(vscode.workspace.getConfiguration(SECTION).inspect(KEY), vscode.workspace.isTrusted);
+  }
+
+  private async write(connections: SavedConnection[], origin: ConnectionOrigin): Promise<void> {
+    // Back where the list came from: the user settings, or a trusted workspace's (never an untrusted one's).
+    const target = origin === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    await vscode.workspace.getConfiguration(SECTION).update(KEY, connections, target);
+  }
+
+  private async read(origin: ConnectionOrigin, id: string, kind: SecretKind): Promise<StoredSecret | undefined> {
+    const raw = await this.secrets.get(secretKey(origin, id, kind));
+    return raw === undefined ? undefined : decodeSecret(raw);
+  }
+
+  private async rebind(origin: ConnectionOrigin, connection: SavedConnection, kind: SecretKind): Promise<void> {
+    const stored = await this.read(origin, connection.id, kind);
+    if (stored) await this.secrets.store(secretKey(origin, connection.id, kind), encodeSecret(stored.value, bindingFor(connection, kind)));
+  }
+
+  /** The secret `saved` may send: where it was given for, or elsewhere only once the user agreed (which rebinds it). */
+  private async release(saved: SavedConnection, kind: SecretKind): Promise<string | undefined> {
+    const origin = this.origin();
+    const sendTo = bindingFor(saved, kind);
+    const own = await this.read(origin, saved.id, kind);
+    if (own?.binding && sameBinding(own.binding, sendTo)) return own.value;
+    if (own && !own.binding && origin === 'user') {
+      // Stored by an older version: bound to the user's own connection as it is the first time it is used.
+      await this.secrets.store(secretKey(origin, saved.id, kind), encodeSecret(own.value, sendTo));
+      return own.value;
+    }
+    const foreign = own ?? (origin === 'workspace' ? await this.read('user', saved.id, kind) : undefined);
+    if (!foreign) return undefined;
+    const request: SecretRequest = {
+      connectionName: saved.name, kind, sendTo, fromWorkspace: !own,
+      givenFor: foreign.binding ?? (own ? undefined : this.userBinding(saved.id, kind)),
+    };
+    if (!(await this.askOnce(`${origin}.${saved.id}.${kind}`, () => askToSendSecret(request)))) return undefined;
+    await this.secrets.store(secretKey(origin, saved.id, kind), encodeSecret(foreign.value, sendTo));
+    return foreign.value;
+  }
+
+  /** What the user's own connection of that id (in the user settings) binds a secret to. */
+  private userBinding(id: string, kind: SecretKind): SecretBinding | undefined {
+    const users = vscode.workspace.getConfiguration(SECTION).inspect(KEY)?.globalValue;
+    const entry = (Array.isArray(users) ? users as Partial<SavedConnection>[] : []).find((c) => c && (c.id || c.name) === id && typeof c.connectString === 'string');
+    return entry ? bindingFor(entry as SavedConnection, kind) : undefined;
+  }
+
+  private askOnce(key: string, question: () => Promise<boolean>): Promise<boolean> {
+    let pending = this.asking.get(key);
+    if (!pending) {
+      pending = question().finally(() => this.asking.delete(key));
+      this.asking.set(key, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Over plain TCP to another machine the digest password is readable on the way: warned once per connection (also
+   * for a digest user added to a live session). True when it may go.
+   */
+  async digestMayGo(saved: SavedConnection): Promise<boolean> {
+    if (!sendsDigestInClear(saved) || this.digestInClearAgreed.has(saved.id)) return true;
+    return this.askOnce(`digest.${saved.id}`, async () => {
+      const choice = await warnDigestInClear(saved.name, describeHosts(bindingFor(saved, 'password')));
+      if (choice === 'send') this.digestInClearAgreed.add(saved.id);
+      if (choice === 'secure') void vscode.commands.executeCommand(Command.editConnection, saved.id);
+      return choice === 'send';
+    });
   }
 
   /** How to open a session for `saved` (the explorer's and the lock sessions alike); the password from secret storage. */
   async sessionOptions(saved: SavedConnection): Promise<SessionOptions> {
-    const password = saved.digestUser ? await this.password(saved.id) : undefined;
+    const password = saved.digestUser ? await this.release(saved, 'password') : undefined;
+    const sendDigest = saved.digestUser !== undefined && password !== undefined && await this.digestMayGo(saved);
     const options: SessionOptions = {
       connectString: saved.connectString,
       chroot: saved.chroot,
       sessionTimeoutMs: saved.sessionTimeoutMs ?? 30000,
       requestTimeoutMs: requestTimeoutMs(),
-      digest: saved.digestUser && password !== undefined ? [`${saved.digestUser}:${password}`] : [],
+      digest: sendDigest ? [`${saved.digestUser}:${password}`] : [],
     };
-    if (saved.tls) {
-      const { caFile, certFile, keyFile, pfxFile, checkServerName } = saved.tls;
-      const passphrase = await this.secret(saved.id, 'tlsPassphrase');
-      options.tls = { caFile, certFile, keyFile, pfxFile, checkServerName: checkServerName !== false, passphrase: passphrase || undefined };
-    }
+    const tls = await this.tlsSettings(saved);
+    if (tls) options.tls = tls;
     if (saved.sasl?.mechanism === 'DIGEST-MD5') {
-      options.sasl = { mechanism: 'DIGEST-MD5', username: saved.sasl.user, password: (await this.secret(saved.id, 'saslPassword')) ?? '' };
+      options.sasl = { mechanism: 'DIGEST-MD5', username: saved.sasl.user, password: (await this.release(saved, 'saslPassword')) ?? '' };
     } else if (saved.sasl?.mechanism === 'GSSAPI') {
       options.sasl = { mechanism: 'GSSAPI', principal: saved.sasl.principal, serviceName: saved.sasl.serviceName };
     }
     return options;
   }
 
+  /** The TLS settings of `saved` alone (the passphrase under the same rule), for reading its servers over TLS. */
+  async tlsSettings(saved: SavedConnection): Promise<TlsSettings | undefined> {
+    if (!saved.tls) return undefined;
+    const { caFile, certFile, keyFile, pfxFile, checkServerName } = saved.tls;
+    const passphrase = certFile || keyFile || pfxFile ? await this.release(saved, 'tlsPassphrase') : undefined;
+    return { caFile, certFile, keyFile, pfxFile, checkServerName: checkServerName !== false, passphrase: passphrase || undefined };
+  }
+
   dispose(): void {
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
 }
 
-const SECRET_KINDS: readonly (keyof ConnectionSecrets)[] = ['password', 'tlsPassphrase', 'saslPassword'];
+const SECRET_KINDS: readonly SecretKind[] = ['password', 'tlsPassphrase', 'saslPassword'];
 
-function secretKey(id: string, kind: keyof ConnectionSecrets): string {
-  return `zooscope.connection.${id}.${kind}`;
+/** Whether `saved` as it is would send a secret of that kind at all. */
+function usesSecret(saved: SavedConnection, kind: SecretKind): boolean {
+  if (kind === 'password') return !!saved.digestUser;
+  if (kind === 'saslPassword') return saved.sasl?.mechanism === 'DIGEST-MD5';
+  return !!(saved.tls?.certFile || saved.tls?.keyFile || saved.tls?.pfxFile);
+}
+
+/** The user's connections keep the keys of older versions; a folder's connections have keys of their own. */
+function secretKey(origin: ConnectionOrigin, id: string, kind: SecretKind): string {
+  return origin === 'user' ? `zooscope.connection.${id}.${kind}` : `zooscope.workspaceConnection.${id}.${kind}`;
 }

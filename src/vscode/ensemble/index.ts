@@ -21,7 +21,7 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
     const live = core.connections.get(id);
     if (live) return live.session.serverTls;
     const saved = core.store.get(id);
-    const tls = saved && (await core.store.sessionOptions(saved)).tls;
+    const tls = saved && (await core.store.tlsSettings(saved));
     return tls ? prepareTls(tls) : undefined;
   });
   const ensembleView = vscode.window.createTreeView<EnsembleNode>('zooscope.ensemble', { treeDataProvider: ensemble });

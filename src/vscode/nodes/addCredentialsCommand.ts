@@ -56,6 +56,7 @@ async function pickScheme(name: string): Promise<CredentialScheme | undefined> {
 async function addDigest(core: Core, connectionId: string, name: string, user: string, password: string): Promise<string[] | undefined> {
   const found = await liveWriter(core.connections, connectionId);
   if (!found) return undefined;
+  if (!(await core.store.digestMayGo({ ...found.live.saved, digestUser: user }))) return undefined;
   const outcome = await found.writer.addDigestAuth(user, password);
   if (!outcome.ok) {
     void showWriteFailure(connectionId, outcome.failure);

@@ -1,0 +1,46 @@
+// The questions asked before a stored secret leaves for somewhere it was not given for, and before a digest password
+// goes over plain TCP to another machine. Modal: nothing is sent while the question is open.
+import * as vscode from 'vscode';
+import { ask } from '../common/notifier';
+import { describeHosts, SecretBinding, SecretKind } from './secretBinding';
+
+const t = vscode.l10n.t;
+
+export interface SecretRequest {
+  connectionName: string;
+  kind: SecretKind;
+  /** What the secret was given for; undefined when an older version stored it without saying. */
+  givenFor?: SecretBinding;
+  sendTo: SecretBinding;
+  /** The connection comes from the folder's settings and the secret from the user's own connection of that name. */
+  fromWorkspace: boolean;
+}
+
+function kindName(kind: SecretKind): string {
+  return kind === 'password' ? t('digest password') : kind === 'saslPassword' ? t('SASL password') : t('TLS passphrase');
+}
+
+/** True when the user chose to send it (and so to bind it to where it goes now). */
+export async function askToSendSecret(request: SecretRequest): Promise<boolean> {
+  const send = t('Send');
+  const what = kindName(request.kind);
+  const from = request.givenFor ? describeHosts(request.givenFor) : t('servers ZooScope did not record');
+  const to = describeHosts(request.sendTo);
+  const message = request.fromWorkspace
+    ? t('The connection "{0}" in this folder\'s settings would use the {1} of your own connection "{0}", given for {2}. Send it to {3}?', request.connectionName, what, from, to)
+    : t('The {1} of "{0}" was given for {2}, but the connection now goes to {3}. Send it there?', request.connectionName, what, from, to);
+  const detail = [t('Send: it goes to {0} from now on. Cancel: the session opens without it and nothing is sent.', to)];
+  return (await ask('warning', message, detail, send)) === send;
+}
+
+export type DigestChoice = 'send' | 'secure' | undefined;
+
+/** The digest scheme sends the password as it is; over plain TCP anyone on the way can read it. */
+export async function warnDigestInClear(connectionName: string, hosts: string): Promise<DigestChoice> {
+  const secure = t('Use TLS or SASL Instead');
+  const send = t('Send Anyway');
+  const answer = await ask('warning',
+    t('The digest password of "{0}" would go to {1} in clear text over plain TCP: anyone on the network between can read it.', connectionName, hosts),
+    [t('TLS encrypts the connection; SASL DIGEST-MD5 never sends the password itself.')], secure, send);
+  return answer === send ? 'send' : answer === secure ? 'secure' : undefined;
+}

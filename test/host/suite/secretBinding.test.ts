@@ -1,0 +1,139 @@
+// A stored secret goes only where it was given: a connection of the same name in the folder's settings pointing
+// elsewhere does not get the user's password, editing a connection's servers asks before its password follows, and
+// a digest password bound for another machine over plain TCP is sent only after a warning. The same server is
+// written as 127.0.0.1 and as localhost: two different destinations as far as a secret is concerned.
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../../src/vscode/testApi';
+import { eventually } from '../../support/zkClient';
+import { services, testZk } from './zooscope';
+
+type Show = (message: unknown, options?: unknown, ...items: unknown[]) => Thenable<unknown>;
+
+/** Answers every modal warning with `answer` (what VS Code's buttons would return) until restored. */
+function answerModals(answer: (message: string) => string | undefined): { asked: string[]; restore(): void } {
+  const window = vscode.window as unknown as { showWarningMessage: Show };
+  const original = window.showWarningMessage;
+  const asked: string[] = [];
+  window.showWarningMessage = (message, options, ...items) => {
+    if (!(options as vscode.MessageOptions | undefined)?.modal) return original.call(vscode.window, message, options, ...items);
+    asked.push(String(message));
+    return Promise.resolve(answer(String(message)));
+  };
+  return { asked, restore: () => { window.showWarningMessage = original; } };
+}
+
+/** Answers the connection form: the servers given, every other question as it stands (first item, value shown). */
+function answerForm(connectString: string): () => void {
+  const window = vscode.window as unknown as { showInputBox: Show; showQuickPick: Show };
+  const { showInputBox, showQuickPick } = window;
+  window.showInputBox = (options) => {
+    const { prompt, value } = options as vscode.InputBoxOptions;
+    return Promise.resolve(prompt?.startsWith('Servers') ? connectString : value ?? '');
+  };
+  window.showQuickPick = (items) => Promise.resolve((items as unknown[])[0]);
+  return () => Object.assign(window, { showInputBox, showQuickPick });
+}
+
+const zooscope = () => vscode.workspace.getConfiguration('zooscope');
+
+describe('Secrets go only where they were given', function () {
+  this.timeout(60000);
+  let s: TestApi;
+  let zk: string;
+  let elsewhere: string;
+  const sentDigest = (id: string) => s.connections.get(id)?.session.options.digest;
+  const hostOf = (connectString: string) => connectString.split('/')[0].toLowerCase();
+
+  before(async () => {
+    s = await services();
+    zk = testZk().split(',')[0];
+    elsewhere = /^127\.0\.0\.1:/.test(zk) ? zk.replace('127.0.0.1', 'localhost') : zk.replace(/^[^:]+/, '127.0.0.1');
+    assert.notStrictEqual(elsewhere, zk);
+  });
+
+  async function addUserConnection(id: string, password: string): Promise<void> {
+    await vscode.commands.executeCommand('zooscope.addConnection', { id, name: id, connectString: zk, digestUser: 'ops', password });
+    await eventually(() => s.connections.state(id) === 'connected', 30000, `${id} connected`);
+    assert.deepStrictEqual(sentDigest(id), [`ops:${password}`], 'where it was given, the password goes without a question');
+    s.connections.disconnect(id);
+  }
+
+  it('a lookalike connection in the folder\'s settings (same name, other servers) gets no secret of the user\'s', async () => {
+    const id = 'host-secret-lookalike';
+    await addUserConnection(id, 'only-for-my-server');
+    const modals = answerModals(() => undefined);
+    try {
+      await zooscope().update('connections', [{ name: id, connectString: elsewhere, digestUser: 'ops' }], vscode.ConfigurationTarget.Workspace);
+      await eventually(() => s.store.get(id)?.connectString === elsewhere, 10000, 'the folder\'s connection listed');
+      await vscode.commands.executeCommand('zooscope.connect', id);
+      assert.strictEqual(s.connections.state(id), 'connected', 'the session opens, without the secret');
+      assert.deepStrictEqual(sentDigest(id), [], 'the user\'s password was not sent to the folder\'s servers');
+      assert.strictEqual(modals.asked.length, 1, modals.asked.join('\n'));
+      assert.ok(modals.asked[0].includes(hostOf(zk)) && modals.asked[0].includes(hostOf(elsewhere)), `names both servers: ${modals.asked[0]}`);
+      assert.strictEqual(await s.store.secret(id, 'password'), undefined, 'nothing stored for the folder\'s connection');
+    } finally {
+      modals.restore();
+      s.connections.disconnect(id);
+      await zooscope().update('connections', undefined, vscode.ConfigurationTarget.Workspace);
+      await eventually(() => s.store.get(id)?.connectString === zk, 10000, 'the user\'s list back');
+      await vscode.commands.executeCommand('zooscope.removeConnection', id, true);
+    }
+  });
+
+  it('editing a connection\'s servers asks before its password follows: Cancel sends nothing, Send rebinds it', async () => {
+    const id = 'host-secret-edited';
+    await addUserConnection(id, 'given-for-the-first-server');
+    let modals = answerModals(() => undefined);
+    let restoreForm = answerForm(elsewhere);
+    try {
+      await vscode.commands.executeCommand('zooscope.editConnection', id);
+      assert.strictEqual(s.store.get(id)?.connectString, elsewhere);
+      assert.strictEqual(modals.asked.length, 1, `asked at save time: ${modals.asked.join('\n')}`);
+      assert.ok(modals.asked[0].includes(hostOf(zk)) && modals.asked[0].includes(hostOf(elsewhere)), modals.asked[0]);
+      await vscode.commands.executeCommand('zooscope.connect', id);
+      assert.strictEqual(modals.asked.length, 2, 'declined at save time, asked again before sending');
+      assert.deepStrictEqual(sentDigest(id), [], 'declined: not sent');
+      s.connections.disconnect(id);
+      modals.restore();
+      restoreForm();
+
+      modals = answerModals(() => 'Send');
+      restoreForm = answerForm(elsewhere);
+      await vscode.commands.executeCommand('zooscope.editConnection', id);
+      assert.strictEqual(modals.asked.length, 1, modals.asked.join('\n'));
+      await vscode.commands.executeCommand('zooscope.connect', id);
+      assert.strictEqual(modals.asked.length, 1, 'bound to the new servers: no second question');
+      assert.deepStrictEqual(sentDigest(id), ['ops:given-for-the-first-server']);
+    } finally {
+      modals.restore();
+      restoreForm();
+      await vscode.commands.executeCommand('zooscope.removeConnection', id, true);
+    }
+  });
+
+  it('a digest password for another machine over plain TCP is sent only after a warning, once per connection', async () => {
+    const remote = { id: 'host-secret-remote', name: 'host-secret-remote', connectString: '192.0.2.7:2181', digestUser: 'ops' };
+    const local = { ...remote, id: 'host-secret-local', name: 'host-secret-local', connectString: zk };
+    await s.store.save(remote, { password: 'readable-on-the-wire' });
+    await s.store.save(local, { password: 'stays-here' });
+    let answer: string | undefined;
+    const modals = answerModals(() => answer);
+    try {
+      assert.deepStrictEqual((await s.store.sessionOptions(local)).digest, ['ops:stays-here']);
+      assert.strictEqual(modals.asked.length, 0, 'no warning for this machine');
+      assert.deepStrictEqual((await s.store.sessionOptions(remote)).digest, [], 'dismissed: not sent');
+      assert.strictEqual(modals.asked.length, 1);
+      assert.match(modals.asked[0], /clear text/);
+      assert.ok(modals.asked[0].includes('192.0.2.7:2181'), modals.asked[0]);
+      answer = 'Send Anyway';
+      assert.deepStrictEqual((await s.store.sessionOptions(remote)).digest, ['ops:readable-on-the-wire']);
+      assert.deepStrictEqual((await s.store.sessionOptions(remote)).digest, ['ops:readable-on-the-wire']);
+      assert.strictEqual(modals.asked.length, 2, 'warned once, then sent as agreed');
+    } finally {
+      modals.restore();
+      await s.store.remove(remote.id);
+      await s.store.remove(local.id);
+    }
+  });
+});

@@ -1,0 +1,56 @@
+// A stored secret carries what it was given for (servers, chroot, user, TLS files): the same connection written
+// differently still matches, anything that sends it elsewhere does not; older plain secrets read as unbound.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { bindingFor, decodeSecret, describeHosts, encodeSecret, isLoopback, sameBinding, sendsDigestInClear } from '../../src/vscode/core/secretBinding';
+import type { SavedConnection } from '../../src/vscode/core/savedConnection';
+
+const prod: SavedConnection = { id: 'prod', name: 'prod', connectString: 'zk1.example.com:2181,ZK2.example.com:2181/app', digestUser: 'ops' };
+
+test('the order, case and duplicates of servers do not change a binding', () => {
+  const same = { ...prod, connectString: 'zk2.example.com:2181,zk1.example.com,zk1.example.com:2181/app' };
+  assert.ok(sameBinding(bindingFor(prod, 'password'), bindingFor(same, 'password')));
+  assert.equal(describeHosts(bindingFor(prod, 'password')), 'zk1.example.com:2181, zk2.example.com:2181/app');
+});
+
+test('another server, port, chroot, user or TLS file is another binding', () => {
+  const given = bindingFor(prod, 'password');
+  for (const changed of [
+    { connectString: 'evil.example.net:2181/app' },
+    { connectString: 'zk1.example.com:2182,zk2.example.com:2181/app' },
+    { connectString: 'zk1.example.com:2181,zk2.example.com:2181' },
+    { chroot: '/other' },
+    { digestUser: 'admin' },
+    { tls: { caFile: '/etc/ca.pem' } },
+  ] as Partial<SavedConnection>[]) {
+    assert.equal(sameBinding(given, bindingFor({ ...prod, ...changed }, 'password')), false, JSON.stringify(changed));
+  }
+  const tls = { ...prod, tls: { certFile: '/me/cert.pem', keyFile: '/me/key.pem' } };
+  assert.equal(sameBinding(bindingFor(tls, 'tlsPassphrase'), bindingFor({ ...tls, tls: { certFile: '/me/cert.pem', keyFile: '/them/key.pem' } }, 'tlsPassphrase')), false);
+  assert.ok(sameBinding(bindingFor(tls, 'tlsPassphrase'), bindingFor({ ...tls, tls: { ...tls.tls, checkServerName: false } }, 'tlsPassphrase')));
+});
+
+test('the SASL password is bound to the SASL user, the digest password to the digest user', () => {
+  const sasl: SavedConnection = { ...prod, sasl: { mechanism: 'DIGEST-MD5', user: 'alice' } };
+  assert.equal(bindingFor(sasl, 'saslPassword').user, 'alice');
+  assert.equal(bindingFor(sasl, 'password').user, 'ops');
+  assert.equal(sameBinding(bindingFor(sasl, 'saslPassword'), bindingFor({ ...sasl, sasl: { mechanism: 'DIGEST-MD5', user: 'bob' } }, 'saslPassword')), false);
+});
+
+test('a bound secret reads back with its binding; a plain (older) one without; a forged record is a plain value', () => {
+  const binding = bindingFor(prod, 'password');
+  assert.deepEqual(decodeSecret(encodeSecret('s3cret', binding)), { value: 's3cret', binding });
+  assert.deepEqual(decodeSecret('s3cret'), { value: 's3cret' });
+  assert.deepEqual(decodeSecret('{"value":"x"}'), { value: '{"value":"x"}' });
+  assert.deepEqual(decodeSecret('{"zooscopeBoundSecret":1,"value":"x","binding":{"hosts":"a"}}').binding, undefined);
+});
+
+test('a digest password is said to go in clear only over plain TCP to a host that is not this machine', () => {
+  assert.ok(['localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]', 'LOCALHOST'].every(isLoopback));
+  assert.ok(!['10.0.0.1', 'zk.example.com', '128.0.0.1', '::2'].some(isLoopback));
+  assert.ok(sendsDigestInClear(prod));
+  assert.ok(sendsDigestInClear({ ...prod, connectString: '127.0.0.1:2181,zk.example.com:2181' }));
+  assert.equal(sendsDigestInClear({ ...prod, connectString: 'localhost:2181,[::1]:2182' }), false);
+  assert.equal(sendsDigestInClear({ ...prod, tls: {} }), false);
+  assert.equal(sendsDigestInClear({ ...prod, digestUser: undefined }), false);
+});
