@@ -86,9 +86,9 @@ export class ConnectionStore implements vscode.Disposable {
       digest: saved.digestUser && password !== undefined ? [`${saved.digestUser}:${password}`] : [],
     };
     if (saved.tls) {
-      const { caFile, certFile, keyFile, pfxFile, checkServerName } = saved.tls;
+      const { caFile, certFile, keyFile, pfxFile, checkServerName, pinnedSha256 } = saved.tls;
       const passphrase = await this.secret(saved.id, 'tlsPassphrase');
-      options.tls = { caFile, certFile, keyFile, pfxFile, checkServerName: checkServerName !== false, passphrase: passphrase || undefined };
+      options.tls = { caFile, certFile, keyFile, pfxFile, checkServerName: checkServerName !== false, pinnedSha256, passphrase: passphrase || undefined };
     }
     if (saved.sasl?.mechanism === 'DIGEST-MD5') {
       options.sasl = { mechanism: 'DIGEST-MD5', username: saved.sasl.user, password: (await this.secret(saved.id, 'saslPassword')) ?? '' };
