@@ -13,7 +13,7 @@ import { SecurityArgs } from './securityArgs';
 export const locksUsage = `usage: zooscope locks <connectString> <path> [--json] [--admin-port <port>] [--held-too-long <seconds>]
                       [--max-queues <n>] [--no-server-watches] [--timeout <seconds>] [--strict] [--digest <user>]
                       [--tls] [--tls-ca <file>] [--tls-cert <file> --tls-key <file> | --tls-pfx <file>]
-                      [--tls-no-server-name-check] [--sasl-user <name> | --kerberos]`;
+                      [--tls-no-server-name-check] [--tls-pin-sha256 <fingerprint>] [--sasl-user <name> | --kerberos]`;
 
 interface LocksArgs {
   connectString: string;

@@ -4,6 +4,7 @@
 import type { SessionOptions } from '../zk/session/session';
 import type { SaslSettings } from '../zk/security/sasl';
 import type { TlsSettings } from '../zk/security/tlsSettings';
+import { normalizeSha256Fingerprint, splitFingerprints } from '../zk/security/certificatePin';
 import { digestCredentials, UsageError } from './args';
 
 export const TLS_PASSPHRASE_ENV = 'ZOOSCOPE_TLS_PASSPHRASE';
@@ -15,6 +16,9 @@ export const SECURITY_USAGE = `security (any --tls-* option implies --tls; secre
   --tls-cert <file> --tls-key <file>   client certificate and key (PEM)
   --tls-pfx <file>               client certificate and key as PKCS#12; passphrase in ${TLS_PASSPHRASE_ENV}
   --tls-no-server-name-check     accept a server certificate that does not name the host connected to
+                                 (needs --tls-ca or --tls-pin-sha256)
+  --tls-pin-sha256 <fingerprint> accept only this server certificate (SHA-256, as openssl x509 -fingerprint
+                                 -sha256 prints it, colons optional); repeat or separate by commas for more
   --sasl-user <name>             SASL DIGEST-MD5; password in ${SASL_PASSWORD_ENV}
   --kerberos                     SASL GSSAPI (Kerberos ticket cache; needs the optional "kerberos" module)
   --digest <user>                digest credentials; password in ZOOSCOPE_DIGEST_PASSWORD`;
@@ -38,6 +42,7 @@ export class SecurityArgs {
   private tls = false;
   private readonly files: Partial<Record<(typeof FILE_FLAGS)[FileFlag], string>> = {};
   private checkServerName = true;
+  private readonly pins: string[] = [];
   private saslUser: string | undefined;
   private kerberos = false;
   private digestUser: string | undefined;
@@ -61,6 +66,17 @@ export class SecurityArgs {
     switch (arg) {
       case '--tls': this.tls = true; return i;
       case '--tls-no-server-name-check': this.tls = true; this.checkServerName = false; return i;
+      case '--tls-pin-sha256': {
+        const value = args[i + 1];
+        if (value === undefined || value === '' || value.startsWith('--')) throw new UsageError('--tls-pin-sha256 takes a SHA-256 fingerprint');
+        for (const pin of splitFingerprints(value)) {
+          const normalized = normalizeSha256Fingerprint(pin);
+          if (!normalized) throw new UsageError(`--tls-pin-sha256: ${JSON.stringify(pin.slice(0, 120))} is not a SHA-256 fingerprint (64 hexadecimal digits, colons optional)`);
+          this.pins.push(normalized);
+        }
+        this.tls = true;
+        return i + 1;
+      }
       case '--kerberos': this.kerberos = true; return i;
       case '--sasl-user': {
         const user = args[i + 1];
@@ -91,8 +107,12 @@ export class SecurityArgs {
     const { caFile, certFile, keyFile, pfxFile } = this.files;
     if (pfxFile && (certFile || keyFile)) throw new UsageError('give --tls-pfx or --tls-cert with --tls-key, not both');
     if (!!certFile !== !!keyFile) throw new UsageError(certFile ? '--tls-cert needs --tls-key' : '--tls-key needs --tls-cert');
+    if (!this.checkServerName && !caFile && !this.pins.length) {
+      throw new UsageError('--tls-no-server-name-check needs --tls-ca or --tls-pin-sha256: with the system\'s CAs it would accept any public certificate of any host');
+    }
     const settings: TlsSettings = { checkServerName: this.checkServerName };
     if (caFile) settings.caFile = caFile;
+    if (this.pins.length) settings.pinnedSha256 = [...this.pins];
     if (certFile && keyFile) Object.assign(settings, { certFile, keyFile });
     if (pfxFile) settings.pfxFile = pfxFile;
     const passphrase = nonEmpty(env[TLS_PASSPHRASE_ENV]);

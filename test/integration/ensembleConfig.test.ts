@@ -2,10 +2,24 @@
 // only one server, and the members beyond it asked for their health.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import * as net from 'node:net';
 import { ensembleMembers, parseEnsembleConfig, readEnsembleConfig } from '../../src/zk/servers/ensembleConfig';
 import { getEnsembleStatus } from '../../src/zk/servers/ensembleStatus';
 import { ZkSession } from '../../src/zk/session/session';
+import { connectOtherClient } from '../support/zkClient';
 import { startEnsemble, ZkCluster } from '../support/zkServer';
+
+/** A TCP listener on 127.0.0.2 (loopback, apart from the servers' 127.0.0.1) that records every connection. */
+async function recordingListener(): Promise<{ port: number; connections: string[]; close(): Promise<void> }> {
+  const connections: string[] = [];
+  const server = net.createServer((socket) => { connections.push(`${socket.remoteAddress}:${socket.remotePort}`); socket.destroy(); });
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.2', resolve); });
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    connections,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 describe('ensemble members from /zookeeper/config', () => {
   let zk: ZkCluster;
@@ -34,6 +48,33 @@ describe('ensemble members from /zookeeper/config', () => {
       assert.deepEqual(statuses.map((s) => s.mode).sort(), ['follower', 'follower', 'leader']);
     } finally {
       session.close();
+    }
+  });
+
+  test('under a chroot, the server\'s own /zookeeper/config is read: a tenant\'s /app/zookeeper/config names no host to ask', async () => {
+    const listener = await recordingListener();
+    const other = await connectOtherClient(zk.connectString);
+    const first = zk.members[0].address;
+    const session = new ZkSession({ connectString: first, chroot: '/app', requestTimeoutMs: 10000 });
+    try {
+      // What a tenant who may write under /app can do: a config naming its own host as a member with a client port.
+      await other.mkdirp('/app/zookeeper');
+      await other.create('/app/zookeeper/config', `server.9=127.0.0.2:1:2:participant;127.0.0.2:${listener.port}\nversion=100000000`);
+      await session.open();
+      // What the Ensemble view does: read the config, ask its members. The AdminServer port is the listener's too,
+      // so either probe (AdminServer, four-letter words) of the tenant's host would show.
+      const config = await readEnsembleConfig(session);
+      const { members, withoutClient } = ensembleMembers([first], config);
+      const statuses = await getEnsembleStatus(first, { adminPort: listener.port, timeoutMs: 5000, members });
+      assert.deepEqual(listener.connections, []);
+      assert.deepEqual(statuses.map((s) => [s.address, s.reachable]), [[first, true]]);
+      assert.deepEqual(config?.members.map((m) => [m.id, m.host]), [[1, '127.0.0.1'], [2, '127.0.0.1'], [3, '127.0.0.1']]);
+      assert.equal(withoutClient.length, 3);
+    } finally {
+      session.close();
+      await other.removeRecursive('/app').catch(() => undefined);
+      other.close();
+      await listener.close();
     }
   });
 });

@@ -3,6 +3,7 @@
 // client port, the AdminServer over HTTPS only, verified with the session's own CA and
 // client certificate; and every answer says which of these was used.
 // A TLS session never falls back to plain HTTP (issue 24): a reset TLS connection must not let a forged table in.
+import { X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as tls from 'node:tls';
@@ -15,6 +16,14 @@ import { ZkSession } from '../../src/zk/session/session';
 import { SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
 import { freePort } from '../support/ports';
 import type { TestCertificates } from '../support/testCertificates';
+import { prepareTls } from '../../src/zk/security/tlsSettings';
+
+/** The SHA-256 fingerprint (`AB:CD:…`) of the first certificate in a PEM file (a key store has its key first). */
+function leafFingerprint(pemFile: string): string {
+  const pem = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(fs.readFileSync(pemFile, 'utf8'));
+  assert.ok(pem, `no certificate in ${pemFile}`);
+  return new X509Certificate(pem[0]).fingerprint256;
+}
 
 /**
  * A listener on an admin port that relays TLS to a server with the given PEM key store and records any plain-HTTP request line
@@ -141,6 +150,21 @@ describe('servers asked beside a TLS session: four-letter words over TLS, the Ad
     } finally {
       await admin.close();
     }
+  });
+
+  test('a pinned certificate holds beside the session too: AdminServer and words answer only a pinned server', async () => {
+    const c = certs.certificates;
+    const pinned = (pin: string) => prepareTls({ caFile: c.caCrt, certFile: c.clientCrt, keyFile: c.clientKey, checkServerName: false, pinnedSha256: [pin] });
+    const [matching] = await getEnsembleStatus(httpsAdmin.tlsAddress, { adminPort: httpsAdmin.adminPort, tls: pinned(leafFingerprint(c.serverPem)), timeoutMs: 5000 });
+    assert.equal(matching.via, 'admin', matching.error);
+    // The CA's own fingerprint: real, and not the server's.
+    const pin = leafFingerprint(c.caCrt);
+    const [other] = await getEnsembleStatus(httpsAdmin.tlsAddress, { adminPort: httpsAdmin.adminPort, tls: pinned(pin), timeoutMs: 5000 });
+    assert.equal(other.reachable, false);
+    const mismatch = `its certificate's SHA-256 fingerprint is ${leafFingerprint(c.serverPem)}, not the pinned ${pin}`;
+    // The words' error, then the AdminServer's.
+    assert.equal(other.error?.split(mismatch).length, 3, other.error);
+    assert.match(other.error ?? '', /HTTPS certificate error: .*\(CERT_PIN_MISMATCH\)$/);
   });
 
   test('the Ensemble view\'s status: AdminServer over HTTPS, else words over TLS; plain words cannot read a TLS port', async () => {

@@ -3,12 +3,22 @@
 // a unified port, and the server name check with its switch.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as zookeeper from 'node-zookeeper-client';
 import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session/session';
 import type { SecurityEvent } from '../../src/zk/protocol/rawChannel';
 import { securedServerForSuite } from '../support/securedZkServer';
 import { within } from '../support/waiting';
 import { CLIENT_PFX_PASSPHRASE } from '../support/testCertificates';
+import { NAME_CHECK_OFF_NEEDS_TRUST } from '../../src/zk/security/tlsSettings';
+
+/** The SHA-256 fingerprint (`AB:CD:…`) of the first certificate in a PEM file (a key store has its key first). */
+function leafFingerprint(pemFile: string): string {
+  const pem = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(fs.readFileSync(pemFile, 'utf8'));
+  assert.ok(pem, `no certificate in ${pemFile}`);
+  return new X509Certificate(pem[0]).fingerprint256;
+}
 
 function session(connectString: string, extra: Partial<SessionOptions>): ZkSession {
   return new ZkSession({ connectString, sessionTimeoutMs: 8000, requestTimeoutMs: 8000, ...extra });
@@ -146,9 +156,39 @@ describe('TLS 1.3 only, PEM key store, no client certificate required, a certifi
     }
   });
 
-  test('the system CAs do not know the test CA', async () => {
-    const e = await failure(suite.server.tlsAddress, { tls: { checkServerName: false } });
-    assert.match(e.message, /its certificate is signed by an unknown CA \((UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\)/);
+  test('the system CAs do not know the test CA, pinned certificate or not', async () => {
+    const unknownCa = /its certificate is signed by an unknown CA \((UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\)/;
+    assert.match((await failure(suite.server.tlsAddress, { tls: {} })).message, unknownCa);
+    // A pin narrows what the CA accepts; it makes no CA trusted.
+    const pin = leafFingerprint(suite.certs.wrongNamePem);
+    assert.match((await failure(suite.server.tlsAddress, { tls: { checkServerName: false, pinnedSha256: [pin] } })).message, unknownCa);
+  });
+
+  test('the name check cannot go off with the system CAs alone: refused before any connection', () => {
+    assert.throws(() => session(suite.server.tlsAddress, { tls: { checkServerName: false } }),
+      (e: Error) => e instanceof ConnectFailure && e.reason === 'invalid' && e.message.includes(NAME_CHECK_OFF_NEEDS_TRUST));
+  });
+
+  test('with the name check off, the pinned certificate connects (colons and case as the user wrote them)', async () => {
+    const pin = leafFingerprint(suite.certs.wrongNamePem).replace(/:/g, '').toLowerCase();
+    const s = session(suite.server.tlsAddress, { tls: { caFile: suite.certs.caCrt, checkServerName: false, pinnedSha256: [pin] } });
+    try {
+      await s.open();
+      assert.equal(s.security.tls?.serverNameChecked, false);
+      assert.equal(await create(s, '/pinned', 'x'), '/pinned');
+    } finally {
+      s.close();
+    }
+  });
+
+  test('a certificate other than the pinned one is refused in one line naming both fingerprints', async () => {
+    // The CA's own certificate: a fingerprint that is real, and not the server's.
+    const pin = leafFingerprint(suite.certs.caCrt);
+    const e = await failure(suite.server.tlsAddress, { tls: { caFile: suite.certs.caCrt, checkServerName: false, pinnedSha256: [pin] } });
+    assert.equal(e.reason, 'security');
+    const line = `TLS with ${suite.server.tlsAddress} failed: its certificate's SHA-256 fingerprint is ${leafFingerprint(suite.certs.wrongNamePem)}, not the pinned ${pin} (CERT_PIN_MISMATCH)`;
+    assert.ok(e.message.includes(line), e.message);
+    assert.ok(!e.message.includes('\n'), e.message);
   });
 
   test('a client that requires TLS 1.3 connects', async () => {

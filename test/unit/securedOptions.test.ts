@@ -7,7 +7,9 @@ import { SASL_PASSWORD_ENV, SecurityArgs, TLS_PASSPHRASE_ENV } from '../../src/c
 import { KERBEROS_MISSING, loadKerberos, setKerberosLoaderForTests } from '../../src/zk/security/kerberos';
 import { createSaslMechanism } from '../../src/zk/security/sasl';
 import { classifyTlsError } from '../../src/zk/security/tlsFailure';
-import { prepareTls } from '../../src/zk/security/tlsSettings';
+import { NAME_CHECK_OFF_NEEDS_TRUST, prepareTls, SecurityConfigError } from '../../src/zk/security/tlsSettings';
+import { normalizeSha256Fingerprint, pinMismatch, splitFingerprints } from '../../src/zk/security/certificatePin';
+import type { PeerCertificate } from 'node:tls';
 
 function parse(args: string[], env: NodeJS.ProcessEnv = {}) {
   const security = new SecurityArgs();
@@ -25,7 +27,7 @@ test('TLS flags become TLS settings; any --tls-* implies --tls; the passphrase c
   assert.deepEqual(options.tls, { checkServerName: true, caFile: 'ca.pem', pfxFile: 'me.p12', passphrase: 'pp' });
   assert.deepEqual(rest, ['host:2181']);
   assert.deepEqual(parse(['--tls']).options.tls, { checkServerName: true });
-  assert.equal(parse(['--tls-no-server-name-check']).options.tls?.checkServerName, false);
+  assert.equal(parse(['--tls-no-server-name-check', '--tls-ca', 'ca.pem']).options.tls?.checkServerName, false);
   assert.equal(parse([]).options.tls, undefined);
 });
 
@@ -77,7 +79,51 @@ test('TLS settings: missing files and half a client certificate are one-line con
   assert.throws(() => prepareTls({ caFile: '/nonexistent/ca.pem' }), /^SecurityConfigError: TLS: cannot read the CA file \/nonexistent\/ca.pem \(ENOENT\)$/);
   assert.throws(() => prepareTls({ certFile: 'c.pem' }), /needs its key/);
   assert.equal(prepareTls({}).checkServerName, true);
-  assert.equal(prepareTls({ checkServerName: false }).checkServerName, false);
+  assert.equal(prepareTls({ checkServerName: false, pinnedSha256: [PIN] }).checkServerName, false);
+});
+
+const PIN = 'ab'.repeat(32);
+const PIN_NODE_FORM = Array(32).fill('AB').join(':');
+
+test('a SHA-256 fingerprint is read as openssl prints it, colons and its prefix optional, in any case', () => {
+  assert.equal(normalizeSha256Fingerprint(PIN), PIN_NODE_FORM);
+  assert.equal(normalizeSha256Fingerprint(` ${PIN_NODE_FORM.toLowerCase()} `), PIN_NODE_FORM);
+  assert.equal(normalizeSha256Fingerprint(`sha256 Fingerprint=${PIN_NODE_FORM}`), PIN_NODE_FORM);
+  assert.equal(normalizeSha256Fingerprint(`SHA256 Fingerprint=${PIN}`), PIN_NODE_FORM);
+  for (const bad of ['', 'ab'.repeat(31), 'ab'.repeat(33), 'zz'.repeat(32), `sha1 Fingerprint=${PIN}`]) {
+    assert.equal(normalizeSha256Fingerprint(bad), undefined, bad);
+  }
+  assert.deepEqual(splitFingerprints(` ${PIN}, sha256 Fingerprint=${PIN_NODE_FORM};\n`), [PIN, `sha256 Fingerprint=${PIN_NODE_FORM}`]);
+});
+
+test('the name check goes off only with a CA file or a pin: with the system CAs alone it is refused in one line', () => {
+  assert.throws(() => prepareTls({ checkServerName: false }), (e: Error) => e instanceof SecurityConfigError && e.message === NAME_CHECK_OFF_NEEDS_TRUST && !e.message.includes('\n'));
+  assert.throws(() => prepareTls({ checkServerName: false, pinnedSha256: [] }), /only with a CA file or a pinned server certificate fingerprint/);
+  assert.deepEqual(prepareTls({ checkServerName: false, pinnedSha256: [PIN, `sha256 Fingerprint=${PIN_NODE_FORM.toLowerCase()}`] }).pinnedSha256, [PIN_NODE_FORM, PIN_NODE_FORM]);
+  // A hand-edited setting may hold one string.
+  assert.deepEqual(prepareTls({ checkServerName: false, pinnedSha256: PIN as unknown as string[] }).pinnedSha256, [PIN_NODE_FORM]);
+  assert.throws(() => prepareTls({ pinnedSha256: ['abc'] }), /^SecurityConfigError: TLS: "abc" is not a SHA-256 fingerprint/);
+  assert.deepEqual(prepareTls({}).pinnedSha256, []);
+
+  assert.throws(() => parse(['--tls-no-server-name-check']), (e: Error) => e instanceof UsageError && /^--tls-no-server-name-check needs --tls-ca or --tls-pin-sha256: /.test(e.message));
+  const pinned = parse(['--tls-no-server-name-check', '--tls-pin-sha256', PIN, 'host:2281', '--tls-pin-sha256', `${PIN_NODE_FORM},${PIN}`]);
+  assert.deepEqual(pinned.options.tls, { checkServerName: false, pinnedSha256: [PIN_NODE_FORM, PIN_NODE_FORM, PIN_NODE_FORM] });
+  assert.deepEqual(pinned.rest, ['host:2281']);
+  assert.deepEqual(parse(['--tls-pin-sha256', PIN]).options.tls, { checkServerName: true, pinnedSha256: [PIN_NODE_FORM] });
+  assert.throws(() => parse(['--tls-pin-sha256']), /--tls-pin-sha256 takes a SHA-256 fingerprint/);
+  assert.throws(() => parse(['--tls-pin-sha256', 'abc']), (e: Error) => e instanceof UsageError && /"abc" is not a SHA-256 fingerprint/.test(e.message));
+});
+
+test('a certificate that is not the pinned one fails with a certificate error naming both fingerprints', () => {
+  const other = Array(32).fill('CD').join(':');
+  const cert = { fingerprint256: other } as PeerCertificate;
+  assert.equal(pinMismatch([], cert), undefined);
+  assert.equal(pinMismatch([other], cert), undefined);
+  const error = pinMismatch([PIN_NODE_FORM], cert) as Error & { code: string };
+  assert.equal(error.code, 'CERT_PIN_MISMATCH');
+  const failure = classifyTlsError(error, 'h:1', { hasClientCertificate: false, secured: false });
+  assert.equal(failure?.kind, 'pinMismatch');
+  assert.equal(failure?.line, `TLS with h:1 failed: its certificate's SHA-256 fingerprint is ${other}, not the pinned ${PIN_NODE_FORM} (CERT_PIN_MISMATCH)`);
 });
 
 test('Kerberos without the optional module: one clear line, and only when Kerberos is chosen', () => {

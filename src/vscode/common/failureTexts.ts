@@ -56,7 +56,9 @@ export function describeConnectFailure(name: string, failure: ConnectFailure): s
     case 'expired': return t('The session of "{0}" expired while connecting.', name);
     case 'authFailed': return t('ZooKeeper rejected the credentials of "{0}".', name);
     case 'cancelled': return t('Connecting to "{0}" was cancelled.', name);
-    case 'invalid': return t('The connect string of "{0}" is not valid.', name);
+    case 'invalid': return failure.settingsProblem
+      ? t('"{0}" cannot connect with its security settings: {1}', name, failure.settingsProblem)
+      : t('The connect string of "{0}" is not valid.', name);
     // A reason this layer does not know yet (the ZooKeeper layer's own sentence, in English).
     default: return t('Could not connect to "{0}": {1}', name, failure.message);
   }

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionSecrets, SavedConnection, SavedSasl, SavedTls } from '../core/connectionStore';
 import { input, pickItem } from '../common/quickInput';
+import { normalizeSha256Fingerprint, splitFingerprints } from '../../zk/security/certificatePin';
 
 const t = vscode.l10n.t;
 
@@ -77,8 +78,36 @@ async function tlsAnswers(title: string, existing: SavedTls | undefined): Promis
     { label: t('Do not check the server name'), description: t('any certificate the CA signed is accepted'), value: false },
   ], existing?.checkServerName !== false);
   if (check === undefined) return undefined;
-  if (!check) tls.checkServerName = false;
+  if (check) {
+    if (existing?.pinnedSha256?.length) tls.pinnedSha256 = existing.pinnedSha256;
+  } else {
+    const pins = await pinAnswer(title, !!tls.caFile, existing?.pinnedSha256);
+    if (pins === undefined) return undefined;
+    tls.checkServerName = false;
+    if (pins.length) tls.pinnedSha256 = pins;
+  }
   return { tls, tlsPassphrase };
+}
+
+/**
+ * The servers' certificate fingerprints, asked when the name check is off: required without a CA file (the system's
+ * CAs alone would accept any public certificate of any host), optional with one.
+ */
+async function pinAnswer(title: string, hasCaFile: boolean, existing: readonly string[] | undefined): Promise<string[] | undefined> {
+  const text = await input({
+    title, ignoreFocusOut: true, value: existing?.join(', ') ?? '',
+    prompt: hasCaFile
+      ? t('SHA-256 fingerprints of the servers\' certificates, comma-separated (optional: only these are accepted)')
+      : t('SHA-256 fingerprints of the servers\' certificates, comma-separated (openssl x509 -fingerprint -sha256)'),
+    validateInput: (value) => {
+      const pins = splitFingerprints(value);
+      if (!pins.length && !hasCaFile) return t('Without a CA file, the name check can be turned off only with a pinned server certificate: give its SHA-256 fingerprint.');
+      const bad = pins.find((pin) => !normalizeSha256Fingerprint(pin));
+      return bad === undefined ? undefined : t('{0} is not a SHA-256 fingerprint (64 hexadecimal digits, colons optional).', bad);
+    },
+  });
+  if (text === undefined) return undefined;
+  return splitFingerprints(text).map((pin) => normalizeSha256Fingerprint(pin) ?? pin);
 }
 
 async function saslAnswers(title: string, existing: SavedSasl | undefined): Promise<{ sasl?: SavedSasl; saslPassword?: string } | undefined> {

@@ -214,9 +214,9 @@ export class ConnectionStore implements vscode.Disposable {
   /** The TLS settings of `saved` alone (the passphrase under the same rule), for reading its servers over TLS. */
   async tlsSettings(saved: SavedConnection): Promise<TlsSettings | undefined> {
     if (!saved.tls) return undefined;
-    const { caFile, certFile, keyFile, pfxFile, checkServerName } = saved.tls;
+    const { caFile, certFile, keyFile, pfxFile, checkServerName, pinnedSha256 } = saved.tls;
     const passphrase = certFile || keyFile || pfxFile ? await this.release(saved, 'tlsPassphrase') : undefined;
-    return { caFile, certFile, keyFile, pfxFile, checkServerName: checkServerName !== false, passphrase: passphrase || undefined };
+    return { caFile, certFile, keyFile, pfxFile, checkServerName: checkServerName !== false, pinnedSha256, passphrase: passphrase || undefined };
   }
 
   dispose(): void {

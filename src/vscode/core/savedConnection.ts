@@ -21,8 +21,10 @@ export interface SavedTls {
   certFile?: string;
   keyFile?: string;
   pfxFile?: string;
-  /** Check the server's name against its certificate (default true). */
+  /** Check the server's name against its certificate (default true); off needs `caFile` or `pinnedSha256`. */
   checkServerName?: boolean;
+  /** SHA-256 fingerprints of the servers' certificates: only these are accepted. */
+  pinnedSha256?: string[];
 }
 
 export type SavedSasl =

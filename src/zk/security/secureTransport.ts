@@ -5,6 +5,7 @@
 // goes through here, so each gets a new, fully verified handshake.
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
+import { pinMismatch } from './certificatePin';
 import { isPlainZooKeeper } from './portProbes';
 import { classifyTlsError, handshakeTimeoutLine, TlsFailure, tlsToPlainPortLine } from './tlsFailure';
 import type { PreparedTls } from './tlsSettings';
@@ -64,7 +65,9 @@ export function tlsSocketOptions(prepared: PreparedTls, host: string, port: numb
     port,
     // SNI is for host names only (RFC 6066); ZooKeeper ignores it, but a proxy in front may route by it.
     servername: isIP(host) ? undefined : host,
-    checkServerIdentity: prepared.checkServerName ? tls.checkServerIdentity : () => undefined,
+    // Called once the chain verifies; a pin holds whatever the name check says.
+    checkServerIdentity: (hostname, cert) => pinMismatch(prepared.pinnedSha256, cert)
+      ?? (prepared.checkServerName ? tls.checkServerIdentity(hostname, cert) : undefined),
   };
 }
 

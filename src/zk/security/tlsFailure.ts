@@ -1,9 +1,13 @@
 // Turns what Node's TLS stack says into one line a user can act on. The codes are the ones seen against
 // ZooKeeper 3.8's Netty server (see the notes in the issue): alerts carry the server's opinion of our certificate,
 // verification codes carry ours of the server's.
+import { PIN_MISMATCH_CODE } from './certificatePin';
+
 export type TlsFailureKind =
   | 'unknownCa' | 'noClientCertificate' | 'clientCertificateRejected' | 'hostNameMismatch'
-  | 'tlsToPlainPort' | 'plainToTlsPort' | 'handshakeTimeout' | 'handshakeFailed';
+  | 'tlsToPlainPort' | 'plainToTlsPort' | 'handshakeTimeout' | 'handshakeFailed' | 'pinMismatch';
+
+const firstLineOf = (text: string | undefined) => (text ?? '').split('\n')[0];
 
 const UNKNOWN_CA_CODES = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
@@ -31,6 +35,9 @@ export function classifyTlsError(
   const code = error.code ?? '';
   if (UNKNOWN_CA_CODES.has(code)) {
     return { kind: 'unknownCa', line: `TLS with ${server} failed: its certificate is signed by an unknown CA (${code}); give the CA that signed it` };
+  }
+  if (code === PIN_MISMATCH_CODE) {
+    return { kind: 'pinMismatch', line: `TLS with ${server} failed: ${firstLineOf(error.message)} (${code})` };
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     const host = server.slice(0, server.lastIndexOf(':'));

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as tls from 'node:tls';
 import { firstLine } from '../errors';
+import { normalizeSha256Fingerprint, splitFingerprints } from './certificatePin';
 
 export interface TlsSettings {
   /** PEM file with the CA(s) that signed the servers' certificates; absent: the system's CAs. */
@@ -16,8 +17,13 @@ export interface TlsSettings {
   pfxFile?: string;
   /** For the PKCS#12 file or an encrypted key. Never logged. */
   passphrase?: string;
-  /** Check that the server's certificate is valid for the host name connected to (default true). */
+  /**
+   * Check that the server's certificate is valid for the host name connected to (default true). Turning it off needs
+   * `caFile` or `pinnedSha256`: with the system's CAs alone, any public certificate of any host would do.
+   */
   checkServerName?: boolean;
+  /** SHA-256 fingerprints of the servers' own certificates: when given, the server's must be one of them. */
+  pinnedSha256?: string[];
   /** Lowest TLS version accepted (default TLSv1.2). */
   minVersion?: 'TLSv1.2' | 'TLSv1.3';
   /** How long the TLS handshake may take once TCP is connected (default 10 s). */
@@ -28,6 +34,8 @@ export interface TlsSettings {
 export interface PreparedTls {
   connectOptions: tls.ConnectionOptions;
   checkServerName: boolean;
+  /** Normalized (`AB:CD:…`); empty when nothing is pinned. */
+  pinnedSha256: string[];
   hasClientCertificate: boolean;
   handshakeTimeoutMs: number;
 }
@@ -39,6 +47,8 @@ export class SecurityConfigError extends Error {
     this.name = 'SecurityConfigError';
   }
 }
+
+export const NAME_CHECK_OFF_NEEDS_TRUST = 'TLS: the server name check can be turned off only with a CA file or a pinned server certificate fingerprint: with the system\'s CAs, any public certificate of any host would be accepted';
 
 function readFile(file: string, what: string): Buffer {
   try {
@@ -55,6 +65,17 @@ export function prepareTls(settings: TlsSettings): PreparedTls {
   }
   if (!!settings.certFile !== !!settings.keyFile) {
     throw new SecurityConfigError(`TLS: a client certificate needs its key and a key needs its certificate (only the ${settings.certFile ? 'certificate' : 'key'} was given)`);
+  }
+  // Hand-edited settings may hold one string instead of a list.
+  const given: unknown = settings.pinnedSha256;
+  const pins = typeof given === 'string' ? splitFingerprints(given) : Array.isArray(given) ? given.map(String) : [];
+  const pinnedSha256 = pins.map((pin) => {
+    const normalized = normalizeSha256Fingerprint(pin);
+    if (!normalized) throw new SecurityConfigError(`TLS: ${JSON.stringify(pin.slice(0, 120))} is not a SHA-256 fingerprint (64 hexadecimal digits, colons optional)`);
+    return normalized;
+  });
+  if (settings.checkServerName === false && !settings.caFile && !pinnedSha256.length) {
+    throw new SecurityConfigError(NAME_CHECK_OFF_NEEDS_TRUST);
   }
   const options: tls.ConnectionOptions = { minVersion: settings.minVersion ?? 'TLSv1.2', rejectUnauthorized: true };
   if (settings.caFile) options.ca = readFile(settings.caFile, 'CA file');
@@ -73,6 +94,7 @@ export function prepareTls(settings: TlsSettings): PreparedTls {
   return {
     connectOptions: options,
     checkServerName: settings.checkServerName ?? true,
+    pinnedSha256,
     hasClientCertificate: !!(settings.pfxFile || settings.certFile),
     handshakeTimeoutMs: settings.handshakeTimeoutMs ?? 10000,
   };

@@ -2,6 +2,7 @@
 // `server.<id>=<host>:<quorumPort>:<electionPort>[:participant|:observer][;[<clientHost>:]<clientPort>]` lines and a
 // `version=` line. A standalone server (and 3.4) leaves it empty. Members whose line has no client address (a
 // zoo.cfg with a separate `clientPort`) are known by their quorum address only: they cannot be asked for health.
+import { getConfig } from '../protocol/nullableData';
 import type { ZkSession } from '../session/session';
 
 export const CONFIG_NODE = '/zookeeper/config';
@@ -59,11 +60,15 @@ export function parseEnsembleConfig(text: string): EnsembleConfig {
   return { members, version };
 }
 
-/** Reads `/zookeeper/config`; undefined when the server keeps none (standalone, 3.4) or refuses the read. */
+/**
+ * Reads the server's own `/zookeeper/config`, never the chroot's: under a chroot `/app`, `/app/zookeeper/config` is
+ * ordinary data any tenant may write, and the members listed here get probed (words, AdminServer, our client
+ * certificate). Undefined when the server keeps none (standalone, 3.4) or refuses the read.
+ */
 export async function readEnsembleConfig(session: ZkSession): Promise<EnsembleConfig | undefined> {
   try {
-    const { data } = await session.getData(CONFIG_NODE);
-    const config = parseEnsembleConfig(data.toString('utf8'));
+    const { data } = await session.request(getConfig(session.channel, false), 'getConfig', CONFIG_NODE);
+    const config = parseEnsembleConfig(data?.toString('utf8') ?? '');
     return config.members.length ? config : undefined;
   } catch {
     return undefined;

@@ -43,6 +43,14 @@ export class ConnectFailure extends Error {
     super(`cannot connect: ${reason}${detail ? ` (${detail})` : ''}${probes.map((p) => `; ${p.server} ${p.outcome}`).join('')}`);
     this.name = 'ConnectFailure';
   }
+
+  /** TLS or SASL settings that cannot work (reason `invalid`); `settingsProblem` says why in one line. */
+  static ofSettings(problem: string): ConnectFailure {
+    return Object.assign(new ConnectFailure('invalid', [], problem), { settingsProblem: problem });
+  }
+
+  /** Set when the session's TLS or SASL settings, not its connect string, are what cannot work. */
+  readonly settingsProblem?: string;
 }
 
 /** Waits `ms`, or less when `signal` aborts first. */
@@ -131,7 +139,7 @@ export class ZkSession extends EventEmitter<SessionEvents> {
         sasl = (host) => createSaslMechanism(saslSettings, host);
       }
     } catch (error) {
-      throw new ConnectFailure('invalid', [], error instanceof SecurityConfigError ? error.message : (error as Error).message);
+      throw ConnectFailure.ofSettings(error instanceof SecurityConfigError ? error.message : (error as Error).message);
     }
     this.serverTls = tls;
     this.channel = new RawChannel(this.client, { handshakeTimeoutMs, maxFrameBytes: options.maxFrameBytes, tls, sasl });
