@@ -5,6 +5,7 @@
 // interactive shell (src/cli/shellInteractive.ts). Exit 2: our own bad arguments; 1: cannot connect.
 import { SessionOptions, ZkSession } from '../zk/session/session';
 import { ZkShell } from '../zk/shell';
+import { AskYesNo, credentialsQuestion, optionsForConnect } from '../zk/shell/connectCredentials';
 import { terminalText } from '../zk/shell/terminalText';
 import { checkedConnectString, secondsOf, UsageError } from './args';
 import { MAX_TIMER_MS } from '../zk/timeouts';
@@ -57,11 +58,14 @@ export async function runShell(args: string[], out: Output): Promise<number> {
     out.error(`zooscope shell: ${(error as Error).message}`);
     return 2;
   }
-  const openSession = (connectString: string) => new ZkSession({
-    connectString, sessionTimeoutMs: Math.max(4000, parsed.timeoutMs), requestTimeoutMs: parsed.timeoutMs, digest: parsed.digest,
-    ...parsed.security,
-  });
-  const session = openSession(parsed.connectString);
+  const options: SessionOptions = {
+    connectString: parsed.connectString, sessionTimeoutMs: Math.max(4000, parsed.timeoutMs), requestTimeoutMs: parsed.timeoutMs,
+    digest: parsed.digest, ...parsed.security,
+  };
+  // `connect host`: the credentials go to other servers only when the user says yes on the prompt.
+  const openSession = async (connectString: string, ask: AskYesNo) =>
+    new ZkSession(await optionsForConnect(connectString, parsed.connectString, options, ask, credentialsQuestion));
+  const session = new ZkSession(options);
   try {
     await session.open();
   } catch (error) {
