@@ -58,6 +58,8 @@ describe('the shell\'s guards', () => {
     const session = shell.session;
     assert.ok(session, 'no session after connect');
     if (session.state !== 'connected') await new Promise<void>((resolve) => session.on('state', (s) => { if (s === 'connected') resolve(); }));
+    // One answered request: the digest the library queued at connect time has then reached the server too.
+    await session.sync('/');
   }
 
   before(async () => {
