@@ -75,6 +75,18 @@ describe('zooscope shell reading commands from stdin', () => {
     assert.doesNotMatch(run.stdout + run.stderr, /pw-kept-here/);
   });
 
+  test('--read-only refuses every write in zkCli\'s words and reads on', async () => {
+    assert.equal((await runZooscopeShell(cli, zk.connectString, ['create', '/ro-kept', 'kept'])).code, 0);
+    const lines = ['create /ro-cli x', 'set /ro-kept nope', 'delete /ro-kept', 'deleteall /ro-kept', 'setquota -n 3 /ro-kept', 'get /ro-kept'];
+    const run = await runZooscopeShell(cli, zk.connectString, ['--read-only'], lines.join('\n') + '\n');
+    assert.equal(run.stderr, ['/ro-cli', '/ro-kept', '/ro-kept', '/ro-kept', '/ro-kept'].map((p) => `Not a read-only call: ${p}\n`).join(''));
+    assert.equal(run.stdout, 'kept\n');
+    assert.equal(run.code, 0);
+    const check = await runZooscopeShell(cli, zk.connectString, ['ls', '/']);
+    assert.doesNotMatch(check.stdout, /ro-cli/);
+    assert.match(check.stdout, /ro-kept/);
+  });
+
   test('a connect string whose host holds a control character exits 2 with one line', async () => {
     const run = await runZooscopeShell(cli, 'evil\x1b]0;t\x07:2181', ['ls', '/']);
     assert.equal(run.code, 2);
