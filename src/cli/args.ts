@@ -1,7 +1,8 @@
 // What the commands share when reading their arguments: seconds and counts with bounds (refused, never wrapped or
 // clamped silently), znode paths checked before anything connects, and digest credentials that never come from
 // argv (ps and shell history show it) and are never printed.
-import { isConnectStringProblem, parseConnectString } from '../zk/connectString';
+import { visibleText } from '../shared/visibleText';
+import { connectStringProblemText, isConnectStringProblem, parseConnectString } from '../zk/connectString';
 import { checkPath } from '../zk/paths';
 
 /** A bad argument: the command prints this one line and exits 2. */
@@ -46,7 +47,7 @@ export function checkedPath(path: string, allowRoot: boolean): string {
 
 export function checkedConnectString(text: string): string {
   const parsed = parseConnectString(text);
-  if (isConnectStringProblem(parsed)) throw new UsageError(`bad connect string ${JSON.stringify(text)}: ${parsed.code}`);
+  if (isConnectStringProblem(parsed)) throw new UsageError(`bad connect string ${JSON.stringify(visibleText(text))}: ${connectStringProblemText(parsed)}`);
   return text;
 }
 

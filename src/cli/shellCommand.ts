@@ -1,10 +1,12 @@
-// `zooscope shell <connectString> [--digest <user>] [--timeout <s>] [command [args…]]`: zkCli 3.8's language.
+// `zooscope shell <connectString> [--digest <user>] [--timeout <s>] [--read-only] [command [args…]]`: zkCli 3.8's
+// language. --read-only refuses every write, as the extension's shell on a read-only connection does.
 // With a command: runs it like `zkCli.sh -server <connectString> command args…` and prints what zkCli prints for
 // it (not zkCli's "Connecting to…" line and connection event), with zkCli's exit code (1 failed, 127 unknown
 // command). Without one and stdin not a terminal: one command per line, only their output. On a terminal: an
 // interactive shell (src/cli/shellInteractive.ts). Exit 2: our own bad arguments; 1: cannot connect.
 import { SessionOptions, ZkSession } from '../zk/session/session';
 import { ZkShell } from '../zk/shell';
+import { AskYesNo, credentialsQuestion, optionsForConnect } from '../zk/shell/connectCredentials';
 import { terminalText } from '../zk/shell/terminalText';
 import { checkedConnectString, secondsOf, UsageError } from './args';
 import { MAX_TIMER_MS } from '../zk/timeouts';
@@ -13,13 +15,14 @@ import { SecurityArgs } from './securityArgs';
 import { runInteractive } from './shellInteractive';
 import { readLines } from './shellLines';
 
-export const shellUsage = 'usage: zooscope shell <connectString> [--digest <user>] [--timeout <seconds>] [security options] [command [args…]]';
+export const shellUsage = 'usage: zooscope shell <connectString> [--digest <user>] [--timeout <seconds>] [--read-only] [security options] [command [args…]]';
 
 interface ShellArgs {
   connectString: string;
   digest: string[];
   security: Pick<SessionOptions, 'tls' | 'sasl'>;
   timeoutMs: number;
+  readOnly: boolean;
   words: string[];
 }
 
@@ -28,6 +31,7 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): ShellArgs {
   let connectString: string | undefined;
   const security = new SecurityArgs();
   let timeoutMs = 30000;
+  let readOnly = false;
   let i = 0;
   for (; i < args.length; i++) {
     const arg = args[i];
@@ -36,6 +40,8 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): ShellArgs {
       i = last;
     } else if (arg === '--timeout') {
       timeoutMs = Math.max(1000, secondsOf(args[++i], arg, 0, MAX_TIMER_MS));
+    } else if (arg === '--read-only') {
+      readOnly = true;
     } else if (arg.startsWith('--')) {
       throw new UsageError(`unknown option ${arg}\n${shellUsage}`);
     } else if (connectString === undefined) {
@@ -46,7 +52,7 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): ShellArgs {
   }
   if (connectString === undefined) throw new UsageError(`expected <connectString>\n${shellUsage}`);
   const { digest, tls, sasl } = security.sessionOptions(env);
-  return { connectString, digest: digest ?? [], security: { tls, sasl }, timeoutMs, words: args.slice(i) };
+  return { connectString, digest: digest ?? [], security: { tls, sasl }, timeoutMs, readOnly, words: args.slice(i) };
 }
 
 export async function runShell(args: string[], out: Output): Promise<number> {
@@ -57,11 +63,14 @@ export async function runShell(args: string[], out: Output): Promise<number> {
     out.error(`zooscope shell: ${(error as Error).message}`);
     return 2;
   }
-  const openSession = (connectString: string) => new ZkSession({
-    connectString, sessionTimeoutMs: Math.max(4000, parsed.timeoutMs), requestTimeoutMs: parsed.timeoutMs, digest: parsed.digest,
-    ...parsed.security,
-  });
-  const session = openSession(parsed.connectString);
+  const options: SessionOptions = {
+    connectString: parsed.connectString, sessionTimeoutMs: Math.max(4000, parsed.timeoutMs), requestTimeoutMs: parsed.timeoutMs,
+    digest: parsed.digest, ...parsed.security,
+  };
+  // `connect host`: the credentials go to other servers only when the user says yes on the prompt.
+  const openSession = async (connectString: string, ask: AskYesNo) =>
+    new ZkSession(await optionsForConnect(connectString, parsed.connectString, options, ask, credentialsQuestion));
+  const session = new ZkSession(options);
   try {
     await session.open();
   } catch (error) {
@@ -72,7 +81,7 @@ export async function runShell(args: string[], out: Output): Promise<number> {
     out: (text: string) => out.exact(terminalText(text)),
     err: (text: string) => out.exact(terminalText(text), 'stderr'),
   };
-  const shell = new ZkShell({ sink, connectString: parsed.connectString, openSession }, session);
+  const shell = new ZkShell({ sink, connectString: parsed.connectString, openSession, readOnly: parsed.readOnly }, session);
   try {
     if (parsed.words.length > 0) return await shell.executeWords(parsed.words);
     if (process.stdin.isTTY) return await runInteractive(shell, out);

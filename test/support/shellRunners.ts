@@ -42,9 +42,9 @@ export function runZkCli(server: string, args: readonly string[]): Promise<Comma
   });
 }
 
-export function runZooscopeShell(cli: string, server: string, args: readonly string[], stdin?: string): Promise<CommandRun> {
+export function runZooscopeShell(cli: string, server: string, args: readonly string[], stdin?: string, env: NodeJS.ProcessEnv = {}): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [cli, 'shell', server, ...args], { env: ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [cli, 'shell', server, ...args], { env: { ...ENV, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });

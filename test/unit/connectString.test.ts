@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { formatConnectString, isConnectStringProblem, parseConnectString } from '../../src/zk/connectString';
+import { connectStringProblemText, formatConnectString, isConnectStringProblem, parseConnectString, sameServers } from '../../src/zk/connectString';
 
 describe('parseConnectString', () => {
   test('one host with a port', () => {
@@ -42,6 +42,33 @@ describe('parseConnectString', () => {
     }
     assert.deepEqual(parseConnectString('ok:1,bad:0'), { code: 'badServer', server: 'bad:0' });
     assert.deepEqual((parseConnectString('a:65535') as { servers: unknown[] }).servers, [{ host: 'a', port: 65535 }]);
+  });
+
+  test('hosts with control, direction or invisible characters are refused, naming the first one', () => {
+    const cases: [string, string][] = [
+      ['evil\x1b]0;title\x07:2181', 'U+001B'], ['a\x07b:1', 'U+0007'], ['ok:1,x\u202eb:2', 'U+202E'],
+      ['zk\u200b1:2181', 'U+200B'], ['zk\u00ad1', 'U+00AD'], ['[::1\u2066]:1', 'U+2066'], ['a\u0085b', 'U+0085'],
+    ];
+    for (const [text, character] of cases) {
+      const parsed = parseConnectString(text);
+      assert.ok(isConnectStringProblem(parsed) && parsed.code === 'hiddenCharacter', JSON.stringify(text));
+      assert.equal(parsed.character, character, JSON.stringify(text));
+      // One line, the host written out: nothing in the message can move a cursor or turn text around.
+      const line = connectStringProblemText(parsed);
+      assert.ok(!/[\u0000-\u001f\u007f-\u009f\u200b\u00ad\u202e\u2066]/u.test(line), JSON.stringify(line));
+      assert.match(line, new RegExp(`holds the hidden character ${character.replace('+', '\\+')}`));
+    }
+    // A chroot is a path: its own rules apply (ZooKeeper allows a bidi mark in a node name).
+    assert.ok(!isConnectStringProblem(parseConnectString('a:1/x\u202ey')));
+  });
+
+  test('sameServers compares the set of servers, not their order, spelling of the default port, case or chroot', () => {
+    assert.ok(sameServers('a:1,b:2', 'B:2,a:1/chroot'));
+    assert.ok(sameServers('zk', 'zk:2181,zk:2181'));
+    assert.ok(!sameServers('a:1', 'a:1,b:2'));
+    assert.ok(!sameServers('127.0.0.1:2181', 'localhost:2181'));
+    assert.ok(!sameServers('a:1', 'a:2'));
+    assert.ok(!sameServers('a:1', 'a:0'), 'a bad connect string is never the same');
   });
 
   test('nothing to connect to', () => {

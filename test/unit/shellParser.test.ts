@@ -8,6 +8,8 @@ import { cliCommand, commandListUsage } from '../../src/zk/shell/commands';
 import { javaDateString, javaDecodeInt, juteId } from '../../src/zk/shell/javaFormat';
 import { validatePath } from '../../src/zk/shell/cliErrors';
 import { formatStatsTrack, parseStatsTrack } from '../../src/zk/quota';
+import { ZkShell } from '../../src/zk/shell';
+import { holdsCredentials } from '../../src/zk/shell/interactive';
 
 test('lines split into words as ZooKeeperMain.parseCommand splits them', () => {
   assert.deepEqual(tokenizeLine('  create /a "hello world"  '), ['create', '/a', 'hello world']);
@@ -96,4 +98,22 @@ test('StatsTrack text round-trips as zkCli 3.8 writes it', () => {
   assert.equal(formatStatsTrack(parseStatsTrack(text)), text);
   assert.equal(formatStatsTrack(parseStatsTrack('count=4,bytes=16')), 'count=4,bytes=16');
   assert.equal(parseStatsTrack('count=,bytes=2').get('count'), -1n);
+});
+
+test('the prompt shows the connect string made visible, and says when the shell is read-only', () => {
+  const shell = (readOnly?: boolean) => new ZkShell({
+    sink: { out: () => undefined, err: () => undefined }, connectString: 'zk:2181/x\u202ey', readOnly,
+    openSession: () => { throw new Error('not connecting'); },
+  });
+  assert.equal(shell().prompt, '[zk: zk:2181/x[U+202E]y(CLOSED) 0] ');
+  assert.equal(shell(true).prompt, '(read-only) [zk: zk:2181/x[U+202E]y(CLOSED) 0] ');
+});
+
+test('addauth lines with auth data are the ones the history file leaves out', () => {
+  assert.ok(holdsCredentials('addauth digest bob:secret'));
+  assert.ok(holdsCredentials('  addauth   sasl "token with spaces"'));
+  assert.ok(holdsCredentials('addauth custom t0ken'));
+  assert.ok(!holdsCredentials('addauth digest'), 'no secret given');
+  assert.ok(!holdsCredentials('get /addauth'));
+  assert.ok(!holdsCredentials('ls /'));
 });

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ConnectStringProblem } from '../../zk/connectString';
 import { ZkError } from '../../zk/errors';
 import { characterInWords, PathProblem } from '../../zk/paths';
+import { visibleText } from '../../shared/visibleText';
 import type { ProbeResult } from '../../zk/servers/probe';
 import { ConnectFailure } from '../../zk/session/session';
 import type { Permission, WriteFailure } from '../../zk/write/outcome';
@@ -33,6 +34,7 @@ export function describeConnectStringProblem(problem: ConnectStringProblem): str
     case 'noServers': return t('Give at least one server, e.g. 127.0.0.1:2181.');
     case 'badServer': return t('"{0}" is not a host:port pair.', problem.server);
     case 'badChroot': return t('Invalid chroot: {0}', describePathProblem(problem.problem));
+    case 'hiddenCharacter': return t('"{0}" holds the hidden character {1}: a host name cannot hold control, direction or invisible characters.', visibleText(problem.server), problem.character);
   }
 }
 

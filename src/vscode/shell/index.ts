@@ -18,6 +18,11 @@ const t = vscode.l10n.t;
 export interface ShellParts {
   /** The shells opened in this window, newest last (closed ones removed). */
   readonly shellTerminals: readonly ShellTerminal[];
+  /**
+   * Open ZooKeeper Shell with a test's options. Only here: the registered command takes VS Code's arguments alone,
+   * so no caller of commands (a link, another extension) can point the history at a file to read and rewrite.
+   */
+  readonly openShellWith: (arg: unknown, options: OpenShellOptions) => Promise<ShellTerminal | undefined>;
 }
 
 /** Options a test passes: where the arrow-key history is kept (so tests leave ~/.cache alone). */
@@ -35,7 +40,7 @@ async function openShell(core: Core, terminals: ShellTerminal[], arg: unknown, o
   const pty = new ShellTerminal(core, live, path, options.historyFile);
   terminals.push(pty);
   const terminal = vscode.window.createTerminal({
-    name: visibleText(t('ZooKeeper Shell: {0}', live.saved.name)), pty, iconPath: new vscode.ThemeIcon('terminal'),
+    name: visibleText(live.saved.readOnly ? t('ZooKeeper Shell (read-only): {0}', live.saved.name) : t('ZooKeeper Shell: {0}', live.saved.name)), pty, iconPath: new vscode.ThemeIcon('terminal'),
   });
   const sub = pty.onDidClose(() => {
     sub.dispose();
@@ -49,9 +54,9 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
   const terminals: ShellTerminal[] = [];
   return {
     api: undefined,
-    parts: { shellTerminals: terminals },
+    parts: { shellTerminals: terminals, openShellWith: (arg, options) => openShell(core, terminals, arg, options) },
     disposables: registerCommands({
-      [Command.openShell]: (arg: unknown, options?: OpenShellOptions) => openShell(core, terminals, arg, options),
+      [Command.openShell]: (arg: unknown) => openShell(core, terminals, arg),
       [Command.setQuota]: withContext(core, setQuotaCommand),
       [Command.removeQuota]: withContext(core, removeQuotaCommand),
       [Command.syncAndRefresh]: withContext(core, syncAndRefresh),

@@ -5,10 +5,13 @@
 // (`get `, `ls -s `) before the path, or press End and go on typing a child's name.
 // Output is made terminal-safe (terminalText: names and data cannot carry escape sequences to the screen), and
 // after every command that writes, the tree re-reads the nodes it touched (the tree's watches also see them).
+// On a read-only connection the shell refuses every write (its prompt says read-only), and `connect` to servers
+// other than the connection's asks on the prompt before sending the connection's credentials there.
 import { PassThrough, Writable } from 'node:stream';
 import * as vscode from 'vscode';
-import { hasHiddenCharacters } from '../../shared/visibleText';
+import { hasHiddenCharacters, visibleText } from '../../shared/visibleText';
 import { ZkShell } from '../../zk/shell';
+import { optionsForConnect } from '../../zk/shell/connectCredentials';
 import { runInteractive } from '../../zk/shell/interactive';
 import { terminalText } from '../../zk/shell/terminalText';
 import { ZkSession } from '../../zk/session/session';
@@ -59,10 +62,12 @@ export class ShellTerminal implements vscode.Pseudoterminal {
       sink,
       connectString: host,
       sharedSession: true,
-      openSession: async (connectString) => {
-        // `connect host`: a session of the shell's own, with the connection's credentials and options.
+      readOnly: live.saved.readOnly === true,
+      openSession: async (connectString, ask) => {
+        // `connect host`: a session of the shell's own, with the connection's options (credentials on its own servers).
         const options = await core.store.sessionOptions(live.saved);
-        const session = new ZkSession({ ...options, connectString });
+        const question = (servers: string) => t('Send the credentials of {0} (digest, SASL, client certificate) to {1}, which is not one of its servers? [y/N] ', visibleText(live.saved.name), servers);
+        const session = new ZkSession(await optionsForConnect(connectString, live.saved.connectString, options, ask, question));
         this.owned.push(session);
         return session;
       },
@@ -73,9 +78,11 @@ export class ShellTerminal implements vscode.Pseudoterminal {
   open(dimensions: vscode.TerminalDimensions | undefined): void {
     if (dimensions) this.setDimensions(dimensions);
     const prefill = this.startPath !== '/' && !hasHiddenCharacters(this.startPath);
-    const greeting = this.startPath === '/' ? undefined
+    const opened = this.startPath === '/' ? undefined
       : prefill ? t('Opened on {0}: the path is on the line; type a command before it, or End to add to it.', this.startPath)
         : t('Opened on {0} (its name holds hidden characters, so it is not put on the line).', terminalText(this.startPath));
+    const readOnly = this.shell.readOnly ? t('This connection is read-only: the shell reads, and refuses every write.') : undefined;
+    const greeting = [readOnly, opened].filter(Boolean).join('\n') || undefined;
     this.finished = runInteractive(this.shell, {
       input: this.input, output: this.output as unknown as NodeJS.WritableStream, write: (text) => this.write(text),
       historyFile: this.historyFile, greeting, initialLine: prefill ? this.startPath : undefined,

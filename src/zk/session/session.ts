@@ -2,7 +2,7 @@
 // timeout, and keeps persistent watches alive across reconnects. Expiry is final: the owner opens a new session.
 import { EventEmitter } from 'node:events';
 import * as zookeeper from 'node-zookeeper-client';
-import { formatConnectString, isConnectStringProblem, parseConnectString, ParsedConnectString } from '../connectString';
+import { connectStringProblemText, formatConnectString, isConnectStringProblem, parseConnectString, ParsedConnectString } from '../connectString';
 import { ErrorCode, ZkError } from '../errors';
 import { isDefinitiveFailure, probeServer, ProbeResult } from '../servers/probe';
 import * as ops from '../protocol/operations';
@@ -116,7 +116,7 @@ export class ZkSession extends EventEmitter<SessionEvents> {
   constructor(readonly options: SessionOptions) {
     super();
     const parsed = parseConnectString(options.connectString);
-    if (isConnectStringProblem(parsed)) throw new ConnectFailure('invalid', [], parsed.code);
+    if (isConnectStringProblem(parsed)) throw new ConnectFailure('invalid', [], connectStringProblemText(parsed));
     const chroot = joinChroots(parsed.chroot, options.chroot);
     this.parsed = { ...parsed, chroot };
     this.sessionTimeoutMs = options.sessionTimeoutMs ?? 30000;

@@ -8,6 +8,8 @@ export interface CommandSpec {
   /** zkCli's option string: `getUsageStr()` is `name + " " + optionStr`. */
   optionStr: string;
   options: OptionsSpec;
+  /** It changes the tree: a read-only shell refuses it (the executor checks this flag before any runner runs). */
+  writes?: true;
 }
 
 const flag = (description: string) => ({ hasArg: false, description });
@@ -28,24 +30,24 @@ const none: OptionsSpec = { options: {} };
 /** The commands zkCli runs through a CliCommand class (parsed with commons-cli). */
 export const CLI_COMMANDS: readonly CommandSpec[] = [
   { name: 'close', optionStr: '', options: none },
-  { name: 'create', optionStr: '[-s] [-e] [-c] [-t ttl] path [data] [acl]',
+  { name: 'create', writes: true, optionStr: '[-s] [-e] [-c] [-t ttl] path [data] [acl]',
     options: { options: { e: flag('ephemeral'), s: flag('sequential'), c: flag('container'), t: valued('ttl') } } },
-  { name: 'delete', optionStr: '[-v version] path', options: { options: { v: valued('version') } } },
-  { name: 'deleteall', optionStr: 'path [-b batch size]', options: { options: { b: valued('batch size') } } },
-  { name: 'set', optionStr: '[-s] [-v version] path data', options: { options: { s: flag('stats'), v: valued('version') } } },
+  { name: 'delete', writes: true, optionStr: '[-v version] path', options: { options: { v: valued('version') } } },
+  { name: 'deleteall', writes: true, optionStr: 'path [-b batch size]', options: { options: { b: valued('batch size') } } },
+  { name: 'set', writes: true, optionStr: '[-s] [-v version] path data', options: { options: { s: flag('stats'), v: valued('version') } } },
   { name: 'get', optionStr: '[-s] [-w] path', options: { options: { s: flag('stats'), w: flag('watch') } } },
   { name: 'ls', optionStr: '[-s] [-w] [-R] path',
     options: { options: { '?': flag('help'), s: flag('stat'), w: flag('watch'), R: flag('recurse') } } },
   { name: 'getAcl', optionStr: '[-s] path', options: { options: { s: flag('stats') } } },
-  { name: 'setAcl', optionStr: '[-s] [-v version] [-R] path acl',
+  { name: 'setAcl', writes: true, optionStr: '[-s] [-v version] [-R] path acl',
     options: { options: { s: flag('stats'), v: valued('version'), R: flag('recursive') } } },
   { name: 'stat', optionStr: '[-w] path', options: { options: { w: flag('watch') } } },
   { name: 'sync', optionStr: 'path', options: none },
-  { name: 'setquota', optionStr: '-n|-b|-N|-B val path', options: quotaGroup(true, true) },
+  { name: 'setquota', writes: true, optionStr: '-n|-b|-N|-B val path', options: quotaGroup(true, true) },
   { name: 'listquota', optionStr: 'path', options: none },
-  { name: 'delquota', optionStr: '[-n|-b|-N|-B] path', options: quotaGroup(false, false) },
+  { name: 'delquota', writes: true, optionStr: '[-n|-b|-N|-B] path', options: quotaGroup(false, false) },
   { name: 'addauth', optionStr: 'scheme auth', options: none },
-  { name: 'reconfig', optionStr: '[-s] [-v version] [[-file path] | [-members serverID=host:port1:port2;port3[,...]*]] | [-add serverId=host:port1:port2;port3[,...]]* [-remove serverId[,...]*]', options: none },
+  { name: 'reconfig', writes: true, optionStr: '[-s] [-v version] [[-file path] | [-members serverID=host:port1:port2;port3[,...]*]] | [-add serverId=host:port1:port2;port3[,...]]* [-remove serverId[,...]*]', options: none },
   { name: 'config', optionStr: '[-c] [-w] [-s]', options: { options: { s: flag('stats'), w: flag('watch'), c: flag('client connection string') } } },
   { name: 'removewatches', optionStr: 'path [-c|-d|-a] [-l]',
     options: { options: { c: flag('child watcher type'), d: flag('data watcher type'), a: flag('any watcher type'), l: flag('remove locally when there is no server connection') } } },

@@ -2,10 +2,13 @@
 // what ZooKeeperMain writes to stdout and stderr, byte for byte — the same history/redo numbering, printwatches,
 // "Not connected" after close, WATCHER:: blocks for watch events, exit codes (0, 1, 127 unknown command).
 // No terminal here: the CLI and a VS Code pseudoterminal feed it lines and show what it writes.
+import { visibleText } from '../../shared/visibleText';
+import { ErrorCode } from '../errors';
 import type { SessionState, ZkSession } from '../session/session';
-import { CliError } from './cliErrors';
+import { CliError, wrapperMessage } from './cliErrors';
+import type { AskYesNo } from './connectCredentials';
 import { cliCommand, commandListUsage, isKnownCommand, LEGACY_ALIASES } from './commands';
-import type { RunContext, Runner } from './context';
+import { parse, RunContext, Runner, usageError } from './context';
 import { javaDecodeInt } from './javaFormat';
 import { QUOTA_RUNNERS } from './quotaCommands';
 import { READ_RUNNERS } from './readCommands';
@@ -23,8 +26,16 @@ export interface ShellOptions {
   sink: ShellSink;
   /** The connect string zkCli's `connect` reuses when given none. */
   connectString: string;
-  /** Opens a session to a connect string (the `connect` command); the shell calls open() on it and closes it. */
-  openSession(connectString: string): ZkSession | Promise<ZkSession>;
+  /**
+   * Opens a session to a connect string (the `connect` command); the shell calls open() on it and closes it.
+   * `ask` puts a yes/no question to the user (false when no one can answer).
+   */
+  openSession(connectString: string, ask: AskYesNo): ZkSession | Promise<ZkSession>;
+  /**
+   * The connection is read-only: every command that would change the tree is refused before anything is sent, as
+   * a read-only server refuses it. Kept across `connect`.
+   */
+  readOnly?: boolean;
   /**
    * The session given to the constructor belongs to someone else (the VS Code connection the terminal was opened
    * on): `close`, `quit`, `connect` and close() only stop using it, with the same Closed event zkCli prints.
@@ -65,6 +76,8 @@ export class ZkShell {
   exitCode = 0;
   /** Set by `quit`: the caller stops reading commands. */
   quitRequested = false;
+  /** Reads an answer from the user; set by the interactive loop while it runs (absent: no one to ask). */
+  readAnswer: ((question: string) => Promise<string | undefined>) | undefined;
   private readonly history = new Map<number, string>();
   private commandCount = 0;
   private host: string;
@@ -86,9 +99,14 @@ export class ZkShell {
     return this.sessionValue;
   }
 
-  /** zkCli's prompt: `[zk: host(CONNECTED) 3] `. */
+  /** zkCli's prompt: `[zk: host(CONNECTED) 3] `, the host made visible, `(read-only) ` before it on such a shell. */
   get prompt(): string {
-    return `[zk: ${this.host}(${javaState(this.sessionValue?.state)}) ${this.commandCount}] `;
+    const prompt = `[zk: ${visibleText(this.host)}(${javaState(this.sessionValue?.state)}) ${this.commandCount}] `;
+    return this.options.readOnly ? `(read-only) ${prompt}` : prompt;
+  }
+
+  get readOnly(): boolean {
+    return this.options.readOnly === true;
   }
 
   get connectString(): string {
@@ -199,7 +217,9 @@ export class ZkShell {
       return;
     }
     const spec = cliCommand(cmd);
-    if (spec) await RUNNERS[cmd](this.context(session, sink), words, spec);
+    if (!spec) return;
+    if (spec.writes && this.options.readOnly) refuseWrite(words);
+    await RUNNERS[cmd](this.context(session, sink), words, spec);
   }
 
   private context(session: ZkSession, sink: CommandOutput): RunContext {
@@ -238,10 +258,21 @@ export class ZkShell {
     const old = this.sessionValue;
     if (old && isAlive(old.state)) this.closeSession();
     this.host = connectString;
-    const session = await this.options.openSession(connectString);
+    let session: ZkSession;
+    try {
+      session = await this.options.openSession(connectString, (question) => this.askYesNo(question));
+    } catch (error) {
+      // A connect string no session takes (a bad host): one line, and the shell stays, not connected.
+      throw new CliError(error instanceof Error ? error.message : String(error));
+    }
     this.attach(session, true);
     this.borrowed = false;
     session.open().catch(() => undefined);
+  }
+
+  private async askYesNo(question: string): Promise<boolean> {
+    const answer = this.readAnswer ? await this.readAnswer(question) : undefined;
+    return /^\s*y(es)?\s*$/i.test(answer ?? '');
   }
 
   private attach(session: ZkSession, announceConnect: boolean): void {
@@ -269,6 +300,18 @@ export class ZkShell {
     };
     if (session.state === 'connected') announce = true;
   }
+}
+
+/**
+ * A write on a read-only shell: what zkCli prints when a read-only server refuses it (CliWrapperException of a
+ * NotReadOnlyException), after the same option and usage checks the command makes.
+ */
+function refuseWrite(words: string[]): never {
+  const spec = cliCommand(words[0]);
+  if (!spec) throw new CliError(wrapperMessage(ErrorCode.notReadOnly, undefined));
+  const parsed = parse(spec, words);
+  if (parsed.args.length < 2) throw usageError(spec);
+  throw new CliError(wrapperMessage(ErrorCode.notReadOnly, parsed.args[1]));
 }
 
 /** ZooKeeper.States.isAlive(): anything but closed and auth failed (a lost connection is still being retried). */

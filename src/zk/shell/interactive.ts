@@ -3,7 +3,8 @@
 // (`[zk: host(CONNECTED) 3] `), arrow-key history kept per connect string in ~/.cache/zooscope/shell-history/, Tab
 // completion of commands, flags and znode paths (children read from the server as you type), and Ctrl-C abandons
 // the running command without leaving: the prompt comes back at once and the command's late answer prints nothing
-// (its request still completes on the server); Ctrl-C on an empty prompt or Ctrl-D leaves.
+// (its request still completes on the server); Ctrl-C on an empty prompt or Ctrl-D leaves. The history file never
+// keeps an `addauth` line with its credentials; a yes/no question of a command (`connect`) is answered on the prompt.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,6 +12,7 @@ import * as readline from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { completeLine } from './completion';
 import type { ZkShell } from './executor';
+import { tokenizeLine } from './tokenize';
 
 const HISTORY_LIMIT = 500;
 
@@ -19,10 +21,16 @@ export function historyFile(connectString: string): string {
   return path.join(os.homedir(), '.cache', 'zooscope', 'shell-history', name);
 }
 
+/** `addauth scheme auth`: the auth is a secret in any scheme (digest's user:password, a custom scheme's token). */
+export function holdsCredentials(line: string): boolean {
+  const words = tokenizeLine(line);
+  return words[0] === 'addauth' && words.length > 2;
+}
+
 function loadHistory(file: string): string[] {
   try {
     // readline wants the newest first.
-    return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).reverse().slice(0, HISTORY_LIMIT);
+    return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l && !holdsCredentials(l)).reverse().slice(0, HISTORY_LIMIT);
   } catch {
     return [];
   }
@@ -31,7 +39,7 @@ function loadHistory(file: string): string[] {
 function saveHistory(file: string, history: readonly string[]): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, [...history].reverse().join('\n') + '\n', { mode: 0o600 });
+    fs.writeFileSync(file, history.filter((l) => !holdsCredentials(l)).reverse().join('\n') + '\n', { mode: 0o600 });
   } catch {
     // History is a convenience: a read-only home must not stop the shell.
   }
@@ -140,6 +148,16 @@ export async function runInteractive(shell: ZkShell, terminal: InteractiveTermin
     wake = undefined;
     return lines.shift();
   };
+  const readlineHistory = () => (rl as unknown as { history: string[] }).history ?? [];
+  shell.readAnswer = async (question) => {
+    rl.setPrompt(question);
+    rl.prompt();
+    const answer = await nextLine();
+    // An answer is not a command: keep it out of the arrow-key history.
+    const history = readlineHistory();
+    if (answer !== undefined && history[0] === answer) history.shift();
+    return answer;
+  };
   terminal.write('Welcome to ZooKeeper! (zooscope shell; Tab completes, Ctrl-C cancels, Ctrl-D leaves)\n');
   if (terminal.greeting) terminal.write(terminal.greeting + '\n');
   let initial = terminal.initialLine;
@@ -163,7 +181,8 @@ export async function runInteractive(shell: ZkShell, terminal: InteractiveTermin
       if (outcome === 'abandoned') terminal.write('^C (command abandoned)\n');
     }
   } finally {
-    saveHistory(file, (rl as unknown as { history: string[] }).history ?? []);
+    shell.readAnswer = undefined;
+    saveHistory(file, readlineHistory());
     rl.close();
     gate.dispose();
     if (raw) tty.setRawMode(false);

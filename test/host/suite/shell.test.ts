@@ -1,7 +1,9 @@
 // zkCli in the editor, inside a real VS Code against a real ZooKeeper: Open ZooKeeper Shell on a node (its path on
 // the first line), a `create` typed there shows in the tree, hostile data cannot reach the terminal as escape
 // sequences, `quit` leaves the connection's session open; quotas in the tooltip, the description and Show
-// Details, Set/Remove Quota; the hard-quota refusal in words; Sync and Refresh.
+// Details, Set/Remove Quota; the hard-quota refusal in words; Sync and Refresh. The guards: a read-only
+// connection's shell refuses writes, `connect` asks on the prompt before sending credentials to another host, and
+// the registered command takes no history file.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -16,6 +18,8 @@ import { connectOtherClient, eventually, OtherClient } from '../../support/zkCli
 import { services, testZk, znodeAt } from './zooscope';
 
 const ID = 'host-shell';
+const RO_ID = 'host-shell-ro';
+const AUTH_ID = 'host-shell-auth';
 const BASE = '/host-shell';
 
 describe('ZooKeeper shell and quotas', function () {
@@ -26,7 +30,7 @@ describe('ZooKeeper shell and quotas', function () {
 
   const names = async (node: TreeNode) => (await s.tree.getChildren(node)).map((n) => (n.kind === 'znode' ? n.name : ''));
   const openOn = async (target: unknown): Promise<ShellTerminal> => {
-    const pty = await vscode.commands.executeCommand<ShellTerminal>('zooscope.openShell', target, { historyFile: path.join(historyDir, 'history') });
+    const pty = await s.openShellWith(target, { historyFile: path.join(historyDir, 'history') });
     assert.ok(pty, 'no shell opened');
     await pty.waitFor(/\[zk: [^\]]*\(CONNECTED\) 0\] /);
     return pty;
@@ -39,6 +43,8 @@ describe('ZooKeeper shell and quotas', function () {
     await other.removeRecursive(BASE).catch(() => undefined);
     await other.mkdirp(`${BASE}/app`);
     await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Shell', connectString: testZk() });
+    await vscode.commands.executeCommand('zooscope.addConnection', { id: RO_ID, name: 'Host Shell RO', connectString: testZk(), readOnly: true });
+    await vscode.commands.executeCommand('zooscope.addConnection', { id: AUTH_ID, name: 'Host Shell Auth', connectString: testZk(), digestUser: 'shelluser', password: 'shell-pw' });
   });
 
   after(async () => {
@@ -46,6 +52,8 @@ describe('ZooKeeper shell and quotas', function () {
     await other?.removeRecursive(`/zookeeper/quota${BASE}`).catch(() => undefined);
     other?.close();
     await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+    await vscode.commands.executeCommand('zooscope.removeConnection', RO_ID, true);
+    await vscode.commands.executeCommand('zooscope.removeConnection', AUTH_ID, true);
     fs.rmSync(historyDir, { recursive: true, force: true });
   });
 
@@ -81,6 +89,55 @@ describe('ZooKeeper shell and quotas', function () {
     pty.handleInput('\x04');
     await pty.finished;
     assert.strictEqual(s.connections.get(ID)?.session.state, 'connected', 'close leaves the connection\'s session open');
+  });
+
+  it('on a read-only connection the shell says so and refuses writes in zkCli\'s words; reads work', async () => {
+    const pty = await openOn({ connectionId: RO_ID, path: '/' });
+    assert.match(pty.text, /This connection is read-only/);
+    assert.match(pty.text, /\(read-only\) \[zk: /);
+    assert.ok(vscode.window.terminals.some((t) => t.name === 'ZooKeeper Shell (read-only): Host Shell RO'), 'the terminal\'s title says read-only');
+    const from = pty.text.length;
+    pty.handleInput(`create ${BASE}/ro-made x\r`);
+    await pty.waitFor(new RegExp(`Not a read-only call: ${BASE}/ro-made`), from);
+    pty.handleInput(`ls ${BASE}\r`);
+    await pty.waitFor(/\[app/, from);
+    pty.handleInput('quit\r');
+    await pty.finished;
+    assert.strictEqual(await other.exists(`${BASE}/ro-made`), undefined, 'the read-only shell created a node');
+  });
+
+  it('`connect` to another host asks on the prompt before sending the connection\'s credentials; No connects without them', async () => {
+    const otherHost = testZk().replace(/^127\.0\.0\.1:/, 'localhost:');
+    assert.notStrictEqual(otherHost, testZk(), 'the test server is not on 127.0.0.1');
+    for (const [answer, authenticated] of [['n', false], ['y', true]] as const) {
+      const pty = await openOn({ connectionId: AUTH_ID, path: '/' });
+      pty.setDimensions({ columns: 300, rows: 24 });
+      let from = pty.text.length;
+      pty.handleInput(`connect ${otherHost}\r`);
+      await pty.waitFor(new RegExp(`Send the credentials of Host Shell Auth .* to ${otherHost}, which is not one of its servers\\? \\[y/N\\] `), from);
+      pty.handleInput(`${answer}\r`);
+      await pty.waitFor(/WatchedEvent state:SyncConnected type:None path:null/, from);
+      from = pty.text.length;
+      pty.handleInput('whoami\r');
+      const shown = await pty.waitFor(/\(CONNECTED\) 2\] /, from);
+      assert.strictEqual(/digest: shelluser/.test(shown), authenticated, `answer ${answer}:\n${shown}`);
+      pty.handleInput('quit\r');
+      await pty.finished;
+    }
+  });
+
+  it('the registered command takes no history file: only the test API can choose one', async () => {
+    const file = path.join(historyDir, 'chosen-by-caller');
+    fs.writeFileSync(file, 'get /from-the-file\n');
+    const pty = await vscode.commands.executeCommand<ShellTerminal>('zooscope.openShell', { connectionId: ID, path: '/' }, { historyFile: file });
+    assert.ok(pty, 'no shell opened');
+    await pty.waitFor(/\(CONNECTED\) 0\] /);
+    const from = pty.text.length;
+    pty.handleInput('\x1b[A');
+    pty.handleInput('\x15\x04');
+    await pty.finished;
+    assert.ok(!pty.text.slice(from).includes('/from-the-file'), 'the history came from the file a caller named');
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), 'get /from-the-file\n', 'the file a caller named was rewritten');
   });
 
   it('Tab completes a child path from the server', async () => {
