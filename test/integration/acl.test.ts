@@ -57,6 +57,20 @@ describe('ACLs and digest auth against a real ZooKeeper', () => {
     assert.equal(formatPermissions(okOf(await admin.getAcl('/versioned')).acl[0].perms), 'rwa');
   });
 
+  test('requests made while the session is still connecting run with its credentials, not before them', async () => {
+    okOf(await admin.create({ path: '/early', data: Buffer.from('for admin only') }));
+    okOf(await admin.setAcl('/early', [{ scheme: 'digest', id: digestId('admin', 'root-pw'), perms: 31 }], -1));
+    const session = new ZkSession({ connectString: zk.connectString, requestTimeoutMs: 10000, digest: ['admin:root-pw'] });
+    sessions.push(session);
+    // Queued at once, before the server has even answered the connect request.
+    const opening = session.open();
+    const early = [session.whoAmI(), session.getData('/early')] as const;
+    await opening;
+    const [identities, read] = await Promise.all(early);
+    assert.ok(identities.some((id) => id.scheme === 'digest' && id.user === 'admin'), JSON.stringify(identities));
+    assert.equal(read.data.toString(), 'for admin only');
+  });
+
   test('noAuth names the operation and the permission it needed, on the node whose ACL decides', async () => {
     okOf(await admin.create({ path: '/locked' }));
     okOf(await admin.create({ path: '/locked/kid' }));

@@ -104,3 +104,17 @@ export function pingRequest(): OwnRequest {
     },
   };
 }
+
+/**
+ * After the library queued a new connection's credentials and watch set-up (at the END of its queue), puts them
+ * first: requests made while connecting were queued before them, and the server would otherwise run those under
+ * the previous identity (none), an ACL-protected read failing or a create getting the wrong owner's ACL.
+ */
+export function sessionSetUpFirst(manager: ConnectionManagerInternals): void {
+  const queue = manager.packetQueue.queue;
+  const isSetUp = (p: PendingPacket) => p.request.header?.xid === Xid.auth || p.request.header?.xid === Xid.setWatches;
+  if (!queue.some(isSetUp)) return;
+  const setUp = queue.filter(isSetUp);
+  const rest = queue.filter((p) => !isSetUp(p));
+  queue.splice(0, queue.length, ...setUp, ...rest);
+}

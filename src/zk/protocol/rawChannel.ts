@@ -13,7 +13,7 @@ import type { PreparedTls } from '../security/tlsSettings';
 import { DEFAULT_MAX_FRAME_BYTES, FrameReader } from './frameReader';
 import { FrameRouter, malformedFrame, WatchNotification } from './frameRouter';
 import {
-  connectionManagerOf, ConnectionManagerInternals, isConnected, LibraryCallback, LibraryState, ownRequest, pingRequest,
+  connectionManagerOf, ConnectionManagerInternals, isConnected, LibraryCallback, LibraryState, ownRequest, pingRequest, sessionSetUpFirst,
 } from './libraryInternals';
 import { Liveness } from './liveness';
 import { SaslGate } from './saslGate';
@@ -253,6 +253,7 @@ export class RawChannel {
       }
       this.silentClose?.connected(manager.socket);
       connected();
+      sessionSetUpFirst(manager);
       this.watchHandshake();
     };
     manager.onSocketClosed = (hadError: boolean) => {
