@@ -7,7 +7,6 @@ import type { LockQueuePanelState } from '../../../src/shared/lockQueueMessages'
 import { LockPanels } from '../../../src/vscode/lockQueue/lockPanels';
 import type { LockQueuePanel } from '../../../src/vscode/lockQueue/lockQueuePanel';
 import type { TestApi } from '../../../src/vscode/testApi';
-import type { TreeNode } from '../../../src/zk/tree/treeNodes';
 import { LockQueueClients, startLockQueue } from '../../support/lockQueueClients';
 import { connectOtherClient, eventually } from '../../support/zkClient';
 import { watchPanel } from './lockPanelWatch';
@@ -32,7 +31,7 @@ describe('Lock queue panel', function () {
   before(async () => {
     s = await services();
     queue = await startLockQueue(testZk(), `${BASE}/orders`, 3);
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Locks', connectString: testZk() });
+    await s.commands.addConnection({ id: ID, name: 'Host Locks', connectString: testZk() });
   });
 
   after(async () => {
@@ -41,11 +40,11 @@ describe('Lock queue panel', function () {
     const cleanup = await connectOtherClient(testZk());
     await cleanup.removeRecursive(BASE).catch(() => undefined);
     cleanup.close();
-    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+    await s.commands.removeConnection(ID, true);
   });
 
-  async function open(path: string, command = 'zooscope.showLockQueue'): Promise<LockQueuePanel> {
-    const panel = await vscode.commands.executeCommand<LockQueuePanel>(command, ID, path);
+  async function open(path: string, command: 'showLockQueue' | 'showLocksUnder' = 'showLockQueue'): Promise<LockQueuePanel> {
+    const panel = await s.commands[command](ID, path);
     assert.ok(panel, `${command} opened no panel`);
     watchPanel(panel);
     opened.push(panel);
@@ -58,7 +57,7 @@ describe('Lock queue panel', function () {
   });
 
   it('marks a tree node whose listed children look like a lock queue', async () => {
-    const node = await vscode.commands.executeCommand<TreeNode>('zooscope.goToPath', ID, `${BASE}/orders`);
+    const node = await s.commands.goToPath(ID, `${BASE}/orders`);
     assert.ok(node?.kind === 'znode');
     await s.tree.getChildren(node);
     await eventually(() => /\blockqueue\b/.test(String(s.tree.getTreeItem(node).contextValue)), 5000, 'lockqueue in contextValue');
@@ -140,7 +139,7 @@ describe('Lock queue panel', function () {
   it('"Show Locks Under…" finds every queue of a subtree', async () => {
     const second = await startLockQueue(testZk(), `${BASE}/sub/payments`, 2, { dataPrefix: 'payer-' });
     try {
-      const panel = await open(BASE, 'zooscope.showLocksUnder');
+      const panel = await open(BASE, 'showLocksUnder');
       assert.strictEqual(panel.state.mode, 'subtree');
       const rows = await waitForRows(panel, (r) => r.some((x) => x.includes(`${BASE}/sub/payments`)) && r.some((x) => x.includes(`${BASE}/orders`)), 'both queues');
       assert.ok(rows.some((x) => x.includes('payer-1')));
