@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Participant } from '../../../src/shared/lockAnalysis';
 import type { ShownMessage } from '../../../src/vscode/common/notifier';
 import type { TestApi } from '../../../src/vscode/testApi';
 import type { ZnodeNode } from '../../../src/zk/tree/treeNodes';
@@ -221,7 +222,8 @@ describe('Hostile names and data on every surface', function () {
   it('force-release from the lock-queue panel goes through the write guards: refused on a read-only connection', async () => {
     const victim = `${BASE}/${HOSTILE_NAMES.template}`;
     await vscode.commands.executeCommand('zooscope.connect', RO_ID);
-    const result = await forceRelease(s.connections, RO_ID, victim, undefined);
+    const shown: Participant = { path: victim, name: HOSTILE_NAMES.template, kind: 'exclusive', role: 'holder', position: 0, since: 0, waitsFor: [], watches: [] };
+    const result = await forceRelease(s.connections, RO_ID, victim, shown);
     assert.strictEqual(result.ok, false);
     assert.match(result.message ?? '', /read-only/);
     assert.strictEqual(await exists(victim), true, 'nothing deleted');
