@@ -6,6 +6,7 @@ import { log } from '../common/log';
 import { describeError } from '../common/failureTexts';
 import { fail, info } from '../common/notifier';
 import type { CommandId } from './commandIds';
+import { droppedArguments, vscodeArguments } from './commandArguments';
 
 /**
  * A registered command gets only what VS Code passes: the row, URI or connection id it runs on (checked inside each
@@ -16,15 +17,6 @@ import type { CommandId } from './commandIds';
 export type CommandHandler = (target?: unknown, selection?: readonly unknown[]) => unknown;
 export type CommandTable = Partial<Record<CommandId, CommandHandler>>;
 
-/** The target and the selection of what a command was run with; the selection only as a plain copy of an array. */
-export function vscodeArguments(args: readonly unknown[]): [unknown, readonly unknown[] | undefined] {
-  const selection = Array.isArray(args[1]) ? [...(args[1] as unknown[])] : undefined;
-  return [args[0], selection];
-}
-
-function droppedArguments(args: readonly unknown[]): number {
-  return Math.max(0, args.length - 2) + (args.length > 1 && args[1] !== undefined && !Array.isArray(args[1]) ? 1 : 0);
-}
 
 /** Describes, logs and shows a failure that escaped a command. */
 export function reportCommandFailure(id: CommandId, error: unknown): void {
