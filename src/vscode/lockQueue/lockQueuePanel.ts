@@ -114,7 +114,8 @@ export class LockQueuePanel implements vscode.Disposable {
       case 'reveal':
         return shownPath(shown, request.path) ? revealNode(this.deps.core, id, request.path) : { ok: false };
       case 'acquire':
-        return shownQueue(shown, request.queuePath) ? acquireHere(this.deps.heldLocks, id, request.queuePath)
+        // A "Show Lock Queue" panel is about its root even before anyone queues there.
+        return shownQueue(shown, request.queuePath) || (this.state.mode === 'queue' && request.queuePath === this.state.root) ? acquireHere(this.deps.heldLocks, id, request.queuePath)
           : { ok: false, message: t('{0} is not a lock this panel shows: nothing was done.', request.queuePath) };
       case 'release':
         return shownOurs(shown, request.path) ? releaseOurs(this.deps.heldLocks, id, request.path)

@@ -255,7 +255,6 @@ describe('Lock queue panel', function () {
     await setup.mkdirp(path);
     setup.close();
     const panel = await open(path);
-    await eventually(() => panel.analysis?.queues[0]?.path === path, 20000, 'the panel shows the (empty) queue');
     const acquired = await panel.perform({ type: 'acquire', queuePath: path });
     assert.strictEqual(acquired.ok, true, acquired.message);
     const mine = () => s.heldLocks.list(ID).find((e) => e.snapshot.path === path);

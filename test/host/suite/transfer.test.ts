@@ -5,7 +5,6 @@ import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import { parseExport } from '../../../src/zk/transfer';
 import { connectOtherClient, OtherClient } from '../../support/zkClient';
@@ -13,11 +12,6 @@ import { services, testZk } from './zooscope';
 
 const ID = 'host-transfer';
 const BASE = '/host-transfer';
-
-interface ImportResult {
-  plan: { counts: Record<'create' | 'update' | 'unchanged' | 'skip', number> };
-  report?: { created: string[]; updated: string[]; unchanged: string[]; failed: unknown[] };
-}
 
 describe('Export and import', function () {
   this.timeout(60000);
@@ -89,11 +83,9 @@ describe('Export and import', function () {
       ],
     };
     fs.writeFileSync(file, JSON.stringify(doc));
-    const plain = await vscode.commands.executeCommand<ImportResult & { plan: { entries: { path: string; acl?: unknown }[] } }>(
-      'zooscope.importSubtree', ID, { file, targetRoot: `${BASE}/acl-plain`, confirmed: false });
+    const plain = (await s.commands.importSubtree(ID, { file, targetRoot: `${BASE}/acl-plain`, confirmed: false }))!;
     assert.ok(plain.plan.entries.every((e) => e.acl === undefined), 'not asked: no ACL change');
-    const done = await vscode.commands.executeCommand<ImportResult & { plan: { entries: { path: string; acl?: unknown }[] }; report?: { aclsSet: string[] } }>(
-      'zooscope.importSubtree', ID, { file, targetRoot: `${BASE}/acl`, confirmed: true, applyAcls: true });
+    const done = (await s.commands.importSubtree(ID, { file, targetRoot: `${BASE}/acl`, confirmed: true, applyAcls: true }))!;
     assert.deepStrictEqual(done.plan.entries.filter((e) => e.acl).map((e) => e.path), [`${BASE}/acl/ro`]);
     assert.deepStrictEqual(done.report?.aclsSet, [`${BASE}/acl/ro`]);
     const perms = await new Promise<number[]>((resolve, reject) => other.client.getACL(`${BASE}/acl/ro`, (e, acls) =>
@@ -105,7 +97,7 @@ describe('Export and import', function () {
   it('a file that is not an export is refused in words', async () => {
     const file = path.join(dir, 'not-export.json');
     fs.writeFileSync(file, '{"hello": 1}');
-    const result = (await s.commands.importSubtree(ID, { file, confirmed: true }))!;
+    const result = await s.commands.importSubtree(ID, { file, confirmed: true });
     assert.strictEqual(result, undefined);
     assert.match(s.shownFailures[s.shownFailures.length - 1].message, /not-export\.json is not a ZooScope export/);
   });
