@@ -109,7 +109,3 @@ export type WebviewMessage =
 export function anomalyKey(anomaly: Anomaly): string {
   return `${anomaly.kind}\u0000${anomaly.paths.join('\u0000')}\u0000${anomaly.sessions.join('\u0000')}`;
 }
-
-export function isWebviewMessage(value: unknown): value is WebviewMessage {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
-}

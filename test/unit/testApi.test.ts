@@ -12,7 +12,7 @@ test('every part keeps its own name in the test API', () => {
   const held = { kind: 'held locks' };
   const panels = { kind: 'lock panels' };
   const api = testApi(core, [{ heldLocks: held }, { locks: panels }, {}], shown) as unknown as Record<string, unknown>;
-  assert.deepEqual(Object.keys(api).sort(), ['connections', 'heldLocks', 'locks', 'shownFailures', 'shownMessages', 'store']);
+  assert.deepEqual(Object.keys(api).sort(), ['commands', 'connections', 'heldLocks', 'locks', 'shownFailures', 'shownMessages', 'store']);
   assert.equal(api.heldLocks, held);
   assert.equal(api.locks, panels);
   assert.equal(api.store, core.store);
@@ -23,4 +23,13 @@ test('two parts of the same name are refused, not silently overwritten', () => {
   // A part may not hide the core's names or the shown messages either.
   assert.throws(() => testApi(core, [{ store: 'another store' }], shown), /two parts named "store"/);
   assert.throws(() => testApi(core, [{ shownMessages: [] }], shown), /two parts named "shownMessages"/);
+});
+
+test('the features\' preset commands are joined in one `commands` part, each name once', () => {
+  const create = () => 'created';
+  const importTree = () => 'imported';
+  const api = testApi(core, [{ commands: { createNode: create } }, { locks: 'panels', commands: { importSubtree: importTree } }], shown);
+  assert.deepEqual(Object.keys(api.commands).sort(), ['createNode', 'importSubtree']);
+  assert.equal((api.commands as unknown as Record<string, unknown>).createNode, create);
+  assert.throws(() => testApi(core, [{ commands: { createNode: create } }, { commands: { createNode: importTree } }], shown), /two commands named "createNode"/);
 });

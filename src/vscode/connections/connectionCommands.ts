@@ -9,16 +9,19 @@ import { askToSendSecret } from '../core/secretConsent';
 
 const t = vscode.l10n.t;
 
-/** Add Connection…; automation (and tests) may pass the connection and password instead of answering prompts. */
-export async function addConnection(core: Core, preset?: SavedConnection & ConnectionSecrets): Promise<string | undefined> {
-  let result: { connection: SavedConnection; secrets: ConnectionSecrets } | undefined;
-  if (preset?.connectString) {
-    const { password, tlsPassphrase, saslPassword, ...connection } = preset;
-    result = { connection: { ...connection, id: connection.id || connection.name }, secrets: { password, tlsPassphrase, saslPassword } };
-  } else {
-    result = await connectionForm(undefined, core.store.list().map((c) => c.name));
-  }
-  if (!result) return undefined;
+/** Add Connection…: the form asks for everything. */
+export async function addConnection(core: Core): Promise<string | undefined> {
+  const result = await connectionForm(undefined, core.store.list().map((c) => c.name));
+  return result ? saveAndConnect(core, result) : undefined;
+}
+
+/** Add Connection with the connection and its secrets given instead of asked: only for the test API. */
+export function addConnectionPreset(core: Core, preset: SavedConnection & ConnectionSecrets): Promise<string | undefined> {
+  const { password, tlsPassphrase, saslPassword, ...connection } = preset;
+  return saveAndConnect(core, { connection: { ...connection, id: connection.id || connection.name }, secrets: { password, tlsPassphrase, saslPassword } });
+}
+
+async function saveAndConnect(core: Core, result: { connection: SavedConnection; secrets: ConnectionSecrets }): Promise<string | undefined> {
   const { connection } = result;
   await core.store.save(connection, result.secrets);
   const live = await core.connections.connect(connection.id);

@@ -6,11 +6,17 @@ import { log } from '../common/log';
 import { describeError } from '../common/failureTexts';
 import { fail, info } from '../common/notifier';
 import type { CommandId } from './commandIds';
+import { droppedArguments, vscodeArguments } from './commandArguments';
 
-// Handlers take what VS Code passes (a tree node, a URI, arguments from another feature): checked inside each.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type CommandHandler = (...args: any[]) => unknown;
+/**
+ * A registered command gets only what VS Code passes: the row, URI or connection id it runs on (checked inside each
+ * handler), and the selected rows. Anything more is dropped before it runs: another extension or a command link may
+ * run our commands with any arguments, so an answer that skips a question or names a file (a test's preset) reaches a
+ * command only through the test API (`commands`, see withPresets).
+ */
+export type CommandHandler = (target?: unknown, selection?: readonly unknown[]) => unknown;
 export type CommandTable = Partial<Record<CommandId, CommandHandler>>;
+
 
 /** Describes, logs and shows a failure that escaped a command. */
 export function reportCommandFailure(id: CommandId, error: unknown): void {
@@ -49,13 +55,30 @@ export function registerCommand(id: CommandId, handler: CommandHandler): vscode.
       void info(vscode.l10n.t('The tree was redrawn as you chose this command, so nothing was done. Please choose it again.'));
       return undefined;
     }
+    const dropped = droppedArguments(args);
+    if (dropped > 0) log().info(`${id}: ${dropped} argument(s) beyond its target and selection ignored`);
     try {
-      return await handler(...args);
+      return await handler(...vscodeArguments(args));
     } catch (error) {
       reportCommandFailure(id, error);
       return undefined;
     }
   });
+}
+
+/**
+ * A command function with its presets (answers instead of questions), for the test API only: it fails as the
+ * registered command does (described, logged and shown), so a test sees what a user would.
+ */
+export function withPresets<A extends unknown[], R>(id: CommandId, run: (...args: A) => R | Promise<R>): (...args: A) => Promise<R | undefined> {
+  return async (...args: A) => {
+    try {
+      return await run(...args);
+    } catch (error) {
+      reportCommandFailure(id, error);
+      return undefined;
+    }
+  };
 }
 
 export function registerCommands(table: CommandTable): vscode.Disposable[] {
@@ -66,7 +89,7 @@ export function runCommand<T = unknown>(id: CommandId, ...args: unknown[]): Then
   return vscode.commands.executeCommand<T>(id, ...args);
 }
 
-/** A handler for a command function that takes its feature's context first and VS Code's arguments after it. */
-export function withContext<C, A extends unknown[]>(context: C, command: (context: C, ...args: A) => unknown): CommandHandler {
-  return (...args: unknown[]) => command(context, ...(args as A));
+/** A handler for a command function that takes its feature's context first and VS Code's target and selection after it. */
+export function withContext<C>(context: C, command: (context: C, target?: unknown, selection?: readonly unknown[]) => unknown): CommandHandler {
+  return (target, selection) => command(context, target, selection);
 }

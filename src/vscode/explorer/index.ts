@@ -4,16 +4,26 @@ import * as vscode from 'vscode';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { log } from '../common/log';
 import { Command } from '../core/commandIds';
-import { registerCommands, withContext } from '../core/commands';
+import { registerCommands, withContext, withPresets } from '../core/commands';
 import type { Core, Registered } from '../core/core';
 import { DETAILS_SCHEME, DetailsProvider } from './detailsDocument';
 import { clearFilter, copyPath, filterChildren, goToPath, refresh, showDetails, showMore } from './navigationCommands';
 
-export function register(_context: vscode.ExtensionContext, core: Core): Registered {
+/** Go to Path and Filter Children with the path or filter given instead of asked: only for the test API. */
+function presetCommands(core: Core) {
+  return {
+    goToPath: withPresets(Command.goToPath, (target: unknown, typedPath?: string) => goToPath(core, target, typedPath)),
+    filterChildren: withPresets(Command.filterChildren, (target: unknown, text?: string) => filterChildren(core, target, text)),
+  };
+}
+
+export type ExplorerCommands = ReturnType<typeof presetCommands>;
+
+export function register(_context: vscode.ExtensionContext, core: Core): Registered<undefined, { commands: ExplorerCommands }> {
   const details = new DetailsProvider(core.connections);
   return {
     api: undefined,
-    parts: {},
+    parts: { commands: presetCommands(core) },
     disposables: [
       details,
       vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
@@ -23,8 +33,8 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
         [Command.refresh]: withContext(core, refresh),
         [Command.refreshAll]: () => core.tree.refreshAll(),
         [Command.copyPath]: withContext(core, copyPath),
-        [Command.goToPath]: withContext(core, goToPath),
-        [Command.filterChildren]: withContext(core, filterChildren),
+        [Command.goToPath]: (target) => goToPath(core, target),
+        [Command.filterChildren]: (target) => filterChildren(core, target),
         [Command.clearFilter]: withContext(core, clearFilter),
         [Command.showDetails]: withContext(core, showDetails),
         [Command.showMore]: withContext(core, showMore),

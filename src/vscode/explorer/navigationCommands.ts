@@ -4,6 +4,7 @@ import { detailsUri } from './detailsDocument';
 import { log } from '../common/log';
 import type { Core } from '../core/core';
 import { isPathNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../../zk/tree/treeNodes';
+import { isNodeTarget } from '../core/targets';
 import { askZnodePath } from '../common/askZnodePath';
 import { pickConnection } from '../core/pickConnection';
 import { revealWithAncestors } from '../core/reveal';
@@ -20,6 +21,8 @@ function selectedPathNode(core: Core, arg: unknown): PathNode | undefined {
 
 /** Go to Path…: reveals any path, loading its ancestors. Returns the revealed node. */
 export async function goToPath(core: Core, arg?: unknown, typedPath?: string): Promise<TreeNode | undefined> {
+  // A search result names its node ({ connectionId, path }): revealed as it is (a tree node asks, from its path).
+  if (typedPath === undefined && isNodeTarget(arg) && !isPathNode(arg) && core.store.get(arg.connectionId)) return goToPath(core, arg.connectionId, arg.path);
   const id = await pickConnection(core, arg, false);
   if (!id) return undefined;
   const current = selectedPathNode(core, arg);

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { LOCK_QUEUE_VIEW_TYPE } from '../../shared/lockQueueMessages';
 import { Command } from '../core/commandIds';
-import { registerCommands, withContext } from '../core/commands';
+import { registerCommands, withPresets } from '../core/commands';
 import type { Core, Registered } from '../core/core';
 import type { HeldLocksApi } from '../heldLocks';
 import { LockQueueContext, showLockQueue, showLocksUnder } from './lockCommands';
@@ -13,18 +13,28 @@ export interface LockQueueParts {
   readonly locks: LockPanels;
 }
 
-export function register(context: vscode.ExtensionContext, core: Core, heldLocks: HeldLocksApi): Registered<undefined, LockQueueParts> {
+/** The panels opened on a path given instead of asked: only for the test API. */
+function presetCommands(lockQueue: LockQueueContext) {
+  return {
+    showLockQueue: withPresets(Command.showLockQueue, (target: unknown, path?: string) => showLockQueue(lockQueue, target, path)),
+    showLocksUnder: withPresets(Command.showLocksUnder, (target: unknown, path?: string) => showLocksUnder(lockQueue, target, path)),
+  };
+}
+
+export type LockQueueCommands = ReturnType<typeof presetCommands>;
+
+export function register(context: vscode.ExtensionContext, core: Core, heldLocks: HeldLocksApi): Registered<undefined, LockQueueParts & { commands: LockQueueCommands }> {
   const locks = new LockPanels(context.extensionUri, context.workspaceState, core, heldLocks);
   const lockQueue: LockQueueContext = { ...core, locks };
   return {
     api: undefined,
-    parts: { locks },
+    parts: { locks, commands: presetCommands(lockQueue) },
     disposables: [
       locks,
       vscode.window.registerWebviewPanelSerializer(LOCK_QUEUE_VIEW_TYPE, locks),
       ...registerCommands({
-        [Command.showLockQueue]: withContext(lockQueue, showLockQueue),
-        [Command.showLocksUnder]: withContext(lockQueue, showLocksUnder),
+        [Command.showLockQueue]: (target) => showLockQueue(lockQueue, target),
+        [Command.showLocksUnder]: (target) => showLocksUnder(lockQueue, target),
       }),
     ],
   };

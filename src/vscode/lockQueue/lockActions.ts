@@ -2,7 +2,7 @@
 // held locks, and force-release a holder by deleting its node after a modal confirmation.
 import * as vscode from 'vscode';
 import { isZkError } from '../../zk/errors';
-import type { LockAnalysis, Participant } from '../../shared/lockAnalysis';
+import type { Participant } from '../../shared/lockAnalysis';
 import { hex, nodeKind } from '../../zk/stat';
 import type { ConnectionManager } from '../core/connectionManager';
 import { log } from '../common/log';
@@ -18,14 +18,6 @@ const t = vscode.l10n.t;
 export interface ActionResult {
   ok: boolean;
   message?: string;
-}
-
-export function findParticipant(analysis: LockAnalysis | undefined, path: string): Participant | undefined {
-  for (const queue of analysis?.queues ?? []) {
-    const found = queue.participants.find((p) => p.path === path);
-    if (found) return found;
-  }
-  return undefined;
 }
 
 export async function revealNode(core: Core, connectionId: string, path: string): Promise<ActionResult> {
@@ -52,9 +44,10 @@ export async function releaseOurs(heldLocks: HeldLocksApi, connectionId: string,
 
 /**
  * Deletes a holder's node (only that node, at the version seen), after a modal confirmation naming its session
- * and client. The owner must still be the session shown: a node that changed hands is left alone.
+ * and client. The owner must still be the session shown (none for a persistent node): a node that changed hands is
+ * left alone.
  */
-export async function forceRelease(connections: ConnectionManager, connectionId: string, path: string, shown: Participant | undefined): Promise<ActionResult> {
+export async function forceRelease(connections: ConnectionManager, connectionId: string, path: string, shown: Participant): Promise<ActionResult> {
   const live = connections.get(connectionId);
   if (!live) return { ok: false, message: t('Not connected.') };
   // Through the write layer like every other write: its guards (read-only, protected paths, version) apply here too.
@@ -65,7 +58,7 @@ export async function forceRelease(connections: ConnectionManager, connectionId:
     if (!stat) return { ok: false, message: t('{0} no longer exists.', path) };
     const owner = nodeKind(stat) === 'ephemeral' ? hex(stat.ephemeralOwner) : undefined;
     const session = owner ?? t('none (persistent node)');
-    const client = shown?.clientAddress ?? t('unknown');
+    const client = shown.clientAddress ?? t('unknown');
     const confirmed = await confirmIrreversible({
       message: t('Force-release the lock held by session {0} (client {1})?', session, client),
       detail: t('This deletes {0} (version {1}) and nothing else. The holder is not told: if it still runs, it will go on as if it held the lock while the next waiter takes it.', path, stat.version),
@@ -73,8 +66,8 @@ export async function forceRelease(connections: ConnectionManager, connectionId:
       liveOfOthers: owner !== undefined && stat.ephemeralOwner !== BigInt(live.session.sessionId ?? -1) ? 1 : 0,
     });
     if (!confirmed) return { ok: false };
-    if (shown?.session !== undefined && owner !== shown.session) {
-      return { ok: false, message: t('{0} now belongs to session {1}, not {2}: nothing was deleted.', path, session, shown.session) };
+    if (owner !== shown.session) {
+      return { ok: false, message: t('{0} now belongs to session {1}, not {2}: nothing was deleted.', path, session, shown.session ?? t('none (persistent node)')) };
     }
     const deleted = await writer.delete(path, stat.version);
     if (!deleted.ok) {

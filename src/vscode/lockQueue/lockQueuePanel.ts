@@ -11,7 +11,9 @@ import type { Core } from '../core/core';
 import type { HeldLocksApi } from '../heldLocks';
 import { log } from '../common/log';
 import { describeError } from '../common/failureTexts';
-import { acquireHere, ActionResult, findParticipant, forceRelease, releaseOurs, revealNode } from './lockActions';
+import { acquireHere, ActionResult, forceRelease, releaseOurs, revealNode } from './lockActions';
+import { shownHolder, shownOurs, shownPath, shownQueue } from './shownAnalysis';
+import { checkActionRequest } from './webviewMessageCheck';
 import { adminPortOf, affectsLockSettings, lockSettings } from '../core/settings';
 import { panelHtml, webviewRoots } from './panelHtml';
 import { anomalyTexts, webviewStrings } from './webviewTexts';
@@ -85,8 +87,17 @@ export class LockQueuePanel implements vscode.Disposable {
     this.panel.reveal();
   }
 
-  /** Carries out what the webview asked for (tests call it as the webview would), and says why it failed. */
+  /**
+   * Carries out what the webview asked for (tests call it as the webview would), and says why it failed. Only on
+   * what this panel shows: a request is checked field by field, and its path must be of the analysis on screen.
+   */
   async perform(request: ActionRequest): Promise<ActionResult> {
+    const checked = checkActionRequest(request);
+    if (!checked.ok) {
+      log().warn(`lock panel ${this.state.root}: request ignored (${checked.problem})`);
+      return { ok: false };
+    }
+    request = checked.value;
     const result = await this.act(request).catch((error: unknown): ActionResult => ({ ok: false, message: describeError(error) }));
     log().info(`lock panel ${this.state.root}: ${JSON.stringify(request)} → ${result.ok ? 'ok' : `not done${result.message ? `: ${result.message}` : ''}`}`);
     if (result.message && !result.ok) void fail(result.message);
@@ -96,14 +107,27 @@ export class LockQueuePanel implements vscode.Disposable {
     return result;
   }
 
-  private act(request: ActionRequest): Promise<ActionResult> {
+  private async act(request: ActionRequest): Promise<ActionResult> {
     const id = this.state.connectionId;
+    const shown = this.latest;
     switch (request.type) {
-      case 'reveal': return revealNode(this.deps.core, id, request.path);
-      case 'acquire': return acquireHere(this.deps.heldLocks, id, request.queuePath);
-      case 'release': return releaseOurs(this.deps.heldLocks, id, request.path);
-      case 'forceRelease': return forceRelease(this.deps.core.connections, id, request.path, findParticipant(this.latest, request.path));
-      case 'refresh': return this.refresh().then(() => ({ ok: true }));
+      case 'reveal':
+        return shownPath(shown, request.path) ? revealNode(this.deps.core, id, request.path) : { ok: false };
+      case 'acquire':
+        // A "Show Lock Queue" panel is about its root even before anyone queues there.
+        return shownQueue(shown, request.queuePath) || (this.state.mode === 'queue' && request.queuePath === this.state.root) ? acquireHere(this.deps.heldLocks, id, request.queuePath)
+          : { ok: false, message: t('{0} is not a lock this panel shows: nothing was done.', request.queuePath) };
+      case 'release':
+        return shownOurs(shown, request.path) ? releaseOurs(this.deps.heldLocks, id, request.path)
+          : { ok: false, message: t('{0} is not a node of this window that this panel shows: nothing was released.', request.path) };
+      case 'forceRelease': {
+        const holder = shownHolder(shown, request.path);
+        return holder ? forceRelease(this.deps.core.connections, id, request.path, holder)
+          : { ok: false, message: t('{0} is not a holder this panel shows: nothing was deleted.', request.path) };
+      }
+      case 'refresh':
+        await this.refresh();
+        return { ok: true };
     }
   }
 

@@ -3,10 +3,11 @@
 // since the one this webview holds (src/shared/lockQueueSync.ts), and answers the webview's action requests by their
 // ids. Every message, both ways, is also told to listeners: the webview's `rendered` reports say what it shows.
 import * as vscode from 'vscode';
-import { ActionRequest, AnomalyText, HostMessage, isWebviewMessage, WebviewMessage } from '../../shared/lockQueueMessages';
+import type { ActionRequest, AnomalyText, HostMessage, WebviewMessage } from '../../shared/lockQueueMessages';
 import { ModelSender } from '../../shared/lockQueueSync';
 import type { LockAnalysis } from '../../shared/lockAnalysis';
 import { log } from '../common/log';
+import { checkWebviewMessage } from './webviewMessageCheck';
 
 /** What the channel asks of its panel. */
 export interface ChannelOwner {
@@ -35,7 +36,7 @@ export class WebviewChannel implements vscode.Disposable {
     this.subscriptions = [
       // Subscribed before the panel's own view-state listener: by then nothing more goes to the old webview.
       panel.onDidChangeViewState(() => { if (!panel.visible) this.lost(); }),
-      panel.webview.onDidReceiveMessage((m: unknown) => { if (isWebviewMessage(m)) void this.receive(m); }),
+      panel.webview.onDidReceiveMessage((m: unknown) => this.handle(m)),
     ];
   }
 
@@ -60,6 +61,23 @@ export class WebviewChannel implements vscode.Disposable {
   private lost(): void {
     this.ready = false;
     this.sender.forget();
+  }
+
+  /**
+   * A message as the webview posted it: checked field by field first; one that fails is logged and ignored, and
+   * nothing here throws (a failed action is answered as not done).
+   */
+  async handle(raw: unknown): Promise<void> {
+    const checked = checkWebviewMessage(raw);
+    if (!checked.ok) {
+      log().warn(`lock-queue webview: message ignored (${checked.problem})`);
+      return;
+    }
+    try {
+      await this.receive(checked.value);
+    } catch (error) {
+      log().error(`lock-queue webview: ${checked.value.type} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private async receive(message: WebviewMessage): Promise<void> {

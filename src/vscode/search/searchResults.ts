@@ -71,7 +71,7 @@ export class SearchResultsProvider implements vscode.TreeDataProvider<SearchItem
   private buildTreeItem(item: SearchItem): vscode.TreeItem {
     if (item.kind === 'summary') return summaryItem(item.run);
     const { match, run } = item;
-    const reveal = { command: Command.goToPath, title: t('Reveal in Explorer'), arguments: [run.connectionId, match.path] };
+    const reveal = { command: Command.goToPath, title: t('Reveal in Explorer'), arguments: [{ connectionId: run.connectionId, path: match.path }] };
     if (item.kind === 'snippet' && match.content) {
       const { text, highlight } = highlightedSnippet(match.content);
       const line = new vscode.TreeItem({ label: text, highlights: [highlight] });

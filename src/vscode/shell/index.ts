@@ -5,11 +5,11 @@ import * as vscode from 'vscode';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { visibleText } from '../../shared/visibleText';
 import { Command } from '../core/commandIds';
-import { registerCommands, withContext } from '../core/commands';
+import { registerCommands, withContext, withPresets } from '../core/commands';
 import type { Core, Registered } from '../core/core';
 import { pickConnection } from '../core/pickConnection';
 import { explicitTarget, nodeTarget } from '../core/targets';
-import { removeQuotaCommand, setQuotaCommand } from './quotaCommands';
+import { GivenLimits, removeQuotaCommand, setQuotaCommand } from './quotaCommands';
 import { ShellTerminal } from './shellTerminal';
 import { syncAndRefresh } from './syncCommand';
 
@@ -18,11 +18,6 @@ const t = vscode.l10n.t;
 export interface ShellParts {
   /** The shells opened in this window, newest last (closed ones removed). */
   readonly shellTerminals: readonly ShellTerminal[];
-  /**
-   * Open ZooKeeper Shell with a test's options. Only here: the registered command takes VS Code's arguments alone,
-   * so no caller of commands (a link, another extension) can point the history at a file to read and rewrite.
-   */
-  readonly openShellWith: (arg: unknown, options: OpenShellOptions) => Promise<ShellTerminal | undefined>;
 }
 
 /** Options a test passes: where the arrow-key history is kept (so tests leave ~/.cache alone). */
@@ -50,14 +45,24 @@ async function openShell(core: Core, terminals: ShellTerminal[], arg: unknown, o
   return pty;
 }
 
-export function register(_context: vscode.ExtensionContext, core: Core): Registered<undefined, ShellParts> {
+/** The shell with its history file given, and Set Quota with its limits given: only for the test API. */
+function presetCommands(core: Core, terminals: ShellTerminal[]) {
+  return {
+    openShell: withPresets(Command.openShell, (target: unknown, options?: OpenShellOptions) => openShell(core, terminals, target, options)),
+    setQuota: withPresets(Command.setQuota, (target: unknown, given?: GivenLimits) => setQuotaCommand(core, target, given)),
+  };
+}
+
+export type ShellCommands = ReturnType<typeof presetCommands>;
+
+export function register(_context: vscode.ExtensionContext, core: Core): Registered<undefined, ShellParts & { commands: ShellCommands }> {
   const terminals: ShellTerminal[] = [];
   return {
     api: undefined,
-    parts: { shellTerminals: terminals, openShellWith: (arg, options) => openShell(core, terminals, arg, options) },
+    parts: { shellTerminals: terminals, commands: presetCommands(core, terminals) },
     disposables: registerCommands({
-      [Command.openShell]: (arg: unknown) => openShell(core, terminals, arg),
-      [Command.setQuota]: withContext(core, setQuotaCommand),
+      [Command.openShell]: (target) => openShell(core, terminals, target),
+      [Command.setQuota]: (target) => setQuotaCommand(core, target),
       [Command.removeQuota]: withContext(core, removeQuotaCommand),
       [Command.syncAndRefresh]: withContext(core, syncAndRefresh),
     }),

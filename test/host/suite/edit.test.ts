@@ -45,8 +45,8 @@ describe('Data editor', function () {
     await other.create(`${BASE}/live`, 'first');
     await other.create(`${BASE}/dirty`, 'mine');
     await other.create(`${BASE}/big`, '');
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Edit', connectString: testZk() });
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: RO, name: 'Host Edit RO', connectString: testZk(), readOnly: true });
+    await s.commands.addConnection({ id: ID, name: 'Host Edit', connectString: testZk() });
+    await s.commands.addConnection({ id: RO, name: 'Host Edit RO', connectString: testZk(), readOnly: true });
   });
 
   after(async () => {
@@ -54,8 +54,8 @@ describe('Data editor', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await other?.removeRecursive(BASE).catch(() => undefined);
     other?.close();
-    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
-    await vscode.commands.executeCommand('zooscope.removeConnection', RO, true);
+    await s.commands.removeConnection(ID, true);
+    await s.commands.removeConnection(RO, true);
   });
 
   it('opens JSON data as a JSON document (by content), binary data as hex', async () => {

@@ -15,11 +15,11 @@ describe('Ensemble view', function () {
 
   before(async () => {
     s = await services();
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Ensemble', connectString: testZk() });
+    await s.commands.addConnection({ id: ID, name: 'Host Ensemble', connectString: testZk() });
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+    await s.commands.removeConnection(ID, true);
   });
 
   const itemOf = (node: EnsembleNode) => s.ensemble.getTreeItem(node);

@@ -46,14 +46,14 @@ describe('Explorer', function () {
     await other.mkdirp(`${BASE}/deep/a/b/c`);
     await other.create(`${BASE}/binary`, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]));
     await other.create(`${BASE}/text`, '{"hello": "world"}');
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Explorer', connectString: testZk() });
+    await s.commands.addConnection({ id: ID, name: 'Host Explorer', connectString: testZk() });
     root = s.tree.rootFor(ID);
   });
 
   after(async () => {
     await other?.removeRecursive(BASE).catch(() => undefined);
     other?.close();
-    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+    await s.commands.removeConnection(ID, true);
   });
 
   it('lists the saved connection as a root and connects', async () => {
@@ -144,24 +144,24 @@ describe('Explorer', function () {
   });
 
   it('goes to a deep path, opening its ancestors', async () => {
-    const node = await vscode.commands.executeCommand<TreeNode>('zooscope.goToPath', ID, `${BASE}/deep/a/b/c`);
+    const node = (await s.commands.goToPath(ID, `${BASE}/deep/a/b/c`))!;
     assert.ok(node?.kind === 'znode');
     assert.strictEqual(node.path, `${BASE}/deep/a/b/c`);
     assert.strictEqual(s.tree.getParent(node)?.kind === 'znode', true);
-    const missing = await vscode.commands.executeCommand<TreeNode>('zooscope.goToPath', ID, `${BASE}/deep/nope`);
+    const missing = await s.commands.goToPath(ID, `${BASE}/deep/nope`);
     assert.strictEqual(missing, undefined);
-    const invalid = await vscode.commands.executeCommand<TreeNode>('zooscope.goToPath', ID, 'relative/path');
+    const invalid = await s.commands.goToPath(ID, 'relative/path');
     assert.strictEqual(invalid, undefined);
   });
 
   it('filters a node\'s children by glob and by regex, and clears the filter', async () => {
     const base = await child(s, root, BASE.slice(1));
     const natural = await child(s, base, 'natural');
-    await vscode.commands.executeCommand('zooscope.filterChildren', natural, 'item-2?');
+    await s.commands.filterChildren(natural, 'item-2?');
     let names = (await childrenOf(s, natural)).map((n) => label(s, n));
     assert.deepStrictEqual(names, ['item-20', 'item-21', 'item-22', 'item-23', 'item-24', 'item-25', 'item-26', 'item-27', 'item-28', 'item-29']);
     assert.match(String(s.tree.getTreeItem(natural).contextValue), /filtered/);
-    await vscode.commands.executeCommand('zooscope.filterChildren', natural, '/^item-(3|30)$/');
+    await s.commands.filterChildren(natural, '/^item-(3|30)$/');
     names = (await childrenOf(s, natural)).map((n) => label(s, n));
     assert.deepStrictEqual(names, ['item-3', 'item-30']);
     await vscode.commands.executeCommand('zooscope.clearFilter', natural);
@@ -183,12 +183,12 @@ describe('Explorer', function () {
   });
 
   it('shows details: text data as text, binary data as hex', async () => {
-    const textNode = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/text`);
+    const textNode = (await s.commands.goToPath(ID, `${BASE}/text`))!;
     await vscode.commands.executeCommand('zooscope.showDetails', textNode);
     let doc = vscode.window.activeTextEditor?.document;
     assert.ok(doc?.getText().includes('{"hello": "world"}'));
     assert.ok(doc?.getText().includes('dataLength'));
-    const binNode = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/binary`);
+    const binNode = (await s.commands.goToPath(ID, `${BASE}/binary`))!;
     await vscode.commands.executeCommand('zooscope.showDetails', binNode);
     doc = vscode.window.activeTextEditor?.document;
     assert.ok(doc?.getText().includes('89 50 4e 47 00 ff'), doc?.getText());
@@ -197,12 +197,12 @@ describe('Explorer', function () {
   it('a click on a leaf previews its data, the next click replaces it, a double click keeps it', async () => {
     await other.create(`${BASE}/empty`).catch(() => undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const textNode = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/text`);
-    const binNode = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/binary`);
-    const emptyNode = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/empty`);
+    const textNode = (await s.commands.goToPath(ID, `${BASE}/text`))!;
+    const binNode = (await s.commands.goToPath(ID, `${BASE}/binary`))!;
+    const emptyNode = (await s.commands.goToPath(ID, `${BASE}/empty`))!;
     // The tree item carries the command: a leaf gets it, a node with children keeps its click to expand.
     assert.strictEqual(s.tree.getTreeItem(textNode).command?.command, 'zooscope.previewNode');
-    const natural = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/natural`);
+    const natural = (await s.commands.goToPath(ID, `${BASE}/natural`))!;
     assert.strictEqual(s.tree.getTreeItem(natural).command, undefined);
     const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
     const uriOf = (tab: vscode.Tab | undefined) => (tab?.input instanceof vscode.TabInputText ? tab.input.uri : undefined);
@@ -244,7 +244,7 @@ describe('Explorer', function () {
   });
 
   it('copies a node\'s path to the clipboard', async () => {
-    const node = await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/deep/a`);
+    const node = (await s.commands.goToPath(ID, `${BASE}/deep/a`))!;
     await vscode.env.clipboard.writeText('');
     await vscode.commands.executeCommand('zooscope.copyPath', node);
     assert.strictEqual(await vscode.env.clipboard.readText(), `${BASE}/deep/a`);
@@ -253,7 +253,7 @@ describe('Explorer', function () {
   it('a row\'s menu command whose row VS Code lost (redrawn meanwhile) does nothing and says so, not acting on the selection', async () => {
     // The row's menu passes (row, selection); VS Code puts undefined in place of a row it redrew in between. The
     // palette passes nothing and means the selection.
-    await vscode.commands.executeCommand<ZnodeNode>('zooscope.goToPath', ID, `${BASE}/deep/a`);
+    await s.commands.goToPath(ID, `${BASE}/deep/a`);
     await vscode.env.clipboard.writeText('');
     const from = s.shownMessages.at(-1)?.seq ?? 0;
     await vscode.commands.executeCommand('zooscope.copyPath', undefined, undefined);
@@ -266,8 +266,7 @@ describe('Explorer', function () {
 
   it('keeps a digest password in secret storage, never in settings, and authenticates with it', async () => {
     const secretId = 'host-digest';
-    await vscode.commands.executeCommand('zooscope.addConnection',
-      { id: secretId, name: 'Host Digest', connectString: testZk(), digestUser: 'alice', password: 's3cret-pw' });
+    await s.commands.addConnection({ id: secretId, name: 'Host Digest', connectString: testZk(), digestUser: 'alice', password: 's3cret-pw' });
     try {
       const settings = JSON.stringify(vscode.workspace.getConfiguration('zooscope').get('connections'));
       assert.ok(settings.includes('alice'), settings);
@@ -276,7 +275,7 @@ describe('Explorer', function () {
       const ids = await s.connections.get(secretId)?.session.whoAmI();
       assert.ok(ids?.some((id) => id.scheme === 'digest' && id.user === 'alice'), JSON.stringify(ids));
     } finally {
-      await vscode.commands.executeCommand('zooscope.removeConnection', secretId, true);
+      await s.commands.removeConnection(secretId, true);
     }
     assert.strictEqual(await s.store.password(secretId), undefined, 'secret removed with the connection');
   });

@@ -40,11 +40,11 @@ describe('Held locks', function () {
     run: (proxy: Awaited<ReturnType<typeof startProxy>>) => Promise<void>): Promise<void> {
     const proxy = await startProxy(Number(testZk().split(':').pop()), proxyOptions);
     try {
-      await writingSettings(() => vscode.commands.executeCommand('zooscope.addConnection', { id, name, connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs }));
+      await writingSettings(() => s.commands.addConnection({ id, name, connectString: `127.0.0.1:${proxy.port}`, sessionTimeoutMs }));
       await run(proxy);
     } finally {
       await s.heldLocks.releaseAll(id);
-      await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', id, true));
+      await writingSettings(() => s.commands.removeConnection(id, true));
       await proxy.close();
     }
   }
@@ -53,7 +53,7 @@ describe('Held locks', function () {
     s = await services();
     other = await connectOtherClient(testZk());
     await other.mkdirp(BASE);
-    await writingSettings(() => vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Held Locks', connectString: testZk() }));
+    await writingSettings(() => s.commands.addConnection({ id: ID, name: 'Host Held Locks', connectString: testZk() }));
   });
 
   afterEach(async () => {
@@ -64,7 +64,7 @@ describe('Held locks', function () {
   after(async () => {
     if (other) await other.removeRecursive(BASE);
     other?.close();
-    await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', ID, true));
+    await writingSettings(() => s.commands.removeConnection(ID, true));
   });
 
   it('says the place in the queue as an ordinal ("3rd of 7")', () => {
@@ -407,12 +407,12 @@ describe('Held locks', function () {
     try {
       owner.client.addAuthInfo('digest', Buffer.from('locker:secret'));
       await new Promise<void>((resolve, reject) => owner.client.create(path, Buffer.alloc(0), [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('auth', ''))], zookeeper.CreateMode.PERSISTENT, (e) => (e ? reject(e) : resolve())));
-      await writingSettings(() => vscode.commands.executeCommand('zooscope.addConnection', { id: authId, name: 'Host Held Locks (auth)', connectString: testZk(), digestUser: 'locker', password: 'secret' }));
+      await writingSettings(() => s.commands.addConnection({ id: authId, name: 'Host Held Locks (auth)', connectString: testZk(), digestUser: 'locker', password: 'secret' }));
       await vscode.commands.executeCommand('zooscope.acquireLock', { connectionId: authId, path });
       await eventually(() => s.heldLocks.find(authId, path)?.snapshot.state === 'held', 20000, 'held under a digest ACL');
     } finally {
       await s.heldLocks.releaseAll(authId);
-      await writingSettings(() => vscode.commands.executeCommand('zooscope.removeConnection', authId, true));
+      await writingSettings(() => s.commands.removeConnection(authId, true));
       await owner.removeRecursive(path); // only its creator may list it
       owner.close();
     }

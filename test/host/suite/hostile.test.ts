@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Participant } from '../../../src/shared/lockAnalysis';
 import type { ShownMessage } from '../../../src/vscode/common/notifier';
 import type { TestApi } from '../../../src/vscode/testApi';
 import type { ZnodeNode } from '../../../src/zk/tree/treeNodes';
@@ -60,15 +61,15 @@ describe('Hostile names and data on every surface', function () {
     for (const name of NAMES) {
       await new Promise<void>((resolve, reject) => other.client.create(`${BASE}/${name}`, HOSTILE_DATA, (e) => (e ? reject(e) : resolve())));
     }
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Hostile', connectString: testZk() });
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: RO_ID, name: 'Host Hostile RO', connectString: testZk(), readOnly: true });
+    await s.commands.addConnection({ id: ID, name: 'Host Hostile', connectString: testZk() });
+    await s.commands.addConnection({ id: RO_ID, name: 'Host Hostile RO', connectString: testZk(), readOnly: true });
   });
 
   after(async () => {
     await vscode.commands.executeCommand('zooscope.releaseAllLocks').then(undefined, () => undefined);
     // Closing the window's sessions first takes their ephemeral nodes with them.
-    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
-    await vscode.commands.executeCommand('zooscope.removeConnection', RO_ID, true);
+    await s.commands.removeConnection(ID, true);
+    await s.commands.removeConnection(RO_ID, true);
     await other?.removeRecursive(BASE).catch(() => undefined);
     await other?.removeRecursive(`${BASE}-copy`).catch(() => undefined);
     other?.close();
@@ -93,13 +94,13 @@ describe('Hostile names and data on every surface', function () {
 
   it('create: the status bar message and notifications quote the name literally', async () => {
     let from = mark();
-    const icons = await vscode.commands.executeCommand<string>('zooscope.createNode', { connectionId: ID, path: BASE }, { name: `new ${HOSTILE_NAMES.icons}`, mode: 'persistent', data: '' });
+    const icons = await s.commands.createNode({ connectionId: ID, path: BASE }, { name: `new ${HOSTILE_NAMES.icons}`, mode: 'persistent', data: '' });
     assert.strictEqual(icons, `${BASE}/new ${HOSTILE_NAMES.icons}`);
     const created = since(from);
     assert.ok(created.length > 0, 'a message was shown');
     assertShownLiterally(created, 'create status message');
     from = mark();
-    await vscode.commands.executeCommand<string>('zooscope.createNode', { connectionId: ID, path: BASE }, { name: `${HOSTILE_NAMES.commandLink}-`, mode: 'ephemeralSequential', data: '' });
+    await s.commands.createNode({ connectionId: ID, path: BASE }, { name: `${HOSTILE_NAMES.commandLink}-`, mode: 'ephemeralSequential', data: '' });
     const sequential = since(from);
     assert.ok(sequential.some((m) => m.message.includes('(command')), 'the name is quoted');
     assertShownLiterally(sequential, 'create notification');
@@ -108,14 +109,14 @@ describe('Hostile names and data on every surface', function () {
   it('delete and recursive delete: the status message and the report notification show no link', async () => {
     const target = `${BASE}/${HOSTILE_NAMES.fileLink}`;
     let from = mark();
-    await vscode.commands.executeCommand('zooscope.delete', await node(target), [await node(target)], { confirmed: true });
+    await s.commands.delete(await node(target), [await node(target)], { confirmed: true });
     assert.strictEqual(await exists(target), false);
     assertShownLiterally(since(from), 'delete message');
     const tree = `${BASE}/${HOSTILE_NAMES.commandLink}`;
     await other.mkdirp(`${tree}/${HOSTILE_NAMES.rtlOverride}/${HOSTILE_NAMES.icons}`);
     s.tree.refreshAll();
     from = mark();
-    const result = await vscode.commands.executeCommand<{ report?: { deleted: string[] } }>('zooscope.deleteRecursive', await node(tree), undefined, { confirmed: true });
+    const result = await s.commands.deleteRecursive(await node(tree), undefined, { confirmed: true });
     assert.ok(result?.report && result.report.deleted.length >= 3);
     await eventually(() => since(from).length > 0, 10000, 'the recursive delete report');
     assertShownLiterally(since(from), 'recursive delete report');
@@ -123,27 +124,27 @@ describe('Hostile names and data on every surface', function () {
 
   it('errors (no node, bad version, no auth) name the path literally', async () => {
     let from = mark();
-    await vscode.commands.executeCommand('zooscope.goToPath', ID, `${BASE}/${HOSTILE_NAMES.commandLink}-gone`);
+    await s.commands.goToPath(ID, `${BASE}/${HOSTILE_NAMES.commandLink}-gone`);
     await eventually(() => s.shownFailures.length > 0 && since(from).length > 0, 5000, 'a not-found message');
     assertShownLiterally(since(from), 'noNode error');
     const changed = await node(`${BASE}/${HOSTILE_NAMES.rtlOverride}`);
     await new Promise<void>((resolve, reject) => other.client.setData(changed.path, Buffer.from('x'), -1, (e) => (e ? reject(e) : resolve())));
     from = mark();
-    await vscode.commands.executeCommand('zooscope.delete', changed, [changed], { confirmed: true });
+    await s.commands.delete(changed, [changed], { confirmed: true });
     assert.strictEqual(await exists(changed.path), true, 'a changed node is not deleted');
     assert.ok(since(from).some((m) => m.severity === 'error'), 'badVersion shown');
     assertShownLiterally(since(from), 'badVersion error');
     const guarded = `${BASE}/${HOSTILE_NAMES.zeroWidth}`;
     // Readable by all (so the suite can clean up), administered by someone else.
-    assert.strictEqual(await vscode.commands.executeCommand('zooscope.editAcl', { connectionId: ID, path: guarded }, { acl: ['world:anyone:r', 'digest:someone:AAAAAAAAAAAAAAAAAAAAAAAAAAA=:cdwa'] }), true);
+    assert.strictEqual(await s.commands.editAcl({ connectionId: ID, path: guarded }, { acl: ['world:anyone:r', 'digest:someone:AAAAAAAAAAAAAAAAAAAAAAAAAAA=:cdwa'] }), true);
     from = mark();
-    await vscode.commands.executeCommand('zooscope.editAcl', { connectionId: ID, path: guarded }, { acl: ['world:anyone:cdrwa'] });
+    await s.commands.editAcl({ connectionId: ID, path: guarded }, { acl: ['world:anyone:cdrwa'] });
     assert.ok(since(from).some((m) => m.severity === 'error'), 'noAuth shown');
     assertShownLiterally(since(from), 'noAuth error');
   });
 
   it('search results show names and data literally', async () => {
-    const run = await vscode.commands.executeCommand<{ matches: { path: string }[] }>('zooscope.search', { connectionId: ID, path: BASE }, { content: 'click' });
+    const run = await s.commands.search({ connectionId: ID, path: BASE }, { content: 'click' });
     await eventually(() => s.searchResults.getChildren().length > 1, 10000, 'search results');
     assert.ok(run);
     for (const item of s.searchResults.getChildren()) {
@@ -184,7 +185,7 @@ describe('Hostile names and data on every surface', function () {
   it('ACL edit, a lost lock and an import report quote names literally', async () => {
     let from = mark();
     const aclTarget = `${BASE}/${HOSTILE_NAMES.icons}`;
-    assert.strictEqual(await vscode.commands.executeCommand('zooscope.editAcl', { connectionId: ID, path: aclTarget }, { acl: ['world:anyone:cdrwa'] }), true);
+    assert.strictEqual(await s.commands.editAcl({ connectionId: ID, path: aclTarget }, { acl: ['world:anyone:cdrwa'] }), true);
     assert.ok(since(from).length > 0, 'the ACL save was reported');
     assertShownLiterally(since(from), 'ACL saved');
 
@@ -198,9 +199,9 @@ describe('Hostile names and data on every surface', function () {
     assertShownLiterally(since(from), 'lost lock');
 
     const file = path.join(os.tmpdir(), `zooscope-hostile-${Date.now()}.json`);
-    await vscode.commands.executeCommand('zooscope.exportSubtree', { connectionId: ID, path: BASE }, { file });
+    await s.commands.exportSubtree({ connectionId: ID, path: BASE }, { file });
     from = mark();
-    await vscode.commands.executeCommand('zooscope.importSubtree', ID, { file, targetRoot: `${BASE}-copy`, confirmed: true });
+    await s.commands.importSubtree(ID, { file, targetRoot: `${BASE}-copy`, confirmed: true });
     await eventually(() => since(from).length > 0, 10000, 'the import report');
     assertShownLiterally(since(from), 'import report');
     for (const name of [HOSTILE_NAMES.rtlOverride, HOSTILE_NAMES.icons]) assert.strictEqual(await exists(`${BASE}-copy/${name}`), true, 'imported byte for byte');
@@ -221,7 +222,8 @@ describe('Hostile names and data on every surface', function () {
   it('force-release from the lock-queue panel goes through the write guards: refused on a read-only connection', async () => {
     const victim = `${BASE}/${HOSTILE_NAMES.template}`;
     await vscode.commands.executeCommand('zooscope.connect', RO_ID);
-    const result = await forceRelease(s.connections, RO_ID, victim, undefined);
+    const shown: Participant = { path: victim, name: HOSTILE_NAMES.template, kind: 'exclusive', role: 'holder', position: 0, since: 0, waitsFor: [], watches: [] };
+    const result = await forceRelease(s.connections, RO_ID, victim, shown);
     assert.strictEqual(result.ok, false);
     assert.match(result.message ?? '', /read-only/);
     assert.strictEqual(await exists(victim), true, 'nothing deleted');

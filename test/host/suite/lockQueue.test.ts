@@ -3,15 +3,14 @@
 // only while visible, the serializer, and force-release with its confirmation and version check.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import type { LockQueuePanelState } from '../../../src/shared/lockQueueMessages';
+import type { ActionRequest, LockQueuePanelState } from '../../../src/shared/lockQueueMessages';
 import { LockPanels } from '../../../src/vscode/lockQueue/lockPanels';
 import type { LockQueuePanel } from '../../../src/vscode/lockQueue/lockQueuePanel';
 import type { TestApi } from '../../../src/vscode/testApi';
-import type { TreeNode } from '../../../src/zk/tree/treeNodes';
 import { LockQueueClients, startLockQueue } from '../../support/lockQueueClients';
-import { connectOtherClient, eventually } from '../../support/zkClient';
+import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
 import { watchPanel } from './lockPanelWatch';
-import { services, testZk } from './zooscope';
+import { existsVia, services, testZk } from './zooscope';
 
 const ID = 'host-locks';
 const BASE = `/host-locks-${Date.now().toString(36)}`;
@@ -32,7 +31,7 @@ describe('Lock queue panel', function () {
   before(async () => {
     s = await services();
     queue = await startLockQueue(testZk(), `${BASE}/orders`, 3);
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Locks', connectString: testZk() });
+    await s.commands.addConnection({ id: ID, name: 'Host Locks', connectString: testZk() });
   });
 
   after(async () => {
@@ -41,11 +40,11 @@ describe('Lock queue panel', function () {
     const cleanup = await connectOtherClient(testZk());
     await cleanup.removeRecursive(BASE).catch(() => undefined);
     cleanup.close();
-    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+    await s.commands.removeConnection(ID, true);
   });
 
-  async function open(path: string, command = 'zooscope.showLockQueue'): Promise<LockQueuePanel> {
-    const panel = await vscode.commands.executeCommand<LockQueuePanel>(command, ID, path);
+  async function open(path: string, command: 'showLockQueue' | 'showLocksUnder' = 'showLockQueue'): Promise<LockQueuePanel> {
+    const panel = await s.commands[command](ID, path);
     assert.ok(panel, `${command} opened no panel`);
     watchPanel(panel);
     opened.push(panel);
@@ -58,7 +57,7 @@ describe('Lock queue panel', function () {
   });
 
   it('marks a tree node whose listed children look like a lock queue', async () => {
-    const node = await vscode.commands.executeCommand<TreeNode>('zooscope.goToPath', ID, `${BASE}/orders`);
+    const node = await s.commands.goToPath(ID, `${BASE}/orders`);
     assert.ok(node?.kind === 'znode');
     await s.tree.getChildren(node);
     await eventually(() => /\blockqueue\b/.test(String(s.tree.getTreeItem(node).contextValue)), 5000, 'lockqueue in contextValue');
@@ -131,6 +130,7 @@ describe('Lock queue panel', function () {
   it('reveals a participant\'s node in the ZooKeeper tree when the webview asks', async () => {
     const panel = await open(`${BASE}/orders`);
     const target = queue.contenders[1].path;
+    await eventually(() => panel.analysis?.queues[0]?.participants.some((p) => p.path === target) ?? false, 20000, 'the panel shows the participant');
     const result = await panel.perform({ type: 'reveal', path: target });
     assert.strictEqual(result.ok, true, result.message);
     const selected = s.view.selection[0];
@@ -140,7 +140,7 @@ describe('Lock queue panel', function () {
   it('"Show Locks Under…" finds every queue of a subtree', async () => {
     const second = await startLockQueue(testZk(), `${BASE}/sub/payments`, 2, { dataPrefix: 'payer-' });
     try {
-      const panel = await open(BASE, 'zooscope.showLocksUnder');
+      const panel = await open(BASE, 'showLocksUnder');
       assert.strictEqual(panel.state.mode, 'subtree');
       const rows = await waitForRows(panel, (r) => r.some((x) => x.includes(`${BASE}/sub/payments`)) && r.some((x) => x.includes(`${BASE}/orders`)), 'both queues');
       assert.ok(rows.some((x) => x.includes('payer-1')));
@@ -268,5 +268,75 @@ describe('Lock queue panel', function () {
     assert.strictEqual(released.ok, true, released.message);
     await eventually(() => mine()?.snapshot.state === 'released', 20000, 'released');
     await eventually(() => (panel.analysis?.queues[0]?.participants.length ?? 0) === 0, 20000, 'the queue is empty again');
+  });
+
+  describe('acts only on what it shows', () => {
+    const window = vscode.window as unknown as Record<string, unknown>;
+    const asking = ['showWarningMessage', 'showInputBox', 'showQuickPick'] as const;
+    let originals: unknown[] = [];
+    let panel: LockQueuePanel;
+    let other: OtherClient;
+    let guarded: LockQueueClients;
+
+    before(async () => {
+      other = await connectOtherClient(testZk());
+      await other.mkdirp(`${BASE}/elsewhere`);
+      await other.create(`${BASE}/bystander`, 'not a lock');
+      guarded = await startLockQueue(testZk(), `${BASE}/guarded`, 3);
+      panel = await open(`${BASE}/guarded`);
+      await eventually(() => panel.analysis?.queues[0]?.participants.length === 3, 20000, 'the panel shows the three contenders');
+      // Every question answered yes (the first button, the typed count, the first pick): only the panel's own checks stop a write.
+      originals = asking.map((name) => window[name]);
+      window.showWarningMessage = async (_message: unknown, _options: unknown, ...items: unknown[]) => items[0];
+      window.showInputBox = async () => '1';
+      window.showQuickPick = async (items: unknown[]) => items[0];
+    });
+
+    after(() => {
+      asking.forEach((name, i) => { window[name] = originals[i]; });
+      guarded?.close();
+      other?.close();
+    });
+
+    it('force-release of a path that is not a holder it shows deletes nothing', async () => {
+      const notShown = await panel.perform({ type: 'forceRelease', path: `${BASE}/bystander` });
+      assert.strictEqual(notShown.ok, false);
+      assert.match(notShown.message ?? '', /not a holder this panel shows/);
+      assert.strictEqual(await existsVia(other, `${BASE}/bystander`), true, 'the unprotected leaf is still there');
+      const waiter = guarded.contenders[2].path;
+      const waiting = await panel.perform({ type: 'forceRelease', path: waiter });
+      assert.strictEqual(waiting.ok, false);
+      assert.strictEqual(await existsVia(other, waiter), true, 'a waiter is not a holder: still there');
+    });
+
+    it('acquire outside the queues it shows creates nothing, and release of a node not ours releases nothing', async () => {
+      const outside = await panel.perform({ type: 'acquire', queuePath: `${BASE}/elsewhere` });
+      assert.strictEqual(outside.ok, false);
+      assert.strictEqual(s.heldLocks.list(ID).find((e) => e.snapshot.path === `${BASE}/elsewhere`), undefined, 'no lock taken there');
+      assert.deepStrictEqual(await other.children(`${BASE}/elsewhere`), [], 'no lock node created');
+      const notOurs = await panel.perform({ type: 'release', path: guarded.contenders[0].path });
+      assert.strictEqual(notOurs.ok, false);
+      assert.strictEqual(await existsVia(other, guarded.contenders[0].path), true);
+    });
+
+    it('an unknown type or a malformed request is answered "not done", never thrown', async () => {
+      const unknown = await panel.perform({ type: 'deleteEverything', path: `${BASE}/bystander` } as unknown as ActionRequest);
+      assert.deepStrictEqual(unknown, { ok: false });
+      for (const path of ['relative', `${BASE}/bystander/`, `${BASE}/\u0000x`, 42]) {
+        assert.deepStrictEqual(await panel.perform({ type: 'forceRelease', path } as unknown as ActionRequest), { ok: false }, `path ${String(path)}`);
+      }
+      const replies: unknown[] = [];
+      const listening = panel.channel.onDidPost((m) => { if (m.type === 'reply') replies.push(m); });
+      try {
+        for (const raw of [null, 'ready', [], { type: 'deleteEverything', requestId: 1 }, { type: 'forceRelease', requestId: -1, path: guarded.contenders[0].path }, { type: 'acquire', requestId: 2 }]) {
+          await panel.channel.handle(raw);
+        }
+      } finally {
+        listening.dispose();
+      }
+      assert.deepStrictEqual(replies, [], 'no reply to an ignored message');
+      assert.strictEqual(await existsVia(other, guarded.contenders[0].path), true);
+      assert.strictEqual(await existsVia(other, `${BASE}/bystander`), true);
+    });
   });
 });

@@ -10,8 +10,6 @@ import { services, testZk } from './zooscope';
 const ID = 'host-search';
 const BASE = '/host-search';
 
-interface Run { matches: { path: string; content?: { snippet: string } }[]; summary?: { matched: number; visited: number; cancelled: boolean } }
-
 describe('Search', function () {
   this.timeout(60000);
   let s: TestApi;
@@ -27,35 +25,35 @@ describe('Search', function () {
     for (let i = 0; i < 5; i++) await other.create(`${BASE}/app/locks/lock-${i}`, `holder ${i}`);
     await other.create(`${BASE}/app/config/db`, 'url=jdbc:postgresql://db:5432/app\nuser=app');
     await other.create(`${BASE}/other/config/db`, 'url=jdbc:mysql://x');
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Search', connectString: testZk() });
+    await s.commands.addConnection({ id: ID, name: 'Host Search', connectString: testZk() });
   });
 
   after(async () => {
     await vscode.commands.executeCommand('zooscope.clearSearchResults');
     await other?.removeRecursive(BASE).catch(() => undefined);
     other?.close();
-    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+    await s.commands.removeConnection(ID, true);
   });
 
   it('finds nodes by a name glob under the node it was invoked on', async () => {
-    const run = await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { path: 'lock-*' });
+    const run = (await s.commands.search({ connectionId: ID, path: BASE }, { path: 'lock-*' }))!;
     assert.deepStrictEqual(run.matches.map((m) => m.path).sort(), [0, 1, 2, 3, 4].map((i) => `${BASE}/app/locks/lock-${i}`));
     assert.strictEqual(run.summary?.matched, 5);
     assert.ok((run.summary?.visited ?? 0) >= 12);
   });
 
   it('finds by data content (with a snippet), and by a glob on the full path', async () => {
-    const byContent = await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { content: 'postgresql' });
+    const byContent = (await s.commands.search({ connectionId: ID, path: BASE }, { content: 'postgresql' }))!;
     assert.deepStrictEqual(byContent.matches.map((m) => m.path), [`${BASE}/app/config/db`]);
     assert.match(byContent.matches[0].content?.snippet ?? '', /jdbc:postgresql/);
-    const byPath = await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { path: `${BASE}/*/config/db`, matchFullPath: true });
+    const byPath = (await s.commands.search({ connectionId: ID, path: BASE }, { path: `${BASE}/*/config/db`, matchFullPath: true }))!;
     assert.deepStrictEqual(byPath.matches.map((m) => m.path).sort(), [`${BASE}/app/config/db`, `${BASE}/other/config/db`]);
-    const both = await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { path: '/^d./', content: '/MYSQL/i' });
+    const both = (await s.commands.search({ connectionId: ID, path: BASE }, { path: '/^d./', content: '/MYSQL/i' }))!;
     assert.deepStrictEqual(both.matches.map((m) => m.path), [`${BASE}/other/config/db`]);
   });
 
   it('lists the matches in the Search Results view; selecting one reveals it in the explorer', async () => {
-    await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { content: 'holder 3' });
+    await s.commands.search({ connectionId: ID, path: BASE }, { content: 'holder 3' });
     const items = s.searchResults.getChildren();
     assert.strictEqual(items.length, 2, 'a summary and one match');
     const summary = s.searchResults.getTreeItem(items[0]);
@@ -70,11 +68,11 @@ describe('Search', function () {
   it('lists matches by relative path in natural order, a data match with its matched part highlighted', async () => {
     await other.mkdirp(`${BASE}/app/seq`);
     for (const n of [19999, 19997, 2, 19998, 10]) await other.create(`${BASE}/app/seq/item-${n}`, 'x');
-    await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { path: 'item-*' });
+    await s.commands.search({ connectionId: ID, path: BASE }, { path: 'item-*' });
     const labels = s.searchResults.getChildren().slice(1).map((item) => s.searchResults.getTreeItem(item).label);
     assert.deepStrictEqual(labels, [2, 10, 19997, 19998, 19999].map((n) => `app/seq/item-${n}`));
 
-    await vscode.commands.executeCommand<Run>('zooscope.search', { connectionId: ID, path: BASE }, { content: 'jdbc' });
+    await s.commands.search({ connectionId: ID, path: BASE }, { content: 'jdbc' });
     const matches = s.searchResults.getChildren().slice(1);
     assert.deepStrictEqual(matches.map((item) => s.searchResults.getTreeItem(item).label), ['app/config/db', 'other/config/db']);
     const snippet = s.searchResults.getChildren(matches[0]);
@@ -87,7 +85,7 @@ describe('Search', function () {
   });
 
   it('a bad pattern is told in words and nothing runs', async () => {
-    const run = await vscode.commands.executeCommand<Run | undefined>('zooscope.search', { connectionId: ID, path: BASE }, { path: '/([/' });
+    const run = await s.commands.search({ connectionId: ID, path: BASE }, { path: '/([/' });
     assert.strictEqual(run, undefined);
     assert.match(s.shownFailures[s.shownFailures.length - 1].message, /The path pattern is not a valid regular expression/);
   });

@@ -53,7 +53,7 @@ describe('Secrets go only where they were given', function () {
   });
 
   async function addUserConnection(id: string, password: string): Promise<void> {
-    await vscode.commands.executeCommand('zooscope.addConnection', { id, name: id, connectString: zk, digestUser: 'ops', password });
+    await s.commands.addConnection({ id, name: id, connectString: zk, digestUser: 'ops', password });
     await eventually(() => s.connections.state(id) === 'connected', 30000, `${id} connected`);
     assert.deepStrictEqual(sentDigest(id), [`ops:${password}`], 'where it was given, the password goes without a question');
     s.connections.disconnect(id);
@@ -77,7 +77,7 @@ describe('Secrets go only where they were given', function () {
       s.connections.disconnect(id);
       await zooscope().update('connections', undefined, vscode.ConfigurationTarget.Workspace);
       await eventually(() => s.store.get(id)?.connectString === zk, 10000, 'the user\'s list back');
-      await vscode.commands.executeCommand('zooscope.removeConnection', id, true);
+      await s.commands.removeConnection(id, true);
     }
   });
 
@@ -108,7 +108,7 @@ describe('Secrets go only where they were given', function () {
     } finally {
       modals.restore();
       restoreForm();
-      await vscode.commands.executeCommand('zooscope.removeConnection', id, true);
+      await s.commands.removeConnection(id, true);
     }
   });
 

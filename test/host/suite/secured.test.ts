@@ -27,14 +27,14 @@ describe('Secured connections (TLS + SASL)', function () {
   });
 
   after(async () => {
-    for (const id of [ID, WRONG]) await vscode.commands.executeCommand('zooscope.removeConnection', id, true);
+    for (const id of [ID, WRONG]) await s.commands.removeConnection(id, true);
     await server?.dispose();
     certificates?.remove();
   });
 
   it('connects with a client certificate and SASL, shows it in the status bar, keeps secrets out of settings', async () => {
     const certs = certificates.certificates;
-    await vscode.commands.executeCommand('zooscope.addConnection', {
+    await s.commands.addConnection({
       id: ID, name: 'Host Secured', connectString: server.tlsAddress, adminPort: server.adminPort,
       tls: { caFile: certs.caCrt, pfxFile: certs.clientP12 }, sasl: { mechanism: 'DIGEST-MD5', user: 'alice' },
       tlsPassphrase: CLIENT_PFX_PASSPHRASE, saslPassword: SASL_USERS.alice,
@@ -92,7 +92,7 @@ describe('Secured connections (TLS + SASL)', function () {
   it('says in one line that SASL refused a wrong password, without the password', async () => {
     const certs = certificates.certificates;
     const from = s.shownFailures.length ? s.shownFailures[s.shownFailures.length - 1].seq : 0;
-    await vscode.commands.executeCommand('zooscope.addConnection', {
+    await s.commands.addConnection({
       id: WRONG, name: 'Host Secured Wrong', connectString: server.tlsAddress,
       tls: { caFile: certs.caCrt, pfxFile: certs.clientP12 }, sasl: { mechanism: 'DIGEST-MD5', user: 'alice' },
       tlsPassphrase: CLIENT_PFX_PASSPHRASE, saslPassword: 'not-alice-pw',

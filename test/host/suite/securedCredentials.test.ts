@@ -18,17 +18,17 @@ describe('Add Credentials with SASL', function () {
 
   before(async () => {
     s = await services();
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host SASL Credentials', connectString: suite.server.plainAddress });
+    await s.commands.addConnection({ id: ID, name: 'Host SASL Credentials', connectString: suite.server.plainAddress });
     await eventually(() => s.connections.state(ID) === 'connected', 30000, 'the plain connection');
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+    await s.commands.removeConnection(ID, true);
   });
 
   it('a SASL user is saved with the connection, which reconnects authenticated as that user', async () => {
     assert.strictEqual(s.connections.get(ID)?.session.security.sasl, undefined, 'not SASL-authenticated before');
-    const identities = await vscode.commands.executeCommand<string[]>('zooscope.addCredentials', ID, { scheme: 'sasl', user: 'alice', password: SASL_USERS.alice });
+    const identities = await s.commands.addCredentials(ID, { scheme: 'sasl', user: 'alice', password: SASL_USERS.alice });
     assert.ok(identities?.includes('sasl:alice'), JSON.stringify(identities));
     assert.strictEqual(s.connections.state(ID), 'connected');
     assert.deepStrictEqual(s.connections.get(ID)?.session.security.sasl, { mechanism: 'DIGEST-MD5', identity: 'alice' });
@@ -41,7 +41,7 @@ describe('Add Credentials with SASL', function () {
   it('a wrong SASL password loses nothing: tried on a session of its own first, the connection is never dropped; one line without the password', async () => {
     const from = s.shownMessages.at(-1)?.seq ?? 0;
     const sessionBefore = s.connections.get(ID)?.session.sessionId;
-    const identities = await vscode.commands.executeCommand<string[] | undefined>('zooscope.addCredentials', ID, { scheme: 'sasl', user: 'bob', password: 'not-bobs-password' });
+    const identities = await s.commands.addCredentials(ID, { scheme: 'sasl', user: 'bob', password: 'not-bobs-password' });
     assert.strictEqual(identities, undefined);
     assert.deepStrictEqual(s.store.get(ID)?.sasl, { mechanism: 'DIGEST-MD5', user: 'alice' }, 'the previous SASL user is back');
     assert.strictEqual(await s.store.secret(ID, 'saslPassword'), SASL_USERS.alice);
@@ -60,13 +60,13 @@ describe('Add Credentials with SASL', function () {
     const session = s.connections.get(ID)!.session;
     const node = '/sasl-credentials-ephemeral';
     await session.libraryCall('create', node, (cb) => session.client.create(node, Buffer.from('mine'), zookeeper.CreateMode.EPHEMERAL, cb));
-    const declined = await vscode.commands.executeCommand<string[] | undefined>('zooscope.addCredentials', ID,
+    const declined = await s.commands.addCredentials(ID,
       { scheme: 'sasl', user: 'bob', password: SASL_USERS.bob, confirmed: false });
     assert.strictEqual(declined, undefined);
     assert.strictEqual(s.connections.get(ID)?.session.sessionId, session.sessionId, 'the same session');
     assert.ok(await session.exists(node), 'its ephemeral node is still there');
     assert.deepStrictEqual(s.store.get(ID)?.sasl, { mechanism: 'DIGEST-MD5', user: 'alice' });
-    const agreed = await vscode.commands.executeCommand<string[] | undefined>('zooscope.addCredentials', ID,
+    const agreed = await s.commands.addCredentials(ID,
       { scheme: 'sasl', user: 'bob', password: SASL_USERS.bob, confirmed: true });
     assert.ok(agreed?.includes('sasl:bob'), JSON.stringify(agreed));
     assert.strictEqual(await s.connections.get(ID)!.session.exists(node), undefined, 'gone with the old session, as agreed');

@@ -4,7 +4,6 @@
 import * as assert from 'node:assert';
 import { X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import { NAME_CHECK_OFF_NEEDS_TRUST } from '../../../src/zk/security/tlsSettings';
 import { SecuredZkServer, temporaryCertificates } from '../../support/securedZkServer';
@@ -34,14 +33,14 @@ describe('Pinned server certificates (TLS, name check off)', function () {
   });
 
   after(async () => {
-    for (const id of [PINNED, UNPINNED]) await vscode.commands.executeCommand('zooscope.removeConnection', id, true);
+    for (const id of [PINNED, UNPINNED]) await s.commands.removeConnection(id, true);
     await server?.dispose();
     certificates?.remove();
   });
 
   it('connects to the pinned certificate, whatever name it carries', async () => {
     const certs = certificates.certificates;
-    await vscode.commands.executeCommand('zooscope.addConnection', {
+    await s.commands.addConnection({
       id: PINNED, name: 'Host Pinned', connectString: server.tlsAddress,
       tls: { caFile: certs.caCrt, checkServerName: false, pinnedSha256: [leafFingerprint(certs.wrongNamePem).replace(/:/g, '')] },
     });
@@ -51,7 +50,7 @@ describe('Pinned server certificates (TLS, name check off)', function () {
 
   it('refuses the name check off without a CA file or a pin, in one line', async () => {
     const from = s.shownFailures.length ? s.shownFailures[s.shownFailures.length - 1].seq : 0;
-    await vscode.commands.executeCommand('zooscope.addConnection', {
+    await s.commands.addConnection({
       id: UNPINNED, name: 'Host Unpinned', connectString: server.tlsAddress, tls: { checkServerName: false },
     });
     await eventually(() => s.shownFailures.some((m) => m.seq > from), 30000, 'a failure message');

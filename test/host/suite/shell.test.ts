@@ -30,7 +30,7 @@ describe('ZooKeeper shell and quotas', function () {
 
   const names = async (node: TreeNode) => (await s.tree.getChildren(node)).map((n) => (n.kind === 'znode' ? n.name : ''));
   const openOn = async (target: unknown): Promise<ShellTerminal> => {
-    const pty = await s.openShellWith(target, { historyFile: path.join(historyDir, 'history') });
+    const pty = await s.commands.openShell(target, { historyFile: path.join(historyDir, 'history') });
     assert.ok(pty, 'no shell opened');
     await pty.waitFor(/\[zk: [^\]]*\(CONNECTED\) 0\] /);
     return pty;
@@ -42,18 +42,18 @@ describe('ZooKeeper shell and quotas', function () {
     other = await connectOtherClient(testZk());
     await other.removeRecursive(BASE).catch(() => undefined);
     await other.mkdirp(`${BASE}/app`);
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Shell', connectString: testZk() });
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: RO_ID, name: 'Host Shell RO', connectString: testZk(), readOnly: true });
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: AUTH_ID, name: 'Host Shell Auth', connectString: testZk(), digestUser: 'shelluser', password: 'shell-pw' });
+    await s.commands.addConnection({ id: ID, name: 'Host Shell', connectString: testZk() });
+    await s.commands.addConnection({ id: RO_ID, name: 'Host Shell RO', connectString: testZk(), readOnly: true });
+    await s.commands.addConnection({ id: AUTH_ID, name: 'Host Shell Auth', connectString: testZk(), digestUser: 'shelluser', password: 'shell-pw' });
   });
 
   after(async () => {
     await other?.removeRecursive(BASE).catch(() => undefined);
     await other?.removeRecursive(`/zookeeper/quota${BASE}`).catch(() => undefined);
     other?.close();
-    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
-    await vscode.commands.executeCommand('zooscope.removeConnection', RO_ID, true);
-    await vscode.commands.executeCommand('zooscope.removeConnection', AUTH_ID, true);
+    await s.commands.removeConnection(ID, true);
+    await s.commands.removeConnection(RO_ID, true);
+    await s.commands.removeConnection(AUTH_ID, true);
     fs.rmSync(historyDir, { recursive: true, force: true });
   });
 
@@ -154,7 +154,7 @@ describe('ZooKeeper shell and quotas', function () {
 
   it('Set Quota marks a node over its soft limit, shows limits and usage, and Remove Quota removes it', async () => {
     const app = await znodeAt(s, ID, `${BASE}/app`);
-    const set = await vscode.commands.executeCommand<{ limits: Map<string, bigint> }>('zooscope.setQuota', app, { count: 1, byteHardLimit: 1000 });
+    const set = await s.commands.setQuota(app, { count: 1, byteHardLimit: 1000 });
     assert.strictEqual(set?.limits.get('count'), 1n);
     await eventually(async () => String(s.tree.getTreeItem(await znodeAt(s, ID, `${BASE}/app`)).description).includes('over soft quota'), 10000, 'marked over its soft quota');
     const node = await znodeAt(s, ID, `${BASE}/app`);

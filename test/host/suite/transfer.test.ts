@@ -5,7 +5,6 @@ import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import { parseExport } from '../../../src/zk/transfer';
 import { connectOtherClient, OtherClient } from '../../support/zkClient';
@@ -13,11 +12,6 @@ import { services, testZk } from './zooscope';
 
 const ID = 'host-transfer';
 const BASE = '/host-transfer';
-
-interface ImportResult {
-  plan: { counts: Record<'create' | 'update' | 'unchanged' | 'skip', number> };
-  report?: { created: string[]; updated: string[]; unchanged: string[]; failed: unknown[] };
-}
 
 describe('Export and import', function () {
   this.timeout(60000);
@@ -37,19 +31,19 @@ describe('Export and import', function () {
     await other.create(`${BASE}/app/cfg/a`, 'alpha');
     await other.create(`${BASE}/app/cfg/b`, 'beta');
     await other.create(`${BASE}/app/bin`, Buffer.from([0, 255, 1]));
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Transfer', connectString: testZk() });
+    await s.commands.addConnection({ id: ID, name: 'Host Transfer', connectString: testZk() });
   });
 
   after(async () => {
     await other?.removeRecursive(BASE).catch(() => undefined);
     other?.close();
     fs.rmSync(dir, { recursive: true, force: true });
-    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
+    await s.commands.removeConnection(ID, true);
   });
 
   it('exports a subtree to a JSON file', async () => {
     const file = path.join(dir, 'app.json');
-    const summary = await vscode.commands.executeCommand<{ nodes: number; complete: boolean }>('zooscope.exportSubtree', { connectionId: ID, path: `${BASE}/app` }, { file });
+    const summary = (await s.commands.exportSubtree({ connectionId: ID, path: `${BASE}/app` }, { file }))!;
     assert.strictEqual(summary.nodes, 5);
     assert.ok(summary.complete);
     const parsed = parseExport(fs.readFileSync(file, 'utf8'));
@@ -61,12 +55,12 @@ describe('Export and import', function () {
     const file = path.join(dir, 'app.json');
     await other.setData(`${BASE}/app/cfg/a`, 'changed');
     await other.remove(`${BASE}/app/cfg/b`);
-    const dry = await vscode.commands.executeCommand<ImportResult>('zooscope.importSubtree', { connectionId: ID, path: `${BASE}/app` }, { file, confirmed: false });
+    const dry = (await s.commands.importSubtree({ connectionId: ID, path: `${BASE}/app` }, { file, confirmed: false }))!;
     assert.deepStrictEqual(dry.plan.counts, { create: 1, update: 1, unchanged: 3, skip: 0 });
     assert.strictEqual(dry.report, undefined);
     assert.strictEqual(await dataOf(`${BASE}/app/cfg/a`), 'changed', 'nothing written by the dry run');
     assert.strictEqual(await dataOf(`${BASE}/app/cfg/b`), undefined);
-    const done = await vscode.commands.executeCommand<ImportResult>('zooscope.importSubtree', { connectionId: ID, path: `${BASE}/app` }, { file, confirmed: true });
+    const done = (await s.commands.importSubtree({ connectionId: ID, path: `${BASE}/app` }, { file, confirmed: true }))!;
     assert.deepStrictEqual(done.report?.created, [`${BASE}/app/cfg/b`]);
     assert.deepStrictEqual(done.report?.updated, [`${BASE}/app/cfg/a`]);
     assert.strictEqual(await dataOf(`${BASE}/app/cfg/a`), 'alpha');
@@ -75,7 +69,7 @@ describe('Export and import', function () {
 
   it('imports into another place (relocated root)', async () => {
     const file = path.join(dir, 'app.json');
-    const done = await vscode.commands.executeCommand<ImportResult>('zooscope.importSubtree', ID, { file, targetRoot: `${BASE}/copy`, confirmed: true });
+    const done = (await s.commands.importSubtree(ID, { file, targetRoot: `${BASE}/copy`, confirmed: true }))!;
     assert.strictEqual(done.report?.created.length, 5);
     assert.strictEqual(await dataOf(`${BASE}/copy/cfg/b`), 'beta');
   });
@@ -89,11 +83,9 @@ describe('Export and import', function () {
       ],
     };
     fs.writeFileSync(file, JSON.stringify(doc));
-    const plain = await vscode.commands.executeCommand<ImportResult & { plan: { entries: { path: string; acl?: unknown }[] } }>(
-      'zooscope.importSubtree', ID, { file, targetRoot: `${BASE}/acl-plain`, confirmed: false });
+    const plain = (await s.commands.importSubtree(ID, { file, targetRoot: `${BASE}/acl-plain`, confirmed: false }))!;
     assert.ok(plain.plan.entries.every((e) => e.acl === undefined), 'not asked: no ACL change');
-    const done = await vscode.commands.executeCommand<ImportResult & { plan: { entries: { path: string; acl?: unknown }[] }; report?: { aclsSet: string[] } }>(
-      'zooscope.importSubtree', ID, { file, targetRoot: `${BASE}/acl`, confirmed: true, applyAcls: true });
+    const done = (await s.commands.importSubtree(ID, { file, targetRoot: `${BASE}/acl`, confirmed: true, applyAcls: true }))!;
     assert.deepStrictEqual(done.plan.entries.filter((e) => e.acl).map((e) => e.path), [`${BASE}/acl/ro`]);
     assert.deepStrictEqual(done.report?.aclsSet, [`${BASE}/acl/ro`]);
     const perms = await new Promise<number[]>((resolve, reject) => other.client.getACL(`${BASE}/acl/ro`, (e, acls) =>
@@ -105,7 +97,7 @@ describe('Export and import', function () {
   it('a file that is not an export is refused in words', async () => {
     const file = path.join(dir, 'not-export.json');
     fs.writeFileSync(file, '{"hello": 1}');
-    const result = await vscode.commands.executeCommand('zooscope.importSubtree', ID, { file, confirmed: true });
+    const result = await s.commands.importSubtree(ID, { file, confirmed: true });
     assert.strictEqual(result, undefined);
     assert.match(s.shownFailures[s.shownFailures.length - 1].message, /not-export\.json is not a ZooScope export/);
   });

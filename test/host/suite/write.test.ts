@@ -17,12 +17,6 @@ const ID = 'host-write';
 const ACL_ID = 'host-write-acl';
 const BASE = '/host-write';
 
-interface RecursiveResult {
-  plan?: { count: number; foreignEphemeralCount: number; ownEphemeralCount: number };
-  preview?: { message: string; detail: readonly string[] };
-  report?: { deleted: string[]; notDeleted: unknown[]; remaining: number };
-}
-
 describe('Znode writes', function () {
   this.timeout(90000);
   let s: TestApi;
@@ -37,18 +31,18 @@ describe('Znode writes', function () {
     other = await connectOtherClient(testZk());
     await other.removeRecursive(BASE).catch(() => undefined);
     await other.mkdirp(BASE);
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ID, name: 'Host Write', connectString: testZk() });
+    await s.commands.addConnection({ id: ID, name: 'Host Write', connectString: testZk() });
   });
 
   after(async () => {
     await other?.removeRecursive(BASE).catch(() => undefined);
     other?.close();
-    await vscode.commands.executeCommand('zooscope.removeConnection', ID, true);
-    await vscode.commands.executeCommand('zooscope.removeConnection', ACL_ID, true);
+    await s.commands.removeConnection(ID, true);
+    await s.commands.removeConnection(ACL_ID, true);
   });
 
   it('creates a node with data under the node it was invoked on, then reveals and selects it', async () => {
-    const created = await vscode.commands.executeCommand<string>('zooscope.createNode', await node(BASE), { name: 'plain', mode: 'persistent', data: 'hello' });
+    const created = (await s.commands.createNode(await node(BASE), { name: 'plain', mode: 'persistent', data: 'hello' }))!;
     assert.strictEqual(created, `${BASE}/plain`);
     const data = await new Promise<string>((resolve, reject) => other.client.getData(created, (e, d) => (e ? reject(e) : resolve(d.toString()))));
     assert.strictEqual(data, 'hello');
@@ -56,20 +50,20 @@ describe('Znode writes', function () {
   });
 
   it('sequential nodes come back with their real name', async () => {
-    const created = await vscode.commands.executeCommand<string>('zooscope.createNode', { connectionId: ID, path: BASE }, { name: 'job-', mode: 'persistentSequential', data: '' });
+    const created = (await s.commands.createNode({ connectionId: ID, path: BASE }, { name: 'job-', mode: 'persistentSequential', data: '' }))!;
     assert.match(created, new RegExp(`^${BASE}/job-\\d{10}$`));
     assert.ok(await exists(created));
   });
 
   it('ephemeral nodes belong to this window\'s session and show as yours', async () => {
-    const created = await vscode.commands.executeCommand<string>('zooscope.createNode', { connectionId: ID, path: BASE }, { name: 'mine', mode: 'ephemeral', data: '' });
+    const created = (await s.commands.createNode({ connectionId: ID, path: BASE }, { name: 'mine', mode: 'ephemeral', data: '' }))!;
     const item = s.tree.getTreeItem(await node(created));
     assert.match(String(item.contextValue), /\bkind-ephemeral\b.*\byours\b/);
   });
 
   it('container and TTL nodes keep their kind in the tree (remembered: 3.8 reports them as persistent)', async () => {
-    const container = await vscode.commands.executeCommand<string>('zooscope.createNode', { connectionId: ID, path: BASE }, { name: 'box', mode: 'container', data: '' });
-    const ttl = await vscode.commands.executeCommand<string>('zooscope.createNode', { connectionId: ID, path: BASE }, { name: 'short', mode: 'ttl', ttl: '10m', data: '' });
+    const container = (await s.commands.createNode({ connectionId: ID, path: BASE }, { name: 'box', mode: 'container', data: '' }))!;
+    const ttl = (await s.commands.createNode({ connectionId: ID, path: BASE }, { name: 'short', mode: 'ttl', ttl: '10m', data: '' }))!;
     const boxItem = s.tree.getTreeItem(await node(container));
     assert.match(String(boxItem.contextValue), /\bkind-container\b/);
     assert.match(String(boxItem.description), /container/);
@@ -79,13 +73,13 @@ describe('Znode writes', function () {
   });
 
   it('from the palette: a full path, creating the missing parents', async () => {
-    const created = await vscode.commands.executeCommand<string>('zooscope.createNode', ID, { path: `${BASE}/p/q/r`, createParents: true, mode: 'persistent', data: 'deep' });
+    const created = (await s.commands.createNode(ID, { path: `${BASE}/p/q/r`, createParents: true, mode: 'persistent', data: 'deep' }))!;
     assert.strictEqual(created, `${BASE}/p/q/r`);
     assert.ok(await exists(`${BASE}/p/q`));
   });
 
   it('a bad name is refused with a precise sentence and nothing is created', async () => {
-    const created = await vscode.commands.executeCommand<string>('zooscope.createNode', { connectionId: ID, path: BASE }, { name: 'a/b', mode: 'persistent', data: '' });
+    const created = await s.commands.createNode({ connectionId: ID, path: BASE }, { name: 'a/b', mode: 'persistent', data: '' });
     assert.strictEqual(created, undefined);
     assert.match(lastFailure().message, /is not a valid node path: The character "\/" at position 2/);
     assert.ok(!(await exists(`${BASE}/a`)));
@@ -95,12 +89,12 @@ describe('Znode writes', function () {
     const plain: ZkCluster = await startStandalone({ extendedTypes: false, adminServer: false });
     const id = 'host-write-plain';
     try {
-      await vscode.commands.executeCommand('zooscope.addConnection', { id, name: 'Plain server', connectString: plain.connectString });
-      const created = await vscode.commands.executeCommand<string>('zooscope.createNode', s.tree.rootFor(id), { name: 'ttl', mode: 'ttl', ttl: '30s', data: '' });
+      await s.commands.addConnection({ id, name: 'Plain server', connectString: plain.connectString });
+      const created = await s.commands.createNode(s.tree.rootFor(id), { name: 'ttl', mode: 'ttl', ttl: '30s', data: '' });
       assert.strictEqual(created, undefined);
       assert.match(lastFailure().message, /does not allow TTL nodes \(\/ttl\): it needs zookeeper\.extendedTypesEnabled=true/);
     } finally {
-      await vscode.commands.executeCommand('zooscope.removeConnection', id, true);
+      await s.commands.removeConnection(id, true);
       await plain.stop();
     }
   });
@@ -109,13 +103,13 @@ describe('Znode writes', function () {
     await other.create(`${BASE}/gone`, 'x');
     await other.create(`${BASE}/changed`, 'x');
     const gone = await node(`${BASE}/gone`);
-    await vscode.commands.executeCommand('zooscope.delete', gone, [gone], { confirmed: true });
+    await s.commands.delete(gone, [gone], { confirmed: true });
     assert.ok(!(await exists(`${BASE}/gone`)));
     const changed = await node(`${BASE}/changed`);
     const seen = changed.stat;
     await other.setData(`${BASE}/changed`, 'y');
     changed.stat = seen; // what the user looked at when choosing Delete
-    await vscode.commands.executeCommand('zooscope.delete', changed, [changed], { confirmed: true });
+    await s.commands.delete(changed, [changed], { confirmed: true });
     assert.ok(await exists(`${BASE}/changed`), 'not deleted');
     assert.match(lastFailure().message, new RegExp(`${BASE}/changed was changed by someone else meanwhile`));
   });
@@ -124,7 +118,7 @@ describe('Znode writes', function () {
     await other.create(`${BASE}/m1`, '');
     await other.create(`${BASE}/m2`, '');
     const picked = [await node(`${BASE}/m1`), await node(`${BASE}/m2`)];
-    const report = await vscode.commands.executeCommand<{ deleted: string[] }>('zooscope.delete', picked[0], picked, { confirmed: true });
+    const report = (await s.commands.delete(picked[0], picked, { confirmed: true })) as { deleted: string[] };
     assert.deepStrictEqual([...report.deleted].sort(), [`${BASE}/m1`, `${BASE}/m2`]);
     assert.ok(!(await exists(`${BASE}/m1`)) && !(await exists(`${BASE}/m2`)));
   });
@@ -136,10 +130,10 @@ describe('Znode writes', function () {
     await other.mkdirp(`${root}/c2`);
     await other.mkdirp(`${root}/c3`);
     const lock = await other.create(`${root}/c2/lock-`, 'holder', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
-    await vscode.commands.executeCommand('zooscope.createNode', { connectionId: ID, path: `${root}/c3` }, { name: 'mine', mode: 'ephemeral', data: '' });
+    await s.commands.createNode({ connectionId: ID, path: `${root}/c3` }, { name: 'mine', mode: 'ephemeral', data: '' });
     const owner = '0x' + other.client.getSessionId().readBigUInt64BE(0).toString(16);
     const treeNode = await node(root);
-    const previewOnly = await vscode.commands.executeCommand<RecursiveResult>('zooscope.deleteRecursive', treeNode, undefined, { confirmed: false });
+    const previewOnly = (await s.commands.deleteRecursive(treeNode, undefined, { confirmed: false }))!;
     assert.strictEqual(previewOnly.plan?.count, 8);
     assert.strictEqual(previewOnly.plan?.foreignEphemeralCount, 1);
     assert.strictEqual(previewOnly.plan?.ownEphemeralCount, 1);
@@ -148,7 +142,7 @@ describe('Znode writes', function () {
     assert.ok(detail.includes(`${lock} (owner session ${owner})`), detail);
     assert.ok(detail.includes(`${root}/c1`), 'samples');
     assert.ok(await exists(root), 'nothing deleted without confirmation');
-    const done = await vscode.commands.executeCommand<RecursiveResult>('zooscope.deleteRecursive', treeNode, undefined, { confirmed: true, batchSize: 3 });
+    const done = (await s.commands.deleteRecursive(treeNode, undefined, { confirmed: true, batchSize: 3 }))!;
     assert.strictEqual(done.report?.deleted.length, 8);
     assert.strictEqual(done.report?.notDeleted.length, 0);
     assert.ok(!(await exists(root)));
@@ -157,7 +151,7 @@ describe('Znode writes', function () {
   it('/zookeeper is marked protected and never deleted', async () => {
     const zk = await node('/zookeeper');
     assert.match(String(s.tree.getTreeItem(zk).contextValue), /\bprotected\b/);
-    const result = await vscode.commands.executeCommand('zooscope.delete', zk, [zk], { confirmed: true });
+    const result = await s.commands.delete(zk, [zk], { confirmed: true });
     assert.strictEqual(result, undefined);
     assert.match(lastFailure().message, /\/zookeeper is protected/);
     assert.ok(await exists('/zookeeper/config'));
@@ -168,11 +162,11 @@ describe('Znode writes', function () {
     await other.create(path, 'secret');
     // Everyone may read and administer (so a stale aversion is what refuses below), only alice may write.
     const acl = ['world:anyone:ra', `digest:${digestId('alice', 'pw')}:cdrwa`];
-    assert.strictEqual(await vscode.commands.executeCommand('zooscope.editAcl', { connectionId: ID, path }, { acl }), true);
+    assert.strictEqual(await s.commands.editAcl({ connectionId: ID, path }, { acl }), true);
     const read = await new Promise<zookeeper.ACL[]>((resolve, reject) => other.client.getACL(path, (e, a) => (e ? reject(e) : resolve(a))));
     assert.deepStrictEqual(read.map((a) => `${a.id.scheme}:${a.id.id}:${(a as unknown as { permission: number }).permission}`).sort(),
       [`digest:${digestId('alice', 'pw')}:31`, 'world:anyone:17']);
-    assert.strictEqual(await vscode.commands.executeCommand('zooscope.editAcl', { connectionId: ID, path }, { acl: ['world:anyone:cdrwa'], aversion: 0 }), false);
+    assert.strictEqual(await s.commands.editAcl({ connectionId: ID, path }, { acl: ['world:anyone:cdrwa'], aversion: 0 }), false);
     assert.match(lastFailure().message, new RegExp(`${path} was changed by someone else meanwhile`));
     assert.ok(lastFailure().buttons.includes('Edit Again'));
 
@@ -188,14 +182,14 @@ describe('Znode writes', function () {
   });
 
   it('a NoAuth failure says which permission is missing and offers Add Credentials…, which then makes the write work', async () => {
-    await vscode.commands.executeCommand('zooscope.addConnection', { id: ACL_ID, name: 'Host Write ACL', connectString: testZk() });
+    await s.commands.addConnection({ id: ACL_ID, name: 'Host Write ACL', connectString: testZk() });
     const path = `${BASE}/guarded`;
     const uri = vscode.Uri.from({ scheme: 'zooscope', path: uriPathFor(ACL_ID, path), query: queryFor('text') });
     await s.znodeFs.readFile(uri);
     await assert.rejects(Promise.resolve(s.znodeFs.writeFile(uri, Buffer.from('changed'), { create: false, overwrite: true })),
       (e: Error) => /Not authorized to setData .*guarded: the ACL of .*guarded does not grant write \(w\)/.test(e.message));
     await eventually(() => lastFailure()?.buttons.includes('Add Credentials…') === true, 5000, 'the message offers Add Credentials…');
-    const identities = await vscode.commands.executeCommand<string[]>('zooscope.addCredentials', ACL_ID, { user: 'alice', password: 'pw' });
+    const identities = (await s.commands.addCredentials(ACL_ID, { user: 'alice', password: 'pw' }))!;
     assert.ok(identities?.includes('digest:alice'), String(identities));
     await s.znodeFs.writeFile(uri, Buffer.from('changed'), { create: false, overwrite: true });
     const data = await new Promise<string>((resolve, reject) => other.client.getData(path, (e, d) => (e ? reject(e) : resolve(d.toString()))));
