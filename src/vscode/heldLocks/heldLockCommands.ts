@@ -50,7 +50,7 @@ export async function acquire(core: HeldLocksContext, mode: LockMode, arg?: unkn
   const locks = core.heldLocks;
   try {
     const already = locks.list(connectionId).find((e) => e.snapshot.path === path && isLive(e.snapshot));
-    let conventionChoice: ConventionId | 'auto' = target.convention ?? 'auto';
+    let conventionChoice: ConventionId | 'auto' = 'auto';
     if (!already) {
       const manager = await showProgress(vscode.ProgressLocation.Window, t('Opening a lock session to "{0}"…', saved.name),
         async () => {
@@ -62,11 +62,9 @@ export async function acquire(core: HeldLocksContext, mode: LockMode, arg?: unkn
       const chosenPath = await confirmLockPath(path, mode, await manager.surveyPath(path));
       if (!chosenPath) return undefined;
       path = chosenPath;
-      if (!target.convention) {
-        const chosen = await chooseConvention(path, mode, await manager.detectConvention(path));
-        if (!chosen) return undefined;
-        conventionChoice = chosen;
-      }
+      const chosen = await chooseConvention(path, mode, await manager.detectConvention(path));
+      if (!chosen) return undefined;
+      conventionChoice = chosen;
     }
     const started = await locks.start(connectionId, path, { mode, convention: conventionChoice, positionRefreshMs: lockSettings().pollIntervalMs });
     if (!started) return undefined;

@@ -2,7 +2,7 @@
 // commands, tests), or, from the palette, a connection and a path the user types (validated as they type). And,
 // before joining a queue of unknown or mixed names, the convention the user chooses.
 import * as vscode from 'vscode';
-import { CONVENTION_IDS, convention, ConventionDetection, ConventionId, isConventionId, LockMode, LockPathSurvey } from '../../zk/locks';
+import { CONVENTION_IDS, convention, ConventionDetection, ConventionId, LockMode, LockPathSurvey } from '../../zk/locks';
 import { checkPath } from '../../zk/paths';
 import { pickConnection } from '../core/pickConnection';
 import { describePathProblem } from '../common/failureTexts';
@@ -15,11 +15,10 @@ import { shown } from '../common/untrustedText';
 
 const t = vscode.l10n.t;
 
+/** The node a lock command is about. The naming rules are never taken from a command's arguments: the user chooses. */
 export interface LockTarget {
   connectionId: string;
   path: string;
-  /** Given by the caller (skips the question for unknown or mixed queues). */
-  convention?: ConventionId;
 }
 
 function asTargetObject(arg: unknown): Partial<LockTarget> | undefined {
@@ -28,7 +27,6 @@ function asTargetObject(arg: unknown): Partial<LockTarget> | undefined {
   return {
     connectionId: typeof o.connectionId === 'string' ? o.connectionId : undefined,
     path: typeof o.path === 'string' ? o.path : undefined,
-    convention: typeof o.convention === 'string' && isConventionId(o.convention) ? o.convention : undefined,
   };
 }
 
@@ -54,7 +52,7 @@ export async function resolveLockTarget(core: Core, arg: unknown, title: string)
     value: suggestion, validateInput: lockPathProblem,
   });
   if (path === undefined) return undefined;
-  return checked({ connectionId, path, convention: given?.convention });
+  return checked({ connectionId, path });
 }
 
 function checked(target: LockTarget): LockTarget | undefined {

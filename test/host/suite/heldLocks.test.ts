@@ -343,6 +343,16 @@ describe('Held locks', function () {
       escape.restore();
     }
     assert.strictEqual(entry(backedOut), undefined, 'nothing joined when the user backs out');
+
+    // Naming rules given in the command's argument (another extension, a command link) are not taken: still asked.
+    const planted = captureWindow('showQuickPick', () => undefined);
+    try {
+      assert.strictEqual(await acquire('zooscope.acquireLock', backedOut, { convention: 'kazoo' }), undefined);
+    } finally {
+      planted.restore();
+    }
+    assert.strictEqual(planted.labels.length, 1, 'the question was asked');
+    assert.strictEqual(entry(backedOut), undefined, 'nothing joined without the user\'s choice');
   });
 
   it('on a folder of lock queues offers those queues and joins the one chosen; beside other nodes it asks first', async () => {
