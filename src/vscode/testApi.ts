@@ -8,13 +8,14 @@ import type { HeldLocksParts } from './heldLocks';
 import type { LockQueueParts } from './lockQueue';
 import type { SearchParts } from './search';
 import type { ShellParts } from './shell';
+import type { TerminalParts } from './terminal';
 
 export interface ShownMessages {
   readonly shownMessages: readonly ShownMessage[];
   readonly shownFailures: readonly ShownMessage[];
 }
 
-export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts, ShellParts, ShownMessages {}
+export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts, ShellParts, TerminalParts, ShownMessages {}
 
 /**
  * The test API: every name of the core, the parts and the shown messages side by side. A name given twice throws:
