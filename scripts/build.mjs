@@ -1,6 +1,7 @@
 // Bundles the extension and the `zooscope` CLI with esbuild; types are checked separately by `tsc --noEmit`.
 import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
+import { cliBuildOptions } from './lib/cliBuild.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -17,8 +18,7 @@ const common = {
 
 const builds = [
   { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  // The CLI keeps its shebang from src/cli/main.ts.
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
+  cliBuildOptions({ outfile: 'dist/cli.js', production }),
   // The lock-queue webview's front-end runs in the browser.
   { ...common, platform: 'browser', format: 'iife', target: 'es2020', entryPoints: ['src/webview/lockQueue/main.ts'], outfile: 'dist/webview/lockQueue.js' },
 ];

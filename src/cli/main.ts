@@ -12,11 +12,16 @@ import { runShell } from './shellCommand';
 /** Once a command has finished, how long anything left over (a socket closing) may keep the process alive. */
 const EXIT_GRACE_MS = 2000;
 
+/** The extension's version, set by the bundler (scripts/lib/cliBuild.mjs); absent from a bundle built without it. */
+declare const ZOOSCOPE_CLI_VERSION: string | undefined;
+const version = typeof ZOOSCOPE_CLI_VERSION === 'string' ? ZOOSCOPE_CLI_VERSION : 'unknown (bundled without scripts/lib/cliBuild.mjs)';
+
 const usage = `usage:
   zooscope lock <connectString> <path> [--read | --write | --election | --unfair-election] [--timeout <s>] [--hold <s>]
                 [--convention <id>] [--session-timeout <s>] [--digest <user>]
   zooscope locks <connectString> <path> [--json] [--strict] [--digest <user>] …   (zooscope locks for all options)
   zooscope shell <connectString> [--digest <user>] [--timeout <s>] [--read-only] [command [args…]]   (zkCli 3.8's commands and output)
+  zooscope --version
   credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=<user>:<password>
 ${SECURITY_USAGE}`;
 
@@ -28,6 +33,9 @@ async function main(argv: string[]): Promise<number> {
     case 'lock': return runLock(rest, out);
     case 'locks': return runLocks(rest, out);
     case 'shell': return runShell(rest, out);
+    case '--version': case '-V':
+      out.text(version);
+      return 0;
     case '--help': case '-h': case undefined:
       out.text(usage);
       return command === undefined ? 2 : 0;

@@ -15,6 +15,7 @@ import * as lockQueue from './lockQueue';
 import * as nodes from './nodes';
 import * as search from './search';
 import * as shell from './shell';
+import * as terminal from './terminal';
 import { TestApi, testApi } from './testApi';
 import * as transfer from './transfer';
 
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     lockQueue.register(context, core, held.api),
     ensemble.register(context, core),
     shell.register(context, core),
+    terminal.register(context),
   ];
   for (const feature of features) context.subscriptions.push(...feature.disposables);
   log().info(`ZooScope activated in ${Date.now() - started} ms (${vscode.env.appName}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''})`);

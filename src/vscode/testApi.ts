@@ -11,6 +11,7 @@ import type { LockQueueCommands, LockQueueParts } from './lockQueue';
 import type { NodeCommands } from './nodes';
 import type { SearchCommands, SearchParts } from './search';
 import type { ShellCommands, ShellParts } from './shell';
+import type { TerminalParts } from './terminal';
 import type { TransferCommands } from './transfer';
 
 export interface ShownMessages {
@@ -24,7 +25,7 @@ export interface ShownMessages {
  */
 export type PresetCommands = ConnectionCommands & ExplorerCommands & LockQueueCommands & NodeCommands & SearchCommands & ShellCommands & TransferCommands;
 
-export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts, ShellParts, ShownMessages {
+export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts, ShellParts, TerminalParts, ShownMessages {
   readonly commands: PresetCommands;
 }
 
