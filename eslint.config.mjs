@@ -9,7 +9,7 @@ const noNode = (why) => ({
 });
 const restrict = (paths, node) => ({ paths: [...paths, ...node.paths], patterns: node.patterns });
 // src/vscode's feature folders: each may use core/ and common/, and another feature only through its index.
-const FEATURES = ['connections', 'editing', 'ensemble', 'explorer', 'heldLocks', 'lockQueue', 'nodes', 'search', 'shell', 'transfer'];
+const FEATURES = ['connections', 'editing', 'ensemble', 'explorer', 'heldLocks', 'lockQueue', 'nodes', 'search', 'shell', 'terminal', 'transfer'];
 const featureBoundaries = FEATURES.map((feature) => ({
   files: [`src/vscode/${feature}/**/*.ts`],
   rules: {
