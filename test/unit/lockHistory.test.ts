@@ -1,0 +1,93 @@
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { LockHistory, LockRecorder, lockFigures } from '../../src/zk/history';
+import { snapshot, T0 } from './lockHistoryFixtures';
+
+/** A hand-over chain on /L: A found holding, B takes over, C takes over, C's session ends while B queues again. */
+function handOvers(): LockRecorder {
+  const recorder = new LockRecorder();
+  recorder.observe(snapshot(100, { '/L': [{ name: 'a', session: '0xa', since: 0, holding: true, held: [0, false] }, { name: 'b', session: '0xb', since: 50 }] }));
+  recorder.observe(snapshot(200, { '/L': [{ name: 'b', session: '0xb', since: 50, holding: true, held: [200, true] }, { name: 'c', session: '0xc', since: 150 }] }));
+  recorder.observe(snapshot(300, { '/L': [{ name: 'c', session: '0xc', since: 150, holding: true, held: [300, true] }, { name: 'b2', session: '0xb', since: 290 }] }));
+  recorder.observe(snapshot(400, { '/L': [{ name: 'b2', session: '0xb', since: 290, holding: true, held: [400, true] }] }, ['0xc']));
+  return recorder;
+}
+
+const brief = (h: LockHistory) => h.closed.map((i) => `${i.kind} ${i.node} ${i.start - T0}${i.startExact ? '' : '~'}..${(i.end ?? 0) - T0}${i.endExact ? '' : '~'} ${i.ended}`);
+
+describe('lock history: recorder', () => {
+  test('waits and holds are cut where the monitor saw the queue move; a hold found at start is a bound', () => {
+    const { history } = handOvers();
+    assert.deepEqual(brief(history), [
+      'wait b 50..200 acquired',
+      'hold a 0~..200 unknown',
+      'wait c 150..300 acquired',
+      'hold b 200..300 released',
+      'wait b2 290..400 acquired',
+      'hold c 300..400 sessionEnded',
+    ]);
+    assert.deepEqual([...history.open.values()].map((i) => `${i.kind} ${i.node} ${i.start - T0}`), ['hold b2 400']);
+  });
+
+  test('a gap is recorded, never filled: what changed meanwhile ends at the first look after it, as a bound', () => {
+    const recorder = new LockRecorder();
+    recorder.observe(snapshot(100, { '/L': [{ name: 'a', session: '0xa', since: 0, holding: true, held: [0, true] }, { name: 'b', session: '0xb', since: 50 }] }));
+    recorder.gapStarted(T0 + 150);
+    recorder.gapEnded(T0 + 350);
+    recorder.observe(snapshot(360, { '/L': [{ name: 'b', session: '0xb', since: 50, holding: true, held: [360, false] }] }));
+    assert.deepEqual(recorder.history.gaps, [{ from: T0 + 150, to: T0 + 350 }]);
+    assert.deepEqual(brief(recorder.history), ['wait b 50..360~ acquired', 'hold a 0..360~ unknown']);
+    const open = [...recorder.history.open.values()][0];
+    assert.equal(open.startExact, false);
+    assert.equal(lockFigures(recorder.history, undefined, T0 + 400)[0].bounds, true);
+  });
+
+  test('a history followed from an empty queue is exact', () => {
+    const recorder = new LockRecorder();
+    recorder.observe(snapshot(0, {}));
+    recorder.observe(snapshot(10, { '/L': [{ name: 'a', session: '0xa', since: 5, holding: true, held: [5, true] }] }));
+    recorder.observe(snapshot(20, { '/L': [] }));
+    assert.deepEqual(brief(recorder.history), ['hold a 5..20 unknown']);
+    assert.equal(lockFigures(recorder.history, undefined, T0 + 30)[0].bounds, false);
+  });
+});
+
+describe('lock history: figures', () => {
+  test('acquisitions, hold and wait spread, queue length and the longest holder of a lock', () => {
+    const [figures] = lockFigures(handOvers().history, undefined, T0 + 500);
+    assert.equal(figures.lock, '/L');
+    assert.equal(figures.acquisitions, 4);
+    assert.deepEqual(figures.holdMs, { count: 4, median: 100, p95: 200, max: 200 });
+    assert.deepEqual(figures.waitMs, { count: 3, median: 150, p95: 150, max: 150 });
+    assert.equal(figures.maxQueueLength, 2);
+    assert.deepEqual(figures.queueLength.map(([at, n]) => [at - T0, n]), [[100, 2], [400, 1]]);
+    assert.equal(figures.longestHold?.node, 'a');
+    assert.equal(figures.longestHold?.exact, false);
+    assert.equal(figures.sessionLosses, 1);
+    assert.equal(figures.bounds, true);
+    // Four holds from the first known time (A's start) to the end of the window, 0.5 s.
+    assert.equal(figures.acquisitionsPerSecond, 4 / 0.5);
+    const b = figures.participants.find((p) => p.who === '0xb');
+    assert.equal(b?.acquisitions, 2);
+  });
+
+  test('a window counts what overlaps it', () => {
+    const [figures] = lockFigures(handOvers().history, { from: T0 + 250, to: T0 + 350 });
+    assert.equal(figures.acquisitions, 2); // b's hold (200..300) and c's (300..400)
+    assert.deepEqual(figures.participants.map((p) => p.who).sort(), ['0xb', '0xc']);
+  });
+
+  test('past the cap, old intervals are summarised and still counted; percentiles then say approximate', () => {
+    const history = new LockHistory(10);
+    for (let n = 0; n < 100; n++) {
+      history.addClosed({ id: history.newId(), kind: 'hold', lock: '/L', node: `n${n}`, participant: 'exclusive', start: T0 + n * 1000, startExact: true, end: T0 + n * 1000 + 10 * (n + 1), endExact: true, ended: 'released' });
+    }
+    assert.ok(history.closed.length <= 10);
+    const [figures] = lockFigures(history, undefined, T0 + 200_000);
+    assert.equal(figures.acquisitions, 100);
+    assert.equal(figures.approximate, true);
+    assert.equal(figures.holdMs.max, 1000);
+    const median = figures.holdMs.median ?? 0;
+    assert.ok(Math.abs(median - 500) <= 500 * 0.03, `median ${median} within 2% of 500 (+ rank rounding)`);
+  });
+});
