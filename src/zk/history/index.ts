@@ -5,3 +5,4 @@ export * from './figures';
 export * from './recordingFile';
 export { writeTrace, type TraceOptions } from './traceExport';
 export { DurationSketch } from './sketch';
+export { followMonitor } from './follow';

@@ -41,8 +41,7 @@ export class RecordingWriter {
   rotations = 0;
 
   constructor(readonly file: string, private readonly options: RecordingOptions = {}) {
-    // 0600 like every file ZooScope writes with data from ZooKeeper in it.
-    this.fd = fs.openSync(file, 'w', 0o600);
+    this.fd = openPrivate(file);
     this.writeHeader();
   }
 
@@ -69,7 +68,7 @@ export class RecordingWriter {
   private rotate(): void {
     fs.closeSync(this.fd);
     fs.renameSync(this.file, `${this.file}.1`);
-    this.fd = fs.openSync(this.file, 'w', 0o600);
+    this.fd = openPrivate(this.file);
     this.bytes = 0;
     this.rotations++;
     this.writeHeader();
@@ -81,6 +80,22 @@ export class RecordingWriter {
     fs.writeSync(this.fd, buffer);
     this.bytes += buffer.length;
   }
+}
+
+/**
+ * 0600 and never through a symbolic link, like every file ZooScope writes with data from ZooKeeper in it; written
+ * in place (not renamed at the end like an export) so that what is written is on disk if the process is killed.
+ */
+function openPrivate(file: string): number {
+  const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = fs.constants;
+  const fd = fs.openSync(file, O_WRONLY | O_CREAT | O_TRUNC | (O_NOFOLLOW ?? 0), 0o600);
+  try {
+    fs.fchmodSync(fd, 0o600);
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+  return fd;
 }
 
 export interface LoadedRecording {
