@@ -42,6 +42,17 @@ describe('lock history: recorder', () => {
     assert.equal(lockFigures(recorder.history, undefined, T0 + 400)[0].bounds, true);
   });
 
+  test('two holds of an exclusive lock never overlap: a hold proven to start before the read ends the one that left', () => {
+    const recorder = new LockRecorder();
+    recorder.observe(snapshot(0, { '/L': [{ name: 'a', session: '0xa', since: 0, holding: true }] }));
+    // a released, then c was created (holding from creation) at 105, both before the read at 115.
+    recorder.observe(snapshot(115, { '/L': [{ name: 'c', session: '0xc', since: 105, holding: true, held: [105, true] }] }));
+    const a = recorder.history.closed.find((i) => i.node === 'a');
+    const c = recorder.history.open.get('/L/c');
+    assert.equal(a?.end, T0 + 105);
+    assert.equal(c?.start, T0 + 105);
+  });
+
   test('a history followed from an empty queue is exact', () => {
     const recorder = new LockRecorder();
     recorder.observe(snapshot(0, {}));

@@ -7,6 +7,8 @@ import type { LockAnalysis, Participant } from '../../shared/lockAnalysis';
 import { LockHistory } from './history';
 import type { EndReason, HistoryGap, HistoryInterval, QueueSample } from './model';
 
+const isExclusive = (interval: HistoryInterval) => interval.participant === 'exclusive' || interval.participant === 'write';
+
 export type HistoryEvent =
   | { type: 'open'; interval: HistoryInterval }
   | { type: 'close'; interval: HistoryInterval }
@@ -27,6 +29,8 @@ export class LockRecorder {
   /** Session → intervals that ended with their node while nothing yet told whether the session lived on. */
   private readonly pendingEnds = new Map<string, HistoryInterval[]>();
   private pendingCount = 0;
+  /** Intervals opened by the observation in progress. */
+  private readonly openedNow: HistoryInterval[] = [];
 
   constructor(readonly history = new LockHistory()) {}
 
@@ -67,15 +71,30 @@ export class LockRecorder {
       }
       this.sample(queue.path, length, at);
     }
+    const firstNewHold = this.firstExclusiveHoldSince(at);
     for (const [path, interval] of this.history.open) {
       if (present.has(path)) continue;
-      this.close(path, interval, at, live);
+      // An exclusive hold that began before this read (held from its node's creation) proves the one that left
+      // had gone by then: the read came after both changes.
+      const newHold = interval.kind === 'hold' && isExclusive(interval) ? firstNewHold.get(interval.lock) : undefined;
+      this.close(path, interval, newHold !== undefined ? Math.min(at, newHold) : at, live);
     }
     for (const [lock, length] of this.lengths) {
       if (length > 0 && !analysis.queues.some((q) => q.path === lock)) this.sample(lock, 0, at);
     }
     this.resolveEnds(analysis, sessionsWithNodes);
     this.seenLive = !this.openGap;
+  }
+
+  /** Per lock, the earliest start of an exclusive hold opened by the current observation (opened at or after `since`). */
+  private firstExclusiveHoldSince(at: number): Map<string, number> {
+    const first = new Map<string, number>();
+    for (const interval of this.openedNow) {
+      if (interval.kind !== 'hold' || !isExclusive(interval) || interval.start > at) continue;
+      first.set(interval.lock, Math.min(first.get(interval.lock) ?? Infinity, interval.start));
+    }
+    this.openedNow.length = 0;
+    return first;
   }
 
   private observeParticipant(lock: string, p: Participant, at: number, live: boolean): void {
@@ -118,6 +137,7 @@ export class LockRecorder {
       ...(p.label !== undefined ? { label: p.label } : {}),
     };
     this.history.open.set(p.path, interval);
+    this.openedNow.push(interval);
     this.emit({ type: 'open', interval });
     return interval;
   }
