@@ -90,9 +90,9 @@ describe('lock history against Curator and kazoo logs', () => {
         assert.ok((recorded[k - 1].end ?? Infinity) <= recorded[k].start, `${lock}: ${recorded[k - 1].node} and ${recorded[k].node} overlap`);
       }
     }
-    const quitter = kazoo.events.find((e) => e.id === 'quitter' && e.event === 'waiting');
-    const quitterIntervals = [...recorder.history.intervals()].filter((i) => i.node === path.basename(quitter?.node ?? '?'));
-    assert.deepEqual(quitterIntervals.map((i) => i.kind), ['wait'], 'the quitter waited and never held');
+    // Node data is the contender's id: the label tells the quitter's node.
+    const quitterIntervals = [...recorder.history.intervals()].filter((i) => i.label === 'quitter');
+    assert.deepEqual(quitterIntervals.map((i) => i.kind), ['wait'], `the quitter waited and never held: ${JSON.stringify(kazoo.events.filter((e) => e.id === 'quitter'))}`);
     assert.notEqual(quitterIntervals[0].ended, 'acquired');
     assert.equal(recorder.history.gaps.length, 0);
   });
