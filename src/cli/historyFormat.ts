@@ -42,6 +42,7 @@ export function eventLine(event: HistoryEvent): string | undefined {
       return i.ended === 'sessionEnded' ? `${clock(i.end ?? i.start)}  session ${i.session ?? '?'} ended (${clean(i.lock)}/${clean(i.node)} was ${i.kind === 'hold' ? 'holding' : 'waiting'})` : undefined;
     }
     case 'gap':
+      if (event.gap.lock !== undefined) return `${clock(event.gap.to ?? event.gap.from)}  UNSEEN: ${event.gap.unseen ?? 0} create(s)/delete(s) on ${clean(event.gap.lock)} came and went between two reads`;
       return event.gap.to === undefined ? `${clock(event.gap.from)}  GAP: not connected; nothing is recorded until it is` : `${clock(event.gap.to)}  seeing again (gap of ${durationText(event.gap.to - event.gap.from)}); the next times are bounds`;
     case 'queue':
       return undefined;
@@ -60,6 +61,7 @@ export function figuresText(figures: LockFigures[], window: { from: number; to: 
     lines.push(`  wait          ${spreadText(f.waitMs)}`);
     lines.push(`  queue         longest ${f.maxQueueLength}`);
     if (f.sessionLosses > 0) lines.push(`  sessions lost ${f.sessionLosses}`);
+    if (f.unseenChanges > 0) lines.push(`  unseen        ${f.unseenChanges} create(s)/delete(s) came and went between reads (not in these figures)`);
     if (f.longestHold) {
       const l = f.longestHold;
       lines.push(`  longest hold  ${durationText(l.ms)}${l.exact ? '' : ' (bound)'} by ${clean(l.node)} ${l.session ?? ''} ${l.clientAddress ?? ''}`.trimEnd());

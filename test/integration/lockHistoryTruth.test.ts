@@ -85,7 +85,7 @@ describe('lock history against Curator and kazoo logs', () => {
     for (const lock of ['/truth/kazoo', '/truth/curator']) {
       const logged = acquired.filter((e) => path.dirname(e.node ?? '') === lock).sort((a, b) => a.t - b.t);
       const recorded = recordedHolds().filter((h) => h.lock === lock).sort((a, b) => a.start - b.start);
-      assert.deepEqual(recorded.map(identity), logged.map(loggedIdentity), `${lock}: the same holds, in the same order`);
+      assert.deepEqual(recorded.map(identity), logged.map(loggedIdentity), `${lock}: the same holds, in the same order (gaps: ${JSON.stringify(recorder.history.gaps)})`);
       for (let k = 1; k < recorded.length; k++) {
         assert.ok((recorded[k - 1].end ?? Infinity) <= recorded[k].start, `${lock}: ${recorded[k - 1].node} and ${recorded[k].node} overlap`);
       }

@@ -53,6 +53,20 @@ describe('lock history: recorder', () => {
     assert.equal(c?.start, T0 + 105);
   });
 
+  test('creates and deletes the folder counter shows beyond those seen are a gap on that lock, counted as unseen', () => {
+    const recorder = new LockRecorder();
+    recorder.observe(snapshot(0, { '/L': [{ name: 'a', session: '0xa', since: 0, holding: true }] }));
+    recorder.noteCounters([{ path: '/L', cversion: 1 }], T0);
+    recorder.observe(snapshot(100, { '/L': [{ name: 'b', session: '0xb', since: 90, holding: true }] }));
+    recorder.noteCounters([{ path: '/L', cversion: 3 }], T0 + 100); // a deleted, b created: both seen
+    assert.deepEqual(recorder.history.gaps, []);
+    recorder.noteCounters([{ path: '/L', cversion: 5 }], T0 + 200); // a node came and went between two reads
+    assert.deepEqual(recorder.history.gaps, [{ from: T0 + 100, to: T0 + 200, lock: '/L', unseen: 2 }]);
+    const [figures] = lockFigures(recorder.history, undefined, T0 + 300);
+    assert.equal(figures.unseenChanges, 2);
+    assert.equal(figures.bounds, true);
+  });
+
   test('a history followed from an empty queue is exact', () => {
     const recorder = new LockRecorder();
     recorder.observe(snapshot(0, {}));

@@ -26,8 +26,15 @@ const POLL_SOON_SPACING_MS = 1000;
 /** Newly watched folders and queues checked at once (catchUp). */
 const CATCH_UP_WINDOW = 64;
 
+/** A queue folder's child-change counter as read (simple queues only): every create and delete under it adds one. */
+export interface QueueCounter {
+  path: string;
+  cversion: number;
+}
+
 export class LockMonitor {
   private readonly updateListeners = new Set<(analysis: LockAnalysis) => void>();
+  private readonly counterListeners = new Set<(counters: QueueCounter[], takenAt: number) => void>();
   private readonly errorListeners = new Set<(error: Error) => void>();
   private readonly pollIntervalMs: number;
   private readonly abort = new AbortController();
@@ -63,6 +70,15 @@ export class LockMonitor {
     return () => this.updateListeners.delete(listener);
   }
 
+  /**
+   * After every read of the queues (also those that change nothing shown, which onUpdate leaves out), after the
+   * update listeners: the folders' counters, so a recorder can tell how many creates and deletes it did not see.
+   */
+  onCounters(listener: (counters: QueueCounter[], takenAt: number) => void): () => void {
+    this.counterListeners.add(listener);
+    return () => this.counterListeners.delete(listener);
+  }
+
   onError(listener: (error: Error) => void): () => void {
     this.errorListeners.add(listener);
     return () => this.errorListeners.delete(listener);
@@ -95,6 +111,7 @@ export class LockMonitor {
     clearTimeout(this.changeTimer);
     this.watches.releaseAll();
     this.updateListeners.clear();
+    this.counterListeners.clear();
     this.errorListeners.clear();
   }
 
@@ -241,8 +258,21 @@ export class LockMonitor {
 
   private emit(always: boolean): void {
     if (this.disposed) return;
+    const takenAt = Date.now();
+    try {
+      this.emitAnalysis(always, takenAt);
+    } finally {
+      if (!this.disposed && this.counterListeners.size > 0) {
+        const counters: QueueCounter[] = [];
+        for (const raw of this.raws.values()) if (raw.shape === 'simple' && raw.parent) counters.push({ path: raw.path, cversion: raw.parent.cversion });
+        for (const listener of [...this.counterListeners]) listener(counters, takenAt);
+      }
+    }
+  }
+
+  private emitAnalysis(always: boolean, takenAt: number): void {
     const analysis = buildAnalysis({
-      root: this.root, takenAt: Date.now(), queues: [...this.raws.values()], tables: this.tables,
+      root: this.root, takenAt, queues: [...this.raws.values()], tables: this.tables,
       heldTooLongMs: this.options.heldTooLongMs ?? DEFAULT_HELD_TOO_LONG_MS,
       ourSessions: ourSessionsOf(this.session, this.options), truncated: this.truncated,
       chroot: this.session.parsed.chroot, unreadable: this.unreadable, holds: this.holds,

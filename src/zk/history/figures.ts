@@ -38,6 +38,8 @@ export interface LockFigures {
   longestHold?: { node: string; session?: string; clientAddress?: string; ms: number; exact: boolean };
   /** Session ends seen while holding or waiting. */
   sessionLosses: number;
+  /** Creates and deletes on the lock that no read showed (nodes that came and went within one read). */
+  unseenChanges: number;
   participants: ParticipantFigures[];
   /** Some time in the figures is a bound (found already held, or a gap of the monitor in the window). */
   bounds: boolean;
@@ -54,7 +56,7 @@ export interface Window {
 export function lockFigures(history: LockHistory, window?: Window, now = Date.now()): LockFigures[] {
   const to = window?.to ?? now;
   const from = window?.from ?? earliest(history, to);
-  const gapInWindow = history.gaps.some((g) => g.from <= to && (g.to ?? to) >= from);
+  const gapInWindow = (lock: string) => history.gaps.some((g) => (g.lock === undefined || g.lock === lock) && g.from <= to && (g.to ?? to) >= from);
   const byLock = new Map<string, HistoryInterval[]>();
   for (const i of history.intervals()) {
     const end = i.end ?? to;
@@ -88,7 +90,8 @@ export function lockFigures(history: LockHistory, window?: Window, now = Date.no
       ...(longest ? { longestHold: { node: longest.node, session: longest.session, clientAddress: longest.clientAddress, ms: (longest.end ?? to) - longest.start, exact: longest.startExact && longest.endExact !== false } } : {}),
       sessionLosses: intervals.filter((i) => i.ended === 'sessionEnded').length,
       participants: participantFigures(intervals, to),
-      bounds: gapInWindow || intervals.some((i) => !i.startExact || i.endExact === false) || (useSummary && summary.bounded),
+      unseenChanges: history.gaps.filter((g) => g.lock === lock && g.from <= to && (g.to ?? to) >= from).reduce((n, g) => n + (g.unseen ?? 0), 0),
+      bounds: gapInWindow(lock) || intervals.some((i) => !i.startExact || i.endExact === false) || (useSummary && summary.bounded),
       approximate: useSummary,
     });
   }

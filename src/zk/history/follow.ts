@@ -20,6 +20,7 @@ export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder
     }
     if (!away) recorder.observe(analysis);
   });
+  const stopCounters = monitor.onCounters((counters, takenAt) => { if (!away) recorder.noteCounters(counters, takenAt); });
   const stopErrors = monitor.onError(() => {
     away = true;
     recorder.gapStarted(now());
@@ -27,6 +28,7 @@ export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder
   return () => {
     session.off('state', onState);
     stopUpdates();
+    stopCounters();
     stopErrors();
   };
 }

@@ -5,8 +5,8 @@
 import { DurationSketch } from './sketch';
 import type { HistoryGap, HistoryInterval, QueueSample } from './model';
 
-/** 200,000 closed intervals: about 60 MiB of JS objects (see bench), far within 100 MiB. */
-export const DEFAULT_MAX_INTERVALS = 200_000;
+/** 150,000 closed intervals: about 66 MiB (459 B each with realistic names, bench/historyBench.ts), within 100 MiB. */
+export const DEFAULT_MAX_INTERVALS = 150_000;
 
 export interface LockSummary {
   lock: string;

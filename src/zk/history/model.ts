@@ -40,11 +40,17 @@ export interface HistoryInterval {
   ended?: EndReason;
 }
 
-/** The monitor could not see the servers (disconnected, suspended, failing reads): nothing in it is filled in. */
+/**
+ * The monitor could not see the servers (disconnected, suspended, failing reads): nothing in it is filled in. With
+ * `lock`: between two reads of that queue, `unseen` creates and deletes happened that no read showed (nodes that
+ * came and went within one read's time), told by the folder's change counter; what they were is not known.
+ */
 export interface HistoryGap {
   from: number;
   /** Absent while the gap lasts. */
   to?: number;
+  lock?: string;
+  unseen?: number;
 }
 
 /** The number of participants of a lock from `at` on (holders and waiters). */

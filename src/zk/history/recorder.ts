@@ -29,6 +29,8 @@ export class LockRecorder {
   /** Session → intervals that ended with their node while nothing yet told whether the session lived on. */
   private readonly pendingEnds = new Map<string, HistoryInterval[]>();
   private pendingCount = 0;
+  /** Per lock: the folder's change counter at the last read, when, and the creates and deletes seen since. */
+  private readonly counters = new Map<string, { cversion: number; at: number; seen: number }>();
   /** Intervals opened by the observation in progress. */
   private readonly openedNow: HistoryInterval[] = [];
 
@@ -74,6 +76,7 @@ export class LockRecorder {
     const firstNewHold = this.firstExclusiveHoldSince(at);
     for (const [path, interval] of this.history.open) {
       if (present.has(path)) continue;
+      this.seenChange(interval.lock);
       // An exclusive hold that began before this read (held from its node's creation) proves the one that left
       // had gone by then: the read came after both changes.
       const newHold = interval.kind === 'hold' && isExclusive(interval) ? firstNewHold.get(interval.lock) : undefined;
@@ -97,10 +100,33 @@ export class LockRecorder {
     return first;
   }
 
+  /**
+   * The queues' change counters after a read (LockMonitor.onCounters, after the analysis of that read, if any):
+   * creates and deletes the counter shows beyond those the analyses showed came and went unseen, a gap on that lock.
+   */
+  noteCounters(counters: readonly { path: string; cversion: number }[], at: number): void {
+    for (const { path, cversion } of counters) {
+      const last = this.counters.get(path);
+      const unseen = last ? cversion - last.cversion - last.seen : 0;
+      if (last && unseen > 0 && this.seenLive) {
+        const gap: HistoryGap = { from: last.at, to: at, lock: path, unseen };
+        this.history.gaps.push(gap);
+        this.emit({ type: 'gap', gap });
+      }
+      this.counters.set(path, { cversion, at, seen: 0 });
+    }
+  }
+
+  private seenChange(lock: string): void {
+    const counter = this.counters.get(lock);
+    if (counter) counter.seen++;
+  }
+
   private observeParticipant(lock: string, p: Participant, at: number, live: boolean): void {
     const holding = p.role !== 'waiter';
     const current = this.history.open.get(p.path);
     if (!current) {
+      this.seenChange(lock);
       if (!holding) {
         this.openInterval('wait', lock, p, p.since > 0 ? p.since : at, p.since > 0);
         return;

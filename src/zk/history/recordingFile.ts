@@ -161,7 +161,7 @@ export function parseRecording(text: string, maxIntervals?: number): LoadedRecor
         break;
       }
       case 'gap': {
-        const known = history.gaps.find((g) => g.from === line.gap.from);
+        const known = history.gaps.find((g) => g.from === line.gap.from && g.lock === line.gap.lock);
         if (known) known.to = line.gap.to;
         else history.gaps.push({ ...line.gap });
         lastAt = Math.max(lastAt, line.gap.to ?? line.gap.from);

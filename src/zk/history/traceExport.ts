@@ -33,7 +33,9 @@ export function writeTrace(history: LockHistory, write: (chunk: string) => void,
   };
   write('{"displayTimeUnit":"ms","traceEvents":[');
   emit({ ph: 'M', name: 'process_name', pid: MONITOR_PID, tid: 0, args: { name: 'monitor' } });
+  emit({ ph: 'M', name: 'thread_name', pid: MONITOR_PID, tid: 0, args: { name: 'connection' } });
   for (const gap of history.gaps) {
+    if (gap.lock !== undefined) continue; // drawn on its lock's process below
     const end = gap.to ?? now;
     emit({ ph: 'X', name: 'gap', cat: 'monitor', pid: MONITOR_PID, tid: 0, ts: micros(gap.from), dur: micros(end - gap.from), args: { open: gap.to === undefined } });
   }
@@ -46,6 +48,7 @@ export function writeTrace(history: LockHistory, write: (chunk: string) => void,
       pid = pids.size + 1;
       pids.set(lock, pid);
       emit({ ph: 'M', name: 'process_name', pid, tid: 0, args: { name: text(lock) } });
+      emit({ ph: 'M', name: 'thread_name', pid, tid: 0, args: { name: 'monitor' } });
     }
     return pid;
   };
@@ -113,6 +116,11 @@ export function writeTrace(history: LockHistory, write: (chunk: string) => void,
       emit({ ph: 'i', s: 't', name: 'session lost', cat: 'session', pid, tid, ts: micros(end), args: { session: i.session ?? null } });
     }
   });
+  for (const gap of history.gaps) {
+    if (gap.lock === undefined) continue;
+    const end = gap.to ?? now;
+    emit({ ph: 'X', name: 'unseen changes', cat: 'monitor', pid: pidOf(gap.lock), tid: 0, ts: micros(gap.from), dur: micros(end - gap.from), args: { unseen: gap.unseen ?? 0 } });
+  }
   for (const sample of history.samples) {
     emit({ ph: 'C', name: 'queue length', pid: pidOf(sample.lock), tid: 0, ts: micros(sample.at), args: { length: sample.length } });
   }
