@@ -55,11 +55,20 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output)
     if (!args.json) out.text(`watching ${visibleText(args.path)}: ${analysis.queues.length} queue(s), ${participants} participant(s); Ctrl-C ends`);
   });
   const unfollow = followMonitor(session, monitor, recorder);
+  // A session that ended cannot see again (a new one would be a new history): stop with the gap on record.
+  let sessionEnded: string | undefined;
+  const onState = (state: string) => {
+    if (state !== 'expired' && state !== 'closed' && state !== 'authFailed') return;
+    sessionEnded ??= state;
+    stop();
+  };
+  session.on('state', onState);
   try {
     monitor.start();
     await stopped;
   } finally {
     clearTimeout(timer);
+    session.off('state', onState);
     for (const signal of signals) process.off(signal, stop);
     unfollow();
     monitor.dispose();
@@ -70,8 +79,9 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output)
     return 1;
   }
   const endedAt = Date.now();
+  if (sessionEnded) out.error(`zooscope locks: the session ${sessionEnded === 'expired' ? 'expired' : `ended (${sessionEnded})`}; the history ends with a gap`);
   finish(recorder.history, { from: startedAt, to: endedAt }, args, out);
-  return 0;
+  return sessionEnded ? 1 : 0;
 }
 
 export function runReplay(file: string, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output): number {
