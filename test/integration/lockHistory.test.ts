@@ -156,4 +156,30 @@ describe('lock history on a real server', () => {
       await b.remove(second).catch(() => undefined);
     }
   });
+  test('--watch whose reader goes away stops cleanly (exit 0) with a valid recording', async () => {
+    await a.mkdirp('/gone/orders');
+    const record = path.join(dir, 'gone.jsonl');
+    const child = spawn(process.execPath, [cli, 'locks', zk.connectString, '/gone', '--watch', '--record', record, '--no-server-watches'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let node: string | undefined;
+    try {
+      await eventually(() => /watching \/gone/.test(stdout), 30000, `the CLI watching (${stderr})`);
+      child.stdout.destroy();
+      // The next line the CLI writes (this change) meets a closed pipe.
+      node = await a.create(`/gone/orders/${kazooNode('f')}`, 'worker-f', EPH_SEQ);
+      assert.equal(await exited, 0, stderr);
+      assert.doesNotMatch(stderr, /EPIPE|Error/);
+      const loaded = readRecording(record);
+      assert.equal(loaded.tornLastLine, false);
+      assert.deepEqual([...loaded.history.open.values()].map((i) => i.node), [path.basename(node)]);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      if (node) await a.remove(node).catch(() => undefined);
+    }
+  });
 });

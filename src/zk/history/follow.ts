@@ -20,7 +20,15 @@ export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder
     }
     if (!away) recorder.observe(analysis);
   });
-  const stopCounters = monitor.onCounters((counters, takenAt) => { if (!away) recorder.noteCounters(counters, takenAt); });
+  const stopCounters = monitor.onCounters((counters, takenAt) => {
+    // A read after reconnecting that changed nothing shown (no update): the gap ends, and what is open is as it was.
+    if (away && session.state === 'connected') {
+      away = false;
+      recorder.gapEnded(takenAt);
+      recorder.sawUnchanged();
+    }
+    if (!away) recorder.noteCounters(counters, takenAt);
+  });
   const stopErrors = monitor.onError(() => {
     away = true;
     recorder.gapStarted(now());

@@ -58,6 +58,11 @@ export class LockRecorder {
     this.openGap = undefined;
   }
 
+  /** A read showed the same participants as the last analysis observed: changes from now on are seen live. */
+  sawUnchanged(): void {
+    if (!this.openGap) this.seenLive = true;
+  }
+
   observe(analysis: LockAnalysis, at = analysis.takenAt): void {
     const live = this.seenLive;
     const present = new Set<string>();
