@@ -67,6 +67,25 @@ describe('lock history: recorder', () => {
     assert.equal(figures.bounds, true);
   });
 
+  test('readers and semaphore leases hold at once; a leader holds; the mutex rule does not cut shared holds', () => {
+    const recorder = new LockRecorder();
+    recorder.observe(snapshot(0, {}));
+    recorder.observe(snapshot(10, {
+      '/RW': [{ name: 'r1', session: '0x1', since: 5, holding: true, kind: 'read' }, { name: 'r2', session: '0x2', since: 8, holding: true, kind: 'read' }, { name: 'w', session: '0x3', since: 9, kind: 'write' }],
+      '/SEM': [{ name: 'l1', session: '0x4', since: 1, holding: true, kind: 'lease' }, { name: 'l2', session: '0x5', since: 2, holding: true, kind: 'lease' }],
+      '/ELECT': [{ name: 'c1', session: '0x6', since: 3, holding: true, kind: 'candidate', role: 'leader' }, { name: 'c2', session: '0x7', since: 4, kind: 'candidate' }],
+    }));
+    recorder.observe(snapshot(20, {
+      '/RW': [{ name: 'r2', session: '0x2', since: 8, holding: true, kind: 'read' }, { name: 'w', session: '0x3', since: 9, kind: 'write' }],
+      '/SEM': [{ name: 'l2', session: '0x5', since: 2, holding: true, kind: 'lease' }, { name: 'l3', session: '0x8', since: 15, holding: true, kind: 'lease', held: [15, true] }],
+      '/ELECT': [{ name: 'c2', session: '0x7', since: 4, kind: 'candidate', role: 'leader', held: [20, true] }],
+    }));
+    const open = [...recorder.history.open.values()].map((i) => `${i.lock} ${i.kind} ${i.node} ${i.start - T0}`).sort();
+    assert.deepEqual(open, ['/ELECT hold c2 20', '/RW hold r2 8', '/RW wait w 9', '/SEM hold l2 2', '/SEM hold l3 15'].sort());
+    // l1 left after l3 took a lease: a lease is not exclusive, so l1's end is the read that saw it gone.
+    assert.deepEqual(brief(recorder.history).sort(), ['hold c1 3..20 unknown', 'hold l1 1..20 unknown', 'hold r1 5..20 unknown', 'wait c2 4..20 acquired'].sort());
+  });
+
   test('a history followed from an empty queue is exact', () => {
     const recorder = new LockRecorder();
     recorder.observe(snapshot(0, {}));

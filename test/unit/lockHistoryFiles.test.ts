@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { LockRecorder, parseRecording, readRecording, RecordingFormatError, RecordingWriter, writeTrace } from '../../src/zk/history';
+import { LockHistory, LockRecorder, parseRecording, readRecording, RecordingFormatError, RecordingWriter, writeTrace } from '../../src/zk/history';
 import { snapshot, T0 } from './lockHistoryFixtures';
 
 function tempFile(name: string): string {
@@ -114,6 +114,19 @@ describe('lock history: Trace Event Format', () => {
       list.sort((a, b) => a.ts - b.ts);
       for (let k = 1; k < list.length; k++) assert.ok(list[k - 1].ts + (list[k - 1].dur ?? 0) <= list[k].ts, `overlap on ${lane}`);
     }
+  });
+
+  test('intervals summarised out of memory show as one span per lock with their counts', () => {
+    const history = new LockHistory(10);
+    for (let n = 0; n < 30; n++) {
+      history.addClosed({ id: history.newId(), kind: 'hold', lock: '/S', node: `n${n}`, participant: 'exclusive', session: '0x1', start: T0 + n * 10, startExact: true, end: T0 + n * 10 + 5, endExact: true, ended: 'released' });
+    }
+    const text: string[] = [];
+    writeTrace(history, (chunk) => text.push(chunk), { now: T0 + 1000 });
+    const all = (JSON.parse(text.join('')) as { traceEvents: TraceEvent[] }).traceEvents;
+    const summarised = all.filter((e) => e.name === 'summarised');
+    assert.equal(summarised.length, 1);
+    assert.equal(Number(summarised[0].args?.holds) + all.filter((e) => e.ph === 'X' && e.name === 'hold').length, 30);
   });
 
   test('hand-over flows go from the end of a real hold to the start of the next hold of the same lock', () => {

@@ -12,11 +12,13 @@ export interface Member {
   /** held.since (ms after T0) and whether exact. */
   held?: [number, boolean];
   client?: string;
+  kind?: Participant['kind'];
+  role?: Participant['role'];
 }
 
 export function participant(lock: string, m: Member, position: number): Participant {
   return {
-    path: `${lock}/${m.name}`, name: m.name, kind: 'exclusive', role: m.holding ? 'holder' : 'waiter', position,
+    path: `${lock}/${m.name}`, name: m.name, kind: m.kind ?? 'exclusive', role: m.role ?? (m.holding ? 'holder' : 'waiter'), position,
     session: m.session, since: T0 + m.since, waitsFor: [], watches: [],
     ...(m.client ? { clientAddress: m.client } : {}),
     ...(m.holding ? { held: { since: T0 + (m.held?.[0] ?? m.since), exact: m.held?.[1] ?? true } } : {}),

@@ -3,7 +3,8 @@
 // A pid per lock and a tid per participant node (named by metadata events): a node waits, then holds, so no two
 // complete events of a lane overlap. Hand-overs are flows from a hold's end to the next hold of its lock; the
 // queue length is a counter; session losses are instant events; the monitor's gaps are complete events on a lane
-// of their own (pid 0), so they show as gaps rather than as quiet.
+// of their own (pid 0), so they show as gaps rather than as quiet. Intervals the store summarised (past its cap) are
+// one `summarised` span per lock with their counts and sketch figures, not dropped silently.
 import type { LockHistory } from './history';
 import type { HistoryInterval } from './model';
 
@@ -120,6 +121,13 @@ export function writeTrace(history: LockHistory, write: (chunk: string) => void,
     if (gap.lock === undefined) continue;
     const end = gap.to ?? now;
     emit({ ph: 'X', name: 'unseen changes', cat: 'monitor', pid: pidOf(gap.lock), tid: 0, ts: micros(gap.from), dur: micros(end - gap.from), args: { unseen: gap.unseen ?? 0 } });
+  }
+  // Intervals summarised out of memory are not drawn one by one: a span on the lock says how many and what they were.
+  for (const summary of history.summaries.values()) {
+    emit({
+      ph: 'X', name: 'summarised', cat: 'monitor', pid: pidOf(summary.lock), tid: 0, ts: micros(summary.from), dur: micros(summary.to - summary.from),
+      args: { holds: summary.holds.count, waits: summary.waits.count, holdMaxMs: summary.holds.max, holdMedianMs: summary.holds.quantile(0.5) ?? null, holdP95Ms: summary.holds.quantile(0.95) ?? null, waitMaxMs: summary.waits.max },
+    });
   }
   for (const sample of history.samples) {
     emit({ ph: 'C', name: 'queue length', pid: pidOf(sample.lock), tid: 0, ts: micros(sample.at), args: { length: sample.length } });
