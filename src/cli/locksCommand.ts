@@ -102,7 +102,7 @@ export async function runLocks(args: string[], out: Output): Promise<number> {
   }
   if (parsed.replay !== undefined) {
     try {
-      return runReplay(parsed.replay, { json: parsed.json, trace: parsed.watch?.trace }, out);
+      return await runReplay(parsed.replay, { json: parsed.json, trace: parsed.watch?.trace }, out);
     } catch (error) {
       // A bad recording (RecordingFormatError) and a file that cannot be read both say why in one line.
       out.error(`zooscope locks: ${parsed.replay}: ${(error as Error).message}`);

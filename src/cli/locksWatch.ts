@@ -4,7 +4,7 @@
 // `zooscope locks --replay <file>` prints the figures of a recording (and `--trace` converts it).
 import { LockMonitor } from '../zk/analysis';
 import type { AnalyzeOptions } from '../zk/analysis';
-import { followMonitor, LockHistory, lockFigures, LockRecorder, readRecording, RecordingWriter, writeTrace } from '../zk/history';
+import { followMonitor, LockHistory, lockFigures, LockRecorder, readRecording, RecordingWriter, writeTrace, writeTraceFromRecording } from '../zk/history';
 import type { ZkSession } from '../zk/session/session';
 import { createPrivateFile } from '../zk/transfer/privateFile';
 import { visibleText } from '../shared/visibleText';
@@ -79,16 +79,35 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output)
     return 1;
   }
   const endedAt = Date.now();
+  // A recording that holds the whole history (never rotated) gives the trace every interval, also those summarised
+  // out of memory; otherwise memory's history does (summarised ones as one span per lock).
+  if (args.trace && writer && writer.rotations === 0) {
+    await writeStreamedTrace(writer.file, args.trace);
+    args = { ...args, trace: undefined };
+  }
   if (sessionEnded) out.error(`zooscope locks: the session ${sessionEnded === 'expired' ? 'expired' : `ended (${sessionEnded})`}; the history ends with a gap`);
   finish(recorder.history, { from: startedAt, to: endedAt }, args, out);
   return sessionEnded ? 1 : 0;
 }
 
-export function runReplay(file: string, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output): number {
+export async function runReplay(file: string, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output): Promise<number> {
   const loaded = readRecording(file);
   if (loaded.tornLastLine) out.error('zooscope locks: the recording ends in a cut line (the recorder was stopped mid-write); it is left out');
-  finish(loaded.history, { from: loaded.startedAt, to: loaded.lastAt }, args, out);
+  // The trace streams from the file: every interval, however long the recording.
+  if (args.trace) await writeStreamedTrace(file, args.trace);
+  finish(loaded.history, { from: loaded.startedAt, to: loaded.lastAt }, { json: args.json }, out);
   return 0;
+}
+
+async function writeStreamedTrace(recording: string, file: string): Promise<void> {
+  const target = createPrivateFile(file);
+  try {
+    await writeTraceFromRecording(recording, (chunk) => target.write(chunk), visibleText);
+    target.commit();
+  } catch (error) {
+    target.discard();
+    throw error;
+  }
 }
 
 function finish(history: LockHistory, window: { from: number; to: number }, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output): void {

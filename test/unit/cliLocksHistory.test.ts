@@ -75,6 +75,13 @@ describe('zooscope locks: history arguments', () => {
     const json = await locks(['--replay', file, '--json']);
     const parsed = JSON.parse(json.stdout) as { figures: { lock: string; acquisitions: number }[] };
     assert.deepEqual(parsed.figures.map((f) => [f.lock, f.acquisitions]), [[lock, 1]]);
+    const trace = path.join(dir, 'r.trace.json');
+    const traced = await locks(['--replay', file, '--trace', trace]);
+    assert.equal(traced.code, 0, traced.stderr);
+    const events = (JSON.parse(fs.readFileSync(trace, 'utf8')) as { traceEvents: { ph: string; name: string; args?: { lock?: string } }[] }).traceEvents;
+    const hold = events.find((e) => e.ph === 'X' && e.name === 'hold');
+    assert.equal(hold?.args?.lock, '/L[U+202E]evil', 'names in the trace through the visible-text rules');
+    assert.equal(fs.statSync(trace).mode & 0o777, 0o600);
     const missing = await locks(['--replay', path.join(dir, 'none.jsonl')]);
     assert.equal(missing.code, 1);
   });

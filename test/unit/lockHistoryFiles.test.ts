@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { LockHistory, LockRecorder, parseRecording, readRecording, RecordingFormatError, RecordingWriter, writeTrace } from '../../src/zk/history';
+import { LockHistory, LockRecorder, parseRecording, writeTraceFromRecording, readRecording, RecordingFormatError, RecordingWriter, writeTrace } from '../../src/zk/history';
 import { snapshot, T0 } from './lockHistoryFixtures';
 
 function tempFile(name: string): string {
@@ -142,5 +142,53 @@ describe('lock history: Trace Event Format', () => {
       assert.equal(from.pid, to.pid);
       assert.notEqual(from.args?.node, to.args?.node);
     }
+  });
+});
+
+describe('lock history: Trace Event Format streamed from a recording', () => {
+  test('the same holds, waits and hand-overs as from memory; lanes never overlap; a torn last line is left out', async () => {
+    const file = tempFile('stream.jsonl');
+    const { recorder, writer } = record(file);
+    writer.close();
+    fs.appendFileSync(file, '{"type":"close","interval":{"id":');
+    const fromMemory: string[] = [];
+    writeTrace(recorder.history, (chunk) => fromMemory.push(chunk), { now: T0 + 400 });
+    const streamed: string[] = [];
+    const result = await writeTraceFromRecording(file, (chunk) => streamed.push(chunk));
+    assert.equal(result.tornLastLine, true);
+    const memoryEvents = (JSON.parse(fromMemory.join('')) as { traceEvents: TraceEvent[] }).traceEvents;
+    const streamEvents = (JSON.parse(streamed.join('')) as { traceEvents: TraceEvent[] }).traceEvents;
+    const key = (e: TraceEvent) => `${e.name} ${String(e.args?.lock)} ${String(e.args?.node)} ${e.ts} ${e.dur} ${String(e.args?.ended)} ${String(e.args?.exact)}`;
+    const slices = (events: TraceEvent[]) => events.filter((e) => e.ph === 'X' && (e.name === 'hold' || e.name === 'wait')).map(key).sort();
+    assert.deepEqual(slices(streamEvents), slices(memoryEvents));
+    assert.equal(streamEvents.filter((e) => e.ph === 's').length, memoryEvents.filter((e) => e.ph === 's').length);
+    assert.ok(streamEvents.some((e) => e.ph === 'i' && e.name === 'session lost'));
+    const lanes = new Map<string, TraceEvent[]>();
+    for (const e of streamEvents.filter((x) => x.ph === 'X')) lanes.set(`${e.pid}/${e.tid}`, [...(lanes.get(`${e.pid}/${e.tid}`) ?? []), e]);
+    const named = new Set(streamEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => `${e.pid}/${e.tid}`));
+    for (const [lane, list] of lanes) {
+      assert.ok(named.has(lane), `lane ${lane} named`);
+      list.sort((a, b) => a.ts - b.ts);
+      for (let k = 1; k < list.length; k++) assert.ok(list[k - 1].ts + (list[k - 1].dur ?? 0) <= list[k].ts, `overlap on ${lane}`);
+    }
+  });
+
+  test('lanes are reused once their participant has left: 1,000 hand-overs take two lanes, not 1,000', async () => {
+    const file = tempFile('many.jsonl');
+    const recorder = new LockRecorder();
+    const writer = new RecordingWriter(file, { now: () => T0 });
+    recorder.onEvent((event) => writer.write(event));
+    recorder.observe(snapshot(0, {}));
+    for (let n = 1; n <= 1000; n++) {
+      recorder.observe(snapshot(n * 10, { '/L': [{ name: `n${n}`, session: '0xa', since: n * 10 - 5, holding: true, held: [n * 10 - 5, true] }] }));
+    }
+    writer.close();
+    const chunks: string[] = [];
+    const result = await writeTraceFromRecording(file, (chunk) => chunks.push(chunk));
+    const events = (JSON.parse(chunks.join('')) as { traceEvents: TraceEvent[] }).traceEvents;
+    assert.equal(result.intervals, 1000);
+    const lanes = new Set(events.filter((e) => e.ph === 'X' && e.name === 'hold').map((e) => e.tid));
+    assert.ok(lanes.size <= 2, `${lanes.size} lanes`);
+    assert.equal(events.filter((e) => e.ph === 's').length, 999);
   });
 });

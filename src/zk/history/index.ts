@@ -6,3 +6,4 @@ export * from './recordingFile';
 export { writeTrace, type TraceOptions } from './traceExport';
 export { DurationSketch } from './sketch';
 export { followMonitor } from './follow';
+export { writeTraceFromRecording, type StreamedTrace } from './traceStream';
