@@ -24,6 +24,7 @@ describe('lock history against Curator and kazoo logs', () => {
   let monitor: LockMonitor;
   const recorder = new LockRecorder();
   const drivers: ThirdPartyClient[] = [];
+  const monitorErrors: string[] = [];
 
   before(async () => {
     zk = await startStandalone();
@@ -36,6 +37,7 @@ describe('lock history against Curator and kazoo logs', () => {
     monitor = new LockMonitor(session, '/truth', { serverWatches: false });
     let first = false;
     monitor.onUpdate(() => { first = true; });
+    monitor.onError((error) => monitorErrors.push(error.message));
     followMonitor(session, monitor, recorder);
     monitor.start();
     await eventually(() => first, 30000, 'the first look');
@@ -92,7 +94,7 @@ describe('lock history against Curator and kazoo logs', () => {
     }
     // Node data is the contender's id: the label tells the quitter's node.
     const quitterIntervals = [...recorder.history.intervals()].filter((i) => i.label === 'quitter');
-    assert.deepEqual(quitterIntervals.map((i) => i.kind), ['wait'], `the quitter waited and never held: ${JSON.stringify(kazoo.events.filter((e) => e.id === 'quitter'))}`);
+    assert.deepEqual(quitterIntervals.map((i) => i.kind), ['wait'], `the quitter waited and never held: ${JSON.stringify(kazoo.events.filter((e) => e.id === 'quitter'))}; gaps ${JSON.stringify(recorder.history.gaps)}; monitor errors ${JSON.stringify(monitorErrors)}`);
     assert.notEqual(quitterIntervals[0].ended, 'acquired');
     assert.equal(recorder.history.gaps.length, 0);
   });

@@ -135,6 +135,9 @@ export class LockMonitor {
 
   private async rediscover(): Promise<void> {
     this.rediscoverPending = false;
+    // Cleared before the reads, not after: a queue that changes while it is being read (its watch fires after its
+    // listing) is read again next time, instead of the change being forgotten until the next one.
+    this.dirty.clear();
     // The root's watch is armed before it is listed: a queue node created between the listing and the watch would
     // otherwise go unseen until the next change (the panel stayed empty right after acquiring).
     if (this.started && !this.watches.has(this.root)) await this.watchPath(this.root);
@@ -155,7 +158,6 @@ export class LockMonitor {
     const queues = await readSpecs(this.session, this.specs, false);
     this.raws.clear();
     for (const q of queues) this.raws.set(q.path, q);
-    this.dirty.clear();
     await this.syncWatches();
   }
 
