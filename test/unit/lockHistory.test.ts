@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { LockHistory, LockRecorder, lockFigures } from '../../src/zk/history';
+import { END_CODES, LockHistory, LockRecorder, lockFigures, timelineData } from '../../src/zk/history';
 import { snapshot, T0 } from './lockHistoryFixtures';
 
 /** A hand-over chain on /L: A found holding, B takes over, C takes over, C's session ends while B queues again. */
@@ -133,5 +133,27 @@ describe('lock history: figures', () => {
     assert.equal(figures.holdMs.max, 1000);
     const median = figures.holdMs.median ?? 0;
     assert.ok(Math.abs(median - 500) <= 500 * 0.03, `median ${median} within 2% of 500 (+ rank rounding)`);
+  });
+});
+
+describe('lock history: timeline columns', () => {
+  test('one run per lane in start order, times after the origin, open intervals at -1, JSON-safe', () => {
+    const data = JSON.parse(JSON.stringify(timelineData(handOvers().history))) as ReturnType<typeof timelineData>;
+    assert.equal(data.origin, T0);
+    assert.deepEqual(data.locks, ['/L']);
+    assert.deepEqual(data.lanes.map((l) => l.node), ['b', 'a', 'c', 'b2']);
+    assert.equal(data.laneStart.length, data.lanes.length + 1);
+    const bars = data.lanes.map((lane, n) => {
+      const bars: string[] = [];
+      for (let k = data.laneStart[n]; k < data.laneStart[n + 1]; k++) bars.push(`${data.kind[k] ? 'hold' : 'wait'} ${data.start[k]}..${data.end[k]} ${END_CODES[data.ended[k]]} ${data.exact[k]}`);
+      return `${lane.node}: ${bars.join(', ')}`;
+    });
+    assert.deepEqual(bars, [
+      'b: wait 50..200 acquired 3, hold 200..300 released 3',
+      'a: hold 0..200 unknown 2',
+      'c: wait 150..300 acquired 3, hold 300..400 sessionEnded 3',
+      'b2: wait 290..400 acquired 3, hold 400..-1 open 1',
+    ]);
+    assert.deepEqual(data.queue, [{ lock: 0, at: [100, 400], length: [2, 1] }]);
   });
 });

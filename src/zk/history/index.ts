@@ -7,3 +7,4 @@ export { writeTrace, type TraceOptions } from './traceExport';
 export { DurationSketch } from './sketch';
 export { followMonitor } from './follow';
 export { writeTraceFromRecording, type StreamedTrace } from './traceStream';
+export { timelineData, TIMELINE_VERSION, END_CODES, type TimelineData, type TimelineLane } from './timeline';
