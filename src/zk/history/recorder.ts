@@ -87,14 +87,17 @@ export class LockRecorder {
       const newHold = interval.kind === 'hold' && isExclusive(interval) ? firstNewHold.get(interval.lock) : undefined;
       this.close(path, interval, newHold !== undefined ? Math.min(at, newHold) : at, live);
     }
+    const queues = new Set(analysis.queues.map((q) => q.path));
     for (const [lock, length] of this.lengths) {
-      if (length > 0 && !analysis.queues.some((q) => q.path === lock)) this.sample(lock, 0, at);
+      if (length > 0 && !queues.has(lock)) this.sample(lock, 0, at);
     }
+    // A queue gone (a Curator container removed) starts its counter afresh when it is back.
+    for (const lock of this.counters.keys()) if (!queues.has(lock)) this.counters.delete(lock);
     this.resolveEnds(analysis, sessionsWithNodes);
     this.seenLive = !this.openGap;
   }
 
-  /** Per lock, the earliest start of an exclusive hold opened by the current observation (opened at or after `since`). */
+  /** Per lock, the earliest start of an exclusive hold opened by the current observation (then forgets them). */
   private firstExclusiveHoldSince(at: number): Map<string, number> {
     const first = new Map<string, number>();
     for (const interval of this.openedNow) {
