@@ -16,7 +16,19 @@ export interface TraceOptions {
 }
 
 const MONITOR_PID = 0;
-const micros = (ms: number) => Math.round(ms * 1000);
+export const micros = (ms: number): number => Math.round(ms * 1000);
+
+/** The complete event of one hold or wait, ending at `end` (its own end, or "now" while open). */
+export function sliceEvent(i: HistoryInterval, pid: number, tid: number, end: number, text: (value: string) => string): object {
+  return {
+    ph: 'X', name: i.kind, cat: 'lock', pid, tid, ts: micros(i.start), dur: Math.max(0, micros(end) - micros(i.start)),
+    args: {
+      lock: text(i.lock), node: text(i.node), session: i.session ?? null, exact: i.startExact && i.end !== undefined && i.endExact === true,
+      participant: i.participant, ...(i.clientAddress ? { client: text(i.clientAddress) } : {}), ...(i.label !== undefined ? { label: text(i.label) } : {}),
+      ...(i.ended ? { ended: i.ended } : {}), ...(i.end === undefined ? { open: true } : {}),
+    },
+  };
+}
 
 /** Writes the whole trace through `write` (called with chunks of about 64 KiB). */
 export function writeTrace(history: LockHistory, write: (chunk: string) => void, options: TraceOptions = {}): void {
@@ -97,14 +109,7 @@ export function writeTrace(history: LockHistory, write: (chunk: string) => void,
     const pid = pidOf(i.lock);
     const tid = tidOf(pid, i);
     const end = i.end ?? now;
-    const exact = i.startExact && i.end !== undefined && i.endExact === true;
-    emit({
-      ph: 'X', name: i.kind, cat: 'lock', pid, tid, ts: micros(i.start), dur: Math.max(0, micros(end) - micros(i.start)),
-      args: {
-        lock: text(i.lock), node: text(i.node), session: i.session ?? null, exact, participant: i.participant,
-        ...(i.clientAddress ? { client: i.clientAddress } : {}), ...(i.ended ? { ended: i.ended } : {}), ...(i.end === undefined ? { open: true } : {}),
-      },
-    });
+    emit(sliceEvent(i, pid, tid, end, text));
     const next = nextHold.get(index);
     if (next !== undefined) {
       const to = all[next];

@@ -6,12 +6,12 @@
 import * as fs from 'fs';
 import * as readline from 'readline';
 import type { HistoryGap, HistoryInterval } from './model';
+import { micros, sliceEvent } from './traceExport';
 import { RECORDING_FORMAT, RECORDING_VERSION, RecordingFormatError, RecordingLine } from './recordingFile';
 
 /** Closed intervals wait this long (in records) for an end reason learnt later before they are written. */
 const ENDED_WINDOW = 4096;
 const MONITOR_PID = 0;
-const micros = (ms: number) => Math.round(ms * 1000);
 
 interface Lane { tid: number; freeAt: number }
 interface LockLanes { pid: number; free: Lane[]; byNode: Map<string, Lane>; lastHold?: { tid: number; start: number; end: number } }
@@ -69,15 +69,7 @@ export async function writeTraceFromRecording(file: string, write: (chunk: strin
     const { pid, lane } = laneOf(i);
     const lanes = lanesOf(i.lock);
     intervals++;
-    const exact = i.startExact && i.end !== undefined && i.endExact === true;
-    emit({
-      ph: 'X', name: i.kind, cat: 'lock', pid, tid: lane.tid, ts: micros(i.start), dur: Math.max(0, micros(end) - micros(i.start)),
-      args: {
-        lock: text(i.lock), node: text(i.node), session: i.session ?? null, exact, participant: i.participant,
-        ...(i.clientAddress ? { client: text(i.clientAddress) } : {}), ...(i.label !== undefined ? { label: text(i.label) } : {}),
-        ...(i.ended ? { ended: i.ended } : {}), ...(i.end === undefined ? { open: true } : {}),
-      },
-    });
+    emit(sliceEvent(i, pid, lane.tid, end, text));
     if (i.kind === 'hold') {
       const last = lanes.lastHold;
       if (last && i.start >= last.end) {
