@@ -34,7 +34,8 @@ describe('lock history against Curator and kazoo logs', () => {
     setup.close();
     session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 30000, requestTimeoutMs: 20000 });
     await session.open();
-    monitor = new LockMonitor(session, '/truth', { serverWatches: false });
+    // With the servers' tables, as the panel reads them: they tell the killed client's session from a release.
+    monitor = new LockMonitor(session, '/truth', { pollIntervalMs: 500 });
     let first = false;
     monitor.onUpdate(() => { first = true; });
     monitor.onError((error) => monitorErrors.push(error.message));
@@ -63,9 +64,10 @@ describe('lock history against Curator and kazoo logs', () => {
   }
 
   test('every logged hold is recorded once, in order, on its lock and session; none invented; none overlapping', async (t) => {
-    const [kazoo, curator, doomed] = await Promise.all([startKazoo(zk.connectString), startCurator(zk.connectString), startKazoo(zk.connectString, 4000)]);
+    const [kazoo, curator, doomed] = await Promise.all([startKazoo(zk.connectString), startCurator(zk.connectString), startKazoo(zk.connectString, 8000)]);
     drivers.push(kazoo, curator, doomed);
-    // Held by a client that is then killed: its session expires with the hold.
+    // Held by a client that is then killed: its session expires with the hold. Its 8 s session timeout leaves the
+    // monitor's table polls (every 0.5 s) many chances to find the session connected nowhere while its node is there.
     doomed.acquire('doomed', 'mutex', '/truth/kazoo');
     await doomed.waitForEvent('doomed', 'acquired', 60000);
     // Gives up while that hold lasts.
@@ -96,6 +98,10 @@ describe('lock history against Curator and kazoo logs', () => {
       }
     }
     // Node data is the contender's id: the label tells the quitter's node.
+    const doomedNode = path.basename(doomed.events.find((e) => e.event === 'acquired')?.node ?? '?');
+    const endings = recordedHolds().filter((h) => h.lock === '/truth/kazoo').map((h) => `${h.node === doomedNode ? 'doomed' : 'worker'} ${h.ended}`);
+    assert.ok(endings.includes('doomed sessionEnded'), endings.join());
+    assert.ok(!endings.includes('worker sessionEnded'), endings.join());
     const quitterIntervals = [...recorder.history.intervals()].filter((i) => i.label === 'quitter');
     assert.deepEqual(quitterIntervals.map((i) => i.kind), ['wait'], `the quitter waited and never held: ${JSON.stringify(kazoo.events.filter((e) => e.id === 'quitter'))}; gaps ${JSON.stringify(recorder.history.gaps)}; monitor errors ${JSON.stringify(monitorErrors)}`);
     assert.notEqual(quitterIntervals[0].ended, 'acquired');

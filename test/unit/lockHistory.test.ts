@@ -8,8 +8,9 @@ function handOvers(): LockRecorder {
   const recorder = new LockRecorder();
   recorder.observe(snapshot(100, { '/L': [{ name: 'a', session: '0xa', since: 0, holding: true, held: [0, false] }, { name: 'b', session: '0xb', since: 50 }] }));
   recorder.observe(snapshot(200, { '/L': [{ name: 'b', session: '0xb', since: 50, holding: true, held: [200, true] }, { name: 'c', session: '0xc', since: 150 }] }));
-  recorder.observe(snapshot(300, { '/L': [{ name: 'c', session: '0xc', since: 150, holding: true, held: [300, true] }, { name: 'b2', session: '0xb', since: 290 }] }));
-  recorder.observe(snapshot(400, { '/L': [{ name: 'b2', session: '0xb', since: 290, holding: true, held: [400, true] }] }, ['0xc']));
+  // The servers' tables, asked for at 250 (after c's node was created), know c's session nowhere.
+  recorder.observe(snapshot(300, { '/L': [{ name: 'c', session: '0xc', since: 150, holding: true, held: [300, true] }, { name: 'b2', session: '0xb', since: 290 }] }, ['0xc']), T0 + 300, T0 + 250);
+  recorder.observe(snapshot(400, { '/L': [{ name: 'b2', session: '0xb', since: 290, holding: true, held: [400, true] }] }));
   return recorder;
 }
 
@@ -84,6 +85,25 @@ describe('lock history: recorder', () => {
     assert.deepEqual(open, ['/ELECT hold c2 20', '/RW hold r2 8', '/RW wait w 9', '/SEM hold l2 2', '/SEM hold l3 15'].sort());
     // l1 left after l3 took a lease: a lease is not exclusive, so l1's end is the read that saw it gone.
     assert.deepEqual(brief(recorder.history).sort(), ['hold c1 3..20 unknown', 'hold l1 1..20 unknown', 'hold r1 5..20 unknown', 'wait c2 4..20 acquired'].sort());
+  });
+
+  test('a node whose session the servers showed connected nowhere while it held went with its session', () => {
+    const recorder = new LockRecorder();
+    recorder.observe(snapshot(0, {}));
+    recorder.observe(snapshot(10, { '/L': [{ name: 'a', session: '0xa', since: 5, holding: true }, { name: 'b', session: '0xb', since: 6 }] }));
+    // Tables asked for before a's node existed do not know its session yet: not a sign of anything.
+    recorder.observe(snapshot(12, { '/L': [{ name: 'a', session: '0xa', since: 5, holding: true }, { name: 'b', session: '0xb', since: 6 }] }, ['0xa']), T0 + 12, T0 + 4);
+    recorder.observe(snapshot(20, { '/L': [{ name: 'a', session: '0xa', since: 5, holding: true }, { name: 'b', session: '0xb', since: 6 }] }, ['0xa']), T0 + 20, T0 + 15);
+    recorder.observe(snapshot(30, { '/L': [{ name: 'b', session: '0xb', since: 6, holding: true, held: [30, true] }] }));
+    assert.deepEqual(brief(recorder.history), ['wait b 6..30 acquired', 'hold a 5..30 sessionEnded']);
+  });
+
+  test('a session missing from tables older than its node is not taken for lost', () => {
+    const recorder = new LockRecorder();
+    recorder.observe(snapshot(0, {}));
+    recorder.observe(snapshot(10, { '/L': [{ name: 'a', session: '0xa', since: 5, holding: true }] }, ['0xa']), T0 + 10, T0 + 2);
+    recorder.observe(snapshot(30, { '/L': [] }));
+    assert.deepEqual(brief(recorder.history), ['hold a 5..30 unknown']);
   });
 
   test('a history followed from an empty queue is exact', () => {

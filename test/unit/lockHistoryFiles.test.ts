@@ -19,8 +19,9 @@ function record(file: string, maxBytes = 0): { recorder: LockRecorder; writer: R
   recorder.observe(snapshot(0, {}));
   recorder.observe(snapshot(100, { '/L': [{ name: 'a', session: '0xa', since: 90, holding: true }, { name: 'b', session: '0xb', since: 95 }], '/M': [{ name: 'm', session: '0xa', since: 99, holding: true }] }));
   recorder.observe(snapshot(200, { '/L': [{ name: 'b', session: '0xb', since: 95, holding: true, held: [200, true] }, { name: 'c', session: '0xc', since: 150 }], '/M': [{ name: 'm', session: '0xa', since: 99, holding: true }] }));
-  recorder.observe(snapshot(300, { '/L': [{ name: 'c', session: '0xc', since: 150, holding: true, held: [300, true] }], '/M': [{ name: 'm', session: '0xa', since: 99, holding: true }] }));
-  recorder.observe(snapshot(400, { '/L': [], '/M': [{ name: 'm', session: '0xa', since: 99, holding: true }] }, ['0xc']));
+  // Tables asked for at 250 know c's session (its node from 150) nowhere: c's hold ends with its session.
+  recorder.observe(snapshot(300, { '/L': [{ name: 'c', session: '0xc', since: 150, holding: true, held: [300, true] }], '/M': [{ name: 'm', session: '0xa', since: 99, holding: true }] }, ['0xc']), T0 + 300, T0 + 250);
+  recorder.observe(snapshot(400, { '/L': [], '/M': [{ name: 'm', session: '0xa', since: 99, holding: true }] }));
   return { recorder, writer };
 }
 

@@ -34,6 +34,6 @@ export function snapshot(at: number, queues: Record<string, Member[]>, gone: str
     queues: Object.entries(queues).map(([path, members]) => ({
       path, recipe: 'kazoo-lock', participants: members.map((m, i) => participant(path, m, i)), anomalies: [],
     })),
-    sessions: [...[...sessions].map((id) => ({ id, ephemerals: [], watches: [], alive: true })), ...gone.map((id) => ({ id, ephemerals: [], watches: [], alive: false }))],
+    sessions: [...[...sessions].filter((id) => !gone.includes(id)).map((id) => ({ id, ephemerals: [], watches: [], alive: true })), ...gone.map((id) => ({ id, ephemerals: [], watches: [], alive: false }))],
   };
 }

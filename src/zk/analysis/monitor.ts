@@ -57,6 +57,7 @@ export class LockMonitor {
   private pollDueAt = 0;
   private lastPollAt = 0;
   private changeTimer?: NodeJS.Timeout;
+  private tablesAskedAtValue?: number;
   private started = false;
   private disposed = false;
   private lastShape?: string;
@@ -84,6 +85,14 @@ export class LockMonitor {
     return () => this.errorListeners.delete(listener);
   }
 
+  /**
+   * When the servers' tables the analyses use were asked for (ms since the epoch; undefined without tables): a
+   * session they leave out was connected nowhere then only if its node already existed at that moment.
+   */
+  get tablesAskedAt(): number | undefined {
+    return this.tablesAskedAtValue;
+  }
+
   /** Reads everything, watches the queues and starts polling the servers' tables. */
   start(): void {
     if (this.started || this.disposed) return;
@@ -95,10 +104,12 @@ export class LockMonitor {
   refresh(): Promise<void> {
     return this.enqueue(async () => {
       const withTables = this.options.serverWatches !== false;
+      const tablesAskedAt = Date.now();
       const tables = withTables ? readTables(this.session, this.analysisOptions) : Promise.resolve(undefined);
       tables.catch(() => undefined);
       await this.rediscover();
       this.tables = await tables;
+      if (this.tables) this.tablesAskedAtValue = tablesAskedAt;
       this.emit(true);
     });
   }
@@ -246,6 +257,7 @@ export class LockMonitor {
       this.enqueue(async () => {
         this.lastPollAt = Date.now();
         this.tables = await readTables(this.session, this.analysisOptions);
+        this.tablesAskedAtValue = this.lastPollAt;
         this.emit(false);
       }).catch(() => undefined).finally(() => { if (!this.pollDueAt) this.schedulePoll(); });
     }, delayMs);

@@ -9,7 +9,7 @@ export type IntervalKind = 'wait' | 'hold';
  * How an interval ended, where it can be told:
  * - acquired: a wait that ended because its participant began to hold (the hold follows on the same lane);
  * - released: its node went and its session was seen alive afterwards (another node of it, or the servers' tables);
- * - sessionEnded: its session was gone (expired or closed) when the node went;
+ * - sessionEnded: the servers' tables showed its session connected nowhere while its node was still there (expired);
  * - gaveUp: a wait whose node went before it ever held, its session alive;
  * - unknown: nothing tells which (the session was not in any table, or the monitor was away meanwhile).
  * A hold deleted by another session cannot be told from a release without the server's audit log: it is `released`

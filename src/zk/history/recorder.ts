@@ -31,6 +31,8 @@ export class LockRecorder {
   private pendingCount = 0;
   /** Per lock: the folder's change counter at the last read, when, and the creates and deletes seen since. */
   private readonly counters = new Map<string, { cversion: number; at: number; seen: number }>();
+  /** Sessions the servers' tables last showed as connected nowhere (kept small: only owners of recorded nodes). */
+  private readonly disconnected = new Set<string>();
   /** Intervals opened by the observation in progress. */
   private readonly openedNow: HistoryInterval[] = [];
 
@@ -58,15 +60,34 @@ export class LockRecorder {
     this.openGap = undefined;
   }
 
+  private noteDisconnected(analysis: LockAnalysis, tablesAskedAt: number): void {
+    const oldestNode = new Map<string, number>();
+    for (const q of analysis.queues) {
+      for (const p of q.participants) {
+        if (p.session && !p.nodeless && p.since > 0) oldestNode.set(p.session, Math.min(oldestNode.get(p.session) ?? Infinity, p.since));
+      }
+    }
+    for (const s of analysis.sessions) {
+      if (s.alive === true) this.disconnected.delete(s.id);
+      else if (s.alive === false && (oldestNode.get(s.id) ?? Infinity) < tablesAskedAt) this.disconnected.add(s.id);
+    }
+  }
+
   /** A read showed the same participants as the last analysis observed: changes from now on are seen live. */
   sawUnchanged(): void {
     if (!this.openGap) this.seenLive = true;
   }
 
-  observe(analysis: LockAnalysis, at = analysis.takenAt): void {
+  /**
+   * `tablesAskedAt`: when the servers' tables behind `analysis.sessions` were asked for. A session they leave out
+   * whose node already existed then was connected nowhere while its node was there (a newer session is simply not
+   * in them yet).
+   */
+  observe(analysis: LockAnalysis, at = analysis.takenAt, tablesAskedAt?: number): void {
     const live = this.seenLive;
     const present = new Set<string>();
     const sessionsWithNodes = new Set<string>();
+    if (tablesAskedAt !== undefined) this.noteDisconnected(analysis, tablesAskedAt);
     for (const queue of analysis.queues) {
       let length = 0;
       for (const p of queue.participants) {
@@ -93,7 +114,10 @@ export class LockRecorder {
     }
     // A queue gone (a Curator container removed) starts its counter afresh when it is back.
     for (const lock of this.counters.keys()) if (!queues.has(lock)) this.counters.delete(lock);
-    this.resolveEnds(analysis, sessionsWithNodes);
+    this.resolveEnds(sessionsWithNodes);
+    // Only sessions still listed matter for nodes still open.
+    const listed = new Set(analysis.sessions.map((s) => s.id));
+    for (const id of this.disconnected) if (!listed.has(id)) this.disconnected.delete(id);
     this.seenLive = !this.openGap;
   }
 
@@ -176,8 +200,15 @@ export class LockRecorder {
     return interval;
   }
 
-  /** `unknown` until its session tells (resolveEnds); after a gap nothing tells, it stays so. */
+  /**
+   * A node whose session no server had connected while the node was still there went with its session (expired);
+   * otherwise `unknown` until its session tells (resolveEnds). After a gap nothing tells; it stays so.
+   */
   private close(path: string, interval: HistoryInterval, at: number, live: boolean): void {
+    if (live && interval.session && this.disconnected.has(interval.session)) {
+      this.closeAs(path, interval, at, live, 'sessionEnded');
+      return;
+    }
     this.closeAs(path, interval, at, live, 'unknown');
     if (!live || !interval.session || this.pendingCount >= MAX_PENDING_ENDS) return;
     const list = this.pendingEnds.get(interval.session) ?? [];
@@ -196,17 +227,14 @@ export class LockRecorder {
   }
 
   /**
-   * A session that still owns a node after its node went was alive: a release (or a give-up); one the servers no
-   * longer know ended. Undecided ones stay `unknown`.
+   * A session that still owns a node after its node went was alive: a release (or a give-up). A session gone
+   * afterwards tells nothing (clients close their session right after releasing): undecided ones stay `unknown`.
    */
-  private resolveEnds(analysis: LockAnalysis, sessionsWithNodes: Set<string>): void {
+  private resolveEnds(sessionsWithNodes: Set<string>): void {
     if (this.pendingEnds.size === 0) return;
-    const gone = new Set(analysis.sessions.filter((s) => s.alive === false).map((s) => s.id));
     for (const [session, intervals] of this.pendingEnds) {
-      let ended: EndReason | undefined;
-      if (gone.has(session)) ended = 'sessionEnded';
-      else if (sessionsWithNodes.has(session)) ended = 'released';
-      if (!ended) continue;
+      if (!sessionsWithNodes.has(session)) continue;
+      const ended: EndReason = 'released';
       for (const interval of intervals) {
         interval.ended = ended === 'released' && interval.kind === 'wait' ? 'gaveUp' : ended;
         this.emit({ type: 'ended', interval });
