@@ -73,3 +73,14 @@ export function digestCredentials(user: string | undefined, env: NodeJS.ProcessE
   return [`${user}:${password}`];
 }
 
+
+const DURATION_UNITS: Record<string, number> = { '': 1000, s: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90`, `90s`, `15m`, `8h`, `2d` → milliseconds, within [minMs, maxMs]. */
+export function durationOf(text: string | undefined, flag: string, minMs: number, maxMs: number): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(s|m|min|h|d)?\s*$/.exec(text ?? '');
+  if (!match) throw new UsageError(`${flag} takes a duration such as 90s, 15m or 8h, not ${text ?? 'nothing'}`);
+  const ms = Math.round(Number(match[1]) * DURATION_UNITS[match[2] ?? '']);
+  if (ms < minMs || ms > maxMs) throw new UsageError(`${flag} takes ${minMs / 1000} s to ${Math.floor(maxMs / 1000)} s, not ${text}`);
+  return ms;
+}

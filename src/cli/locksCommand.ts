@@ -1,10 +1,12 @@
-// `zooscope locks <connectString> <path> [--json]`: the lock analysis for terminals and CI. Exit codes: 0 done,
+// `zooscope locks <connectString> <path> [--json]`: the lock analysis for terminals and CI; with --watch it follows
+// the queues live and records their history (locksWatch.ts), with --replay it reads a recording. Exit codes: 0 done,
 // 1 failed (cannot connect, no such path), 2 bad arguments, 3 with --strict when an error-level anomaly exists.
 // Digest credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=user:password.
 import { analyzeLocks, AnalyzeOptions } from '../zk/analysis';
 import { isZkError } from '../zk/errors';
 import { SessionOptions, ZkSession } from '../zk/session/session';
-import { checkedConnectString, checkedPath, CREDENTIALS_HINT, integerOf, numberOf, secondsOf, UsageError } from './args';
+import { checkedConnectString, checkedPath, CREDENTIALS_HINT, durationOf, integerOf, numberOf, secondsOf, UsageError } from './args';
+import { runReplay, runWatch, WatchArgs } from './locksWatch';
 import { MAX_TIMER_MS } from '../zk/timeouts';
 import { formatAnalysis } from './locksFormat';
 import type { Output } from './output';
@@ -13,7 +15,12 @@ import { SecurityArgs } from './securityArgs';
 export const locksUsage = `usage: zooscope locks <connectString> <path> [--json] [--admin-port <port>] [--held-too-long <seconds>]
                       [--max-queues <n>] [--no-server-watches] [--timeout <seconds>] [--strict] [--digest <user>]
                       [--tls] [--tls-ca <file>] [--tls-cert <file> --tls-key <file> | --tls-pfx <file>]
-                      [--tls-no-server-name-check] [--tls-pin-sha256 <fingerprint>] [--sasl-user <name> | --kerberos]`;
+                      [--tls-no-server-name-check] [--tls-pin-sha256 <fingerprint>] [--sasl-user <name> | --kerberos]
+                      [--watch [--for <duration>] [--record <file> [--record-limit <MiB>]] [--trace <file>]]
+       zooscope locks --replay <recording> [--json] [--trace <file>]`;
+
+/** --for and the largest a timer holds (24.8 days). */
+const MAX_WATCH_MS = MAX_TIMER_MS;
 
 interface LocksArgs {
   connectString: string;
@@ -24,6 +31,8 @@ interface LocksArgs {
   digest: string[];
   security: Pick<SessionOptions, 'tls' | 'sasl'>;
   options: AnalyzeOptions;
+  watch?: Omit<WatchArgs, 'path' | 'json' | 'options'>;
+  replay?: string;
 }
 
 function parseArgs(args: string[], env: NodeJS.ProcessEnv): LocksArgs {
@@ -33,11 +42,24 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): LocksArgs {
   let strict = false;
   let timeoutMs = 15000;
   const security = new SecurityArgs();
+  let watching = false;
+  const watch: NonNullable<LocksArgs['watch']> = {};
+  let replay: string | undefined;
+  const fileOf = (value: string | undefined, flag: string) => {
+    if (value === undefined || value === '' || value.startsWith('--')) throw new UsageError(`${flag} takes a file name`);
+    return value;
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     switch (arg) {
       case '--json': json = true; break;
       case '--strict': strict = true; break;
+      case '--watch': watching = true; break;
+      case '--for': watch.forMs = durationOf(args[++i], arg, 1000, MAX_WATCH_MS); break;
+      case '--record': watch.record = fileOf(args[++i], arg); break;
+      case '--record-limit': watch.recordLimitBytes = Math.round(numberOf(args[++i], arg, 'a size in MiB') * 1024 * 1024); break;
+      case '--trace': watch.trace = fileOf(args[++i], arg); break;
+      case '--replay': replay = fileOf(args[++i], arg); break;
       case '--no-server-watches': options.serverWatches = false; break;
       case '--admin-port': options.adminPort = integerOf(args[++i], arg, 1, 65535); break;
       case '--held-too-long': options.heldTooLongMs = numberOf(args[++i], arg, 'a number of seconds') * 1000; break;
@@ -55,11 +77,18 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): LocksArgs {
       }
     }
   }
+  if (replay !== undefined) {
+    if (positional.length > 0 || watching || watch.forMs !== undefined || watch.record !== undefined) throw new UsageError(`--replay reads a recording: no connect string, path, --watch, --for or --record\n${locksUsage}`);
+    return { connectString: '', path: '/', json, strict, timeoutMs, digest: [], security: {}, options, replay, watch };
+  }
+  if (!watching && (watch.forMs !== undefined || watch.record !== undefined || watch.trace !== undefined)) throw new UsageError('--for, --record and --trace go with --watch');
+  if (watch.recordLimitBytes !== undefined && watch.record === undefined) throw new UsageError('--record-limit goes with --record');
+  if (watch.recordLimitBytes !== undefined && watch.recordLimitBytes < 4096) throw new UsageError('--record-limit takes at least 0.004 MiB (4 KiB)');
   if (positional.length !== 2) throw new UsageError(`expected <connectString> <path>\n${locksUsage}`);
   const { digest, tls, sasl } = security.sessionOptions(env);
   return {
     connectString: checkedConnectString(positional[0]), path: checkedPath(positional[1], true), json, strict, timeoutMs,
-    digest: digest ?? [], security: { tls, sasl }, options,
+    digest: digest ?? [], security: { tls, sasl }, options, ...(watching ? { watch } : {}),
   };
 }
 
@@ -71,6 +100,15 @@ export async function runLocks(args: string[], out: Output): Promise<number> {
     out.error(`zooscope locks: ${(error as Error).message}`);
     return 2;
   }
+  if (parsed.replay !== undefined) {
+    try {
+      return await runReplay(parsed.replay, { json: parsed.json, trace: parsed.watch?.trace }, out);
+    } catch (error) {
+      // A bad recording (RecordingFormatError) and a file that cannot be read both say why in one line.
+      out.error(`zooscope locks: ${parsed.replay}: ${(error as Error).message}`);
+      return 1;
+    }
+  }
   const { timeoutMs } = parsed;
   const session = new ZkSession({
     connectString: parsed.connectString, sessionTimeoutMs: Math.max(4000, timeoutMs), requestTimeoutMs: timeoutMs, digest: parsed.digest,
@@ -78,6 +116,10 @@ export async function runLocks(args: string[], out: Output): Promise<number> {
   });
   try {
     await session.open();
+    if (parsed.watch) {
+      const options = { ...parsed.options, serverTimeoutMs: Math.min(timeoutMs, 5000) };
+      return await runWatch(session, { ...parsed.watch, path: parsed.path, json: parsed.json, options }, out);
+    }
     const analysis = await analyzeLocks(session, parsed.path, { ...parsed.options, serverTimeoutMs: Math.min(timeoutMs, 5000) });
     if (parsed.json) out.json(analysis);
     else out.text(formatAnalysis(analysis));

@@ -20,6 +20,8 @@ const usage = `usage:
   zooscope lock <connectString> <path> [--read | --write | --election | --unfair-election] [--timeout <s>] [--hold <s>]
                 [--convention <id>] [--session-timeout <s>] [--digest <user>]
   zooscope locks <connectString> <path> [--json] [--strict] [--digest <user>] …   (zooscope locks for all options)
+  zooscope locks <connectString> <path> --watch [--for <duration>] [--record <file>] [--trace <file>]   (lock history)
+  zooscope locks --replay <recording> [--json] [--trace <file>]
   zooscope shell <connectString> [--digest <user>] [--timeout <s>] [--read-only] [command [args…]]   (zkCli 3.8's commands and output)
   zooscope --version
   credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=<user>:<password>

@@ -26,8 +26,15 @@ const POLL_SOON_SPACING_MS = 1000;
 /** Newly watched folders and queues checked at once (catchUp). */
 const CATCH_UP_WINDOW = 64;
 
+/** A queue folder's child-change counter as read (simple queues only): every create and delete under it adds one. */
+export interface QueueCounter {
+  path: string;
+  cversion: number;
+}
+
 export class LockMonitor {
   private readonly updateListeners = new Set<(analysis: LockAnalysis) => void>();
+  private readonly counterListeners = new Set<(counters: QueueCounter[], takenAt: number) => void>();
   private readonly errorListeners = new Set<(error: Error) => void>();
   private readonly pollIntervalMs: number;
   private readonly abort = new AbortController();
@@ -50,6 +57,7 @@ export class LockMonitor {
   private pollDueAt = 0;
   private lastPollAt = 0;
   private changeTimer?: NodeJS.Timeout;
+  private tablesAskedAtValue?: number;
   private started = false;
   private disposed = false;
   private lastShape?: string;
@@ -63,9 +71,26 @@ export class LockMonitor {
     return () => this.updateListeners.delete(listener);
   }
 
+  /**
+   * After every read of the queues (also those that change nothing shown, which onUpdate leaves out), after the
+   * update listeners: the folders' counters, so a recorder can tell how many creates and deletes it did not see.
+   */
+  onCounters(listener: (counters: QueueCounter[], takenAt: number) => void): () => void {
+    this.counterListeners.add(listener);
+    return () => this.counterListeners.delete(listener);
+  }
+
   onError(listener: (error: Error) => void): () => void {
     this.errorListeners.add(listener);
     return () => this.errorListeners.delete(listener);
+  }
+
+  /**
+   * When the servers' tables the analyses use were asked for (ms since the epoch; undefined without tables): a
+   * session they leave out was connected nowhere then only if its node already existed at that moment.
+   */
+  get tablesAskedAt(): number | undefined {
+    return this.tablesAskedAtValue;
   }
 
   /** Reads everything, watches the queues and starts polling the servers' tables. */
@@ -79,10 +104,12 @@ export class LockMonitor {
   refresh(): Promise<void> {
     return this.enqueue(async () => {
       const withTables = this.options.serverWatches !== false;
+      const tablesAskedAt = Date.now();
       const tables = withTables ? readTables(this.session, this.analysisOptions) : Promise.resolve(undefined);
       tables.catch(() => undefined);
       await this.rediscover();
       this.tables = await tables;
+      if (this.tables) this.tablesAskedAtValue = tablesAskedAt;
       this.emit(true);
     });
   }
@@ -95,6 +122,7 @@ export class LockMonitor {
     clearTimeout(this.changeTimer);
     this.watches.releaseAll();
     this.updateListeners.clear();
+    this.counterListeners.clear();
     this.errorListeners.clear();
   }
 
@@ -118,6 +146,9 @@ export class LockMonitor {
 
   private async rediscover(): Promise<void> {
     this.rediscoverPending = false;
+    // Cleared before the reads, not after: a queue that changes while it is being read (its watch fires after its
+    // listing) is read again next time, instead of the change being forgotten until the next one.
+    this.dirty.clear();
     // The root's watch is armed before it is listed: a queue node created between the listing and the watch would
     // otherwise go unseen until the next change (the panel stayed empty right after acquiring).
     if (this.started && !this.watches.has(this.root)) await this.watchPath(this.root);
@@ -138,7 +169,6 @@ export class LockMonitor {
     const queues = await readSpecs(this.session, this.specs, false);
     this.raws.clear();
     for (const q of queues) this.raws.set(q.path, q);
-    this.dirty.clear();
     await this.syncWatches();
   }
 
@@ -227,6 +257,7 @@ export class LockMonitor {
       this.enqueue(async () => {
         this.lastPollAt = Date.now();
         this.tables = await readTables(this.session, this.analysisOptions);
+        this.tablesAskedAtValue = this.lastPollAt;
         this.emit(false);
       }).catch(() => undefined).finally(() => { if (!this.pollDueAt) this.schedulePoll(); });
     }, delayMs);
@@ -241,8 +272,21 @@ export class LockMonitor {
 
   private emit(always: boolean): void {
     if (this.disposed) return;
+    const takenAt = Date.now();
+    try {
+      this.emitAnalysis(always, takenAt);
+    } finally {
+      if (!this.disposed && this.counterListeners.size > 0) {
+        const counters: QueueCounter[] = [];
+        for (const raw of this.raws.values()) if (raw.shape === 'simple' && raw.parent) counters.push({ path: raw.path, cversion: raw.parent.cversion });
+        for (const listener of [...this.counterListeners]) listener(counters, takenAt);
+      }
+    }
+  }
+
+  private emitAnalysis(always: boolean, takenAt: number): void {
     const analysis = buildAnalysis({
-      root: this.root, takenAt: Date.now(), queues: [...this.raws.values()], tables: this.tables,
+      root: this.root, takenAt, queues: [...this.raws.values()], tables: this.tables,
       heldTooLongMs: this.options.heldTooLongMs ?? DEFAULT_HELD_TOO_LONG_MS,
       ourSessions: ourSessionsOf(this.session, this.options), truncated: this.truncated,
       chroot: this.session.parsed.chroot, unreadable: this.unreadable, holds: this.holds,

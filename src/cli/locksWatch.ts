@@ -1,0 +1,130 @@
+// `zooscope locks … --watch`: follows the queues live, printing each change, until Ctrl-C (SIGINT), SIGTERM,
+// SIGHUP, `--for` or a reader gone from stdout; then prints the contention figures. `--record` writes the history
+// as it happens (JSON Lines, rotated at `--record-limit`), `--trace` the Trace Event JSON at the end.
+// `zooscope locks --replay <file>` prints the figures of a recording (and `--trace` converts it).
+import { LockMonitor } from '../zk/analysis';
+import type { AnalyzeOptions } from '../zk/analysis';
+import { followMonitor, LockHistory, lockFigures, LockRecorder, readRecording, RecordingWriter, writeTrace, writeTraceFromRecording } from '../zk/history';
+import type { ZkSession } from '../zk/session/session';
+import { createPrivateFile } from '../zk/transfer/privateFile';
+import { visibleText } from '../shared/visibleText';
+import { eventLine, figuresText } from './historyFormat';
+import type { Output } from './output';
+
+export interface WatchArgs {
+  path: string;
+  json: boolean;
+  forMs?: number;
+  record?: string;
+  recordLimitBytes?: number;
+  trace?: string;
+  options: AnalyzeOptions;
+}
+
+export async function runWatch(session: ZkSession, args: WatchArgs, out: Output): Promise<number> {
+  const recorder = new LockRecorder();
+  const writer = args.record ? new RecordingWriter(args.record, { maxBytes: args.recordLimitBytes, root: args.path }) : undefined;
+  let failure: Error | undefined;
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => { stop = resolve; });
+  recorder.onEvent((event) => {
+    try {
+      writer?.write(event);
+    } catch (error) {
+      // A full disk or a removed folder: stop rather than record a history with holes nobody sees.
+      failure ??= error as Error;
+      stop();
+    }
+    if (!args.json) {
+      const line = eventLine(event);
+      if (line) out.text(line);
+    }
+  });
+  const monitor = new LockMonitor(session, args.path, args.options);
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.once(signal, stop);
+  out.onClosed(stop);
+  // --for counts from the first complete look at the queues: a slow connect does not eat the window.
+  let timer: NodeJS.Timeout | undefined;
+  let startedAt = Date.now();
+  const stopFirst = monitor.onUpdate((analysis) => {
+    stopFirst();
+    startedAt = analysis.takenAt;
+    if (args.forMs !== undefined) timer = setTimeout(stop, args.forMs);
+    const participants = analysis.queues.reduce((n, q) => n + q.participants.length, 0);
+    if (!args.json) out.text(`watching ${visibleText(args.path)}: ${analysis.queues.length} queue(s), ${participants} participant(s); Ctrl-C ends`);
+  });
+  const unfollow = followMonitor(session, monitor, recorder);
+  // A session that ended cannot see again (a new one would be a new history): stop with the gap on record.
+  let sessionEnded: string | undefined;
+  const onState = (state: string) => {
+    if (state !== 'expired' && state !== 'closed' && state !== 'authFailed') return;
+    sessionEnded ??= state;
+    stop();
+  };
+  session.on('state', onState);
+  try {
+    monitor.start();
+    await stopped;
+  } finally {
+    clearTimeout(timer);
+    session.off('state', onState);
+    for (const signal of signals) process.off(signal, stop);
+    unfollow();
+    monitor.dispose();
+    writer?.close();
+  }
+  if (failure) {
+    out.error(`zooscope locks: recording stopped: ${failure.message}`);
+    return 1;
+  }
+  const endedAt = Date.now();
+  // A recording that holds the whole history (never rotated) gives the trace every interval, also those summarised
+  // out of memory; otherwise memory's history does (summarised ones as one span per lock).
+  if (args.trace && writer && writer.rotations === 0) {
+    await writeStreamedTrace(writer.file, args.trace);
+    args = { ...args, trace: undefined };
+  }
+  if (sessionEnded) out.error(`zooscope locks: the session ${sessionEnded === 'expired' ? 'expired' : `ended (${sessionEnded})`}; the history ends with a gap`);
+  finish(recorder.history, { from: startedAt, to: endedAt }, args, out);
+  return sessionEnded ? 1 : 0;
+}
+
+export async function runReplay(file: string, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output): Promise<number> {
+  const loaded = readRecording(file);
+  if (loaded.tornLastLine) out.error('zooscope locks: the recording ends in a cut line (the recorder was stopped mid-write); it is left out');
+  // The trace streams from the file: every interval, however long the recording.
+  if (args.trace) await writeStreamedTrace(file, args.trace);
+  finish(loaded.history, { from: loaded.startedAt, to: loaded.lastAt }, { json: args.json }, out);
+  return 0;
+}
+
+async function writeStreamedTrace(recording: string, file: string): Promise<void> {
+  const target = createPrivateFile(file);
+  try {
+    await writeTraceFromRecording(recording, (chunk) => target.write(chunk), visibleText);
+    target.commit();
+  } catch (error) {
+    target.discard();
+    throw error;
+  }
+}
+
+function finish(history: LockHistory, window: { from: number; to: number }, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output): void {
+  // Intervals open at the end end there (as bounds): the whole history, not only what began in the window.
+  const figures = lockFigures(history, undefined, window.to);
+  if (args.trace) writeTraceFile(history, args.trace, window.to);
+  if (args.json) out.json({ from: window.from, to: window.to, gaps: history.gaps, figures });
+  else out.text(figuresText(figures, window));
+}
+
+function writeTraceFile(history: LockHistory, file: string, now: number): void {
+  const target = createPrivateFile(file);
+  try {
+    writeTrace(history, (chunk) => target.write(chunk), { now, text: visibleText });
+    target.commit();
+  } catch (error) {
+    target.discard();
+    throw error;
+  }
+}

@@ -1,0 +1,61 @@
+// The lock history model: what a recorder keeps, a recording file holds, the figures are computed from, and a
+// timeline will draw. Plain JSON-safe data (sessions are `0x…` strings), so it crosses to a webview unchanged;
+// intervals are flat records (no nesting) so 100,000 of them stay cheap to send and to scan.
+import type { ParticipantKind } from '../../shared/lockAnalysis';
+
+export type IntervalKind = 'wait' | 'hold';
+
+/**
+ * How an interval ended, where it can be told:
+ * - acquired: a wait that ended because its participant began to hold (the hold follows on the same lane);
+ * - released: its node went and its session was seen alive afterwards (another node of it, or the servers' tables);
+ * - sessionEnded: the servers' tables showed its session connected nowhere while its node was still there (expired);
+ * - gaveUp: a wait whose node went before it ever held, its session alive;
+ * - unknown: nothing tells which (the session was not in any table, or the monitor was away meanwhile).
+ * A hold deleted by another session cannot be told from a release without the server's audit log: it is `released`
+ * or `unknown` here, never guessed.
+ */
+export type EndReason = 'acquired' | 'released' | 'sessionEnded' | 'gaveUp' | 'unknown';
+
+export interface HistoryInterval {
+  /** Stable within one history (and its recording): lets a recording close an interval it opened earlier. */
+  id: number;
+  kind: IntervalKind;
+  /** The queue (lock) path. */
+  lock: string;
+  /** The participant's node name (a child of the queue, or the fixed node itself). */
+  node: string;
+  participant: ParticipantKind;
+  session?: string;
+  clientAddress?: string;
+  /** Untrusted text from the node's data, as the analysis shows it. */
+  label?: string;
+  /** ms since the epoch. */
+  start: number;
+  /** False when `start` is only a bound (found already there, or after a gap). */
+  startExact: boolean;
+  /** Absent while open. */
+  end?: number;
+  endExact?: boolean;
+  ended?: EndReason;
+}
+
+/**
+ * The monitor could not see the servers (disconnected, suspended, failing reads): nothing in it is filled in. With
+ * `lock`: between two reads of that queue, `unseen` creates and deletes happened that no read showed (nodes that
+ * came and went within one read's time), told by the folder's change counter; what they were is not known.
+ */
+export interface HistoryGap {
+  from: number;
+  /** Absent while the gap lasts. */
+  to?: number;
+  lock?: string;
+  unseen?: number;
+}
+
+/** The number of participants of a lock from `at` on (holders and waiters). */
+export interface QueueSample {
+  lock: string;
+  at: number;
+  length: number;
+}
