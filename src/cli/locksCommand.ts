@@ -22,7 +22,7 @@ interface LocksArgs {
   strict: boolean;
   timeoutMs: number;
   digest: string[];
-  security: Pick<SessionOptions, 'tls' | 'sasl'>;
+  security: Pick<SessionOptions, 'tls' | 'sasl' | 'ssh'>;
   options: AnalyzeOptions;
 }
 
@@ -56,10 +56,10 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): LocksArgs {
     }
   }
   if (positional.length !== 2) throw new UsageError(`expected <connectString> <path>\n${locksUsage}`);
-  const { digest, tls, sasl } = security.sessionOptions(env);
+  const { digest, tls, sasl, ssh } = security.sessionOptions(env);
   return {
     connectString: checkedConnectString(positional[0]), path: checkedPath(positional[1], true), json, strict, timeoutMs,
-    digest: digest ?? [], security: { tls, sasl }, options,
+    digest: digest ?? [], security: { tls, sasl, ssh }, options,
   };
 }
 
