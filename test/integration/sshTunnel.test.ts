@@ -15,6 +15,7 @@ import { SshDialer } from '../../src/zk/tunnel/dialer';
 import { fetchHostKey, trustHostKey } from '../../src/zk/tunnel/hostKeys';
 import type { SshTunnelSettings } from '../../src/zk/tunnel/sshSettings';
 import { ownerOf, trail } from '../support/lockHelpers';
+import { alive } from '../support/processes';
 import { fingerprintOf, KEY_PASSPHRASE, SshBastion, startAgent, startSshBastion } from '../support/sshServer';
 import { eventually } from '../support/waiting';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
@@ -68,6 +69,7 @@ describe('a standalone ZooKeeper behind an SSH bastion', () => {
     await session.libraryCall('create', '/through-ssh', (cb) => session.client.create('/through-ssh', Buffer.from('hi'), cb));
     assert.equal((await session.getData('/through-ssh')).data.toString(), 'hi');
     session.close();
+    await eventually(() => !alive(tunnel.pid!), 15000, 'the tunnel\'s ssh gone after close');
   });
 
   test('the probes, four-letter words and AdminServer commands go through the bastion', async () => {
