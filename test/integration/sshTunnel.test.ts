@@ -117,6 +117,22 @@ describe('a standalone ZooKeeper behind an SSH bastion', () => {
     session.close();
   });
 
+  test('a chain: through a jump host to the bastion (here the same sshd twice), as ssh -J does', async () => {
+    // The jump's own ssh reads only the config file, not the options ZooScope gives the outer one.
+    const config = path.join(bastion.dir, 'jump_config');
+    const knownHosts = path.join(bastion.dir, 'jump_known_hosts');
+    // The jump by another name: ssh refuses a jump host that is the destination itself.
+    fs.writeFileSync(knownHosts, `[localhost]:${bastion.port} ${fs.readFileSync(bastion.hostPublicKey, 'utf8')}`);
+    fs.writeFileSync(config, ['Host *', `  IdentityFile ${bastion.clientKey}`, '  IdentityAgent none', `  UserKnownHostsFile ${knownHosts}`, '  BatchMode yes'].join('\n') + '\n');
+    const session = await open(bastion.settings({ jumps: [bastion.destination.replace('127.0.0.1', 'localhost')], configFile: config }));
+    const tunnel = (session.dialer as SshDialer).openTunnels.find((t) => t.connected)!;
+    // The outer ssh runs the jump's ssh (ProxyJump) as its child.
+    const children = fs.readFileSync(`/proc/${tunnel.pid}/task/${tunnel.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    assert.ok(children.some((pid) => /ssh.*-W/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '))), 'a jump ssh under the tunnel');
+    assert.equal(session.state, 'connected');
+    session.close();
+  });
+
   test('a key the bastion does not accept fails at once with one line naming the bastion', async () => {
     const session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 15000, ssh: bastion.settings({ identityFile: bastion.strangerKey }) });
     const failure = await openFailure(session);
