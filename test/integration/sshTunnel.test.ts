@@ -15,6 +15,7 @@ import { SshDialer } from '../../src/zk/tunnel/dialer';
 import { fetchHostKey, trustHostKey } from '../../src/zk/tunnel/hostKeys';
 import type { SshTunnelSettings } from '../../src/zk/tunnel/sshSettings';
 import { ownerOf, trail } from '../support/lockHelpers';
+import { freePort } from '../support/ports';
 import { alive } from '../support/processes';
 import { fingerprintOf, KEY_PASSPHRASE, SshBastion, startAgent, startSshBastion } from '../support/sshServer';
 import { eventually } from '../support/waiting';
@@ -139,6 +140,15 @@ describe('a standalone ZooKeeper behind an SSH bastion', () => {
     assert.equal(failure.reason, 'security');
     assert.match(failure.message, /SSH bastion \S+ refused authentication \(it accepts: publickey\)/);
     assert.ok(!session.lastSecurityProblem?.includes('\n'), 'one line');
+  });
+
+  test('a bastion that cannot be reached: open() fails with a line saying the bastion, not ZooKeeper, is the problem', async () => {
+    const closedPort = await freePort();
+    const failure = await openFailure(new ZkSession({
+      connectString: zk.connectString, sessionTimeoutMs: 15000, ssh: bastion.settings({ destination: `127.0.0.1:${closedPort}` }),
+    }));
+    assert.equal(failure.reason, 'unreachable');
+    assert.match(failure.message, new RegExp(`SSH bastion 127\\.0\\.0\\.1:${closedPort}: cannot connect to 127\\.0\\.0\\.1 port ${closedPort}: Connection refused`));
   });
 
   test('an unknown host key is refused until the user accepts its fingerprint', async () => {
