@@ -4,7 +4,9 @@
 // four-letter words and AdminServer commands go through the bastion's tunnels.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { LockManager } from '../../src/zk/locks';
 import { probeServer } from '../../src/zk/servers/probe';
@@ -132,6 +134,22 @@ describe('a standalone ZooKeeper behind an SSH bastion', () => {
     assert.ok(children.some((pid) => /ssh.*-W/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '))), 'a jump ssh under the tunnel');
     assert.equal(session.state, 'connected');
     session.close();
+  });
+
+  test('a shared connection of the user\'s (ControlMaster) running to the bastion: tunnels still make their own', async () => {
+    const config = path.join(bastion.dir, 'master_config');
+    fs.writeFileSync(config, ['Host *', `  IdentityFile ${bastion.clientKey}`, '  IdentityAgent none', `  UserKnownHostsFile ${bastion.knownHosts}`,
+      '  BatchMode yes', `  ControlPath ${path.join(bastion.dir, 'cm-%C')}`, '  ControlMaster auto'].join('\n') + '\n');
+    const target = ['-F', config, '-p', String(bastion.port), '-l', os.userInfo().username, '127.0.0.1'];
+    // -f: ssh goes to the background once the master is up; `-O exit` ends it.
+    execFileSync('ssh', ['-f', '-N', '-M', ...target]);
+    try {
+      const session = await open(bastion.settings({ configFile: config }));
+      assert.equal(session.state, 'connected');
+      session.close();
+    } finally {
+      execFileSync('ssh', ['-O', 'exit', ...target], { stdio: 'ignore' });
+    }
   });
 
   test('a key the bastion does not accept fails at once with one line naming the bastion', async () => {

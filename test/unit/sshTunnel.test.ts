@@ -40,6 +40,7 @@ test('the command forwards stdio to the member through the bastion, with strict 
   assert.equal(option(args, 'BatchMode'), 'yes');
   assert.equal(option(args, 'ForwardAgent'), 'no');
   assert.equal(option(args, 'RemoteCommand'), 'none');
+  assert.equal(option(args, 'ControlPath'), 'none', 'never through a shared connection, which would skip the host key check');
   assert.equal(option(args, 'UserKnownHostsFile'), undefined, 'the user\'s config decides unless ZooScope has keys of its own');
   assert.deepEqual(args.slice(-12), ['-i', '/k/id', '-J', 'j1,me@j2:2200', '-l', 'ops', '-p', '2222', '-W', 'zk-1.internal:2181', '--', 'bastion']);
   assert.deepEqual(env, {});

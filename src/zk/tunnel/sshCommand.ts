@@ -40,7 +40,10 @@ export function sshTunnelCommand(settings: SshTunnelSettings, host: string, port
     ConnectTimeout: String(settings.connectTimeoutSeconds ?? 10),
     // 'Authenticated to …' on stderr is when the tunnel counts as connected.
     LogLevel: 'VERBOSE',
+    // A shared connection of the user's (ControlMaster) would skip the host key check and never say 'Authenticated
+    // to', so the tunnel would never count as connected: each tunnel makes its own.
     ControlMaster: 'no',
+    ControlPath: 'none',
     RemoteCommand: 'none',
     RequestTTY: 'no',
     ForwardAgent: 'no',
