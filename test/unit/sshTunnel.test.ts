@@ -26,7 +26,7 @@ test('a bastion is [user@]host[:port] or an alias; nothing ssh would read as an 
   assert.deepEqual(parseSshDestination('ops@bastion.example.com:2222'), { user: 'ops', host: 'bastion.example.com', port: 2222 });
   assert.deepEqual(parseSshDestination('prod-bastion'), { user: undefined, host: 'prod-bastion', port: undefined });
   assert.deepEqual(parseSshDestination('[2001:db8::1]:22'), { user: undefined, host: '2001:db8::1', port: 22 });
-  for (const bad of ['-oProxyCommand=evil', 'a b', 'host:0', 'host:70000', 'a,b', 'user@', '', 'x\ny']) {
+  for (const bad of ['-oProxyCommand=evil', 'a b', 'host:0', 'host:70000', 'a,b', 'user@', '', 'x\ny', 'bastion\u202e.com', 'ops\u200b@b']) {
     assert.equal(parseSshDestination(bad), undefined, bad);
   }
   assert.match(sshSettingsProblem({ destination: 'ok', jumps: ['-J'] }) ?? '', /jump host "-J" is not/);

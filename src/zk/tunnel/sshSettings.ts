@@ -30,9 +30,12 @@ export interface SshDestination {
   port?: number;
 }
 
-/** A word ssh would read as an option, or with characters no host name has: refused before it reaches argv. */
+/**
+ * A word ssh would read as an option, or with characters no host name has (controls, invisible and direction marks
+ * that would make the name shown differ from the one used): refused before it reaches argv.
+ */
 function unsafeWord(value: string): boolean {
-  return value === '' || value.startsWith('-') || /[\s\u0000-\u001f\u007f,]/.test(value);
+  return value === '' || value.startsWith('-') || /[\s\p{Cc}\p{Cf},]/u.test(value);
 }
 
 /** Parses `[user@]host[:port]`; undefined when it cannot be one (the reason is not needed: the caller says which). */
