@@ -65,6 +65,7 @@ describe('TLS (clientAuth=need) + SASL behind an SSH bastion', () => {
     closers.push(() => session.close());
     await session.open();
     assert.equal(session.security.tls?.server, member);
+    assert.equal(session.serverAddress, member, 'the member the TLS connection is on, as status lines show it');
     assert.equal(session.security.tls?.serverNameChecked, true);
     assert.match(session.security.tls?.peerSubject ?? '', /CN=localhost/);
     assert.deepEqual(session.security.sasl, { mechanism: 'DIGEST-MD5', identity: 'alice' });

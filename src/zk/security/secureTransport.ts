@@ -122,6 +122,8 @@ function openTlsSocket(manager: TransportManager, prepared: PreparedTls, events:
   }
   const options = tlsSocketOptions(prepared, host, port);
   const socket = tls.connect(tunnel ? { ...options, socket: tunnel } : options);
+  // Over a tunnel Node knows no peer address; status lines name the member the tunnel reaches.
+  if (tunnel) Object.defineProperties(socket, { remoteAddress: { value: host }, remotePort: { value: port } });
   // A tunnel that ends must end the TLS connection on it too, whatever the TLS layer makes of it.
   tunnel?.on('close', () => socket.destroy());
   manager.socket = socket;
