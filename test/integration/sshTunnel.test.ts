@@ -20,7 +20,7 @@ import { ownerOf, trail } from '../support/lockHelpers';
 import { freePort } from '../support/ports';
 import { alive } from '../support/processes';
 import { fingerprintOf, KEY_PASSPHRASE, SshBastion, startAgent, startSshBastion } from '../support/sshServer';
-import { eventually } from '../support/waiting';
+import { eventually, within } from '../support/waiting';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
 
@@ -208,6 +208,20 @@ describe('a standalone ZooKeeper behind an SSH bastion', () => {
     assert.equal(h.snapshot.node, node);
     assert.equal(await ownerOf(other, node), id);
     await h.release();
+  });
+
+  test('the bastion drops its connections: the session suspends, says the bastion closed the tunnel, and reconnects', async () => {
+    const session = await open(bastion.settings());
+    const id = session.sessionId;
+    const dropped = new Promise<string>((resolve) => session.once('dropped', resolve));
+    const reconnected = new Promise<void>((resolve) => session.once('reconnected', resolve));
+    assert.ok(bastion.dropConnections() >= 1, 'the bastion had a connection');
+    const line = await within(dropped, 30000, 'the drop to be reported');
+    assert.match(line, /^the SSH tunnel to 127\.0\.0\.1:\d+ through \S+ closed: .*closed by remote host/);
+    await within(reconnected, 30000, 'the session to reconnect through a new tunnel');
+    assert.equal(session.sessionId, id);
+    assert.equal(session.state, 'connected');
+    session.close();
   });
 
   // Last: it replaces the bastion's host key.

@@ -58,6 +58,14 @@ export class SshBastion {
     };
   }
 
+  /** Ends every connection the bastion has (its per-connection processes), as a bastion restarting or failing would. */
+  dropConnections(): number {
+    const pid = this.proc.pid!;
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    for (const child of children) process.kill(child, 'SIGTERM');
+    return children.length;
+  }
+
   /** Replaces the host key (a reinstalled bastion, or someone in the middle) and restarts sshd on the same port. */
   async changeHostKey(): Promise<void> {
     await this.stopProcess();
