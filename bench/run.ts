@@ -19,6 +19,7 @@ import { webviewBench } from './webviewBench';
 import { searchBench } from './searchBench';
 import { locksBench } from './locksBench';
 import { securedBench } from './securedBench';
+import { sshBench } from './sshBench';
 import { formatTable, hasGc, meetsGoal, ratio, Row } from './stats';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -95,6 +96,8 @@ async function main(): Promise<number> {
       addRows(await phase('locks', () => locksBench(connectString, cluster.members[0].clientPort, intFromEnv('BENCH_LOCK_RUNS', 11, 5))));
       // Its own server serving plain, TLS and TLS + SASL at once.
       addRows(await phase('secured', () => securedBench(Math.max(5, Math.min(runs, 7)))));
+      // Its own server and sshd: the same work direct and through the SSH bastion.
+      addRows(await phase('ssh', () => sshBench(Math.max(5, Math.min(runs, 7)))));
     } finally {
       writer.close();
       rawClient.close();

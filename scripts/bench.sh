@@ -17,6 +17,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 bash scripts/zk/ensure-zookeeper.sh
 bash scripts/zk/ensure-clients.sh # Curator and kazoo, the lock hand-off baselines
+bash scripts/zk/ensure-ssh.sh # sshd for the SSH tunnel rows
 
 echo "== compile"
 # Type errors elsewhere in the repo do not stop the benchmarks (tsc still emits); errors in what they run do

@@ -34,6 +34,7 @@ interface LockArgs {
   digest: string[];
   tls?: SessionOptions['tls'];
   sasl?: SessionOptions['sasl'];
+  ssh?: SessionOptions['ssh'];
 }
 
 export function parseLockArgs(args: string[], env: NodeJS.ProcessEnv = process.env): LockArgs {
@@ -117,7 +118,7 @@ export async function runLock(args: string[], out: Output): Promise<number> {
     return EXIT.usage;
   }
   const manager = new LockManager({
-    connectString: options.connectString, sessionTimeoutMs: options.sessionTimeoutMs, digest: options.digest, tls: options.tls, sasl: options.sasl,
+    connectString: options.connectString, sessionTimeoutMs: options.sessionTimeoutMs, digest: options.digest, tls: options.tls, sasl: options.sasl, ssh: options.ssh,
   });
   // SIGINT/SIGTERM (Ctrl-C, kill), SIGHUP (the terminal closed) and a reader gone from stdout all end the lock:
   // before it is held that cancels the attempt, after that it releases; either way our node is deleted now, not

@@ -29,7 +29,7 @@ interface LocksArgs {
   strict: boolean;
   timeoutMs: number;
   digest: string[];
-  security: Pick<SessionOptions, 'tls' | 'sasl'>;
+  security: Pick<SessionOptions, 'tls' | 'sasl' | 'ssh'>;
   options: AnalyzeOptions;
   watch?: Omit<WatchArgs, 'path' | 'json' | 'options'>;
   replay?: string;
@@ -85,10 +85,10 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): LocksArgs {
   if (watch.recordLimitBytes !== undefined && watch.record === undefined) throw new UsageError('--record-limit goes with --record');
   if (watch.recordLimitBytes !== undefined && watch.recordLimitBytes < 4096) throw new UsageError('--record-limit takes at least 0.004 MiB (4 KiB)');
   if (positional.length !== 2) throw new UsageError(`expected <connectString> <path>\n${locksUsage}`);
-  const { digest, tls, sasl } = security.sessionOptions(env);
+  const { digest, tls, sasl, ssh } = security.sessionOptions(env);
   return {
     connectString: checkedConnectString(positional[0]), path: checkedPath(positional[1], true), json, strict, timeoutMs,
-    digest: digest ?? [], security: { tls, sasl }, options, ...(watching ? { watch } : {}),
+    digest: digest ?? [], security: { tls, sasl, ssh }, options, ...(watching ? { watch } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import type { SaslSettings } from '../zk/security/sasl';
 import type { TlsSettings } from '../zk/security/tlsSettings';
 import { normalizeSha256Fingerprint, splitFingerprints } from '../zk/security/certificatePin';
 import { digestCredentials, UsageError } from './args';
+import { SSH_USAGE, SshArgs } from './sshArgs';
 
 export const TLS_PASSPHRASE_ENV = 'ZOOSCOPE_TLS_PASSPHRASE';
 export const SASL_PASSWORD_ENV = 'ZOOSCOPE_SASL_PASSWORD';
@@ -21,7 +22,8 @@ export const SECURITY_USAGE = `security (any --tls-* option implies --tls; secre
                                  -sha256 prints it, colons optional); repeat or separate by commas for more
   --sasl-user <name>             SASL DIGEST-MD5; password in ${SASL_PASSWORD_ENV}
   --kerberos                     SASL GSSAPI (Kerberos ticket cache; needs the optional "kerberos" module)
-  --digest <user>                digest credentials; password in ZOOSCOPE_DIGEST_PASSWORD`;
+  --digest <user>                digest credentials; password in ZOOSCOPE_DIGEST_PASSWORD
+${SSH_USAGE}`;
 
 /** Flags that would put a secret on the command line, and where the secret goes instead. */
 const SECRET_FLAGS: Record<string, string> = {
@@ -47,6 +49,7 @@ export class SecurityArgs {
   private kerberos = false;
   private digestUser: string | undefined;
   private digestFlag = '--digest';
+  private readonly ssh = new SshArgs();
 
   /**
    * If `args[i]` is a security flag, takes it (and its value) and returns the index of the last word taken;
@@ -54,6 +57,8 @@ export class SecurityArgs {
    */
   take(args: readonly string[], i: number): number | undefined {
     const arg = args[i];
+    const sshLast = this.ssh.take(args, i);
+    if (sshLast !== undefined) return sshLast;
     const secretEnv = SECRET_FLAGS[arg.split('=')[0]];
     if (secretEnv) throw new UsageError(`${arg.split('=')[0]} is refused: a secret on the command line shows in ps and shell history; put it in ${secretEnv}`);
     if (arg in FILE_FLAGS) {
@@ -95,8 +100,10 @@ export class SecurityArgs {
   }
 
   /** The session options these flags ask for; secrets from `env`. Errors name users and variables, never secrets. */
-  sessionOptions(env: NodeJS.ProcessEnv): Pick<SessionOptions, 'tls' | 'sasl' | 'digest'> {
-    const options: Pick<SessionOptions, 'tls' | 'sasl' | 'digest'> = { digest: digestCredentials(this.digestUser, env, this.digestFlag) };
+  sessionOptions(env: NodeJS.ProcessEnv): Pick<SessionOptions, 'tls' | 'sasl' | 'digest' | 'ssh'> {
+    const options: Pick<SessionOptions, 'tls' | 'sasl' | 'digest' | 'ssh'> = { digest: digestCredentials(this.digestUser, env, this.digestFlag) };
+    const ssh = this.ssh.settings(env);
+    if (ssh) options.ssh = ssh;
     if (this.tls) options.tls = this.tlsSettings(env);
     const sasl = this.saslSettings(env);
     if (sasl) options.sasl = sasl;

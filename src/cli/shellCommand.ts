@@ -20,7 +20,7 @@ export const shellUsage = 'usage: zooscope shell <connectString> [--digest <user
 interface ShellArgs {
   connectString: string;
   digest: string[];
-  security: Pick<SessionOptions, 'tls' | 'sasl'>;
+  security: Pick<SessionOptions, 'tls' | 'sasl' | 'ssh'>;
   timeoutMs: number;
   readOnly: boolean;
   words: string[];
@@ -51,8 +51,8 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): ShellArgs {
     }
   }
   if (connectString === undefined) throw new UsageError(`expected <connectString>\n${shellUsage}`);
-  const { digest, tls, sasl } = security.sessionOptions(env);
-  return { connectString, digest: digest ?? [], security: { tls, sasl }, timeoutMs, readOnly, words: args.slice(i) };
+  const { digest, tls, sasl, ssh } = security.sessionOptions(env);
+  return { connectString, digest: digest ?? [], security: { tls, sasl, ssh }, timeoutMs, readOnly, words: args.slice(i) };
 }
 
 export async function runShell(args: string[], out: Output): Promise<number> {

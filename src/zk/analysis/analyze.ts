@@ -32,7 +32,7 @@ export function serverEndpoints(session: ZkSession, options: AnalyzeOptions): Se
 }
 
 export function readTables(session: ZkSession, options: AnalyzeOptions): Promise<ServerTables[]> {
-  return readAllServerTables(serverEndpoints(session, options), { timeoutMs: options.serverTimeoutMs, signal: options.signal, tls: session.serverTls });
+  return readAllServerTables(serverEndpoints(session, options), { timeoutMs: options.serverTimeoutMs, signal: options.signal, tls: session.serverTls, dialer: session.dialer });
 }
 
 export function ourSessionsOf(session: ZkSession, options: AnalyzeOptions): string[] {

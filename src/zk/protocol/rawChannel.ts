@@ -10,6 +10,9 @@ import type { SaslMechanism } from '../security/sasl';
 import { installTlsTransport, TlsConnectionInfo, TransportManager } from '../security/secureTransport';
 import type { TlsFailure } from '../security/tlsFailure';
 import type { PreparedTls } from '../security/tlsSettings';
+import type { Dialer } from '../tunnel/dialer';
+import type { TunnelFailure } from '../tunnel/sshFailure';
+import { installTunnelTransport } from '../tunnel/tunnelTransport';
 import { DEFAULT_MAX_FRAME_BYTES, FrameReader } from './frameReader';
 import { FrameRouter, malformedFrame, WatchNotification } from './frameRouter';
 import {
@@ -33,6 +36,8 @@ export interface ChannelOptions {
   tls?: PreparedTls;
   /** Authenticate every new connection with SASL before anything else is sent; a fresh mechanism each time. */
   sasl?: (serverHost: string) => SaslMechanism;
+  /** Opens every connection through an SSH bastion (TLS, when used, goes on top of the tunnel). */
+  dialer?: Dialer;
 }
 
 /** What the channel reports about TLS and SASL, as it happens. */
@@ -43,7 +48,9 @@ export type SecurityEvent =
   /** Final: the library stops reconnecting. */
   | { kind: 'authFailed'; line: string }
   /** The server did not answer a SASL step in time: the connection was dropped and is tried again (not final). */
-  | { kind: 'saslNoAnswer'; server: string; line: string };
+  | { kind: 'saslNoAnswer'; server: string; line: string }
+  /** The SSH tunnel to `server` failed or closed (the line names the bastion). */
+  | { kind: 'tunnelFailure'; server: string; failure: TunnelFailure };
 
 export class RawChannel {
   private readonly frames: FrameReader;
@@ -98,7 +105,9 @@ export class RawChannel {
         failed: (line) => this.failAuthentication(line),
       }, mechanismFor);
     }
-    if (!o.tls) {
+    const tunnel = o.dialer?.via ? o.dialer : undefined;
+    // Through a tunnel the port cannot be asked directly whether it speaks TLS (and a closed tunnel says why itself).
+    if (!o.tls && !tunnel) {
       this.silentClose = new SilentCloseCheck(() => this.reconnectPrevented, (server, failure) => this.emitSecurity({ kind: 'tlsFailure', server, failure }));
     }
     installLibraryFixes();
@@ -109,7 +118,10 @@ export class RawChannel {
           this.tlsInfoValue = info;
           this.emitSecurity({ kind: 'tlsSecured', info });
         },
-      });
+        onTunnelFailure: (server, failure) => this.onTunnelFailure(server, failure),
+      }, tunnel);
+    } else if (tunnel) {
+      installTunnelTransport(manager as unknown as TransportManager, tunnel, { onTunnelFailure: (server, failure) => this.onTunnelFailure(server, failure) });
     }
     this.install();
   }
@@ -133,6 +145,15 @@ export class RawChannel {
   /** Why authentication failed for good, once it has. */
   get authFailure(): string | undefined {
     return this.authFailureValue;
+  }
+
+  /** A tunnel that closed under a live connection is a drop like the channel's own, with the bastion's line. */
+  private onTunnelFailure(server: string, failure: TunnelFailure): void {
+    if (failure.kind === 'closed') {
+      this.lastDropReason = failure.line;
+      for (const listener of [...this.dropListeners]) listener(failure.line);
+    }
+    this.emitSecurity({ kind: 'tunnelFailure', server, failure });
   }
 
   private emitSecurity(event: SecurityEvent): void {

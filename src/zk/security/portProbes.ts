@@ -4,6 +4,7 @@
 import * as tls from 'node:tls';
 import { isIP } from 'node:net';
 import { probeServer } from '../servers/probe';
+import type { Dialer } from '../tunnel/dialer';
 
 /** Whether `host:port` answers a TLS hello with TLS (a handshake, or a TLS alert); no certificate is checked. */
 export function speaksTls(host: string, port: number, timeoutMs = 3000): Promise<boolean> {
@@ -26,7 +27,7 @@ export function speaksTls(host: string, port: number, timeoutMs = 3000): Promise
 }
 
 /** Whether `host:port` is a plain ZooKeeper port (it answers the `srvr` four-letter word in clear text). */
-export async function isPlainZooKeeper(host: string, port: number, timeoutMs = 3000): Promise<boolean> {
-  const result = await probeServer(host, port, timeoutMs);
+export async function isPlainZooKeeper(host: string, port: number, timeoutMs = 3000, dialer?: Dialer): Promise<boolean> {
+  const result = await probeServer(host, port, timeoutMs, undefined, dialer);
   return result.outcome === 'zookeeper' || result.outcome === 'notServing';
 }

@@ -9,6 +9,9 @@ import { pinMismatch } from './certificatePin';
 import { isPlainZooKeeper } from './portProbes';
 import { classifyTlsError, handshakeTimeoutLine, TlsFailure, tlsToPlainPortLine } from './tlsFailure';
 import type { PreparedTls } from './tlsSettings';
+import type { Dialer } from '../tunnel/dialer';
+import type { TunnelFailure } from '../tunnel/sshFailure';
+import { watchTunnelFailure } from '../tunnel/tunnelTransport';
 
 /** What the replaced connect() needs of the library's ConnectionManager (version 1.1.3). */
 export interface TransportManager {
@@ -43,15 +46,27 @@ export interface TransportEvents {
   /** A handshake on `server` failed; said in one line. */
   onFailure(server: string, failure: TlsFailure): void;
   onSecured(info: TlsConnectionInfo): void;
+  /** The SSH tunnel under the TLS connection failed or closed (only with a dialer that tunnels). */
+  onTunnelFailure?(server: string, failure: TunnelFailure): void;
 }
 
 const CONNECTING = 1;
 
-export function installTlsTransport(manager: TransportManager, prepared: PreparedTls, events: TransportEvents): void {
+/** `dialer`: what opens the connection TLS goes over, when not a direct one (an SSH tunnel). */
+export function installTlsTransport(manager: TransportManager, prepared: PreparedTls, events: TransportEvents, dialer?: Dialer): void {
   manager.connect = function connectWithTls(this: void) {
     manager.setState(CONNECTING);
-    manager.findNextServer((server) => openTlsSocket(manager, prepared, events, server.host, Number(server.port)));
+    manager.findNextServer((server) => openTlsSocket(manager, prepared, events, server.host, Number(server.port), dialer));
   };
+}
+
+/**
+ * A TLS connection to `host:port`, over what `dialer` opens when it tunnels: the certificate and name checks are
+ * the member's (`host`), whatever carries the bytes.
+ */
+export function connectTls(prepared: PreparedTls, host: string, port: number, dialer?: Dialer): tls.TLSSocket {
+  const options = tlsSocketOptions(prepared, host, port);
+  return tls.connect(dialer?.via ? { ...options, socket: dialer.dial(host, port) } : options);
 }
 
 /**
@@ -98,9 +113,19 @@ export function handshakeLimitMs(configuredMs: number, connectTimeoutMs: number)
   return Math.min(configuredMs, Math.max(1000, Math.floor(connectTimeoutMs / 3)));
 }
 
-function openTlsSocket(manager: TransportManager, prepared: PreparedTls, events: TransportEvents, host: string, port: number): void {
+function openTlsSocket(manager: TransportManager, prepared: PreparedTls, events: TransportEvents, host: string, port: number, dialer?: Dialer): void {
   const server = `${host}:${port}`;
-  const socket = tls.connect(tlsSocketOptions(prepared, host, port));
+  const tunnel = dialer?.via ? dialer.dial(host, port) : undefined;
+  let tunnelFailed = false;
+  if (tunnel) {
+    watchTunnelFailure(tunnel, server, { onTunnelFailure: (s, failure) => { tunnelFailed = true; events.onTunnelFailure?.(s, failure); } });
+  }
+  const options = tlsSocketOptions(prepared, host, port);
+  const socket = tls.connect(tunnel ? { ...options, socket: tunnel } : options);
+  // Over a tunnel Node knows no peer address; status lines name the member the tunnel reaches.
+  if (tunnel) Object.defineProperties(socket, { remoteAddress: { value: host }, remotePort: { value: port } });
+  // A tunnel that ends must end the TLS connection on it too, whatever the TLS layer makes of it.
+  tunnel?.on('close', () => socket.destroy());
   manager.socket = socket;
   const connectTimer = setTimeout(() => manager.onSocketConnectTimeout(), manager.connectTimeout);
   manager.connectTimeoutHandler = connectTimer;
@@ -138,10 +163,11 @@ function openTlsSocket(manager: TransportManager, prepared: PreparedTls, events:
   });
   socket.on('error', (error: Error & { code?: string }) => {
     manager.onSocketError(error);
+    if (tunnelFailed) return;
     const failure = classifyTlsError(error, server, { hasClientCertificate: prepared.hasClientCertificate, secured });
     if (!failure) return;
     if (failure.kind !== 'handshakeFailed' || secured) return events.onFailure(server, failure);
     // Closed during the handshake: a plain ZooKeeper port does exactly that; ask it in clear text to be sure.
-    void isPlainZooKeeper(host, port).then((plain) => events.onFailure(server, plain ? tlsToPlainPortLine(server) : failure));
+    void isPlainZooKeeper(host, port, undefined, dialer).then((plain) => events.onFailure(server, plain ? tlsToPlainPortLine(server) : failure));
   });
 }

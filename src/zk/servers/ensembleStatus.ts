@@ -2,6 +2,7 @@
 // AdminServer's `monitor` when it answers, else `mntr`, else `srvr` (the word every server answers).
 import { isConnectStringProblem, parseConnectString } from '../connectString';
 import type { PreparedTls } from '../security/tlsSettings';
+import type { Dialer } from '../tunnel/dialer';
 import { askAdmin, askAdminEither, askWord, parseMntr, WordRefusedError } from './serverCommands';
 
 export interface ServerStatus {
@@ -38,6 +39,8 @@ export interface EnsembleStatusOptions {
   signal?: AbortSignal;
   /** The session's TLS settings when it uses TLS: words over TLS, the AdminServer over HTTPS first. */
   tls?: PreparedTls;
+  /** The session's SSH bastion, when it has one. */
+  dialer?: Dialer;
   /** Members beyond the connect string (from `/zookeeper/config`), and which connect-string members it lists too. */
   members?: readonly { address: string; source: 'connectString' | 'config' | 'both' }[];
 }
@@ -76,7 +79,7 @@ export function parseSrvr(text: string): Partial<ServerStatus> {
 }
 
 async function viaAdmin(host: string, adminPort: number, status: ServerStatus, options: EnsembleStatusOptions): Promise<void> {
-  const ask = { timeoutMs: options.timeoutMs, signal: options.signal, tls: options.tls };
+  const ask = { timeoutMs: options.timeoutMs, signal: options.signal, tls: options.tls, dialer: options.dialer };
   const first = await askAdminEither(host, adminPort, 'monitor', ask);
   const monitor = first.json;
   const summary = await askAdmin(host, adminPort, 'watch_summary', { ...ask, https: first.https });
@@ -89,7 +92,7 @@ async function viaAdmin(host: string, adminPort: number, status: ServerStatus, o
 }
 
 async function viaWords(host: string, port: number, status: ServerStatus, options: EnsembleStatusOptions): Promise<void> {
-  const ask = { timeoutMs: options.timeoutMs, signal: options.signal, tls: options.tls };
+  const ask = { timeoutMs: options.timeoutMs, signal: options.signal, tls: options.tls, dialer: options.dialer };
   const refused: string[] = [];
   const tryWord = (word: string) => askWord(host, port, word, ask).catch((error: unknown) => {
     if (error instanceof WordRefusedError) { refused.push(word); return undefined; }

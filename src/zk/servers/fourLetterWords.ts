@@ -1,9 +1,8 @@
 // Four-letter words: the socket that asks one and reads its whole answer (plain, or TLS on a secure client port),
 // and the parser of `cons`. Which words may be sent is decided in servers/serverCommands.ts (read-only ones only).
-import * as net from 'node:net';
-import * as tls from 'node:tls';
-import { tlsSocketOptions } from '../security/secureTransport';
+import { connectTls } from '../security/secureTransport';
 import type { PreparedTls } from '../security/tlsSettings';
+import { directDialer, Dialer } from '../tunnel/dialer';
 
 /**
  * Most bytes read for one answer (four-letter word or AdminServer command). `dump`, `wchp` or `cons` of a server
@@ -19,6 +18,8 @@ export interface WordReadOptions {
   signal?: AbortSignal;
   /** The session's TLS settings: the client port is a secure one, so the word is asked over TLS, verified alike. */
   tls?: PreparedTls;
+  /** The session's SSH bastion, when it has one (TLS, if any, goes on top of the tunnel). */
+  dialer?: Dialer;
 }
 
 function cancelled(): Error {
@@ -39,7 +40,7 @@ export function readWordAnswer(host: string, port: number, word: string, options
     const chunks: Buffer[] = [];
     let received = 0;
     let done = false;
-    const socket = options.tls ? tls.connect(tlsSocketOptions(options.tls, host, port)) : net.connect({ host, port });
+    const socket = options.tls ? connectTls(options.tls, host, port, options.dialer) : (options.dialer ?? directDialer).dial(host, port);
     const finish = (error?: Error) => {
       if (done) return;
       done = true;

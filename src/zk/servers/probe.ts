@@ -1,7 +1,8 @@
 // Tells why a server cannot be used: refused, unresolvable, silent, not ZooKeeper at all, or a ZooKeeper that
 // is not serving (no quorum). It asks with `srvr`, the one four-letter word every server answers, even one whose
 // whitelist refuses the others.
-import * as net from 'node:net';
+import { directDialer, Dialer } from '../tunnel/dialer';
+import { SshTunnelError } from '../tunnel/sshFailure';
 
 export type ProbeOutcome = 'zookeeper' | 'notServing' | 'refused' | 'unresolved' | 'timedOut' | 'notZooKeeper' | 'error';
 
@@ -25,6 +26,14 @@ export function classifySrvrAnswer(answer: string): { outcome: ProbeOutcome; det
   return { outcome: 'notZooKeeper', detail: answer.slice(0, 80) };
 }
 
+/** A tunnel's failure as a probe outcome: what the bastion says of the member, or the bastion's own problem. */
+function tunnelOutcome(error: SshTunnelError): Omit<ProbeResult, 'server'> {
+  const { kind, line } = error.failure;
+  if (kind === 'memberRefused' || kind === 'bastionUnreachable') return { outcome: 'refused', detail: line };
+  if (kind === 'bastionUnresolved') return { outcome: 'unresolved', detail: line };
+  return { outcome: 'error', detail: line };
+}
+
 /** `srvr` answers in a few hundred bytes; a peer that sends more than this is not a ZooKeeper server. */
 const MAX_SRVR_BYTES = 64 * 1024;
 
@@ -33,7 +42,7 @@ const MAX_SRVR_BYTES = 64 * 1024;
  * answer must come within `timeoutMs` in all (not an idle timeout: a trickle of bytes would never reach it) and
  * within MAX_SRVR_BYTES.
  */
-export function probeServer(host: string, port: number, timeoutMs = 3000, signal?: AbortSignal): Promise<ProbeResult> {
+export function probeServer(host: string, port: number, timeoutMs = 3000, signal?: AbortSignal, dialer: Dialer = directDialer): Promise<ProbeResult> {
   const server = `${host}:${port}`;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -48,7 +57,7 @@ export function probeServer(host: string, port: number, timeoutMs = 3000, signal
       resolve({ server, ...result });
     };
     const onAbort = () => finish({ outcome: 'error', detail: 'cancelled' });
-    const socket = net.connect({ host, port });
+    const socket = dialer.dial(host, port);
     const timer = setTimeout(() => finish(chunks.length ? classifySrvrAnswer(Buffer.concat(chunks).toString('latin1')) : { outcome: 'timedOut' }), timeoutMs);
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -60,6 +69,7 @@ export function probeServer(host: string, port: number, timeoutMs = 3000, signal
     });
     socket.on('end', () => finish(classifySrvrAnswer(Buffer.concat(chunks).toString('latin1'))));
     socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error instanceof SshTunnelError) return finish(tunnelOutcome(error));
       if (error.code === 'ECONNREFUSED') finish({ outcome: 'refused' });
       else if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') finish({ outcome: 'unresolved', detail: error.code });
       else finish({ outcome: 'error', detail: error.code ?? error.message });

@@ -4,8 +4,13 @@
 // send crst, srst, stmk or their AdminServer twins, which reset or change server state.
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
+import * as tls from 'node:tls';
 import { MAX_ANSWER_BYTES, readWordAnswer } from './fourLetterWords';
-import { tlsSocketOptions } from '../security/secureTransport';
+import { connectTls, tlsSocketOptions } from '../security/secureTransport';
+import type { Dialer } from '../tunnel/dialer';
+import { SshTunnelError } from '../tunnel/sshFailure';
 import type { PreparedTls } from '../security/tlsSettings';
 import { firstLine } from '../errors';
 import { ExactJson, isJsonObject, parseExactJson } from './exactJson';
@@ -49,6 +54,8 @@ export interface AskOptions {
    * secure one), and the AdminServer is asked over HTTPS only, with the same CA and client certificate.
    */
   tls?: PreparedTls;
+  /** The session's SSH bastion, when it has one: every word and AdminServer command goes through it. */
+  dialer?: Dialer;
 }
 
 /** An AdminServer answer and whether it came over HTTPS. */
@@ -69,7 +76,7 @@ function abortedError(): Error {
  */
 export async function askWord(host: string, port: number, word: string, options: AskOptions = {}): Promise<string> {
   if (!READ_ONLY_WORDS.has(word)) throw new UnsafeCommandError(word);
-  const answer = await readWordAnswer(host, port, word, { timeoutMs: options.timeoutMs ?? 3000, maxBytes: options.maxBytes, signal: options.signal, tls: options.tls });
+  const answer = await readWordAnswer(host, port, word, { timeoutMs: options.timeoutMs ?? 3000, maxBytes: options.maxBytes, signal: options.signal, tls: options.tls, dialer: options.dialer });
   const text = answer.toString('utf8');
   if (/is not executed because it is not in the whitelist/.test(text)) throw new WordRefusedError(word, `${host}:${port}`);
   return text;
@@ -142,19 +149,35 @@ export function askAdmin(host: string, adminPort: number, command: string, optio
         }
       });
     };
-    const request = options.https
-      ? https.get({ ...(options.tls ? tlsSocketOptions(options.tls, host, adminPort) : { host, port: adminPort }), ...target }, onResponse)
-      : http.get({ host, port: adminPort, ...target }, onResponse);
+    const tunnel = options.dialer?.via ? options.dialer : undefined;
+    const request = tunnel
+      ? (options.https ? https : http).get({ host, port: adminPort, ...target, agent: undefined, createConnection: tunnelConnection(tunnel, host, adminPort, options) }, onResponse)
+      : options.https
+        ? https.get({ ...(options.tls ? tlsSocketOptions(options.tls, host, adminPort) : { host, port: adminPort }), ...target }, onResponse)
+        : http.get({ host, port: adminPort, ...target }, onResponse);
     const timer = setTimeout(() => finish(new AdminUnavailableError(server, `no answer within ${timeoutMs} ms`)), timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('error', (e: NodeJS.ErrnoException) => {
       // Refused or unreachable is the same over either scheme; anything else at the connection may be the wrong one.
-      const transportFailed = e.code !== 'ECONNREFUSED' && e.code !== 'EHOSTUNREACH' && e.code !== 'ENOTFOUND';
+      const transportFailed = !(e instanceof SshTunnelError) && e.code !== 'ECONNREFUSED' && e.code !== 'EHOSTUNREACH' && e.code !== 'ENOTFOUND';
       const detail = options.https ? (isCertificateError(e) ? `HTTPS certificate error: ${firstLine(e)}` : `HTTPS: ${firstLine(e)}`)
         : e.code?.startsWith('HPE_') ? `the answer over HTTP is not HTTP (${e.code}; an HTTPS-only AdminServer?)` : (e.code ?? e.message);
       finish(new AdminUnavailableError(server, detail, transportFailed));
     });
   });
+}
+
+/**
+ * The AdminServer's connection through the bastion; over HTTPS, TLS on top of the tunnel verifies the member (with
+ * the session's settings, or the system's CAs when it has none).
+ */
+function tunnelConnection(dialer: Dialer, host: string, port: number, options: AskOptions & { https?: boolean }): NonNullable<http.RequestOptions['createConnection']> {
+  const open = (): Duplex => {
+    if (!options.https) return dialer.dial(host, port);
+    return options.tls ? connectTls(options.tls, host, port, dialer)
+      : tls.connect({ host, port, servername: isIP(host) ? undefined : host, socket: dialer.dial(host, port) });
+  };
+  return open as unknown as NonNullable<http.RequestOptions['createConnection']>;
 }
 
 /** Node's codes for a peer certificate that does not verify (chain, dates, name). */

@@ -3,6 +3,7 @@
 import type { ServerAddress } from '../connectString';
 import { parseCons } from './fourLetterWords';
 import type { PreparedTls } from '../security/tlsSettings';
+import type { Dialer } from '../tunnel/dialer';
 import { askWord } from './serverCommands';
 
 export class SessionDirectory {
@@ -10,7 +11,8 @@ export class SessionDirectory {
   private pending: Promise<Map<string, string>> | undefined;
 
   /** `tls`: the session's, when its servers' client ports are secure ones (the words then go over TLS). */
-  constructor(private readonly servers: ServerAddress[], private readonly tls?: PreparedTls, private readonly maxAgeMs = 5000) {}
+  /** `dialer`: the session's, when it reaches its servers through an SSH bastion. */
+  constructor(private readonly servers: ServerAddress[], private readonly tls?: PreparedTls, private readonly maxAgeMs = 5000, private readonly dialer?: Dialer) {}
 
   /** The client address (host:port) of a session given as 0x-hex, or undefined if no server tells. */
   async clientAddress(sessionIdHex: string): Promise<string | undefined> {
@@ -25,7 +27,7 @@ export class SessionDirectory {
 
   private async load(): Promise<Map<string, string>> {
     const bySession = new Map<string, string>();
-    const answers = await Promise.allSettled(this.servers.map((s) => askWord(s.host, s.port, 'cons', { timeoutMs: 2000, tls: this.tls })));
+    const answers = await Promise.allSettled(this.servers.map((s) => askWord(s.host, s.port, 'cons', { timeoutMs: 2000, tls: this.tls, dialer: this.dialer })));
     for (const answer of answers) {
       if (answer.status !== 'fulfilled') continue;
       for (const c of parseCons(answer.value)) if (c.sessionId) bySession.set(c.sessionId, c.client);

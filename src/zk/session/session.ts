@@ -12,6 +12,9 @@ import { SessionSecurity, securityOfChannel } from '../security/sessionSecurity'
 import { isFinalTlsFailure } from '../security/tlsFailure';
 import { prepareTls, PreparedTls, SecurityConfigError, TlsSettings } from '../security/tlsSettings';
 import { sessionIdHex, ZnodeStat } from '../stat';
+import { Dialer, dialerFor } from '../tunnel/dialer';
+import { isFinalTunnelFailure } from '../tunnel/sshFailure';
+import { SshTunnelSettings, sshSettingsProblem } from '../tunnel/sshSettings';
 import { withTimeout } from '../timeouts';
 import { WatchRegistry } from './watchRegistry';
 
@@ -32,6 +35,8 @@ export interface SessionOptions {
   tls?: TlsSettings;
   /** Authenticate every connection with SASL before any other request is sent. */
   sasl?: SaslSettings;
+  /** Reach every server (and ask the probes, four-letter words, AdminServer) through this SSH bastion. */
+  ssh?: SshTunnelSettings;
 }
 
 export class ConnectFailure extends Error {
@@ -105,6 +110,8 @@ export class ZkSession extends EventEmitter<SessionEvents> {
    * words, the AdminServer) uses them, so those connections are verified like the session's own.
    */
   readonly serverTls: PreparedTls | undefined;
+  /** What opens connections to the servers: direct, or through the session's SSH bastion (serverTls goes on top). */
+  readonly dialer: Dialer;
   private stateValue: SessionState = 'connecting';
   private everConnected = false;
   private lostTimer?: NodeJS.Timeout;
@@ -141,8 +148,11 @@ export class ZkSession extends EventEmitter<SessionEvents> {
     } catch (error) {
       throw ConnectFailure.ofSettings(error instanceof SecurityConfigError ? error.message : (error as Error).message);
     }
+    const sshProblem = options.ssh && sshSettingsProblem(options.ssh);
+    if (sshProblem) throw ConnectFailure.ofSettings(sshProblem);
     this.serverTls = tls;
-    this.channel = new RawChannel(this.client, { handshakeTimeoutMs, maxFrameBytes: options.maxFrameBytes, tls, sasl });
+    this.dialer = dialerFor(options.ssh);
+    this.channel = new RawChannel(this.client, { handshakeTimeoutMs, maxFrameBytes: options.maxFrameBytes, tls, sasl, dialer: this.dialer });
     this.channel.onSecurity((event) => this.onSecurityEvent(event));
     // The channel drops a silent or broken connection itself; the library then reports DISCONNECTED (suspended).
     this.channel.onDrop((reason) => this.emit('dropped', reason));
@@ -202,6 +212,13 @@ export class ZkSession extends EventEmitter<SessionEvents> {
       this.emit('securityProblem', event.line);
     } else if (event.kind === 'authFailed') this.emit('securityProblem', event.line);
     else if (event.kind === 'saslAuthenticated') this.emit('authenticated', event);
+    else if (event.kind === 'tunnelFailure') {
+      // The bastion's problem, said as such (status lines read lastSecurityProblem); a closed tunnel is only a drop.
+      if (event.failure.kind === 'closed') return;
+      this.lastTlsFailure = event.failure.line;
+      if (isFinalTunnelFailure(event.failure.kind)) this.securityProblems.set(event.server, event.failure.line);
+      this.emit('securityProblem', event.failure.line);
+    }
   }
 
   /** The session timeout the server granted (it may differ from the one asked for). */
@@ -276,7 +293,8 @@ export class ZkSession extends EventEmitter<SessionEvents> {
       const definitive = this.options.tls
         ? probes.every((p) => p.outcome === 'refused' || p.outcome === 'unresolved')
         : probes.every((p) => isDefinitiveFailure(p.outcome));
-      if (definitive) throw new ConnectFailure('unreachable', probes);
+      // Through a bastion, its line says whether it, or the member behind it, is what cannot be reached.
+      if (definitive) throw new ConnectFailure('unreachable', probes, this.dialer.via ? this.lastSecurityProblem ?? probes.find((p) => p.detail)?.detail : undefined);
       if (Date.now() >= deadline) throw new ConnectFailure('timedOut', probes, this.lastSecurityProblem);
       await sleep(Math.min(500, Math.max(0, deadline - Date.now())), stop);
       if (over()) break;
@@ -287,7 +305,7 @@ export class ZkSession extends EventEmitter<SessionEvents> {
 
   /** Asks every server in the connect string why it cannot be used. */
   probeAll(timeoutMs = 2000, signal?: AbortSignal): Promise<ProbeResult[]> {
-    return Promise.all(this.parsed.servers.map((s) => probeServer(s.host, s.port, timeoutMs, signal)));
+    return Promise.all(this.parsed.servers.map((s) => probeServer(s.host, s.port, timeoutMs, signal, this.dialer)));
   }
 
   close(): void {

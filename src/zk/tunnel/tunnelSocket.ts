@@ -1,0 +1,123 @@
+// One connection through the bastion: an `ssh -W` process whose stdin/stdout carry the bytes. It looks enough like
+// a net.Socket for node-zookeeper-client, the probes and tls.connect({ socket }): 'connect' once ssh has
+// authenticated, 'data', 'end' when the member closes, and an SshTunnelError saying why when ssh fails.
+import { ChildProcess, spawn } from 'node:child_process';
+import { Duplex } from 'node:stream';
+import type { SshCommand } from './sshCommand';
+import { classifySshFailure, SshTunnelError, sshNotStarted } from './sshFailure';
+
+/** Lines of ssh's stderr kept for the failure line (it writes a few; a hostile peer's banner could write many). */
+const MAX_STDERR_LINES = 40;
+
+export class SshTunnelSocket extends Duplex {
+  /** The member as the connect string names it (where the bytes really go), for status lines. */
+  readonly remoteAddress: string;
+  readonly remotePort: number;
+  private readonly child: ChildProcess;
+  private readonly stderrLines: string[] = [];
+  private stderrRest = '';
+  private connectedValue = false;
+  private idleMs = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(command: SshCommand, readonly bastion: string, host: string, port: number) {
+    super({ allowHalfOpen: false });
+    this.remoteAddress = host;
+    this.remotePort = port;
+    const target = `${host}:${port}`;
+    // detached: ssh gets no controlling terminal, so it can never prompt on the user's tty (the CLI runs in one).
+    this.child = spawn(command.program, command.args, {
+      env: { ...process.env, ...command.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true,
+    });
+    const { stdin, stdout, stderr } = this.child;
+    stdin?.on('error', () => undefined);
+    stdout?.on('data', (chunk: Buffer) => {
+      this.touch();
+      if (!this.push(chunk)) stdout.pause();
+    });
+    stderr?.setEncoding('utf8');
+    stderr?.on('data', (text: string) => this.onStderr(text));
+    this.child.on('error', (error) => {
+      if (!this.destroyed) this.destroy(new SshTunnelError(sshNotStarted(command.program, error)));
+    });
+    // After exit and all of ssh's output: its last words are in, so the reason is complete.
+    this.child.on('close', (code, signal) => {
+      this.onStderr('\n');
+      if (this.destroyed) return;
+      if (code === 0 && this.connectedValue) return void this.push(null);
+      this.destroy(new SshTunnelError(classifySshFailure(this.stderrLines, bastion, target, { code, signal, wasUp: this.connectedValue })));
+    });
+  }
+
+  /** ssh's pid (tests end one tunnel by it). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Whether ssh authenticated to the bastion (the forward then opens or ssh says why not). */
+  get connected(): boolean {
+    return this.connectedValue;
+  }
+
+  private onStderr(text: string): void {
+    const lines = (this.stderrRest + text).split(/\r?\n/);
+    this.stderrRest = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      this.stderrLines.push(line.trim());
+      if (this.stderrLines.length > MAX_STDERR_LINES) this.stderrLines.shift();
+      if (!this.connectedValue && line.startsWith('Authenticated to ')) {
+        this.connectedValue = true;
+        this.emit('connect');
+      }
+    }
+  }
+
+  override _read(): void {
+    this.child.stdout?.resume();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.touch();
+    const stdin = this.child.stdin;
+    if (!stdin || stdin.destroyed) return callback();
+    if (stdin.write(chunk)) callback();
+    else stdin.once('drain', () => callback());
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.child.stdin?.end();
+    callback();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    clearTimeout(this.idleTimer);
+    this.child.stdin?.destroy();
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    callback(error);
+  }
+
+  setNoDelay(): this {
+    return this;
+  }
+
+  setKeepAlive(): this {
+    return this;
+  }
+
+  /** As net.Socket's: 'timeout' after `ms` without reading or writing (0 turns it off). */
+  setTimeout(ms: number, callback?: () => void): this {
+    this.idleMs = ms;
+    if (callback) this.once('timeout', callback);
+    this.touch();
+    return this;
+  }
+
+  private touch(): void {
+    clearTimeout(this.idleTimer);
+    if (this.idleMs > 0 && !this.destroyed) {
+      this.idleTimer = setTimeout(() => this.emit('timeout'), this.idleMs);
+      this.idleTimer.unref();
+    }
+  }
+}

@@ -1,0 +1,100 @@
+// The SSH tunnel's pure parts: the bastion's name, the ssh command line (what is forced, where the secret goes),
+// ssh's stderr as one line naming the bastion, and the CLI flags. The real tunnels: integration/sshTunnel.test.ts.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { SecurityArgs } from '../../src/cli/securityArgs';
+import { SSH_SECRET_ENV } from '../../src/cli/sshArgs';
+import { SECRET_ENV, sshTunnelCommand } from '../../src/zk/tunnel/sshCommand';
+import { classifySshFailure, isFinalTunnelFailure } from '../../src/zk/tunnel/sshFailure';
+import { parseSshDestination, sshSettingsProblem } from '../../src/zk/tunnel/sshSettings';
+
+function parse(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const security = new SecurityArgs();
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const last = security.take(args, i);
+    if (last === undefined) rest.push(args[i]);
+    else i = last;
+  }
+  return { options: security.sessionOptions(env), rest };
+}
+
+/** The value of `-o key=value` in argv. */
+const option = (args: string[], key: string) => args.filter((_, i) => args[i - 1] === '-o').find((a) => a.startsWith(`${key}=`))?.slice(key.length + 1);
+
+test('a bastion is [user@]host[:port] or an alias; nothing ssh would read as an option or a list', () => {
+  assert.deepEqual(parseSshDestination('ops@bastion.example.com:2222'), { user: 'ops', host: 'bastion.example.com', port: 2222 });
+  assert.deepEqual(parseSshDestination('prod-bastion'), { user: undefined, host: 'prod-bastion', port: undefined });
+  assert.deepEqual(parseSshDestination('[2001:db8::1]:22'), { user: undefined, host: '2001:db8::1', port: 22 });
+  for (const bad of ['-oProxyCommand=evil', 'a b', 'host:0', 'host:70000', 'a,b', 'user@', '', 'x\ny', 'bastion\u202e.com', 'ops\u200b@b']) {
+    assert.equal(parseSshDestination(bad), undefined, bad);
+  }
+  assert.match(sshSettingsProblem({ destination: 'ok', jumps: ['-J'] }) ?? '', /jump host "-J" is not/);
+  assert.equal(sshSettingsProblem({ destination: 'ok', jumps: ['j1:2200', 'me@j2'] }), undefined);
+});
+
+test('the command forwards stdio to the member through the bastion, with strict host keys and no prompts', () => {
+  const { program, args, env } = sshTunnelCommand({ destination: 'ops@bastion:2222', jumps: ['j1', 'me@j2:2200'], identityFile: '/k/id' }, 'zk-1.internal', 2181);
+  assert.equal(program, 'ssh');
+  assert.equal(option(args, 'StrictHostKeyChecking'), 'yes');
+  assert.equal(option(args, 'BatchMode'), 'yes');
+  assert.equal(option(args, 'ForwardAgent'), 'no');
+  assert.equal(option(args, 'RemoteCommand'), 'none');
+  assert.equal(option(args, 'ControlPath'), 'none', 'never through a shared connection, which would skip the host key check');
+  assert.equal(option(args, 'UserKnownHostsFile'), undefined, 'the user\'s config decides unless ZooScope has keys of its own');
+  assert.deepEqual(args.slice(-12), ['-i', '/k/id', '-J', 'j1,me@j2:2200', '-l', 'ops', '-p', '2222', '-W', 'zk-1.internal:2181', '--', 'bastion']);
+  assert.deepEqual(env, {});
+  assert.equal(sshTunnelCommand({ destination: 'b' }, '::1', 2181).args.slice(-3)[0], '[::1]:2181');
+  assert.throws(() => sshTunnelCommand({ destination: 'b' }, '-oProxyCommand=x', 1), /not a host name/);
+});
+
+test('a secret goes to ssh through SSH_ASKPASS in its environment, never in argv', () => {
+  const { args, env } = sshTunnelCommand({ destination: 'b', secret: 'hunter2 pass' }, 'zk', 2181, '/tmp/askpass.sh');
+  assert.ok(!args.join(' ').includes('hunter2'));
+  assert.deepEqual(env, { SSH_ASKPASS: '/tmp/askpass.sh', SSH_ASKPASS_REQUIRE: 'force', [SECRET_ENV]: 'hunter2 pass' });
+  assert.equal(option(args, 'BatchMode'), 'no');
+  assert.throws(() => sshTunnelCommand({ destination: 'b', secret: 's' }, 'zk', 2181), /askpass/);
+});
+
+test('ZooScope\'s accepted keys are checked after the user\'s known_hosts files', () => {
+  const { args } = sshTunnelCommand({ destination: 'b', acceptedHostKeysFile: '/data/zoo scope/known_hosts' }, 'zk', 2181);
+  assert.equal(option(args, 'UserKnownHostsFile'), '~/.ssh/known_hosts ~/.ssh/known_hosts2 "/data/zoo scope/known_hosts"');
+});
+
+const exit = { code: 255, signal: null, wasUp: false };
+
+test('ssh\'s stderr becomes one line that names the bastion; which failures are final', () => {
+  const changed = classifySshFailure([
+    '@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@',
+    '@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @',
+    'The fingerprint for the ED25519 key sent by the remote host is',
+    'SHA256:AbCd+/xyz0123=.',
+    'Host key verification failed.',
+  ], 'bastion', 'zk:2181', exit);
+  assert.equal(changed.kind, 'hostKeyChanged');
+  assert.equal(changed.fingerprint, 'SHA256:AbCd+/xyz0123=');
+  assert.match(changed.line, /^SSH bastion bastion: its host key has changed \(it now presents SHA256:AbCd\+\/xyz0123=\); refused/);
+  const unknown = classifySshFailure(['No ED25519 host key is known for [127.0.0.1]:2222 and you have requested strict checking.', 'Host key verification failed.'], 'b', 'zk:2181', exit);
+  assert.equal(unknown.kind, 'hostKeyUnknown');
+  assert.equal(classifySshFailure(['ops@b: Permission denied (publickey,password).'], 'b', 'zk:2181', exit).line, 'SSH bastion b refused authentication (it accepts: publickey,password)');
+  assert.equal(classifySshFailure(['channel 0: open failed: connect failed: Connection refused', 'stdio forwarding failed'], 'b', 'zk:2181', exit).kind, 'memberRefused');
+  assert.equal(classifySshFailure(['ssh: connect to host b port 22: Connection timed out'], 'b', 'zk:2181', exit).kind, 'bastionUnreachable');
+  assert.equal(classifySshFailure(['ssh: Could not resolve hostname nowhere: Name or service not known'], 'nowhere', 'zk:2181', exit).kind, 'bastionUnresolved');
+  const closed = classifySshFailure(['Authenticated to b ([127.0.0.1]:22) using "publickey".'], 'b', 'zk:2181', { code: null, signal: 'SIGKILL', wasUp: true });
+  assert.equal(closed.line, 'the SSH tunnel to zk:2181 through b closed: ssh ended by SIGKILL');
+  for (const f of [changed, unknown]) assert.ok(!f.line.includes('\n'));
+  assert.ok(isFinalTunnelFailure('hostKeyChanged') && isFinalTunnelFailure('authFailed'));
+  assert.ok(!isFinalTunnelFailure('memberRefused') && !isFinalTunnelFailure('closed') && !isFinalTunnelFailure('bastionUnreachable'));
+});
+
+test('CLI: --ssh, --ssh-jump, --ssh-identity, --ssh-config become tunnel settings; the secret only from the environment', () => {
+  const { options, rest } = parse(['--ssh', 'ops@bastion:2222', 'zk:2181', '--ssh-jump', 'j1,j2', '--ssh-jump', 'j3', '--ssh-identity', '/k/id'], { [SSH_SECRET_ENV]: 'pp' });
+  assert.deepEqual(options.ssh, { destination: 'ops@bastion:2222', jumps: ['j1', 'j2', 'j3'], identityFile: '/k/id', secret: 'pp' });
+  assert.deepEqual(rest, ['zk:2181']);
+  assert.equal(parse([]).options.ssh, undefined);
+  assert.deepEqual(parse(['--ssh', 'alias', '--ssh-config', '/c']).options.ssh, { destination: 'alias', configFile: '/c' });
+  assert.throws(() => parse(['--ssh']), /--ssh takes a bastion/);
+  assert.throws(() => parse(['--ssh', '-oProxyCommand=x']), /--ssh takes a bastion/);
+  assert.throws(() => parse(['--ssh-jump', 'j1']), /need --ssh <bastion>/);
+  assert.throws(() => parse(['--ssh-password', 'x']), new RegExp(`refused: a secret on the command line .* ${SSH_SECRET_ENV}`));
+});
