@@ -341,6 +341,37 @@ describe('a node with many children follows them from the events', () => {
     }, () => ({ ...followSmall(), pageSize: 1000 }));
   });
 
+  test('a create the listing has seen (Refresh first) redraws nothing; a child deleted and made again gets its new Stat', async () => {
+    await withLiveTree(zk.connectString, async (other, { session, tree, changed }) => {
+      await other.mkdirp('/seenwide');
+      await makeChildren(other, '/seenwide', 12);
+      await names(tree, '/seenwide');
+      assert.deepEqual(tree.followedPaths, ['/seenwide']);
+      await other.create('/seenwide/aaa');
+      await eventually(() => tree.pendingChanges.includes('/seenwide'), 5000, 'the create\'s event to arrive');
+      await tree.refresh('/seenwide');
+      assert.equal((await names(tree, '/seenwide'))[0], 'aaa');
+      changed.length = 0;
+      await tree.applyPendingChanges();
+      assert.deepEqual(changed.map((n) => n.path), [], 'announcing the node again makes VS Code forget its rows for a moment');
+      const before = tree.nodeAt('/seenwide/item-3');
+      assert.ok(before instanceof ZnodeNode);
+      const oldCzxid = before.stat.czxid;
+      await other.remove('/seenwide/item-3');
+      await other.create('/seenwide/item-3', 'v2');
+      const wire = recordRequests(session).wire;
+      await eventually(() => tree.pendingChanges.includes('/seenwide'), 5000, 'the events to arrive');
+      // Our own read is answered after both events.
+      await session.exists('/seenwide');
+      await tree.applyPendingChanges();
+      assert.deepEqual(changed.map((n) => n.path), ['/seenwide']);
+      assert.deepEqual(await names(tree, '/seenwide'), await freshNames(other, '/seenwide'));
+      const after = tree.nodeAt('/seenwide/item-3');
+      assert.ok(after instanceof ZnodeNode && after.stat.czxid !== oldCzxid && after.stat.dataLength === 2, 'the new node\'s Stat');
+      assert.equal(relists(wire, '/seenwide'), 0, wire.join(', '));
+    }, followSmall);
+  });
+
   test('a missed event: the next change finds the count wrong and lists the children again, once', async () => {
     let drop = false;
     let dropped = 0;

@@ -221,16 +221,16 @@ for (const { label, start, pageSize, pages, filter, peekEvery } of [
         reader.remove(name);
         assert.equal(listing.childDeleted(name), true, `${name} was listed`);
       } else if (kind === 1 && listed.length > 0) {
-        // Deleted and made again between two looks: one created event for a name still listed.
+        // Deleted and made again between two looks: the tree tells it as `remade`.
         const name = listed[random(listed.length)];
         reader.make(name);
-        listing.childCreated(name);
+        listing.childCreated(name, true);
       } else {
+        // A new name, or the event of a create the listing has seen already.
         const name = nameOf(random(start * 2));
         const isNew = !reader.names.has(name);
-        reader.make(name);
-        if (isNew) assert.equal(listing.childCreated(name), true, `${name} is new`);
-        else listing.childCreated(name);
+        if (isNew) reader.make(name);
+        assert.equal(listing.childCreated(name), isNew, name);
       }
       if (step % peekEvery === 0) {
         assert.deepEqual(await view(listing), await freshView(reader, { pageSize, pages, filter }), `after step ${step}`);
@@ -249,14 +249,19 @@ test('events repeated or for names never listed change nothing; before the first
   const revision = listing.revision;
   assert.equal(listing.childDeleted('zz'), false);
   assert.equal(listing.childCreated('d'), true);
-  assert.equal(listing.childCreated('d'), false, 'd has no entry yet: nothing to read again');
+  assert.equal(listing.childCreated('d'), false, 'listed already');
+  assert.equal(listing.childCreated('d', true), false, 'made again, but it has no entry yet: nothing to read again');
+  assert.equal(listing.childCreated('a'), false, 'a was listed after it was created');
   assert.equal(listing.childDeleted('b'), true);
   assert.equal(listing.childDeleted('b'), false);
   assert.equal(listing.revision, revision + 2, 'only the two real changes count');
   reader.make('d');
   reader.remove('b');
-  assert.deepEqual((await listing.entries()).map((e) => e.name), ['a', 'c', 'd']);
+  assert.deepEqual((await listing.entries()).map((e) => `${e.name}@${e.stat.czxid}`), ['a@1', 'c@3', 'd@4']);
   assert.equal(listing.total, 3);
+  reader.make('a');
+  assert.equal(listing.childCreated('a', true), true, 'a was deleted and made again');
+  assert.deepEqual((await listing.entries()).map((e) => `${e.name}@${e.stat.czxid}`), ['a@5', 'c@3', 'd@4']);
 });
 
 test('a change outside the shown page moves the counts and the "more" row; one inside brings the next name in', async () => {

@@ -108,15 +108,15 @@ export class ChildListing<E extends ChildEntry = ChildEntry> {
   }
 
   /**
-   * A child created since the listing, as a watch event told: its name goes into place without listing again.
-   * A name listed already is a node made again (deleted and created between two looks): its Stat is read again.
-   * Answers whether the listing changed.
+   * A child created since the listing, as a watch event told: its name goes into place without listing again. A
+   * name listed already was listed after its creation, unless it was `remade` (deleted and created again since the
+   * last look): then its Stat is read again. Answers whether the listing changed.
    */
-  childCreated(name: string): boolean {
+  childCreated(name: string, remade = false): boolean {
     if (!this.loaded) return false;
     this.followed = true;
     if (this.has(name)) {
-      if (!this.known.has(name)) return false;
+      if (!remade || !this.known.has(name)) return false;
       (this.stale ??= new Set()).add(name);
       return true;
     }

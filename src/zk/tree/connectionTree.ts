@@ -19,13 +19,15 @@ import { HeldWatches } from '../heldWatches';
  */
 export const FOLLOW_CHILDREN_FROM = 5000;
 
+type ChildEvent = 'created' | 'deleted' | 'remade';
+
 type PendingChange = {
   timer: NodeJS.Timeout;
   children: boolean;
   data: boolean;
   restat: boolean;
-  /** Children created or deleted, by name, the last event for each (followed nodes only). */
-  childEvents: Map<string, 'created' | 'deleted'> | undefined;
+  /** Children created or deleted, by name (followed nodes only): `remade` is a delete and then a create. */
+  childEvents: Map<string, ChildEvent> | undefined;
 };
 
 export interface TreeSettings {
@@ -222,7 +224,10 @@ export class ConnectionTree {
     if ((event.kind !== 'created' && event.kind !== 'deleted') || parentPath(event.path) !== root) return;
     this.childEventsReceived.set(root, (this.childEventsReceived.get(root) ?? 0) + 1);
     const entry = this.pendingEntry(root);
-    (entry.childEvents ??= new Map()).set(baseName(event.path), event.kind);
+    const events = (entry.childEvents ??= new Map());
+    const name = baseName(event.path);
+    const earlier = events.get(name);
+    events.set(name, event.kind === 'created' && (earlier === 'deleted' || earlier === 'remade') ? 'remade' : event.kind);
     this.schedule(root, entry);
   }
 
@@ -275,9 +280,11 @@ export class ConnectionTree {
     let redraw = entry.data || entry.restat || !listing;
     try {
       // A listing (after a reconnect, or for a node that does not follow events) has every child event before it.
-      if (entry.children && listing && await listing.reload(entry.restat)) redraw = true;
-      else if (entry.childEvents && listing?.loaded) {
+      if (entry.children && listing) {
+        if (await listing.reload(entry.restat)) redraw = true;
+      } else if (entry.childEvents && listing?.loaded) {
         if (await this.applyChildEvents(path, listing, entry.childEvents)) redraw = true;
+        // The node's Stat was read with them.
         entry.data = false;
       }
       if (entry.data) await this.restat(path);
@@ -296,10 +303,10 @@ export class ConnectionTree {
    * drawn). When no event and no listing came meanwhile, that count must be the listing's: if not, an event was
    * missed, and the children are listed again. Answers whether something to draw changed.
    */
-  private async applyChildEvents(path: string, listing: ChildListing<ZnodeNode>, events: Map<string, 'created' | 'deleted'>): Promise<boolean> {
+  private async applyChildEvents(path: string, listing: ChildListing<ZnodeNode>, events: Map<string, ChildEvent>): Promise<boolean> {
     let changed = false;
     for (const [name, kind] of events) {
-      if (kind === 'created' ? listing.childCreated(name) : listing.childDeleted(name)) changed = true;
+      if (kind === 'deleted' ? listing.childDeleted(name) : listing.childCreated(name, kind === 'remade')) changed = true;
     }
     const received = this.childEventsReceived.get(path);
     const revision = listing.revision;
