@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ZkSession } from '../../src/zk/session/session';
-import { ConnectionTree, FOLLOW_CHILDREN_FROM, TreeSettings } from '../../src/zk/tree/connectionTree';
+import { ConnectionTree, FOLLOW_CHILDREN_FROM, MOST_CHILD_EVENTS_APPLIED, TreeSettings } from '../../src/zk/tree/connectionTree';
 import { sortChildren } from '../../src/zk/tree/naturalOrder';
 import { mapBounded } from '../../src/zk/timeouts';
 import { OpCode } from '../../src/zk/protocol/opcodes';
@@ -369,6 +369,23 @@ describe('a node with many children follows them from the events', () => {
       const after = tree.nodeAt('/seenwide/item-3');
       assert.ok(after instanceof ZnodeNode && after.stat.czxid !== oldCzxid && after.stat.dataLength === 2, 'the new node\'s Stat');
       assert.equal(relists(wire, '/seenwide'), 0, wire.join(', '));
+    }, followSmall);
+  });
+
+  test('a bulk change (more events at once than are applied one by one) lists the children again, once', async () => {
+    await withLiveTree(zk.connectString, async (other, { session, tree }) => {
+      await other.mkdirp('/bulk');
+      await makeChildren(other, '/bulk', 12);
+      await names(tree, '/bulk');
+      assert.deepEqual(tree.followedPaths, ['/bulk']);
+      const wire = recordRequests(session).wire;
+      await mapBounded(Array.from({ length: MOST_CHILD_EVENTS_APPLIED + 1 }, (_, i) => `/bulk/bulk-${i}`), 64, (child) => other.create(child));
+      // Our own read is answered after every event.
+      await session.exists('/bulk');
+      await tree.applyPendingChanges();
+      assert.deepEqual((await tree.listing('/bulk')!.entries()).map((e) => e.name), (await freshNames(other, '/bulk')).slice(0, 1000));
+      assert.equal(tree.listing('/bulk')!.total, 12 + MOST_CHILD_EVENTS_APPLIED + 1);
+      assert.equal(relists(wire, '/bulk'), 1, wire.join(', '));
     }, followSmall);
   });
 
