@@ -105,3 +105,35 @@ export async function changeBench(connectString: string, writer: OtherClient, ra
   }
   return rows;
 }
+
+/**
+ * Only the live-change cases, on a fresh disk-backed server: `node out/bench/changeBench.js` (BENCH_CHANGES,
+ * BENCH_WIDE default 100000; the 100-child node with the real settings runs first, as in the full bench).
+ */
+if (require.main === module) {
+  void (async () => {
+    const { connectOtherClient, createWideNode, startServer } = await import('./fixtures');
+    const { formatTable } = await import('./stats');
+    const changes = Math.max(20, Number(process.env.BENCH_CHANGES ?? 20));
+    const wide = (process.env.BENCH_WIDE ?? '100000').split(',').map((n) => ({ path: `/bench/w${n}`, children: Number(n) }));
+    const live = { path: '/bench/live', children: 100 };
+    const { cluster } = await startServer();
+    try {
+      const writer = await connectOtherClient(cluster.connectString, 30000);
+      const rawClient = await connectOtherClient(cluster.connectString, 30000);
+      try {
+        for (const node of [...wide, live]) await createWideNode(writer, node);
+        const rows: Row[] = [];
+        for (const c of [{ node: live, debounceMs: DEBOUNCE_MS, goal: true }, ...wide.map((node) => ({ node, debounceMs: DEBOUNCE_MS, goal: false }))]) {
+          rows.push(...await changeBench(cluster.connectString, writer, rawClient.client, c, changes));
+        }
+        console.log(formatTable(rows));
+      } finally {
+        writer.close();
+        rawClient.close();
+      }
+    } finally {
+      await cluster.stop();
+    }
+  })().catch((error: unknown) => { console.error(error); process.exitCode = 1; });
+}

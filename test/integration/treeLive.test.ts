@@ -1,9 +1,15 @@
 // The tree's live state (ConnectionTree, no vscode import): the elements it keeps as children come and go, and
-// across a server restart and an ensemble failover, watches come back and the tree refreshes by itself.
+// across a server restart and an ensemble failover, watches come back and the tree refreshes by itself. A node with
+// many children follows them from the events (one recursive watch), exactly, and lists them again when it must.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ZkSession } from '../../src/zk/session/session';
-import { ConnectionTree } from '../../src/zk/tree/connectionTree';
+import { ConnectionTree, FOLLOW_CHILDREN_FROM, MOST_CHILD_EVENTS_APPLIED, TreeSettings } from '../../src/zk/tree/connectionTree';
+import { sortChildren } from '../../src/zk/tree/naturalOrder';
+import { mapBounded } from '../../src/zk/timeouts';
+import { OpCode } from '../../src/zk/protocol/opcodes';
+import { startProxy, withOpCode } from '../support/tcpProxy';
+import { fourLetterWord } from '../support/ports';
 import { ConnectionNode, PathNode, ZnodeNode } from '../../src/zk/tree/treeNodes';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
 import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
@@ -16,7 +22,7 @@ const settings = () => ({ pageSize: 1000, window: 256, liveUpdates: true, deboun
 /** Changes wait until the test applies them (applyPendingChanges), whatever the machine's speed. */
 const heldChanges = () => ({ ...settings(), debounceMs: 600_000 });
 
-async function liveTree(connectString: string, treeSettings = settings) {
+async function liveTree(connectString: string, treeSettings: () => TreeSettings = settings) {
   const session = new ZkSession({ connectString, sessionTimeoutMs: 15000, requestTimeoutMs: 5000 });
   await session.open();
   const changed: PathNode[] = [];
@@ -32,7 +38,7 @@ type LiveTree = Awaited<ReturnType<typeof liveTree>>;
 
 /** Runs `body` with another client and a live tree on `connectString`; closes all of them afterwards. */
 async function withLiveTree(connectString: string, body: (other: OtherClient, live: LiveTree) => Promise<void>,
-  treeSettings = settings): Promise<void> {
+  treeSettings: () => TreeSettings = settings): Promise<void> {
   const other = await connectOtherClient(connectString);
   let live: LiveTree | undefined;
   try {
@@ -224,6 +230,274 @@ describe('tree refresh across faults', () => {
     } finally {
       tree.dispose();
       session.close();
+    }
+  });
+});
+
+/** The path of a watch notification frame (reply header xid -1), else undefined. */
+function notificationPath(frame: Buffer): string | undefined {
+  if (frame.length < 32 || frame.readInt32BE(4) !== -1) return undefined;
+  const length = frame.readInt32BE(28);
+  return length < 0 ? undefined : frame.toString('utf8', 32, 32 + length);
+}
+
+/** The requests the session sends from now on, as `operation path` (they go out unchanged). */
+function recordRequests(session: ZkSession): { wire: string[] } {
+  const wire: string[] = [];
+  const channel = session.channel;
+  const send = channel.send.bind(channel);
+  channel.send = (opCode, body, operation, path) => {
+    wire.push(`${operation} ${path ?? ''}`);
+    return send(opCode, body, operation, path);
+  };
+  return { wire };
+}
+
+/** How many times `wire` lists `path`'s children. */
+const relists = (wire: string[], path: string) => wire.filter((w) => w === `getChildren ${path}`).length;
+
+/** Names in display order, as a fresh getChildren by another client has them. */
+const freshNames = async (other: OtherClient, path: string) => sortChildren(await other.children(path));
+
+describe('a node with many children follows them from the events', () => {
+  let zk: ZkCluster;
+  /** Follows from 10 children, so small nodes show the same paths a wide one takes. */
+  const followSmall = () => ({ ...heldChanges(), followChildrenFrom: 10 });
+  const makeChildren = (other: OtherClient, path: string, count: number) =>
+    mapBounded(Array.from({ length: count }, (_, i) => `${path}/item-${i + 1}`), 256, (child) => other.create(child));
+
+  before(async () => {
+    zk = await startStandalone();
+  });
+  after(async () => {
+    await zk?.stop();
+  });
+
+  test('with the default threshold: creates and deletes in and outside the page arrive one by one, with no listing again', async () => {
+    await withLiveTree(zk.connectString, async (other, { session, tree, changed }) => {
+      await other.mkdirp('/wide/node');
+      await makeChildren(other, '/wide/node', FOLLOW_CHILDREN_FROM);
+      const page = await names(tree, '/wide/node');
+      assert.equal(page.length, 1000);
+      assert.deepEqual(tree.followedPaths, ['/wide/node']);
+      const listing = tree.listing('/wide/node')!;
+      const wire = recordRequests(session).wire;
+      try {
+        // In the page (sorts first), after it, one of the page deleted, and a change deeper down (not a child).
+        await other.create('/wide/node/aaa-new');
+        await other.create('/wide/node/item-99999');
+        await other.remove('/wide/node/item-2');
+        await other.create('/wide/node/item-5/deeper');
+        await other.create('/wide/node/zzz-last');
+        // The answer to a read of our own comes after the events of every write done before it.
+        assert.equal((await session.exists('/wide/node'))?.numChildren, FOLLOW_CHILDREN_FROM + 2);
+        assert.deepEqual(tree.pendingChanges, ['/wide/node']);
+        changed.length = 0;
+        await tree.applyPendingChanges();
+        assert.deepEqual(changed.map((n) => n.path), ['/wide/node']);
+        assert.equal(listing.total, FOLLOW_CHILDREN_FROM + 2);
+        const shown = (await listing.entries()).map((e) => e.name);
+        assert.deepEqual(shown, (await freshNames(other, '/wide/node')).slice(0, 1000));
+        assert.equal(shown[0], 'aaa-new');
+        assert.ok(!shown.includes('item-2'));
+        const node = tree.nodeAt('/wide/node');
+        assert.ok(node instanceof ZnodeNode && node.stat.numChildren === FOLLOW_CHILDREN_FROM + 2, 'the node counts its children anew');
+        assert.equal(relists(wire, '/wide/node'), 0, `no getChildren: ${wire.join(', ')}`);
+      } finally {
+        await other.removeRecursive('/wide');
+      }
+    }, heldChanges);
+  });
+
+  test('a burst of creates and deletes from two clients: the listing equals a fresh getChildren, still without listing again', async () => {
+    await withLiveTree(zk.connectString, async (other, { session, tree }) => {
+      await other.mkdirp('/burst');
+      await makeChildren(other, '/burst', 40);
+      // Every name shown: the listing's page is all of them.
+      await names(tree, '/burst');
+      assert.deepEqual(tree.followedPaths, ['/burst']);
+      const wire = recordRequests(session).wire;
+      const second = await connectOtherClient(zk.connectString);
+      try {
+        const burst: Promise<unknown>[] = [];
+        for (let i = 1; i <= 150; i++) {
+          const writer = i % 2 ? other : second;
+          burst.push(writer.create(`/burst/new-${i}`));
+          if (i % 3 === 0 && i / 3 <= 40) burst.push(writer.remove(`/burst/item-${i / 3}`));
+          // Created and deleted within the burst, on one session: the delete follows its create.
+          if (i % 5 === 0) burst.push(writer.remove(`/burst/new-${i}`));
+        }
+        await Promise.allSettled(burst);
+        const expected = await freshNames(other, '/burst');
+        await eventually(async () => {
+          await tree.applyPendingChanges();
+          return tree.listing('/burst')!.total === expected.length;
+        }, 10000, 'the listing to take every event');
+        assert.deepEqual((await tree.listing('/burst')!.entries()).map((e) => e.name), expected);
+        assert.equal(relists(wire, '/burst'), 0, `no getChildren: ${wire.join(', ')}`);
+      } finally {
+        second.close();
+      }
+    }, () => ({ ...followSmall(), pageSize: 1000 }));
+  });
+
+  test('a create the listing has seen (Refresh first) redraws nothing; a child deleted and made again gets its new Stat', async () => {
+    await withLiveTree(zk.connectString, async (other, { session, tree, changed }) => {
+      await other.mkdirp('/seenwide');
+      await makeChildren(other, '/seenwide', 12);
+      await names(tree, '/seenwide');
+      assert.deepEqual(tree.followedPaths, ['/seenwide']);
+      await other.create('/seenwide/aaa');
+      await eventually(() => tree.pendingChanges.includes('/seenwide'), 5000, 'the create\'s event to arrive');
+      await tree.refresh('/seenwide');
+      assert.equal((await names(tree, '/seenwide'))[0], 'aaa');
+      changed.length = 0;
+      await tree.applyPendingChanges();
+      assert.deepEqual(changed.map((n) => n.path), [], 'announcing the node again makes VS Code forget its rows for a moment');
+      const before = tree.nodeAt('/seenwide/item-3');
+      assert.ok(before instanceof ZnodeNode);
+      const oldCzxid = before.stat.czxid;
+      await other.remove('/seenwide/item-3');
+      await other.create('/seenwide/item-3', 'v2');
+      const wire = recordRequests(session).wire;
+      await eventually(() => tree.pendingChanges.includes('/seenwide'), 5000, 'the events to arrive');
+      // Our own read is answered after both events.
+      await session.exists('/seenwide');
+      await tree.applyPendingChanges();
+      assert.deepEqual(changed.map((n) => n.path), ['/seenwide']);
+      assert.deepEqual(await names(tree, '/seenwide'), await freshNames(other, '/seenwide'));
+      const after = tree.nodeAt('/seenwide/item-3');
+      assert.ok(after instanceof ZnodeNode && after.stat.czxid !== oldCzxid && after.stat.dataLength === 2, 'the new node\'s Stat');
+      assert.equal(relists(wire, '/seenwide'), 0, wire.join(', '));
+    }, followSmall);
+  });
+
+  test('a bulk change (more events at once than are applied one by one) lists the children again, once', async () => {
+    await withLiveTree(zk.connectString, async (other, { session, tree }) => {
+      await other.mkdirp('/bulk');
+      await makeChildren(other, '/bulk', 12);
+      await names(tree, '/bulk');
+      assert.deepEqual(tree.followedPaths, ['/bulk']);
+      const wire = recordRequests(session).wire;
+      await mapBounded(Array.from({ length: MOST_CHILD_EVENTS_APPLIED + 1 }, (_, i) => `/bulk/bulk-${i}`), 64, (child) => other.create(child));
+      // Our own read is answered after every event.
+      await session.exists('/bulk');
+      await tree.applyPendingChanges();
+      assert.deepEqual((await tree.listing('/bulk')!.entries()).map((e) => e.name), (await freshNames(other, '/bulk')).slice(0, 1000));
+      assert.equal(tree.listing('/bulk')!.total, 12 + MOST_CHILD_EVENTS_APPLIED + 1);
+      assert.equal(relists(wire, '/bulk'), 1, wire.join(', '));
+    }, followSmall);
+  });
+
+  test('a missed event: the next change finds the count wrong and lists the children again, once', async () => {
+    let drop = false;
+    let dropped = 0;
+    const proxy = await startProxy(zk.members[0].clientPort, {
+      rewriteServerFrame: (f) => {
+        if (drop && notificationPath(f.frame) === '/missed/lost') {
+          dropped++;
+          return null;
+        }
+        return undefined;
+      },
+    });
+    try {
+      await withLiveTree(`127.0.0.1:${proxy.port}`, async (other, { session, tree }) => {
+        await other.mkdirp('/missed');
+        await makeChildren(other, '/missed', 12);
+        await names(tree, '/missed');
+        assert.deepEqual(tree.followedPaths, ['/missed']);
+        const wire = recordRequests(session).wire;
+        drop = true;
+        await other.create('/missed/lost');
+        await eventually(() => dropped === 1, 5000, 'the proxy to drop the event');
+        await other.create('/missed/seen');
+        await eventually(() => tree.pendingChanges.includes('/missed'), 5000, 'the next event to arrive');
+        await tree.applyPendingChanges();
+        assert.deepEqual((await tree.listing('/missed')!.entries()).map((e) => e.name), await freshNames(other, '/missed'));
+        assert.equal(relists(wire, '/missed'), 1, wire.join(', '));
+      }, followSmall);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('after a reconnect: listed again once with what changed meanwhile, then followed from the events again', async () => {
+    const proxy = await startProxy(zk.members[0].clientPort);
+    try {
+      await withLiveTree(`127.0.0.1:${proxy.port}`, async (other, { session, tree }) => {
+        await other.mkdirp('/across');
+        await makeChildren(other, '/across', 12);
+        await names(tree, '/across');
+        assert.deepEqual(tree.followedPaths, ['/across']);
+        await proxy.refuse(true);
+        proxy.cutAll();
+        await eventually(() => session.state !== 'connected', 5000, 'the session to see the cut');
+        // `other` goes through the proxy too: these writes go straight to the server.
+        const direct = await connectOtherClient(zk.connectString);
+        try {
+          await direct.remove('/across/item-1');
+          await direct.create('/across/while-away');
+        } finally {
+          direct.close();
+        }
+        const wire = recordRequests(session).wire;
+        await proxy.refuse(false);
+        await eventually(() => session.state === 'connected' && tree.pendingChanges.includes('/across'), 20000, 'the resync after the reconnect');
+        await tree.applyPendingChanges();
+        assert.deepEqual((await tree.listing('/across')!.entries()).map((e) => e.name), await freshNames(other, '/across'));
+        assert.equal(relists(wire, '/across'), 1, wire.join(', '));
+        // The recursive watch is back: the next child comes by its event.
+        await other.create('/across/after');
+        await eventually(() => tree.pendingChanges.includes('/across'), 5000, 'the event after the reconnect');
+        await tree.applyPendingChanges();
+        assert.deepEqual((await tree.listing('/across')!.entries()).map((e) => e.name), await freshNames(other, '/across'));
+        assert.equal(relists(wire, '/across'), 1, wire.join(', '));
+      }, followSmall);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('collapsing drops the recursive watch on the server; the node deleted lets go of its listing', async () => {
+    await withLiveTree(zk.connectString, async (other, { session, tree }) => {
+      await other.mkdirp('/folded');
+      await makeChildren(other, '/folded', 12);
+      await names(tree, '/folded');
+      assert.deepEqual(tree.followedPaths, ['/folded']);
+      const watchedHere = async () => (await fourLetterWord(zk.members[0].clientPort, 'wchp')).split('\n').some((line) => line.trim() === '/folded');
+      assert.equal(await watchedHere(), true);
+      tree.collapse('/');
+      assert.deepEqual(tree.followedPaths, []);
+      await eventually(async () => !(await watchedHere()), 5000, 'the server to drop the watch');
+      // Followed again, then the node goes (its children first).
+      await names(tree, '/folded');
+      assert.deepEqual(tree.followedPaths, ['/folded']);
+      await other.removeRecursive('/folded');
+      await eventually(() => tree.listing('/folded') === undefined, 5000, 'the deletion to reach the tree');
+      assert.deepEqual(tree.followedPaths, []);
+      assert.equal(session.state, 'connected');
+    }, followSmall);
+  });
+
+  test('a server without addWatch: the wide node keeps the old watch and is listed again on each change', async () => {
+    const proxy = await startProxy(zk.members[0].clientPort, {
+      rewriteClientFrame: (f) => (f.opCode === OpCode.addWatch ? withOpCode(f.frame, 250) : undefined),
+    });
+    try {
+      await withLiveTree(`127.0.0.1:${proxy.port}`, async (other, { session, tree }) => {
+        await other.mkdirp('/oldserver');
+        await makeChildren(other, '/oldserver', 12);
+        await names(tree, '/oldserver');
+        assert.equal(session.watches.persistent, false);
+        assert.deepEqual(tree.followedPaths, []);
+        await other.create('/oldserver/new');
+        await eventually(() => tree.pendingChanges.includes('/oldserver'), 5000, 'the one-shot watch to fire');
+        await tree.applyPendingChanges();
+        assert.deepEqual((await tree.listing('/oldserver')!.entries()).map((e) => e.name), await freshNames(other, '/oldserver'));
+      }, followSmall);
+    } finally {
+      await proxy.close();
     }
   });
 });

@@ -148,3 +148,150 @@ test('reload answers whether the children changed, and reads again only the Stat
   await listing.entries();
   assert.deepEqual(reader.statReads.sort(), ['/p/a', '/p/c']);
 });
+
+/** A reader over a set of names whose Stats carry a per-name serial (czxid), bumped when a name is made again. */
+function followedReader(names: string[]) {
+  const serial = new Map<string, bigint>();
+  let next = 1n;
+  const reader: ChildReader & { names: Set<string>; make(name: string): void; remove(name: string): void } = {
+    names: new Set(names),
+    make(name) {
+      reader.names.add(name);
+      serial.set(name, next++);
+    },
+    remove(name) {
+      reader.names.delete(name);
+    },
+    getChildren: async () => ({ children: [...reader.names], stat: stat(0n) }),
+    exists: async (path) => {
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      return reader.names.has(name) ? stat(serial.get(name) ?? 0n) : undefined;
+    },
+  };
+  for (const name of names) reader.make(name);
+  return reader;
+}
+
+/** A fixed pseudo-random sequence, so a failure shows the same steps again. */
+function seeded(seed: number) {
+  let state = seed >>> 0;
+  return (below: number) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state % below;
+  };
+}
+
+/** What a fresh listing of the same names shows: the page, the counts and whether a "more" row follows. */
+async function freshView(reader: ChildReader, options: { pageSize: number; pages: number; filter?: (name: string) => boolean }) {
+  const fresh = new ChildListing(reader, '/q', { pageSize: options.pageSize, window: 8 });
+  await fresh.reload();
+  if (options.filter) fresh.setFilter({ text: 'f', test: options.filter });
+  for (let i = 1; i < options.pages; i++) fresh.showMore();
+  return view(fresh);
+}
+
+const view = async (listing: ChildListing) => ({
+  page: (await listing.entries()).map((e) => `${e.name}@${e.stat.czxid}`),
+  total: listing.total,
+  matching: listing.matching,
+  hasMore: listing.hasMore,
+});
+
+for (const { label, start, pageSize, pages, filter, peekEvery } of [
+  { label: 'a page of a wide node', start: 300, pageSize: 20, pages: 1, filter: undefined, peekEvery: 1 },
+  { label: 'every name shown (one sorted array)', start: 15, pageSize: 50, pages: 1, filter: undefined, peekEvery: 1 },
+  { label: 'a filter, two pages shown', start: 300, pageSize: 10, pages: 2, filter: (name: string) => name.includes('1'), peekEvery: 1 },
+  { label: 'changes between looks at the page', start: 200, pageSize: 15, pages: 1, filter: undefined, peekEvery: 7 },
+]) {
+  test(`single creates and deletes keep the listing equal to a fresh one: ${label}`, async () => {
+    const random = seeded(start + pageSize);
+    // Plain names and sequential ones (which sort after every plain one, by their number).
+    const nameOf = (n: number) => (n % 3 === 0 ? `lock-${String(n).padStart(10, '0')}` : `item-${n}`);
+    const reader = followedReader(Array.from({ length: start }, (_, i) => nameOf(i)));
+    const listing = new ChildListing(reader, '/q', { pageSize, window: 8 });
+    await listing.reload();
+    if (filter) listing.setFilter({ text: 'f', test: filter });
+    for (let i = 1; i < pages; i++) listing.showMore();
+    await listing.entries();
+    for (let step = 1; step <= 400; step++) {
+      const listed = [...reader.names];
+      const kind = random(3);
+      if (kind === 0 && listed.length > 0) {
+        const name = listed[random(listed.length)];
+        reader.remove(name);
+        assert.equal(listing.childDeleted(name), true, `${name} was listed`);
+      } else if (kind === 1 && listed.length > 0) {
+        // Deleted and made again between two looks: the tree tells it as `remade`.
+        const name = listed[random(listed.length)];
+        reader.make(name);
+        listing.childCreated(name, true);
+      } else {
+        // A new name, or the event of a create the listing has seen already.
+        const name = nameOf(random(start * 2));
+        const isNew = !reader.names.has(name);
+        if (isNew) reader.make(name);
+        assert.equal(listing.childCreated(name), isNew, name);
+      }
+      if (step % peekEvery === 0) {
+        assert.deepEqual(await view(listing), await freshView(reader, { pageSize, pages, filter }), `after step ${step}`);
+      }
+    }
+    assert.deepEqual(await view(listing), await freshView(reader, { pageSize, pages, filter }));
+  });
+}
+
+test('events repeated or for names never listed change nothing; before the first listing they are ignored', async () => {
+  const reader = followedReader(['a', 'b', 'c']);
+  const listing = new ChildListing(reader, '/q', { pageSize: 10, window: 2 });
+  assert.equal(listing.childCreated('d'), false, 'not listed yet: the listing to come has it');
+  await listing.reload();
+  assert.deepEqual((await listing.entries()).map((e) => e.name), ['a', 'b', 'c']);
+  const revision = listing.revision;
+  assert.equal(listing.childDeleted('zz'), false);
+  assert.equal(listing.childCreated('d'), true);
+  assert.equal(listing.childCreated('d'), false, 'listed already');
+  assert.equal(listing.childCreated('d', true), false, 'made again, but it has no entry yet: nothing to read again');
+  assert.equal(listing.childCreated('a'), false, 'a was listed after it was created');
+  assert.equal(listing.childDeleted('b'), true);
+  assert.equal(listing.childDeleted('b'), false);
+  assert.equal(listing.revision, revision + 2, 'only the two real changes count');
+  reader.make('d');
+  reader.remove('b');
+  assert.deepEqual((await listing.entries()).map((e) => `${e.name}@${e.stat.czxid}`), ['a@1', 'c@3', 'd@4']);
+  assert.equal(listing.total, 3);
+  reader.make('a');
+  assert.equal(listing.childCreated('a', true), true, 'a was deleted and made again');
+  assert.deepEqual((await listing.entries()).map((e) => `${e.name}@${e.stat.czxid}`), ['a@5', 'c@3', 'd@4']);
+});
+
+test('a change outside the shown page moves the counts and the "more" row; one inside brings the next name in', async () => {
+  const names = Array.from({ length: 30 }, (_, i) => `n-${i + 1}`);
+  const reader = followedReader(names);
+  const listing = new ChildListing(reader, '/q', { pageSize: 10, window: 4 });
+  await listing.reload();
+  assert.deepEqual((await listing.entries()).map((e) => e.name), names.slice(0, 10));
+  const statReads: string[] = [];
+  const exists = reader.exists;
+  reader.exists = async (path) => {
+    statReads.push(path);
+    return exists(path);
+  };
+  reader.make('n-99');
+  listing.childCreated('n-99');
+  assert.equal(listing.total, 31);
+  assert.deepEqual((await listing.entries()).map((e) => e.name), names.slice(0, 10), 'n-99 sorts after the page');
+  assert.deepEqual(statReads, [], 'no Stat read for a name outside the page');
+  reader.remove('n-3');
+  listing.childDeleted('n-3');
+  assert.deepEqual((await listing.entries()).map((e) => e.name), [...names.slice(0, 2), ...names.slice(3, 11)]);
+  assert.deepEqual(statReads, ['/q/n-11'], 'only the name that moved into the page');
+  for (const name of names.slice(11)) {
+    reader.remove(name);
+    listing.childDeleted(name);
+  }
+  assert.equal(listing.hasMore, true, 'n-99 is still past the page');
+  reader.remove('n-99');
+  listing.childDeleted('n-99');
+  assert.equal(listing.hasMore, false);
+  assert.equal(listing.total, 10);
+});

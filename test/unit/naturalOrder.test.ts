@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { compareNatural, sequenceNumber, sortChildren } from '../../src/zk/tree/naturalOrder';
+import { compareNatural, placeInOrder, sequenceNumber, sortChildren } from '../../src/zk/tree/naturalOrder';
 
 const sign = (n: number) => Math.sign(n);
 
@@ -110,5 +110,17 @@ describe('sequenceNumber read without a regular expression', () => {
         assert.equal(sequenceNumber(name), byRegex(name), JSON.stringify(name));
       }
     }
+  });
+});
+
+describe('placeInOrder', () => {
+  test('finds where a name goes in names already in display order (binary search), and the name when it is there', () => {
+    const sorted = sortChildren(['item-10', 'item-2', 'a', 'lock-0000000007', 'b-01', 'b-1', 'lock-0000000003', 'item-1']);
+    for (const [index, name] of sorted.entries()) assert.equal(placeInOrder(sorted, name), index, name);
+    for (const name of ['item-3', 'item-11', '0', 'zz', 'lock-0000000005', 'lock-0000000100', 'b-001', 'b-2']) {
+      const at = placeInOrder(sorted, name);
+      assert.deepEqual(sortChildren([...sorted, name]).indexOf(name), at, name);
+    }
+    assert.equal(placeInOrder([], 'x'), 0);
   });
 });

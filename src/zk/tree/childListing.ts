@@ -2,7 +2,7 @@
 // Stats for the visible page only, fetched with a bounded number of requests in flight (node-zookeeper-client's
 // pending queue slows down badly when tens of thousands are outstanding).
 import { NameFilter } from './nameFilter';
-import { firstInOrder, rankInOrder } from './naturalOrder';
+import { firstInOrder, placeInOrder, rankInOrder } from './naturalOrder';
 import { joinPath } from '../paths';
 import type { ZnodeStat } from '../stat';
 import { mapBounded } from '../timeouts';
@@ -46,6 +46,13 @@ export class ChildListing<E extends ChildEntry = ChildEntry> {
   private stale: Set<string> | undefined;
   private filterValue: NameFilter | undefined;
   private shown: number;
+  /**
+   * Whether children created or deleted reach this listing one by one (childCreated/childDeleted): the display
+   * order is then kept a page longer than shown, so deletions within the page do not each sort the rest again.
+   */
+  private followed = false;
+  /** Counts every change to the names (listings and single changes), so a caller can tell whether any came. */
+  private revisionValue = 0;
   parentStat: ZnodeStat | undefined;
   loaded = false;
 
@@ -72,6 +79,11 @@ export class ChildListing<E extends ChildEntry = ChildEntry> {
     return this.visibleNames.length > this.shown;
   }
 
+  /** Changes with every listing and every single change applied. */
+  get revision(): number {
+    return this.revisionValue;
+  }
+
   /**
    * Lists the names again. The entries of names no longer listed are dropped; those still listed are kept (the
    * same objects), with their Stats read again before they are next shown when `restat`, or when some of them were
@@ -90,8 +102,62 @@ export class ChildListing<E extends ChildEntry = ChildEntry> {
     }
     this.applyFilter();
     this.loaded = true;
+    this.revisionValue++;
     // The child version counts every create and delete under the node: the same one means the same children.
     return !previous || previous.cversion !== stat.cversion;
+  }
+
+  /**
+   * A child created since the listing, as a watch event told: its name goes into place without listing again. A
+   * name listed already was listed after its creation, unless it was `remade` (deleted and created again since the
+   * last look): then its Stat is read again. Answers whether the listing changed.
+   */
+  childCreated(name: string, remade = false): boolean {
+    if (!this.loaded) return false;
+    this.followed = true;
+    if (this.has(name)) {
+      if (!remade || !this.known.has(name)) return false;
+      (this.stale ??= new Set()).add(name);
+      return true;
+    }
+    this.revisionValue++;
+    const { names, visibleNames, ordered } = this;
+    // `names` and `visibleNames` may be the very array `ordered` is (every name shown): that one takes it in place.
+    if (names !== ordered) names.push(name);
+    if (this.filterValue && !this.filterValue.test(name)) return true;
+    if (visibleNames !== names && visibleNames !== ordered) visibleNames.push(name);
+    if (ordered.length > 0 || ordered === visibleNames) {
+      const at = placeInOrder(ordered, name);
+      // `ordered` holds the first names in display order: one that goes after them all stays out, unless it holds every one.
+      if (at < ordered.length || ordered === visibleNames) ordered.splice(at, 0, name);
+    }
+    return true;
+  }
+
+  /** A child deleted since the listing, as a watch event told: its name and entry go. Answers whether it was listed. */
+  childDeleted(name: string): boolean {
+    if (!this.loaded || !this.has(name)) return false;
+    this.followed = true;
+    this.revisionValue++;
+    this.known.delete(name);
+    this.stale?.delete(name);
+    const { names, visibleNames, ordered } = this;
+    if (ordered.length > 0) {
+      const at = placeInOrder(ordered, name);
+      if (ordered[at] === name) ordered.splice(at, 1);
+    }
+    if (names !== ordered) removeUnordered(names, name);
+    if (visibleNames !== names && visibleNames !== ordered) removeUnordered(visibleNames, name);
+    return true;
+  }
+
+  /** Whether `name` is listed (before filtering). */
+  private has(name: string): boolean {
+    if (this.names === this.ordered || (this.visibleNames === this.ordered && this.filterValue?.test(name))) {
+      const at = placeInOrder(this.ordered, name);
+      return this.ordered[at] === name;
+    }
+    return this.names.includes(name);
   }
 
   /** The entry of a listed child whose Stat was read. */
@@ -121,7 +187,7 @@ export class ChildListing<E extends ChildEntry = ChildEntry> {
   /** The shown entries with their Stats; names that vanished since the listing are left out. */
   async entries(): Promise<E[]> {
     if (this.ordered.length < Math.min(this.shown, this.visibleNames.length)) {
-      this.ordered = firstInOrder(this.visibleNames, this.shown);
+      this.ordered = firstInOrder(this.visibleNames, this.followed ? this.shown + this.options.pageSize : this.shown);
       // Every name is shown: the sorted copy replaces the unsorted one (their order matters nowhere else), so a
       // 100,000-name listing holds one array of them, not two.
       if (this.ordered.length === this.visibleNames.length) {
@@ -129,9 +195,10 @@ export class ChildListing<E extends ChildEntry = ChildEntry> {
         this.visibleNames = this.ordered;
       }
     }
-    // The page as it is now: a reload while the Stats are read replaces `ordered`, it does not change this array.
-    const page = this.ordered;
-    const end = Math.min(this.shown, page.length);
+    // The page as it is now: a reload while the Stats are read replaces `ordered`, and a single change edits it in
+    // place, so the page is a copy.
+    const page = this.ordered.slice(0, this.shown);
+    const end = page.length;
     const stale = this.stale;
     const missing: string[] = [];
     for (let i = 0; i < end; i++) if (!this.known.has(page[i]) || stale?.has(page[i])) missing.push(page[i]);
@@ -158,6 +225,14 @@ export class ChildListing<E extends ChildEntry = ChildEntry> {
     this.visibleNames = filter ? this.names.filter((n) => filter.test(n)) : this.names;
     this.ordered = [];
   }
+}
+
+/** Removes `name` from an array whose order does not matter (the last name takes its place). */
+function removeUnordered(names: string[], name: string): void {
+  const at = names.indexOf(name);
+  if (at < 0) return;
+  names[at] = names[names.length - 1];
+  names.pop();
 }
 
 /**

@@ -1,6 +1,8 @@
 // The tree state of one live connection: listings of expanded nodes, whose entries are the elements of their
 // children (one per path for as long as it is listed), and a live watch on every expanded node (dropped when it
-// collapses). Changes are debounced, re-read, then announced.
+// collapses). Changes are debounced, re-read, then announced. A node with many children follows them from the
+// events instead (a persistent recursive watch names each child created or deleted), so a change there does not
+// list them all again.
 // Free of the vscode API on purpose, so benchmarks can drive it outside VS Code.
 import { ChildListing } from './childListing';
 import { isZkError } from '../errors';
@@ -10,11 +12,37 @@ import type { WatchEvent } from '../session/watchRegistry';
 import { ConnectionNode, PathNode, ZnodeNode } from './treeNodes';
 import { HeldWatches } from '../heldWatches';
 
+/**
+ * From this many children (as the node's Stat last showed them) an expanded node follows its children from the
+ * events: listing them again costs a few milliseconds below it, but grows with every name (about 50 ms at 100,000).
+ * Below it a recursive watch would only add the events of deeper nodes, which the tree does not use.
+ */
+export const FOLLOW_CHILDREN_FROM = 5000;
+
+/**
+ * More child events than this in one debounce (a bulk delete or import) are not applied one by one: each looks its
+ * name up among all of them (about 0.1 ms at 100,000), and past a few hundred one listing costs less.
+ */
+export const MOST_CHILD_EVENTS_APPLIED = 256;
+
+type ChildEvent = 'created' | 'deleted' | 'remade';
+
+type PendingChange = {
+  timer: NodeJS.Timeout;
+  children: boolean;
+  data: boolean;
+  restat: boolean;
+  /** Children created or deleted, by name (followed nodes only): `remade` is a delete and then a create. */
+  childEvents: Map<string, ChildEvent> | undefined;
+};
+
 export interface TreeSettings {
   pageSize: number;
   window: number;
   liveUpdates: boolean;
   debounceMs: number;
+  /** From how many children a node follows them from the events (FOLLOW_CHILDREN_FROM unless set; tests set it low). */
+  followChildrenFrom?: number;
 }
 
 export class ConnectionTree {
@@ -23,7 +51,11 @@ export class ConnectionTree {
   /** The element each listing makes its entries under. */
   private readonly listingParents = new WeakMap<ChildListing<ZnodeNode>, PathNode>();
   private readonly watches = new HeldWatches();
-  private readonly pending = new Map<string, { timer: NodeJS.Timeout; children: boolean; data: boolean; restat: boolean }>();
+  private readonly pending = new Map<string, PendingChange>();
+  /** Expanded nodes that follow their children from the events (their watch is recursive). */
+  private readonly followed = new Set<string>();
+  /** Child events received per followed node, so a check can tell whether any came while it waited. */
+  private readonly childEventsReceived = new Map<string, number>();
   private disposed = false;
 
   constructor(
@@ -72,7 +104,8 @@ export class ConnectionTree {
     // The watch goes out first and the listing right behind it, without waiting for the watch's answer: a server
     // answers one session's requests in order, so no change falls between them. Until the server is known to have
     // persistent watches (an old one closes the connection on addWatch, failing what follows), one after the other.
-    const watching = this.ensureWatch(path);
+    const followFrom = this.settings().followChildrenFrom ?? FOLLOW_CHILDREN_FROM;
+    const watching = this.ensureWatch(path, parent instanceof ZnodeNode && parent.stat.numChildren >= followFrom);
     if (listing.loaded) {
       await watching;
       return listing;
@@ -122,6 +155,7 @@ export class ConnectionTree {
     const prefix = path === '/' ? '/' : path + '/';
     const within = (p: string) => p === path || p.startsWith(prefix);
     this.watches.releaseAll(within);
+    for (const followed of [...this.followed]) if (within(followed)) this.stopFollowing(followed);
     for (const [listed, listing] of [...this.listings]) {
       if (!within(listed)) continue;
       // A filter the user set survives collapsing; only its names are dropped.
@@ -152,32 +186,81 @@ export class ConnectionTree {
   dispose(): void {
     this.disposed = true;
     this.watches.releaseAll();
+    this.followed.clear();
     for (const p of this.pending.values()) clearTimeout(p.timer);
     this.pending.clear();
   }
 
-  private async ensureWatch(path: string): Promise<void> {
+  /** Paths that follow their children from the events now. */
+  get followedPaths(): string[] {
+    return [...this.followed];
+  }
+
+  /**
+   * `followChildren`: with a recursive watch, whose events name each child created or deleted. Only once the
+   * server is known to have persistent watches: an older one (no addWatch) keeps today's watch and re-lists.
+   */
+  private async ensureWatch(path: string, followChildren: boolean): Promise<void> {
     if (!this.settings().liveUpdates && !this.watches.has(path)) return;
-    await this.watches.hold(path, () => this.session.watches.watch(path, (event) => this.onWatchEvent(event)), (error) => {
+    const follow = followChildren && this.session.watches.persistent === true && !this.watches.has(path);
+    if (follow) this.followed.add(path);
+    await this.watches.hold(path, () => (follow
+      ? this.session.watches.watchTree(path, (event) => this.onFollowedEvent(path, event))
+      : this.session.watches.watch(path, (event) => this.onWatchEvent(event))), (error) => {
+      if (follow) this.stopFollowing(path);
       if (!isZkError(error, 'noNode')) this.warn(`watch ${path}: ${String(error)}`);
     });
   }
 
+  private stopFollowing(path: string): void {
+    this.followed.delete(path);
+    this.childEventsReceived.delete(path);
+  }
+
+  /**
+   * An event of a followed node's recursive watch: the node's own go the usual way; a direct child created or
+   * deleted waits out the debounce with the others; deeper nodes (and children's data) are not the tree's concern.
+   */
+  private onFollowedEvent(root: string, event: WatchEvent): void {
+    if (this.disposed || !this.followed.has(root)) return;
+    if (event.path === root) {
+      this.onWatchEvent(event);
+      return;
+    }
+    if ((event.kind !== 'created' && event.kind !== 'deleted') || parentPath(event.path) !== root) return;
+    this.childEventsReceived.set(root, (this.childEventsReceived.get(root) ?? 0) + 1);
+    const entry = this.pendingEntry(root);
+    const events = (entry.childEvents ??= new Map());
+    const name = baseName(event.path);
+    const earlier = events.get(name);
+    events.set(name, event.kind === 'created' && (earlier === 'deleted' || earlier === 'remade') ? 'remade' : event.kind);
+    this.schedule(root, entry);
+  }
+
+  private pendingEntry(path: string): PendingChange {
+    return this.pending.get(path) ?? { timer: undefined as unknown as NodeJS.Timeout, children: false, data: false, restat: false, childEvents: undefined };
+  }
+
+  private schedule(path: string, entry: PendingChange): void {
+    clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => void this.applyChange(path), this.settings().debounceMs);
+    this.pending.set(path, entry);
+  }
+
   private onWatchEvent(event: WatchEvent): void {
     if (this.disposed) return;
-    const entry = this.pending.get(event.path) ?? { timer: undefined as unknown as NodeJS.Timeout, children: false, data: false, restat: false };
+    const entry = this.pendingEntry(event.path);
     if (event.kind === 'childrenChanged' || event.kind === 'created') entry.children = true;
     if (event.kind === 'dataChanged' || event.kind === 'created') entry.data = true;
     if (event.kind === 'resync') entry.children = entry.data = entry.restat = true;
     if (event.kind === 'deleted') {
       // The parent's own watch (if it is expanded) reports the removal; this node's state is gone.
       this.watches.release(event.path);
+      this.stopFollowing(event.path);
       this.listings.delete(event.path);
       return;
     }
-    clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => void this.applyChange(event.path), this.settings().debounceMs);
-    this.pending.set(event.path, entry);
+    this.schedule(event.path, entry);
   }
 
   /** Paths with a change received and not yet applied (it waits out the debounce). */
@@ -202,16 +285,53 @@ export class ConnectionTree {
     // command chosen on one of them in that moment would not know its row.
     let redraw = entry.data || entry.restat || !listing;
     try {
-      if (entry.children && listing && await listing.reload(entry.restat)) redraw = true;
+      // A listing (after a reconnect, or for a node that does not follow events) has every child event before it.
+      const relist = !!listing && (entry.children || (listing.loaded && (entry.childEvents?.size ?? 0) > MOST_CHILD_EVENTS_APPLIED));
+      if (relist) {
+        if (await listing.reload(entry.restat)) redraw = true;
+      } else if (entry.childEvents && listing?.loaded) {
+        if (await this.applyChildEvents(path, listing, entry.childEvents)) redraw = true;
+        // The node's Stat was read with them.
+        entry.data = false;
+      }
       if (entry.data) await this.restat(path);
       // Announced below with its new children, so its count is drawn with them.
-      else if (entry.children && listing && this.adoptOwnStat(path, listing)) redraw = true;
+      else if (relist && this.adoptOwnStat(path, listing)) redraw = true;
     } catch (error) {
       redraw = true;
       if (!isZkError(error, 'noNode')) this.warn(`refresh ${path}: ${String(error)}`);
     }
     const target = this.nodeAt(path);
     if (target && redraw) this.changed(target);
+  }
+
+  /**
+   * Applies a followed node's child events to its listing, then reads the node's own Stat (its child count is
+   * drawn). When no event and no listing came meanwhile, that count must be the listing's: if not, an event was
+   * missed, and the children are listed again. Answers whether something to draw changed.
+   */
+  private async applyChildEvents(path: string, listing: ChildListing<ZnodeNode>, events: Map<string, ChildEvent>): Promise<boolean> {
+    let changed = false;
+    for (const [name, kind] of events) {
+      if (kind === 'deleted' ? listing.childDeleted(name) : listing.childCreated(name, kind === 'remade')) changed = true;
+    }
+    const received = this.childEventsReceived.get(path);
+    const revision = listing.revision;
+    const stat = await this.session.exists(path);
+    if (!stat) return changed;
+    const node = this.nodeAt(path);
+    if (node instanceof ZnodeNode) {
+      if (node.stat.numChildren !== stat.numChildren || node.stat.dataLength !== stat.dataLength) changed = true;
+      node.stat = stat;
+    }
+    if (received !== this.childEventsReceived.get(path) || revision !== listing.revision) return changed;
+    if (stat.numChildren === listing.total) {
+      listing.parentStat = stat;
+      return changed;
+    }
+    this.warn(`refresh ${path}: ${listing.total} children followed, ${stat.numChildren} on the server; listing them again`);
+    await listing.reload();
+    return true;
   }
 }
 

@@ -188,6 +188,22 @@ export function sortChildren(names: readonly string[]): string[] {
   return sortAll(names);
 }
 
+/**
+ * Where `name` goes in `sorted` (names already in display order): the index of the first name not before it, so
+ * `sorted[index] === name` when it is there. A binary search: a listing that follows events inserts one name.
+ */
+export function placeInOrder(sorted: readonly string[], name: string): number {
+  const seq = sequenceKey(name);
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareKeys(sorted[middle], sequenceKey(sorted[middle]), name, seq) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** How many of `names` come before `name` in display order (its index once sorted). */
 export function rankInOrder(names: readonly string[], name: string): number {
   const seq = sequenceKey(name);
