@@ -32,7 +32,7 @@ async function contend(driver: ThirdPartyClient, kind: string, lockPath: string,
 async function analyseUntil(session: ZkSession, root: string, options: AnalyzeOptions, ready: (a: LockAnalysis) => boolean): Promise<LockAnalysis> {
   let last: LockAnalysis | undefined;
   try {
-    await eventually(async () => ready(last = await analyzeLocks(session, root, options)), 20000, `analysis of ${root}`);
+    await eventually(async () => ready(last = await analyzeLocks(session, root, options)), 60000, `analysis of ${root}`);
   } catch (error) {
     throw new Error(`${(error as Error).message}: ${JSON.stringify(last, null, 1)}`);
   }

@@ -30,13 +30,14 @@ test('a handshake that gets no answer is dropped and retried, and the session su
   try {
     await session.open();
     const id = session.sessionId;
-    assert.equal(proxy.connections, 1);
-    silentConnections.add(2);
+    // Usually 1; a loaded machine may already have given up on a slow first handshake.
+    const opened = proxy.connections;
+    silentConnections.add(opened + 1);
     proxy.cutAll();
     await eventually(() => session.state === 'suspended', 5000, 'suspended');
-    // Connection 2 hangs in the handshake; only a new attempt (connection 3) can bring the session back.
+    // The next connection hangs in the handshake; only a new attempt after it can bring the session back.
     await eventually(() => session.state === 'connected', 10000, 'reconnected on a new connection');
-    assert.ok(proxy.connections >= 3, `retried on a new connection (${proxy.connections})`);
+    assert.ok(proxy.connections >= opened + 2, `retried on a new connection (${proxy.connections} after ${opened})`);
     assert.equal(session.sessionId, id, 'same session');
     await session.exists('/zookeeper');
   } finally {
