@@ -126,7 +126,8 @@ describe('a lock holder whose member hangs (SIGSTOP) on a 3-server ensemble', ()
       log.markFreeze();
       frozen.push(f);
       try {
-        await eventually(() => log.includes('second acquired'), timeoutMs + 40000, `the second client holding the lock (${log})`);
+        // Both told, each by its own server: the observer's notice may come after the second client's.
+        await eventually(() => log.includes('second acquired') && log.includes('node deleted'), timeoutMs + 40000, `the second client holding the lock and the node's deletion told (${log})`);
         before_(log, 'holder suspended', 'node deleted');
         before_(log, 'holder suspended', 'second acquired');
         assert.equal(h.snapshot.suspendedFrom, 'held');
