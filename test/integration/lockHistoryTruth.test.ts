@@ -84,7 +84,13 @@ describe('lock history against Curator and kazoo logs', () => {
     assert.equal(acquired.length, 1 + 2 * WORKERS * CYCLES);
     const recordedHolds = () => [...recorder.history.intervals()].filter((i) => i.kind === 'hold');
     // Wait for the recorder to see the last release of each lock (every hold closed).
-    await eventually(() => acquired.every((e) => recordedHolds().some((h) => h.node === path.basename(e.node ?? '') && h.end !== undefined)), 60000, 'every hold closed in the history');
+    const unclosed = () => acquired.filter((e) => !recordedHolds().some((h) => h.node === path.basename(e.node ?? '') && h.end !== undefined)).map((e) => `${e.id} ${path.basename(e.node ?? '?')}`);
+    try {
+      await eventually(() => unclosed().length === 0, 60000, 'every hold closed in the history');
+    } catch (error) {
+      // What the next look needs: which holds, and whether the monitor was away or failing meanwhile.
+      throw new Error(`${(error as Error).message}: not closed ${unclosed().join(', ')}; open ${[...recorder.history.open.values()].map(identity).join(', ')}; gaps ${JSON.stringify(recorder.history.gaps)}; monitor errors ${JSON.stringify(monitorErrors)}`);
+    }
 
     for (const lock of ['/truth/kazoo', '/truth/curator']) {
       const logged = acquired.filter((e) => path.dirname(e.node ?? '') === lock).sort((a, b) => a.t - b.t);
