@@ -11,8 +11,6 @@ function handOvers(): LockRecorder {
   // The servers' tables, asked for at 250 (after c's node was created), know c's session nowhere.
   recorder.observe(snapshot(300, { '/L': [{ name: 'c', session: '0xc', since: 150, holding: true, held: [300, true] }, { name: 'b2', session: '0xb', since: 290 }] }, ['0xc']), T0 + 300, T0 + 250);
   recorder.observe(snapshot(400, { '/L': [{ name: 'b2', session: '0xb', since: 290, holding: true, held: [400, true] }] }));
-  // Tables asked for after c's node went still know c's session nowhere: it ended with its hold.
-  recorder.observe(snapshot(500, { '/L': [{ name: 'b2', session: '0xb', since: 290, holding: true, held: [400, true] }] }, ['0xc']), T0 + 500, T0 + 450, new Set(['0xb']));
   return recorder;
 }
 
@@ -97,25 +95,7 @@ describe('lock history: recorder', () => {
     recorder.observe(snapshot(12, { '/L': [{ name: 'a', session: '0xa', since: 5, holding: true }, { name: 'b', session: '0xb', since: 6 }] }, ['0xa']), T0 + 12, T0 + 4);
     recorder.observe(snapshot(20, { '/L': [{ name: 'a', session: '0xa', since: 5, holding: true }, { name: 'b', session: '0xb', since: 6 }] }, ['0xa']), T0 + 20, T0 + 15);
     recorder.observe(snapshot(30, { '/L': [{ name: 'b', session: '0xb', since: 6, holding: true, held: [30, true] }] }));
-    // Not yet said: a client cut off for a moment may have come back and released.
-    assert.deepEqual(brief(recorder.history), ['wait b 6..30 acquired', 'hold a 5..30 unknown']);
-    recorder.observe(snapshot(40, { '/L': [{ name: 'b', session: '0xb', since: 6, holding: true, held: [30, true] }] }), T0 + 40, T0 + 35, new Set(['0xb']));
     assert.deepEqual(brief(recorder.history), ['wait b 6..30 acquired', 'hold a 5..30 sessionEnded']);
-  });
-
-  test('a session seen connected nowhere that is alive again after its node went released it: no session loss claimed', () => {
-    const recorder = new LockRecorder();
-    const ended: string[] = [];
-    recorder.onEvent((e) => { if (e.type === 'ended') ended.push(`${e.interval.node} ${e.interval.ended}`); });
-    recorder.observe(snapshot(0, {}));
-    recorder.observe(snapshot(10, { '/L': [{ name: 'a', session: '0xa', since: 5, holding: true }, { name: 'b', session: '0xb', since: 6 }] }));
-    // Cut off for a moment (the tables asked at 15 find it nowhere), it comes back and releases.
-    recorder.observe(snapshot(20, { '/L': [{ name: 'a', session: '0xa', since: 5, holding: true }, { name: 'b', session: '0xb', since: 6 }] }, ['0xa']), T0 + 20, T0 + 15);
-    recorder.observe(snapshot(30, { '/L': [{ name: 'b', session: '0xb', since: 6, holding: true, held: [30, true] }] }));
-    // Connected again in the tables asked after, though owning no node: alive, so it released.
-    recorder.observe(snapshot(40, { '/L': [{ name: 'b', session: '0xb', since: 6, holding: true, held: [30, true] }] }), T0 + 40, T0 + 35, new Set(['0xa', '0xb']));
-    assert.deepEqual(brief(recorder.history), ['wait b 6..30 acquired', 'hold a 5..30 released']);
-    assert.deepEqual(ended, ['a released']);
   });
 
   test('a session missing from tables older than its node is not taken for lost', () => {

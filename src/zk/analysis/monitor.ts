@@ -93,18 +93,6 @@ export class LockMonitor {
     return this.tablesAskedAtValue;
   }
 
-  /**
-   * Every session the last tables found connected to a member, whether or not it takes part in a queue; undefined
-   * when some member's table of connections is missing (then nobody can be said to be connected nowhere).
-   */
-  get connectedSessions(): ReadonlySet<string> | undefined {
-    const tables = this.tables;
-    if (!tables?.length || !tables.every((t) => !!t.connections)) return undefined;
-    const connected = new Set<string>();
-    for (const t of tables) for (const session of t.connections!.keys()) connected.add(session);
-    return connected;
-  }
-
   /** Reads everything, watches the queues and starts polling the servers' tables. */
   start(): void {
     if (this.started || this.disposed) return;

@@ -18,7 +18,7 @@ export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder
       away = false;
       recorder.gapEnded(analysis.takenAt);
     }
-    if (!away) recorder.observe(analysis, analysis.takenAt, monitor.tablesAskedAt, monitor.connectedSessions);
+    if (!away) recorder.observe(analysis, analysis.takenAt, monitor.tablesAskedAt);
   });
   const stopCounters = monitor.onCounters((counters, takenAt) => {
     // A read after reconnecting that changed nothing shown (no update): the gap ends, and what is open is as it was.

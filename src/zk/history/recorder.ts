@@ -33,12 +33,6 @@ export class LockRecorder {
   private readonly counters = new Map<string, { cversion: number; at: number; seen: number }>();
   /** Sessions the servers' tables last showed as connected nowhere (kept small: only owners of recorded nodes). */
   private readonly disconnected = new Set<string>();
-  /**
-   * Session → intervals whose node went while the session was last seen connected nowhere. Expired, most likely;
-   * but a client cut off for a moment may have come back and released. Judged by the next tables asked after the
-   * node went: alive there (or owning a node) is a release, otherwise the session ended.
-   */
-  private readonly suspectedEnds = new Map<string, HistoryInterval[]>();
   /** Intervals opened by the observation in progress. */
   private readonly openedNow: HistoryInterval[] = [];
 
@@ -89,14 +83,11 @@ export class LockRecorder {
    * whose node already existed then was connected nowhere while its node was there (a newer session is simply not
    * in them yet).
    */
-  observe(analysis: LockAnalysis, at = analysis.takenAt, tablesAskedAt?: number, connected?: ReadonlySet<string>): void {
+  observe(analysis: LockAnalysis, at = analysis.takenAt, tablesAskedAt?: number): void {
     const live = this.seenLive;
     const present = new Set<string>();
     const sessionsWithNodes = new Set<string>();
-    if (tablesAskedAt !== undefined) {
-      if (connected) this.judgeSuspectedEnds(analysis, tablesAskedAt, connected);
-      this.noteDisconnected(analysis, tablesAskedAt);
-    }
+    if (tablesAskedAt !== undefined) this.noteDisconnected(analysis, tablesAskedAt);
     for (const queue of analysis.queues) {
       let length = 0;
       for (const p of queue.participants) {
@@ -215,10 +206,7 @@ export class LockRecorder {
    */
   private close(path: string, interval: HistoryInterval, at: number, live: boolean): void {
     if (live && interval.session && this.disconnected.has(interval.session)) {
-      this.closeAs(path, interval, at, live, 'unknown');
-      const list = this.suspectedEnds.get(interval.session) ?? [];
-      list.push(interval);
-      this.suspectedEnds.set(interval.session, list);
+      this.closeAs(path, interval, at, live, 'sessionEnded');
       return;
     }
     this.closeAs(path, interval, at, live, 'unknown');
@@ -227,25 +215,6 @@ export class LockRecorder {
     list.push(interval);
     this.pendingEnds.set(interval.session, list);
     this.pendingCount++;
-  }
-
-  /**
-   * Complete tables of connections asked after a suspected node went tell: its session connected to a member (or
-   * owning a node) released it, otherwise the session ended. Without complete tables nothing is claimed.
-   */
-  private judgeSuspectedEnds(analysis: LockAnalysis, tablesAskedAt: number, connected: ReadonlySet<string>): void {
-    if (this.suspectedEnds.size === 0) return;
-    const owners = new Set<string>();
-    for (const q of analysis.queues) for (const p of q.participants) if (p.session && !p.nodeless) owners.add(p.session);
-    for (const [session, intervals] of this.suspectedEnds) {
-      if (intervals.some((i) => (i.end ?? i.start) >= tablesAskedAt)) continue;
-      const lived = connected.has(session) || owners.has(session);
-      for (const interval of intervals) {
-        interval.ended = !lived ? 'sessionEnded' : interval.kind === 'wait' ? 'gaveUp' : 'released';
-        this.emit({ type: 'ended', interval });
-      }
-      this.suspectedEnds.delete(session);
-    }
   }
 
   private closeAs(path: string, interval: HistoryInterval, at: number, exact: boolean, ended: EndReason): void {
