@@ -106,8 +106,10 @@ describe('lock history against Curator and kazoo logs', () => {
     // Node data is the contender's id: the label tells the quitter's node.
     const doomedNode = path.basename(doomed.events.find((e) => e.event === 'acquired')?.node ?? '?');
     const endings = recordedHolds().filter((h) => h.lock === '/truth/kazoo').map((h) => `${h.node === doomedNode ? 'doomed' : 'worker'} ${h.ended}`);
-    assert.ok(endings.includes('doomed sessionEnded'), endings.join());
-    assert.ok(!endings.includes('worker sessionEnded'), endings.join());
+    // The killed client's end is not claimed (the tables cannot tell an expiry from a moment's cut-off), and no live
+    // worker is ever called lost.
+    assert.ok(endings.includes('doomed unknown'), endings.join());
+    assert.ok(!endings.some((e) => e.endsWith('sessionEnded')), endings.join());
     const quitterIntervals = [...recorder.history.intervals()].filter((i) => i.label === 'quitter');
     assert.deepEqual(quitterIntervals.map((i) => i.kind), ['wait'], `the quitter waited and never held: ${JSON.stringify(kazoo.events.filter((e) => e.id === 'quitter'))}; gaps ${JSON.stringify(recorder.history.gaps)}; monitor errors ${JSON.stringify(monitorErrors)}`);
     assert.notEqual(quitterIntervals[0].ended, 'acquired');

@@ -25,7 +25,7 @@ describe('lock history: recorder', () => {
       'wait c 150..300 acquired',
       'hold b 200..300 released',
       'wait b2 290..400 acquired',
-      'hold c 300..400 sessionEnded',
+      'hold c 300..400 unknown',
     ]);
     assert.deepEqual([...history.open.values()].map((i) => `${i.kind} ${i.node} ${i.start - T0}`), ['hold b2 400']);
   });
@@ -87,7 +87,7 @@ describe('lock history: recorder', () => {
     assert.deepEqual(brief(recorder.history).sort(), ['hold c1 3..20 unknown', 'hold l1 1..20 unknown', 'hold r1 5..20 unknown', 'wait c2 4..20 acquired'].sort());
   });
 
-  test('a node whose session the servers showed connected nowhere while it held went with its session', () => {
+  test('a node whose session the servers showed connected nowhere while it held is not called a session loss', () => {
     const recorder = new LockRecorder();
     recorder.observe(snapshot(0, {}));
     recorder.observe(snapshot(10, { '/L': [{ name: 'a', session: '0xa', since: 5, holding: true }, { name: 'b', session: '0xb', since: 6 }] }));
@@ -95,7 +95,8 @@ describe('lock history: recorder', () => {
     recorder.observe(snapshot(12, { '/L': [{ name: 'a', session: '0xa', since: 5, holding: true }, { name: 'b', session: '0xb', since: 6 }] }, ['0xa']), T0 + 12, T0 + 4);
     recorder.observe(snapshot(20, { '/L': [{ name: 'a', session: '0xa', since: 5, holding: true }, { name: 'b', session: '0xb', since: 6 }] }, ['0xa']), T0 + 20, T0 + 15);
     recorder.observe(snapshot(30, { '/L': [{ name: 'b', session: '0xb', since: 6, holding: true, held: [30, true] }] }));
-    assert.deepEqual(brief(recorder.history), ['wait b 6..30 acquired', 'hold a 5..30 sessionEnded']);
+    // A client cut off for a moment comes back and releases: the tables cannot tell that from an expiry.
+    assert.deepEqual(brief(recorder.history), ['wait b 6..30 acquired', 'hold a 5..30 unknown']);
   });
 
   test('a session missing from tables older than its node is not taken for lost', () => {
@@ -127,7 +128,7 @@ describe('lock history: figures', () => {
     assert.deepEqual(figures.queueLength.map(([at, n]) => [at - T0, n]), [[100, 2], [400, 1]]);
     assert.equal(figures.longestHold?.node, 'a');
     assert.equal(figures.longestHold?.exact, false);
-    assert.equal(figures.sessionLosses, 1);
+    assert.equal(figures.sessionLosses, 0, 'a session end is not claimed from the tables');
     assert.equal(figures.bounds, true);
     // Four holds from the first known time (A's start) to the end of the window, 0.5 s.
     assert.equal(figures.acquisitionsPerSecond, 4 / 0.5);
@@ -171,7 +172,7 @@ describe('lock history: timeline columns', () => {
     assert.deepEqual(bars, [
       'b: wait 50..200 acquired 3, hold 200..300 released 3',
       'a: hold 0..200 unknown 2',
-      'c: wait 150..300 acquired 3, hold 300..400 sessionEnded 3',
+      'c: wait 150..300 acquired 3, hold 300..400 unknown 3',
       'b2: wait 290..400 acquired 3, hold 400..-1 open 1',
     ]);
     assert.deepEqual(data.queue, [{ lock: 0, at: [100, 400], length: [2, 1] }]);
