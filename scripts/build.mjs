@@ -1,20 +1,12 @@
 // Bundles the extension and the `zooscope` CLI with esbuild; types are checked separately by `tsc --noEmit`.
 import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
-import { cliBuildOptions } from './lib/cliBuild.mjs';
+import { cliBuildOptions, nodeBundleOptions } from './lib/cliBuild.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-const common = {
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node18',
-  sourcemap: !production,
-  minify: production,
-  logLevel: 'warning',
-};
+const common = nodeBundleOptions({ production });
 
 const builds = [
   { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },

@@ -11,8 +11,8 @@ export function extensionVersion() {
   return JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version;
 }
 
-/** esbuild options for the CLI bundle; the shebang is kept from src/cli/main.ts. */
-export function cliBuildOptions({ outfile, production }) {
+/** esbuild options every Node bundle of the project shares (the extension, the CLI). */
+export function nodeBundleOptions({ production }) {
   return {
     bundle: true,
     platform: 'node',
@@ -21,6 +21,13 @@ export function cliBuildOptions({ outfile, production }) {
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',
+  };
+}
+
+/** esbuild options for the CLI bundle; the shebang is kept from src/cli/main.ts. */
+export function cliBuildOptions({ outfile, production }) {
+  return {
+    ...nodeBundleOptions({ production }),
     entryPoints: [path.join(repoRoot, 'src', 'cli', 'main.ts')],
     outfile,
     // src/cli/main.ts declares it; a bundle built without it (the tests' own) says the version is unknown.
