@@ -30,10 +30,11 @@ export function sliceEvent(i: HistoryInterval, pid: number, tid: number, end: nu
   };
 }
 
-/** Writes the whole trace through `write` (called with chunks of about 64 KiB). */
-export function writeTrace(history: LockHistory, write: (chunk: string) => void, options: TraceOptions = {}): void {
-  const now = options.now ?? Date.now();
-  const text = options.text ?? ((value: string) => value);
+/**
+ * The Trace Event JSON around its events: the opening, the monitor's process and thread names, events written in
+ * chunks of about 64 KiB through `write`, and the closing `end()` writes with what is left.
+ */
+export function traceEventWriter(write: (chunk: string) => void): { emit(event: object): void; end(): void } {
   let buffer = '';
   let first = true;
   const emit = (event: object) => {
@@ -47,6 +48,14 @@ export function writeTrace(history: LockHistory, write: (chunk: string) => void,
   write('{"displayTimeUnit":"ms","traceEvents":[');
   emit({ ph: 'M', name: 'process_name', pid: MONITOR_PID, tid: 0, args: { name: 'monitor' } });
   emit({ ph: 'M', name: 'thread_name', pid: MONITOR_PID, tid: 0, args: { name: 'connection' } });
+  return { emit, end: () => write(buffer + '\n]}\n') };
+}
+
+/** Writes the whole trace through `write` (called with chunks of about 64 KiB). */
+export function writeTrace(history: LockHistory, write: (chunk: string) => void, options: TraceOptions = {}): void {
+  const now = options.now ?? Date.now();
+  const text = options.text ?? ((value: string) => value);
+  const { emit, end } = traceEventWriter(write);
   for (const gap of history.gaps) {
     if (gap.lock !== undefined) continue; // drawn on its lock's process below
     const end = gap.to ?? now;
@@ -137,5 +146,5 @@ export function writeTrace(history: LockHistory, write: (chunk: string) => void,
   for (const sample of history.samples) {
     emit({ ph: 'C', name: 'queue length', pid: pidOf(sample.lock), tid: 0, ts: micros(sample.at), args: { length: sample.length } });
   }
-  write(buffer + '\n]}\n');
+  end();
 }

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as readline from 'readline';
 import type { HistoryGap, HistoryInterval } from './model';
-import { micros, sliceEvent } from './traceExport';
+import { micros, sliceEvent, traceEventWriter } from './traceExport';
 import { RECORDING_FORMAT, RECORDING_VERSION, RecordingFormatError, RecordingLine } from './recordingFile';
 
 /** Closed intervals wait this long (in records) for an end reason learnt later before they are written. */
@@ -22,19 +22,7 @@ export interface StreamedTrace {
 }
 
 export async function writeTraceFromRecording(file: string, write: (chunk: string) => void, text: (value: string) => string = (v) => v): Promise<StreamedTrace> {
-  let buffer = '';
-  let first = true;
-  const emit = (event: object) => {
-    buffer += (first ? '\n' : ',\n') + JSON.stringify(event);
-    first = false;
-    if (buffer.length >= 65536) {
-      write(buffer);
-      buffer = '';
-    }
-  };
-  write('{"displayTimeUnit":"ms","traceEvents":[');
-  emit({ ph: 'M', name: 'process_name', pid: MONITOR_PID, tid: 0, args: { name: 'monitor' } });
-  emit({ ph: 'M', name: 'thread_name', pid: MONITOR_PID, tid: 0, args: { name: 'connection' } });
+  const { emit, end } = traceEventWriter(write);
 
   const locks = new Map<string, LockLanes>();
   let nextTid = 1;
@@ -156,7 +144,7 @@ export async function writeTraceFromRecording(file: string, write: (chunk: strin
   flushClosing(true);
   for (const interval of open.values()) writeInterval(interval, Math.max(lastAt, interval.start));
   for (const gap of gaps.values()) writeGap(gap, lastAt);
-  write(buffer + '\n]}\n');
+  end();
   return { intervals, tornLastLine };
 }
 
