@@ -82,6 +82,11 @@ test('ssh\'s stderr becomes one line that names the bastion; which failures are 
   assert.equal(classifySshFailure(['ssh: Could not resolve hostname nowhere: Name or service not known'], 'nowhere', 'zk:2181', exit).kind, 'bastionUnresolved');
   const closed = classifySshFailure(['Authenticated to b ([127.0.0.1]:22) using "publickey".'], 'b', 'zk:2181', { code: null, signal: 'SIGKILL', wasUp: true });
   assert.equal(closed.line, 'the SSH tunnel to zk:2181 through b closed: ssh ended by SIGKILL');
+  // The bastion hanging up reads differently depending on whether ssh was reading or writing at that moment.
+  const up = { code: 255, signal: null, wasUp: true };
+  for (const said of ['Connection to 127.0.0.1 closed by remote host.', 'client_loop: send disconnect: Broken pipe', 'Read from remote host 127.0.0.1: Connection reset by peer']) {
+    assert.equal(classifySshFailure([said], 'b', 'zk:2181', up).line, `the SSH tunnel to zk:2181 through b closed: the bastion ended the connection (${said})`);
+  }
   for (const f of [changed, unknown]) assert.ok(!f.line.includes('\n'));
   assert.ok(isFinalTunnelFailure('hostKeyChanged') && isFinalTunnelFailure('authFailed'));
   assert.ok(!isFinalTunnelFailure('memberRefused') && !isFinalTunnelFailure('closed') && !isFinalTunnelFailure('bastionUnreachable'));

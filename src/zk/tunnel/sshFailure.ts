@@ -33,6 +33,9 @@ export function isFinalTunnelFailure(kind: TunnelFailureKind): boolean {
 /** Lines LogLevel=VERBOSE adds that say nothing about a failure. */
 const CHATTER = /^(Authenticated to |Server host key: |Host '.*' is known|Transferred: |Bytes per second|Connection established|Will attempt key|Offering |Server accepts key|Found key in |Authentication succeeded|debug\d: |Warning: Permanently added|Authenticating to |Connecting to |Local connections to |Remote connections from |Connection to .* closed\.?$)/;
 
+/** What ssh prints when the bastion's side of an established connection went away. */
+const BASTION_HUNG_UP = /closed by remote host|Broken pipe|Connection reset by peer|Connection closed by \S+ port \d+/;
+
 /** The one line about a tunnel to `target` through `bastion` that failed with ssh's stderr `lines`. */
 export function classifySshFailure(lines: readonly string[], bastion: string, target: string, exit: { code: number | null; signal: string | null; wasUp: boolean }): TunnelFailure {
   const text = lines.join('\n');
@@ -63,7 +66,9 @@ export function classifySshFailure(lines: readonly string[], bastion: string, ta
   }
   const last = [...lines].reverse().find((l) => l.trim() !== '' && !CHATTER.test(l));
   if (exit.wasUp) {
-    const why = last ?? (exit.signal ? `ssh ended by ${exit.signal}` : `ssh exited with code ${exit.code}`);
+    const said = last ?? (exit.signal ? `ssh ended by ${exit.signal}` : `ssh exited with code ${exit.code}`);
+    // Which of these ssh prints when the bastion hangs up depends on whether it was reading or writing then.
+    const why = BASTION_HUNG_UP.test(text) ? `the bastion ended the connection (${said})` : said;
     return { kind: 'closed', line: `the SSH tunnel to ${target} through ${bastion} closed: ${why}` };
   }
   return { kind: 'other', line: `${via}: ${last ?? (exit.signal ? `ssh ended by ${exit.signal}` : `ssh exited with code ${exit.code}`)}` };
