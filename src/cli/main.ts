@@ -3,6 +3,7 @@
 // terminals, scripts and CI. `zooscope lock …` takes a lock by hand; `zooscope locks …` prints the lock analysis;
 // `zooscope shell …` speaks zkCli 3.8.
 // Every byte written goes through one Output (src/cli/output.ts).
+import { runEnsemble } from './ensembleCommand';
 import { runLock } from './lockCommand';
 import { runLocks } from './locksCommand';
 import { createOutput } from './output';
@@ -23,6 +24,7 @@ const usage = `usage:
   zooscope locks <connectString> <path> --watch [--for <duration>] [--record <file>] [--trace <file>]   (lock history)
   zooscope locks --replay <recording> [--json] [--trace <file>]
   zooscope shell <connectString> [--digest <user>] [--timeout <s>] [--read-only] [command [args…]]   (zkCli 3.8's commands and output)
+  zooscope ensemble <connectString> --check [--path <path>] [--json] …   (do the members agree; zooscope ensemble for all options)
   zooscope --version
   credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=<user>:<password>
 ${SECURITY_USAGE}`;
@@ -35,6 +37,7 @@ async function main(argv: string[]): Promise<number> {
     case 'lock': return runLock(rest, out);
     case 'locks': return runLocks(rest, out);
     case 'shell': return runShell(rest, out);
+    case 'ensemble': return runEnsemble(rest, out);
     case '--version': case '-V':
       out.text(version);
       return 0;
