@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { checkEnsemble } from '../../src/zk/servers/consistencyCheck';
+import { zxidText } from '../../src/zk/servers/memberFigures';
 import { comparePathAcrossMembers } from '../../src/zk/servers/pathAcrossMembers';
 import { sharedCliBundle } from '../support/cliBundle';
 import { freeze, Frozen } from '../support/freeze';
@@ -102,6 +103,12 @@ describe('ensemble check: do the members agree', () => {
         assert.ok(m.figures[name] !== undefined, `${m.address} ${name}`);
       }
     }
+    // The AdminServer gives the same figures (the zxid from server_stats).
+    const adminPorts = Object.fromEntries(zk.members.map((m) => [m.address, m.adminPort!]));
+    const viaAdmin = await checkEnsemble(zk.connectString, { adminPorts, thresholds: { deadlineMs: 60000 } });
+    assert.deepEqual(viaAdmin.members.map((m) => [m.via, m.adminError, m.figures?.unknown]), zk.members.map(() => ['admin', undefined, {}]));
+    assert.equal(viaAdmin.agree, true);
+    assert.deepEqual(viaAdmin.members.map((m) => m.figures?.zxid && zxidText(m.figures.zxid)), check.members.map((m) => (m.figures.zxid as { hex: string }).hex));
     const text = await runCli(cli, ['ensemble', zk.connectString, '--check']);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /all members agree/);

@@ -19,6 +19,8 @@ export const Command = {
   showLockQueue: 'zooscope.showLockQueue',
   showLocksUnder: 'zooscope.showLocksUnder',
   refreshEnsemble: 'zooscope.refreshEnsemble',
+  checkMembersAgree: 'zooscope.checkMembersAgree',
+  comparePathAcrossMembers: 'zooscope.comparePathAcrossMembers',
   acquireLock: 'zooscope.acquireLock',
   acquireReadLock: 'zooscope.acquireReadLock',
   acquireWriteLock: 'zooscope.acquireWriteLock',

@@ -1,12 +1,15 @@
-// Ensemble: each server's health as the servers report it, per saved connection.
+// Ensemble: each server's health as the servers report it, per saved connection; whether the members agree, and a
+// path as each member serves it.
 import * as vscode from 'vscode';
 import { Command } from '../core/commandIds';
 import { registerCommands } from '../core/commands';
 import type { Core, Registered } from '../core/core';
 import type { EnsembleNode } from './ensembleItems';
 import { readEnsembleConfig } from '../../zk/servers/ensembleConfig';
-import { prepareTls } from '../../zk/security/tlsSettings';
 import { EnsembleProvider } from './ensembleProvider';
+import { checkMembersAgree } from './checkMembersAgreeCommand';
+import { comparePathAcrossMembersCommand } from './comparePathCommand';
+import { tlsOf } from './memberAccess';
 
 export interface EnsembleParts {
   readonly ensemble: EnsembleProvider;
@@ -17,20 +20,18 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
   const ensemble = new EnsembleProvider(core.store, async (id) => {
     const live = core.connections.get(id);
     return live && core.connections.state(id) === 'connected' ? readEnsembleConfig(live.session) : undefined;
-  }, async (id) => {
-    const live = core.connections.get(id);
-    if (live) return live.session.serverTls;
-    const saved = core.store.get(id);
-    const tls = saved && (await core.store.tlsSettings(saved));
-    return tls ? prepareTls(tls) : undefined;
-  });
+  }, (id) => tlsOf(core, id));
   const ensembleView = vscode.window.createTreeView<EnsembleNode>('zooscope.ensemble', { treeDataProvider: ensemble });
   return {
     api: undefined,
     parts: { ensemble, ensembleView },
     disposables: [
       ensemble, ensembleView, ensemble.attach(ensembleView),
-      ...registerCommands({ [Command.refreshEnsemble]: () => ensemble.refresh() }),
+      ...registerCommands({
+        [Command.refreshEnsemble]: () => ensemble.refresh(),
+        [Command.checkMembersAgree]: (target) => checkMembersAgree(core, target),
+        [Command.comparePathAcrossMembers]: (target) => comparePathAcrossMembersCommand(core, target),
+      }),
     ],
   };
 }

@@ -1,0 +1,32 @@
+// How a connection's members are reached beside its session: its TLS settings and SSH bastion (the live session's
+// when connected), and the members `/zookeeper/config` lists beyond the connect string.
+import type { Core } from '../core/core';
+import { ensembleMembers, readEnsembleConfig } from '../../zk/servers/ensembleConfig';
+import { membersToAsk } from '../../zk/servers/consistencyCheck';
+import { prepareTls, PreparedTls } from '../../zk/security/tlsSettings';
+import type { Dialer } from '../../zk/tunnel/dialer';
+
+export interface MemberAccess {
+  tls?: PreparedTls;
+  dialer?: Dialer;
+  /** Members the servers list in `/zookeeper/config` (with a client address) beyond the connect string. */
+  extraMembers: string[];
+}
+
+/** The connection's TLS settings, prepared: the live session's, else the saved ones. */
+export async function tlsOf(core: Core, connectionId: string): Promise<PreparedTls | undefined> {
+  const live = core.connections.get(connectionId);
+  if (live) return live.session.serverTls;
+  const saved = core.store.get(connectionId);
+  const tls = saved && (await core.store.tlsSettings(saved));
+  return tls ? prepareTls(tls) : undefined;
+}
+
+export async function memberAccess(core: Core, connectionId: string, connectString: string): Promise<MemberAccess> {
+  const live = core.connections.get(connectionId);
+  const connected = live && core.connections.state(connectionId) === 'connected';
+  const config = connected ? await readEnsembleConfig(live.session).catch(() => undefined) : undefined;
+  const listed = membersToAsk(connectString);
+  const extraMembers = ensembleMembers(listed, config).members.filter((m) => m.source === 'config').map((m) => m.address);
+  return { tls: await tlsOf(core, connectionId), dialer: live?.session.dialer, extraMembers };
+}
