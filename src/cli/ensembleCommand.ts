@@ -113,7 +113,7 @@ export function formatAgreement(result: AgreementResult): string {
   }
   for (const flag of result.flags) lines.push(flag.kind === 'noLeader' ? 'NO LEADER: no member answered as the leader' : cell(`TWO LEADERS: ${flag.leaders.join(', ')}`));
   const t = result.thresholds;
-  lines.push(`thresholds: lagging when more than ${t.maxLagTransactions} transactions behind the leader or in another epoch; `
+  lines.push(`thresholds: lagging when more than ${t.maxLagTransactions} transactions behind the leader (a member still in an older epoch lacks every transaction of the leader's); `
     + `disagreeing when the znode count differs by more than ${t.znodeTolerance} at the leader's zxid; each member within ${t.deadlineMs} ms`);
   lines.push(result.agree ? 'all members agree' : 'members do not agree');
   return lines.join('\n');

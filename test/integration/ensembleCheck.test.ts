@@ -67,6 +67,7 @@ describe('ensemble check: do the members agree', () => {
   let followers: ZkMember[];
   let writer: OtherClient;
   const frozen: Frozen[] = [];
+  let fresh: Awaited<ReturnType<typeof checkEnsemble>>;
 
   before(async () => {
     [cli, zk] = await Promise.all([sharedCliBundle(), startEnsemble(3)]);
@@ -74,6 +75,8 @@ describe('ensemble check: do the members agree', () => {
     leader = zk.members[modes.indexOf('leader')];
     followers = zk.members.filter((m) => m !== leader);
     assert.ok(leader && followers.length === 2, `roles: ${modes.join(', ')}`);
+    // Before any client: no transaction in the new epoch yet (the followers' zxid is still the old epoch's).
+    fresh = await checkEnsemble(zk.connectString, { thresholds: { maxLagTransactions: 0, deadlineMs: 30000 } });
     writer = await connectOtherClient(leader.address, 20000);
   });
   after(async () => {
@@ -87,6 +90,11 @@ describe('ensemble check: do the members agree', () => {
     const result = await checkEnsemble(zk.connectString, { thresholds: { maxLagTransactions: 0 } });
     return result.agree ? result : undefined;
   }, 60000, 200);
+
+  test('a fresh ensemble agrees before its first transaction (followers still in the old epoch are not lagging)', () => {
+    assert.deepEqual(fresh.members.map((m) => m.flags), [[], [], []], JSON.stringify(fresh.members.map((m) => m.figures?.zxid)));
+    assert.equal(fresh.agree, true);
+  });
 
   test('a healthy ensemble agrees: exit 0, no flags, one leader, every figure read', async () => {
     await allAgree();

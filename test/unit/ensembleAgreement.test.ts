@@ -80,6 +80,14 @@ describe('agreement rules', () => {
     assert.deepEqual(r.members[2].flags, [{ kind: 'epochDiffers', epoch: 1, leaderEpoch: 2 }]);
   });
 
+  test('an older epoch is not lagging while the leader\'s epoch has at most N transactions (a fresh ensemble); a newer one always differs', () => {
+    // Measured on 3.8.0: a new ensemble's followers say 0x0 until the first transaction, the leader 0x100000000.
+    assert.equal(judgeAgreement([member('a', 'leader', 1, 0), member('b', 'follower', 0, 0)], T).agree, true);
+    assert.equal(judgeAgreement([member('a', 'leader', 2, 10), member('b', 'follower', 1, 77)], T).agree, true);
+    assert.deepEqual(judgeAgreement([member('a', 'leader', 2, 11), member('b', 'follower', 1, 77)], T).members[1].flags, [{ kind: 'epochDiffers', epoch: 1, leaderEpoch: 2 }]);
+    assert.deepEqual(judgeAgreement([member('a', 'leader', 2, 0), member('b', 'follower', 3, 0)], T).members[1].flags, [{ kind: 'epochDiffers', epoch: 3, leaderEpoch: 2 }]);
+  });
+
   test('disagrees: the znode count differs beyond the tolerance at an equal zxid (not when behind)', () => {
     const r = judgeAgreement([member('a', 'leader', 1, 100, 50), member('b', 'follower', 1, 100, 52), member('c', 'follower', 1, 99, 40)], T);
     assert.deepEqual(r.members[1].flags, [{ kind: 'disagrees', znodes: 52, leaderZnodes: 50 }]);

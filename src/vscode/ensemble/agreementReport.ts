@@ -88,7 +88,7 @@ export function agreementReport(connectionName: string, result: AgreementResult)
   }
   const th = result.thresholds;
   lines.push('', `## ${t('Thresholds')}`, '',
-    `- ${t('Lagging: more than {0} transactions behind the leader, or in another epoch (setting zooscope.ensemble.maxLagTransactions).', th.maxLagTransactions)}`,
+    `- ${t('Lagging: more than {0} transactions behind the leader; a member still in an older epoch lacks every transaction of the leader\'s (setting zooscope.ensemble.maxLagTransactions).', th.maxLagTransactions)}`,
     `- ${t('Disagreeing: the znode count differs from the leader\'s by more than {0} at the same zxid (setting zooscope.ensemble.znodeTolerance).', th.znodeTolerance)}`,
     `- ${t('Unreachable: no answer within {0} ms (setting zooscope.ensemble.memberDeadlineSeconds).', th.deadlineMs)}`,
     `- ${t('★ marks the leader. Figures are read from each member at about the same moment, not atomically.')}`);

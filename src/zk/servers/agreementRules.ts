@@ -4,7 +4,10 @@
 import type { MemberFigures, Zxid } from './memberFigures';
 
 export interface AgreementThresholds {
-  /** A member whose zxid is more than this many transactions behind the leader's (same epoch) lags. */
+  /**
+   * A member whose zxid is more than this many transactions behind the leader's lags; in an older epoch, when the
+   * leader has more than this many transactions in its own.
+   */
   maxLagTransactions: number;
   /** With equal zxids, a znode count further than this from the leader's disagrees. */
   znodeTolerance: number;
@@ -63,7 +66,11 @@ function flagsOf(answer: MemberAnswer, leader: MemberAnswer | undefined, t: Agre
   const mine = answer.figures;
   const theirs = leader?.figures;
   if (!leader || leader === answer || !mine?.zxid || !theirs?.zxid) return [];
-  if (mine.zxid.epoch !== theirs.zxid.epoch) return [{ kind: 'epochDiffers', epoch: mine.zxid.epoch, leaderEpoch: theirs.zxid.epoch }];
+  // A serving follower synced with the leader when the epoch began, and its zxid moves into the new epoch only with
+  // the epoch's first transaction: in an older epoch it lacks the leader's `counter` transactions of this one.
+  const epochDiffers = { kind: 'epochDiffers', epoch: mine.zxid.epoch, leaderEpoch: theirs.zxid.epoch } as const;
+  if (mine.zxid.epoch > theirs.zxid.epoch) return [epochDiffers];
+  if (mine.zxid.epoch < theirs.zxid.epoch) return theirs.zxid.counter > t.maxLagTransactions ? [epochDiffers] : [];
   const behind = theirs.zxid.counter - mine.zxid.counter;
   if (behind > t.maxLagTransactions) return [{ kind: 'lagging', behind, leaderZxid: theirs.zxid }];
   if (behind === 0 && mine.znodes !== undefined && theirs.znodes !== undefined && Math.abs(mine.znodes - theirs.znodes) > t.znodeTolerance) {
