@@ -6,6 +6,7 @@ import type { Core, Registered } from '../core/core';
 import type { EnsembleNode } from './ensembleItems';
 import { readEnsembleConfig } from '../../zk/servers/ensembleConfig';
 import { prepareTls } from '../../zk/security/tlsSettings';
+import { dialerFor } from '../../zk/tunnel/dialer';
 import { EnsembleProvider } from './ensembleProvider';
 
 export interface EnsembleParts {
@@ -23,6 +24,13 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
     const saved = core.store.get(id);
     const tls = saved && (await core.store.tlsSettings(saved));
     return tls ? prepareTls(tls) : undefined;
+  }, async (id) => {
+    // The live session's tunnels' way, else the saved bastion's: never straight to servers behind one.
+    const live = core.connections.get(id);
+    if (live) return live.session.dialer;
+    const saved = core.store.get(id);
+    const ssh = saved && (await core.store.sshSettings(saved));
+    return ssh ? dialerFor(ssh) : undefined;
   });
   const ensembleView = vscode.window.createTreeView<EnsembleNode>('zooscope.ensemble', { treeDataProvider: ensemble });
   return {
