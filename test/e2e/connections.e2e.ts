@@ -44,6 +44,8 @@ export const tests: E2eTest[] = [
       await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: 'DIGEST-MD5' }).first().waitFor({ timeout: 15000 });
       await wb.screenshot('connection-form-security-sasl');
       await wb.pickItem('No SASL');
+      // The Route: direct, or through an SSH bastion.
+      await wb.pickItem('Direct');
       await wb.pickItem('Read and write');
       // Added connections connect at once and are revealed.
       await wb.explorerRow('Form ZooKeeper').waitFor({ timeout: 30000 });
@@ -60,6 +62,7 @@ export const tests: E2eTest[] = [
       await wb.answerInput(/Digest user/, '');
       await wb.pickItem('Plain TCP');
       await wb.pickItem('No SASL');
+      await wb.pickItem('Direct');
       await wb.pickItem('Read-only');
       await wb.explorerRow('Renamed ZooKeeper').waitFor({ timeout: 30000 });
       await wb.explorerRow('Form ZooKeeper').waitFor({ state: 'detached', timeout: 10000 });

@@ -42,6 +42,7 @@ export const tests: E2eTest[] = [
         await wb.pickItem('DIGEST-MD5');
         await wb.answerInput(/SASL user/, 'alice');
         await wb.answerInput(/SASL password/, SASL_USERS.alice);
+        await wb.pickItem('Direct');
         await wb.pickItem('Read and write');
 
         await wb.explorerRow(NAME).waitFor({ timeout: 60000 });

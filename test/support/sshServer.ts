@@ -49,6 +49,8 @@ export class SshBastion {
   /** A key the bastion does not know. */
   get strangerKey(): string { return path.join(this.dir, 'stranger'); }
   get log(): string { return this.stderr; }
+  /** The listening sshd (SIGSTOP it to make new connections hang while the open ones go on). */
+  get pid(): number { return this.proc.pid!; }
 
   /** Tunnel settings for this bastion: no agent, the test's known_hosts, an empty ssh config. */
   settings(extra: Partial<SshTunnelSettings> = {}): SshTunnelSettings {

@@ -2,7 +2,7 @@
 // differently still matches, anything that sends it elsewhere does not; older plain secrets read as unbound.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { bindingFor, decodeSecret, describeHosts, encodeSecret, isLoopback, sameBinding, sendsDigestInClear } from '../../src/vscode/core/secretBinding';
+import { bindingFor, decodeSecret, describeHosts, encodeSecret, isLoopback, sameBinding, sendsDigestInClear, sshRoute } from '../../src/vscode/core/secretBinding';
 import type { SavedConnection } from '../../src/vscode/core/savedConnection';
 
 const prod: SavedConnection = { id: 'prod', name: 'prod', connectString: 'zk1.example.com:2181,ZK2.example.com:2181/app', digestUser: 'ops' };
@@ -53,4 +53,28 @@ test('a digest password is said to go in clear only over plain TCP to a host tha
   assert.equal(sendsDigestInClear({ ...prod, connectString: 'localhost:2181,[::1]:2182' }), false);
   assert.equal(sendsDigestInClear({ ...prod, tls: {} }), false);
   assert.equal(sendsDigestInClear({ ...prod, digestUser: undefined }), false);
+});
+
+test('behind another bastion the same address is another machine: the route is part of every binding', () => {
+  const behind: SavedConnection = { ...prod, connectString: '10.0.0.5:2181', ssh: { bastion: 'ops@bastion.example.com', jumps: ['j1'] } };
+  assert.equal(sshRoute(behind), 'j1 → ops@bastion.example.com');
+  assert.equal(sshRoute(prod), undefined);
+  const given = bindingFor(behind, 'password');
+  assert.equal(describeHosts(given), 'j1 → ops@bastion.example.com → 10.0.0.5:2181');
+  assert.ok(sameBinding(given, bindingFor({ ...behind, ssh: { ...behind.ssh!, bastion: 'OPS@Bastion.example.com' } }, 'password')));
+  for (const ssh of [undefined, { bastion: 'ops@evil.example.net', jumps: ['j1'] }, { bastion: 'ops@bastion.example.com' }]) {
+    assert.equal(sameBinding(given, bindingFor({ ...behind, ssh }, 'password')), false, JSON.stringify(ssh));
+  }
+  // Direct connections keep the bindings older versions stored (no route on either side).
+  assert.ok(sameBinding(bindingFor(prod, 'password'), { hosts: ['zk1.example.com:2181', 'zk2.example.com:2181'], chroot: '/app', user: 'ops' }));
+});
+
+test('the SSH secret is bound to the bastion, its jump hosts and the key file, not to the ZooKeeper servers', () => {
+  const behind: SavedConnection = { ...prod, ssh: { bastion: 'ops@bastion', auth: 'key', identityFile: '/me/.ssh/id_ed25519' } };
+  const given = bindingFor(behind, 'sshSecret');
+  assert.deepEqual(given, { hosts: ['ops@bastion'], chroot: '', identityFile: '/me/.ssh/id_ed25519' });
+  assert.ok(sameBinding(given, bindingFor({ ...behind, connectString: 'other:2181' }, 'sshSecret')));
+  for (const ssh of [{ ...behind.ssh!, bastion: 'ops@elsewhere' }, { ...behind.ssh!, jumps: ['j1'] }, { ...behind.ssh!, identityFile: '/them/key' }]) {
+    assert.equal(sameBinding(given, bindingFor({ ...behind, ssh }, 'sshSecret')), false, JSON.stringify(ssh));
+  }
 });

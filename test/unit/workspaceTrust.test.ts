@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { connectionSource } from '../../src/vscode/core/connectionSource';
+import { connectionSource, userOnlyText } from '../../src/vscode/core/connectionSource';
 
 const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
@@ -16,10 +16,18 @@ const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'ut
 const mine = { name: 'prod', connectString: 'zk.internal:2181' };
 const lookalike = { name: 'prod', connectString: 'evil.example.net:2181' };
 
-test('untrusted workspaces are supported in part, with zooscope.connections restricted', () => {
+test('untrusted workspaces are supported in part, with zooscope.connections and the ssh program settings restricted', () => {
   const untrusted = manifest.capabilities?.untrustedWorkspaces;
   assert.equal(untrusted?.supported, 'limited');
-  assert.deepEqual(untrusted?.restrictedConfigurations, ['zooscope.connections']);
+  assert.deepEqual(untrusted?.restrictedConfigurations, ['zooscope.connections', 'zooscope.ssh.path', 'zooscope.ssh.configFile']);
+});
+
+test('the ssh program and config file come from the user\'s settings only, never a folder\'s (trusted or not)', () => {
+  assert.equal(userOnlyText({ globalValue: '/usr/bin/ssh', workspaceValue: '/tmp/evil', workspaceFolderValue: '/tmp/evil' }), '/usr/bin/ssh');
+  assert.equal(userOnlyText({ workspaceValue: '/tmp/evil-ssh_config' }), undefined);
+  assert.equal(userOnlyText({ globalValue: '  ' }), undefined);
+  assert.equal(userOnlyText({ globalValue: 42 }), undefined);
+  assert.equal(userOnlyText(undefined), undefined);
 });
 
 test('every setting has its scope said: window (a folder may set them; the connections only when trusted)', () => {

@@ -17,8 +17,8 @@ export async function addConnection(core: Core): Promise<string | undefined> {
 
 /** Add Connection with the connection and its secrets given instead of asked: only for the test API. */
 export function addConnectionPreset(core: Core, preset: SavedConnection & ConnectionSecrets): Promise<string | undefined> {
-  const { password, tlsPassphrase, saslPassword, ...connection } = preset;
-  return saveAndConnect(core, { connection: { ...connection, id: connection.id || connection.name }, secrets: { password, tlsPassphrase, saslPassword } });
+  const { password, tlsPassphrase, saslPassword, sshSecret, ...connection } = preset;
+  return saveAndConnect(core, { connection: { ...connection, id: connection.id || connection.name }, secrets: { password, tlsPassphrase, saslPassword, sshSecret } });
 }
 
 async function saveAndConnect(core: Core, result: { connection: SavedConnection; secrets: ConnectionSecrets }): Promise<string | undefined> {

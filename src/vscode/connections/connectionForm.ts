@@ -4,6 +4,7 @@ import { isConnectStringProblem, parseConnectString } from '../../zk/connectStri
 import { checkPath } from '../../zk/paths';
 import type { ConnectionSecrets, SavedConnection } from '../core/connectionStore';
 import { securityForm } from './securityForm';
+import { sshForm } from './sshForm';
 import { describeConnectStringProblem, describePathProblem } from '../common/failureTexts';
 import { input, pickItem } from '../common/quickInput';
 
@@ -49,6 +50,8 @@ export async function connectionForm(existing: SavedConnection | undefined, take
   }
   const security = await securityForm(title, existing);
   if (!security) return undefined;
+  const route = await sshForm(title, existing);
+  if (!route) return undefined;
   const mode = await pickItem([
     { label: t('Read and write'), readOnly: false },
     { label: t('Read-only'), description: t('ZooScope refuses every write on this connection'), readOnly: true },
@@ -59,7 +62,7 @@ export async function connectionForm(existing: SavedConnection | undefined, take
     ...existing,
     id: existing?.id ?? name.trim(), name: name.trim(), connectString: connectString.trim(),
     chroot: chroot || undefined, digestUser: digestUser || undefined, readOnly: mode.readOnly || undefined,
-    sessionTimeoutMs: existing?.sessionTimeoutMs, tls: security.tls, sasl: security.sasl,
+    sessionTimeoutMs: existing?.sessionTimeoutMs, tls: security.tls, sasl: security.sasl, ssh: route.ssh,
   };
-  return { connection, secrets: { password, ...security.secrets } };
+  return { connection, secrets: { password, ...security.secrets, sshSecret: route.sshSecret } };
 }

@@ -15,14 +15,14 @@ export interface SecurityAnswers {
 
 type Choice<T> = { label: string; description?: string; value: T };
 
-async function choose<T>(title: string, placeHolder: string, choices: Choice<T>[], current: T): Promise<T | undefined> {
+export async function choose<T>(title: string, placeHolder: string, choices: Choice<T>[], current: T): Promise<T | undefined> {
   const ordered = [...choices.filter((c) => c.value === current), ...choices.filter((c) => c.value !== current)];
   const picked = await pickItem(ordered.map((c) => ({ ...c, label: c.label })), { title, placeHolder, ignoreFocusOut: true });
   return picked?.value;
 }
 
 /** A file chosen in the open dialog; `undefined` when cancelled, `null` when the user keeps none. */
-async function chooseFile(title: string, label: string, current: string | undefined, optional: boolean): Promise<string | null | undefined> {
+export async function chooseFile(title: string, label: string, current: string | undefined, optional: boolean): Promise<string | null | undefined> {
   if (optional || current) {
     const keep = current ? t('Keep {0}', current) : undefined;
     const choices: Choice<'keep' | 'choose' | 'none'>[] = [

@@ -9,6 +9,7 @@ import { ConnectionStore, SavedConnection } from './connectionStore';
 import { warn, fail } from '../common/notifier';
 import { showProgress, viewProgress } from '../common/progress';
 import { Command } from './commandIds';
+import { BastionRefusedError, confirmBastionHostKey } from './bastionHostKey';
 
 const t = vscode.l10n.t;
 
@@ -35,11 +36,18 @@ export class ConnectionManager implements vscode.Disposable {
    */
   private readonly closedByUser = new vscode.EventEmitter<string>();
   readonly onDidDisconnect = this.closedByUser.event;
+  /** Per connection, the SSH bastion's line while it, not ZooKeeper, is why the connection is down. */
+  private readonly tunnelTrouble = new Map<string, string>();
 
   constructor(private readonly store: ConnectionStore) {}
 
   get(id: string): LiveConnection | undefined {
     return this.live.get(id);
+  }
+
+  /** Why the bastion is the problem now (a tunnel closed or cannot be opened); undefined when it is not. */
+  bastionProblem(id: string): string | undefined {
+    return this.tunnelTrouble.get(id);
   }
 
   state(id: string): ConnectionState {
@@ -67,6 +75,7 @@ export class ConnectionManager implements vscode.Disposable {
     const connection = this.live.get(id);
     if (!connection) return;
     this.live.delete(id);
+    this.tunnelTrouble.delete(id);
     connection.session.close();
     log().info(`disconnected ${connection.saved.name}`);
     this.closedByUser.fire(id);
@@ -95,7 +104,8 @@ export class ConnectionManager implements vscode.Disposable {
       // an endless retry nobody asked for.
       this.closedByUser.fire(id);
       if (error instanceof ConnectFailure && error.reason === 'cancelled') return undefined;
-      const message = error instanceof ConnectFailure ? describeConnectFailure(saved.name, error) : String(error);
+      const message = error instanceof ConnectFailure ? describeConnectFailure(saved.name, error)
+        : error instanceof BastionRefusedError ? error.message : String(error);
       log().error(`connect ${saved.name}: ${error instanceof Error ? error.message : String(error)}`);
       void fail(message, t('Retry'), t('Edit Connection')).then((choice) => {
         if (choice === t('Retry')) void this.connect(id);
@@ -109,19 +119,36 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** Opens a session for `saved` without any UI (also used after an expiry). */
   async open(saved: SavedConnection, signal?: AbortSignal): Promise<LiveConnection> {
-    const session = new ZkSession(await this.store.sessionOptions(saved));
-    log().info(`connecting ${saved.name} (${saved.connectString}${saved.chroot ?? ''})`);
+    const options = await this.store.sessionOptions(saved);
+    // The bastion's host key is settled (shown, trusted or refused) before any tunnel offers a key or a password.
+    if (options.ssh && !(await confirmBastionHostKey(saved.name, options.ssh, this.store.acceptedHostKeysFile))) {
+      throw new ConnectFailure('cancelled', []);
+    }
+    const session = new ZkSession(options);
+    log().info(`connecting ${saved.name} (${saved.connectString}${saved.chroot ?? ''}${session.dialer.via ? ` through ${session.dialer.via}` : ''})`);
     await session.open(signal);
-    const connection: LiveConnection = { saved, session, directory: new SessionDirectory(session.parsed.servers, session.serverTls) };
+    // Four-letter words and the AdminServer go the session's way (through its bastion, when it has one).
+    const directory = new SessionDirectory(session.parsed.servers, session.serverTls, undefined, session.dialer);
+    const connection: LiveConnection = { saved, session, directory };
     this.live.set(saved.id, connection);
+    this.tunnelTrouble.delete(saved.id);
     log().info(`connected ${saved.name}: session ${session.sessionId} on ${session.serverAddress}`);
     session.on('state', (state: SessionState) => this.onSessionState(connection, state));
+    // A plain drop clears the bastion's line; a tunnel's failure (reported after its drop) sets it.
+    session.on('dropped', () => this.tunnelTrouble.delete(saved.id));
+    session.channel.onSecurity((event) => {
+      if (event.kind !== 'tunnelFailure' || this.live.get(saved.id) !== connection) return;
+      log().warn(`${saved.name}: ${event.failure.line}`);
+      this.tunnelTrouble.set(saved.id, event.failure.line);
+      this.changed.fire(saved.id);
+    });
     return connection;
   }
 
   private onSessionState(connection: LiveConnection, state: SessionState): void {
     const { saved, session } = connection;
     if (this.live.get(saved.id) !== connection) return;
+    if (state === 'connected') this.tunnelTrouble.delete(saved.id);
     log().info(`${saved.name}: ${state}${session.serverAddress ? ` on ${session.serverAddress}` : ''}`);
     this.changed.fire(saved.id);
     if (state === 'expired') void this.renewAfterExpiry(connection);

@@ -24,3 +24,12 @@ export function connectionSource(inspected: InspectedConnections | undefined, tr
 function asList(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
+
+/**
+ * A setting that names what runs on this machine (the ssh program, an ssh config file that can name a ProxyCommand):
+ * only the user's own value counts, never a folder's, trusted or not.
+ */
+export function userOnlyText(inspected: InspectedConnections | undefined): string | undefined {
+  const value = inspected?.globalValue;
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}

@@ -5,14 +5,15 @@
 import * as vscode from 'vscode';
 import type { SessionOptions } from '../../zk/session/session';
 import type { TlsSettings } from '../../zk/security/tlsSettings';
+import type { SshTunnelSettings } from '../../zk/tunnel/sshSettings';
 import { Command } from './commandIds';
 import { connectionSource, ConnectionOrigin } from './connectionSource';
-import { requestTimeoutMs } from './settings';
+import { requestTimeoutMs, sshProgramSettings } from './settings';
 import type { ConnectionSecrets, SavedConnection } from './savedConnection';
 import { bindingFor, decodeSecret, describeHosts, encodeSecret, sameBinding, SecretBinding, SecretKind, sendsDigestInClear, StoredSecret } from './secretBinding';
 import { askToSendSecret, SecretRequest, warnDigestInClear } from './secretConsent';
 
-export type { ConnectionSecrets, SavedConnection, SavedSasl, SavedTls } from './savedConnection';
+export type { ConnectionSecrets, SavedConnection, SavedSasl, SavedSsh, SavedTls } from './savedConnection';
 
 
 const SECTION = 'zooscope';
@@ -27,7 +28,11 @@ export class ConnectionStore implements vscode.Disposable {
   /** Questions open now, by secret: two sessions opening at once ask once. */
   private readonly asking = new Map<string, Promise<boolean>>();
 
-  constructor(private readonly secrets: vscode.SecretStorage) {
+  /**
+   * `acceptedHostKeysFile`: ZooScope's own known_hosts, where bastion host keys the user accepted (after seeing
+   * their fingerprints) are kept; checked after the user's own known_hosts files.
+   */
+  constructor(private readonly secrets: vscode.SecretStorage, readonly acceptedHostKeysFile?: string) {
     this.subscriptions = [
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${SECTION}.${KEY}`)) this.changed.fire();
@@ -203,6 +208,8 @@ export class ConnectionStore implements vscode.Disposable {
     };
     const tls = await this.tlsSettings(saved);
     if (tls) options.tls = tls;
+    const ssh = await this.sshSettings(saved);
+    if (ssh) options.ssh = ssh;
     if (saved.sasl?.mechanism === 'DIGEST-MD5') {
       options.sasl = { mechanism: 'DIGEST-MD5', username: saved.sasl.user, password: (await this.release(saved, 'saslPassword')) ?? '' };
     } else if (saved.sasl?.mechanism === 'GSSAPI') {
@@ -219,18 +226,39 @@ export class ConnectionStore implements vscode.Disposable {
     return { caFile, certFile, keyFile, pfxFile, checkServerName: checkServerName !== false, pinnedSha256, passphrase: passphrase || undefined };
   }
 
+  /**
+   * The SSH bastion of `saved` (its secret under the same rule: only to the bastion it was given for). The ssh
+   * program and config file come from the user's settings only: a folder's settings never choose what runs.
+   */
+  async sshSettings(saved: SavedConnection): Promise<SshTunnelSettings | undefined> {
+    if (!saved.ssh) return undefined;
+    const { bastion, jumps, auth, identityFile } = saved.ssh;
+    const settings: SshTunnelSettings = { destination: bastion, ...sshProgramSettings() };
+    if (jumps?.length) settings.jumps = [...jumps];
+    if (this.acceptedHostKeysFile) settings.acceptedHostKeysFile = this.acceptedHostKeysFile;
+    // The method chosen is the one used: no agent keys offered beside a chosen key file or a password.
+    if (auth === 'key' || auth === 'password') settings.agentSocket = 'none';
+    if (auth === 'key' && identityFile) settings.identityFile = identityFile;
+    if (auth === 'key' || auth === 'password') {
+      const secret = await this.release(saved, 'sshSecret');
+      if (secret) settings.secret = secret;
+    }
+    return settings;
+  }
+
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
 }
 
-const SECRET_KINDS: readonly SecretKind[] = ['password', 'tlsPassphrase', 'saslPassword'];
+const SECRET_KINDS: readonly SecretKind[] = ['password', 'tlsPassphrase', 'saslPassword', 'sshSecret'];
 
 /** Whether `saved` as it is would send a secret of that kind at all. */
 function usesSecret(saved: SavedConnection, kind: SecretKind): boolean {
   if (kind === 'password') return !!saved.digestUser;
   if (kind === 'saslPassword') return saved.sasl?.mechanism === 'DIGEST-MD5';
+  if (kind === 'sshSecret') return saved.ssh?.auth === 'key' || saved.ssh?.auth === 'password';
   return !!(saved.tls?.certFile || saved.tls?.keyFile || saved.tls?.pfxFile);
 }
 

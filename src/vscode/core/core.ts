@@ -1,5 +1,6 @@
 // What every feature works with: the saved connections, the live sessions, the explorer's tree and view, the
 // connection status bar and the report documents. Created once by activate(); features receive it.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TreeNode } from '../../zk/tree/treeNodes';
 import { log } from '../common/log';
@@ -26,7 +27,7 @@ export interface Registered<Api = undefined, Parts extends object = object> {
 }
 
 export function createCore(context: vscode.ExtensionContext): Core {
-  const store = new ConnectionStore(context.secrets);
+  const store = new ConnectionStore(context.secrets, path.join(context.globalStorageUri.fsPath, 'ssh', 'known_hosts'));
   const connections = new ConnectionManager(store);
   const tree = new ZnodeTreeProvider(store, connections);
   const view = vscode.window.createTreeView<TreeNode>('zooscope.explorer', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });

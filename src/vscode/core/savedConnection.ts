@@ -13,6 +13,18 @@ export interface SavedConnection {
   tls?: SavedTls;
   /** SASL before any request; the DIGEST-MD5 password lives in secret storage. */
   sasl?: SavedSasl;
+  /** Reach every server through this SSH bastion; the key's passphrase or the password lives in secret storage. */
+  ssh?: SavedSsh;
+}
+
+export interface SavedSsh {
+  /** `[user@]host[:port]` or a Host alias of the ssh config. */
+  bastion: string;
+  /** Jump hosts before the bastion, in order (`ssh -J`). */
+  jumps?: string[];
+  /** agent (default): the SSH agent's keys; key: `identityFile` (passphrase in secret storage); password. */
+  auth?: 'agent' | 'key' | 'password';
+  identityFile?: string;
 }
 
 export interface SavedTls {
@@ -36,4 +48,6 @@ export interface ConnectionSecrets {
   password?: string;
   tlsPassphrase?: string;
   saslPassword?: string;
+  /** The SSH key's passphrase or the bastion's password. */
+  sshSecret?: string;
 }

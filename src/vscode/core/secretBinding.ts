@@ -14,6 +14,14 @@ export interface SecretBinding {
   user?: string;
   /** The TLS files (paths) the connection used; absent for plain TCP. */
   tls?: { caFile?: string; certFile?: string; keyFile?: string; pfxFile?: string };
+  /**
+   * The SSH route: jump hosts and bastion (`a,b → bastion`). Behind another bastion the same private address is
+   * another machine, so a secret given for one route is not sent over another. For the SSH secret itself, `hosts`
+   * holds the bastion and this the jump hosts.
+   */
+  via?: string;
+  /** The SSH key file an SSH passphrase opens. */
+  identityFile?: string;
 }
 
 export interface StoredSecret {
@@ -31,7 +39,20 @@ function canonicalHosts(connectString: string): { hosts: string[]; chroot?: stri
   return { hosts: [...new Set(hosts)].sort(), chroot: parsed.chroot };
 }
 
+/** The jump hosts and bastion of `saved`, as one text; undefined when direct. */
+export function sshRoute(saved: SavedConnection): string | undefined {
+  if (!saved.ssh) return undefined;
+  return [...(saved.ssh.jumps ?? []), saved.ssh.bastion].join(' → ');
+}
+
 export function bindingFor(saved: SavedConnection, kind: SecretKind): SecretBinding {
+  if (kind === 'sshSecret') {
+    const ssh = saved.ssh;
+    const binding: SecretBinding = { hosts: [ssh?.bastion.toLowerCase() ?? ''], chroot: '' };
+    if (ssh?.jumps?.length) binding.via = ssh.jumps.join(' → ').toLowerCase();
+    if (ssh?.auth === 'key' && ssh.identityFile) binding.identityFile = ssh.identityFile;
+    return binding;
+  }
   const { hosts, chroot } = canonicalHosts(saved.connectString);
   const user = kind === 'password' ? saved.digestUser
     : kind === 'saslPassword' && saved.sasl?.mechanism === 'DIGEST-MD5' ? saved.sasl.user : undefined;
@@ -41,6 +62,8 @@ export function bindingFor(saved: SavedConnection, kind: SecretKind): SecretBind
     const { caFile, certFile, keyFile, pfxFile } = saved.tls;
     binding.tls = Object.fromEntries(Object.entries({ caFile, certFile, keyFile, pfxFile }).filter(([, v]) => v)) as SecretBinding['tls'];
   }
+  const route = sshRoute(saved);
+  if (route) binding.via = route.toLowerCase();
   return binding;
 }
 
@@ -48,12 +71,14 @@ const TLS_FILES = ['caFile', 'certFile', 'keyFile', 'pfxFile'] as const;
 
 export function sameBinding(a: SecretBinding, b: SecretBinding): boolean {
   const sameTls = !a.tls || !b.tls ? !a.tls && !b.tls : TLS_FILES.every((f) => a.tls?.[f] === b.tls?.[f]);
-  return sameTls && a.hosts.join(',') === b.hosts.join(',') && a.chroot === b.chroot && a.user === b.user;
+  return sameTls && a.hosts.join(',') === b.hosts.join(',') && a.chroot === b.chroot && a.user === b.user
+    && a.via === b.via && a.identityFile === b.identityFile;
 }
 
 /** The servers of a binding as the user reads them in a dialog. */
 export function describeHosts(binding: SecretBinding): string {
-  return binding.hosts.join(', ') + binding.chroot;
+  const hosts = binding.hosts.join(', ') + binding.chroot;
+  return binding.via ? `${binding.via} → ${hosts}` : hosts;
 }
 
 export function encodeSecret(value: string, binding: SecretBinding): string {

@@ -17,7 +17,8 @@ export interface SecretRequest {
 }
 
 function kindName(kind: SecretKind): string {
-  return kind === 'password' ? t('digest password') : kind === 'saslPassword' ? t('SASL password') : t('TLS passphrase');
+  return kind === 'password' ? t('digest password') : kind === 'saslPassword' ? t('SASL password')
+    : kind === 'sshSecret' ? t('SSH passphrase or password') : t('TLS passphrase');
 }
 
 /** True when the user chose to send it (and so to bind it to where it goes now). */

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { TreeSettings } from '../../zk/tree/connectionTree';
 import type { SavedConnection } from './savedConnection';
+import { userOnlyText } from './connectionSource';
 
 export interface LockSettings {
   pollIntervalMs: number;
@@ -45,6 +46,18 @@ export function requestTimeoutMs(): number {
 /** Whether data is read after a `sync` (`zooscope.syncBeforeRead`): for sessions on a follower that may lag the leader. */
 export function syncBeforeRead(): boolean {
   return vscode.workspace.getConfiguration('zooscope').get<boolean>('syncBeforeRead') ?? false;
+}
+
+/**
+ * The ssh program and ssh config file (`zooscope.ssh.path`, `zooscope.ssh.configFile`), read from the user's
+ * settings only: what runs on this machine is never a folder's choice, trusted or not (a config file can name a
+ * ProxyCommand).
+ */
+export function sshProgramSettings(): { sshPath?: string; configFile?: string } {
+  const config = vscode.workspace.getConfiguration('zooscope.ssh');
+  const sshPath = userOnlyText(config.inspect('path'));
+  const configFile = userOnlyText(config.inspect('configFile'));
+  return { ...(sshPath ? { sshPath } : {}), ...(configFile ? { configFile } : {}) };
 }
 
 /** The explorer's paging and live updates (`zooscope.explorer.*`). */

@@ -6,6 +6,7 @@ import { stateLabel } from './tree/treeItems';
 import { iconSafe } from '../common/untrustedText';
 import { connectionTooltip } from './connectionTooltip';
 import { Command } from './commandIds';
+import { sshRoute } from './secretBinding';
 
 const t = vscode.l10n.t;
 
@@ -56,6 +57,9 @@ export class ConnectionStatusBar implements vscode.Disposable {
     const parts = [`${icon} ${iconSafe(saved.name)}: ${stateLabel(state)}`];
     if (saved.readOnly) parts.push(t('read-only'));
     if (session?.serverAddress) parts.push(iconSafe(session.serverAddress));
+    const bastion = sshRoute(saved);
+    const bastionProblem = bastion && state !== 'connected' ? this.connections.bastionProblem(id) : undefined;
+    if (bastion) parts.push(`$(remote) ${iconSafe(bastionProblem ? t('SSH bastion {0} failing', bastion) : t('via {0}', bastion))}`);
     const security = state === 'connected' ? session?.security : undefined;
     if (security?.tls) parts.push(`$(lock) ${security.tls.protocol}`);
     if (security?.sasl) parts.push(`$(key) ${iconSafe(t('SASL {0}', security.sasl.identity))}`);
@@ -63,7 +67,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
     // Screen readers get the session id too (the text leaves it out to stay short).
     const sessionId = state !== 'connecting' ? session?.sessionId : undefined;
     this.item.accessibilityInformation = { label: [...parts, ...(sessionId ? [t('Session {0}', sessionId)] : [])].join(', ').replace(/\$\([a-z~-]+\) ?/g, '') };
-    this.item.tooltip = connectionTooltip(t, saved.name, saved.connectString, security, sessionId);
+    this.item.tooltip = connectionTooltip(t, saved.name, saved.connectString, security, sessionId, bastion ? { bastion, problem: bastionProblem } : undefined);
     this.item.command = Command.showLog;
     this.item.backgroundColor = state === 'lost' || state === 'expired' || state === 'authFailed'
       ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

@@ -2,6 +2,7 @@
 // four-letter words). Refreshed on a timer only while the view is visible; a connection is asked only once
 // its element has been expanded.
 import type { PreparedTls } from '../../zk/security/tlsSettings';
+import type { Dialer } from '../../zk/tunnel/dialer';
 import * as vscode from 'vscode';
 import { getEnsembleStatus, ServerStatus } from '../../zk/servers/ensembleStatus';
 import { ConfigMember, EnsembleConfig, ensembleMembers } from '../../zk/servers/ensembleConfig';
@@ -41,12 +42,14 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
 
   /**
    * `readConfig`: the ensemble's membership through the live session; `tlsOf`: the connection's TLS settings, so
-   * the servers are asked over TLS/HTTPS like the session connects.
+   * the servers are asked over TLS/HTTPS like the session connects; `dialerOf`: the way to its servers (through
+   * its SSH bastion, when it has one).
    */
   constructor(
     private readonly store: ConnectionStore,
     private readonly readConfig: ConfigReader = () => Promise.resolve(undefined),
     private readonly tlsOf: (connectionId: string) => Promise<PreparedTls | undefined> = () => Promise.resolve(undefined),
+    private readonly dialerOf: (connectionId: string) => Promise<Dialer | undefined> = () => Promise.resolve(undefined),
   ) {
     this.subscriptions.push(store.onDidChange(() => { this.fetched.clear(); this.changed.fire(undefined); }));
   }
@@ -139,7 +142,8 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
         const servers = isConnectStringProblem(parsed) ? [] : parsed.servers.map((s) => `${s.host}:${s.port}`);
         const { members, withoutClient } = ensembleMembers(servers, config);
         const tls = await this.tlsOf(connectionId);
-        const statuses = await getEnsembleStatus(saved.connectString, { adminPort: adminPortOf(saved), timeoutMs: 3000, signal: this.abort.signal, members, tls });
+        const dialer = await this.dialerOf(connectionId);
+        const statuses = await getEnsembleStatus(saved.connectString, { adminPort: adminPortOf(saved), timeoutMs: 3000, signal: this.abort.signal, members, tls, dialer });
         result = { at: Date.now(), statuses, unaskable: withoutClient };
       } catch (error) {
         log().warn(`ensemble ${saved.name}: ${String(error)}`);

@@ -9,7 +9,7 @@ import { readEnsembleConfig } from '../../zk/servers/ensembleConfig';
 import { EnsembleProvider } from './ensembleProvider';
 import { checkMembersAgree } from './checkMembersAgreeCommand';
 import { comparePathAcrossMembersCommand } from './comparePathCommand';
-import { tlsOf } from './memberAccess';
+import { dialerOf, tlsOf } from './memberAccess';
 
 export interface EnsembleParts {
   readonly ensemble: EnsembleProvider;
@@ -20,7 +20,7 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
   const ensemble = new EnsembleProvider(core.store, async (id) => {
     const live = core.connections.get(id);
     return live && core.connections.state(id) === 'connected' ? readEnsembleConfig(live.session) : undefined;
-  }, (id) => tlsOf(core, id));
+  }, (id) => tlsOf(core, id), (id) => dialerOf(core, id));
   const ensembleView = vscode.window.createTreeView<EnsembleNode>('zooscope.ensemble', { treeDataProvider: ensemble });
   return {
     api: undefined,

@@ -4,7 +4,7 @@ import type { Core } from '../core/core';
 import { ensembleMembers, readEnsembleConfig } from '../../zk/servers/ensembleConfig';
 import { membersToAsk } from '../../zk/servers/consistencyCheck';
 import { prepareTls, PreparedTls } from '../../zk/security/tlsSettings';
-import type { Dialer } from '../../zk/tunnel/dialer';
+import { Dialer, dialerFor } from '../../zk/tunnel/dialer';
 
 export interface MemberAccess {
   tls?: PreparedTls;
@@ -22,11 +22,21 @@ export async function tlsOf(core: Core, connectionId: string): Promise<PreparedT
   return tls ? prepareTls(tls) : undefined;
 }
 
+/** The way to the connection's servers: the live session's tunnels, else the saved bastion's; never straight to
+ *  servers that sit behind one. */
+export async function dialerOf(core: Core, connectionId: string): Promise<Dialer | undefined> {
+  const live = core.connections.get(connectionId);
+  if (live) return live.session.dialer;
+  const saved = core.store.get(connectionId);
+  const ssh = saved && (await core.store.sshSettings(saved));
+  return ssh ? dialerFor(ssh) : undefined;
+}
+
 export async function memberAccess(core: Core, connectionId: string, connectString: string): Promise<MemberAccess> {
   const live = core.connections.get(connectionId);
   const connected = live && core.connections.state(connectionId) === 'connected';
   const config = connected ? await readEnsembleConfig(live.session).catch(() => undefined) : undefined;
   const listed = membersToAsk(connectString);
   const extraMembers = ensembleMembers(listed, config).members.filter((m) => m.source === 'config').map((m) => m.address);
-  return { tls: await tlsOf(core, connectionId), dialer: live?.session.dialer, extraMembers };
+  return { tls: await tlsOf(core, connectionId), dialer: await dialerOf(core, connectionId), extraMembers };
 }
