@@ -188,7 +188,7 @@ export class LockRecorder {
     if (!queue || queue.members.has(path)) return;
     queue.gone.delete(path);
     queue.members.set(path, { name: baseName(path), path, source: 'event', since: at, intervals: [] });
-    this.applyRoles(queue, at, this.synced);
+    this.applyRoles(queue, at, true);
   }
 
   /** The server told that `path` was deleted. */
@@ -203,9 +203,8 @@ export class LockRecorder {
       queue.gone.set(path, []);
       return;
     }
-    // The node went at this moment, whatever else is known; who takes over is exact only while the members are.
     this.dropMember(queue, member, at, true);
-    this.applyRoles(queue, at, this.synced);
+    this.applyRoles(queue, at, true);
   }
 
   /**
@@ -304,6 +303,9 @@ export class LockRecorder {
   /**
    * Who holds and who waits, from the members under the queue's rules: a new member opens (from when it was told,
    * or from what the read that found it says), a waiter now holding closes its wait and opens its hold at `at`.
+   * What a told event changes is exact even before a full read confirmed the members: a node the members miss was
+   * created later (its sequence sorts after theirs), and one they still hold that went untold only delays a take-over
+   * until the read that drops it (a bound then).
    */
   private applyRoles(queue: FollowedQueue, at: number, exact: boolean, found?: ReadonlyMap<string, Participant>): void {
     const participants = queue.participants();
@@ -315,8 +317,7 @@ export class LockRecorder {
       const hint = found?.get(p.path);
       if (!current) {
         if (hint) member.intervals.push(...this.openFound(queue.path, { ...hint, kind: p.kind }, holding, at));
-        // A told create is an exact start for a wait; a hold from it is exact only while the members are known.
-        else member.intervals.push(this.openInterval(holding ? 'hold' : 'wait', queue.path, p, member.since, holding ? exact : member.source === 'event', true));
+        else member.intervals.push(this.openInterval(holding ? 'hold' : 'wait', queue.path, p, member.since, exact, true));
       } else if (current.kind === 'wait' && holding) {
         this.closeAs(p.path, current, at, exact, 'acquired');
         member.intervals.push(this.openInterval('hold', queue.path, { ...p, session: current.session, clientAddress: current.clientAddress, label: current.label }, at, exact, true));
