@@ -4,7 +4,7 @@
 // `zooscope locks --replay <file>` prints the figures of a recording (and `--trace` converts it).
 import { LockMonitor } from '../zk/analysis';
 import type { AnalyzeOptions } from '../zk/analysis';
-import { followMonitor, LockHistory, lockFigures, LockRecorder, readRecording, RecordingWriter, writeTrace, writeTraceFromRecording } from '../zk/history';
+import { followMonitor, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTrace, writeTraceFromRecording } from '../zk/history';
 import type { ZkSession } from '../zk/session/session';
 import { createPrivateFile } from '../zk/transfer/privateFile';
 import { visibleText } from '../shared/visibleText';
@@ -91,15 +91,18 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output)
 }
 
 export async function runReplay(file: string, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output): Promise<number> {
-  const loaded = readRecording(file);
+  // With its rotated part (`<file>.1`) when --record-limit rotated it: one history, oldest first.
+  const files = recordingFiles(file);
+  const loaded = readRotatedRecording(file);
+  if (files.length > 1 && !args.json) out.text(`replaying ${visibleText(files[0])} and ${visibleText(file)}`);
   if (loaded.tornLastLine) out.error('zooscope locks: the recording ends in a cut line (the recorder was stopped mid-write); it is left out');
-  // The trace streams from the file: every interval, however long the recording.
-  if (args.trace) await writeStreamedTrace(file, args.trace);
+  // The trace streams from the files: every interval, however long the recording.
+  if (args.trace) await writeStreamedTrace(files, args.trace);
   finish(loaded.history, { from: loaded.startedAt, to: loaded.lastAt }, { json: args.json }, out);
   return 0;
 }
 
-async function writeStreamedTrace(recording: string, file: string): Promise<void> {
+async function writeStreamedTrace(recording: string | readonly string[], file: string): Promise<void> {
   const target = createPrivateFile(file);
   try {
     await writeTraceFromRecording(recording, (chunk) => target.write(chunk), visibleText);
