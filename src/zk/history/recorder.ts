@@ -109,7 +109,7 @@ export class LockRecorder {
     this.truncated = analysis.truncated === true;
     for (const queue of analysis.queues) {
       if (this.following && followsNames(queue.recipe)) {
-        this.observeFollowed(queue, at);
+        this.observeFollowed(queue, at, live);
         // A node deleted as told that an older read still lists is no sign of its session being alive.
         const gone = this.followed.get(queue.path)?.gone;
         for (const p of queue.participants) if (!p.nodeless && p.session && !gone?.has(p.path)) sessionsWithNodes.add(p.session);
@@ -138,7 +138,7 @@ export class LockRecorder {
     for (const followed of [...this.followed.values()]) {
       if (queues.has(followed.path) || this.truncated) continue;
       // Gone from the reads (a Curator container removed): what it had from reads alone is gone too.
-      this.observeFollowed({ path: followed.path, recipe: followed.recipe, participants: [], anomalies: [] }, at);
+      this.observeFollowed({ path: followed.path, recipe: followed.recipe, participants: [], anomalies: [] }, at, live);
       if (followed.members.size === 0) this.followed.delete(followed.path);
     }
     for (const [lock, length] of this.lengths) {
@@ -247,16 +247,16 @@ export class LockRecorder {
   /**
    * A followed queue as a read shows it: what the read tells of known members is attached to their intervals;
    * a node no event told of and not deleted since is found (there before the watch, or hidden by a gap); a member
-   * only a read gave that this read no longer lists went unseen.
+   * only a read gave that this read no longer lists went before the watch was set (or in a gap): as on the
+   * analysis-driven path, seen between two reads with no gap (`live`) it ends at this read, else as a bound.
    */
-  private observeFollowed(lockQueue: LockQueue, at: number): void {
+  private observeFollowed(lockQueue: LockQueue, at: number, live: boolean): void {
     const present = lockQueue.participants.filter((p) => !p.nodeless);
     const queue = this.followedQueue(lockQueue.path, lockQueue.recipe, present.map((p) => p.name));
-    const listed = new Set<string>();
-    const found = new Map<string, Participant>();
-    let firstFoundHold = Infinity;
+    const listed = new Map<string, Participant>();
+    let found = 0;
     for (const p of present) {
-      listed.add(p.path);
+      listed.set(p.path, p);
       const member = queue.members.get(p.path);
       if (member) {
         member.owner ??= ownerOf(p.session);
@@ -269,18 +269,22 @@ export class LockRecorder {
         continue;
       }
       queue.members.set(p.path, { name: p.name, path: p.path, source: 'read', since: p.since > 0 ? p.since : at, owner: ownerOf(p.session), intervals: [] });
-      found.set(p.path, p);
-      if (p.role !== 'waiter' && (p.kind === 'exclusive' || p.kind === 'write') && p.held?.exact) firstFoundHold = Math.min(firstFoundHold, p.held.since);
+      found++;
     }
-    queue.forgetUnlisted(listed);
-    let dropped = false;
+    queue.forgetUnlisted(new Set(listed.keys()));
+    const leaving: Member[] = [];
     for (const member of [...queue.members.values()]) {
       if (member.source !== 'read' || listed.has(member.path)) continue;
-      // A hold found to have begun before this read proves the one that left had gone by then.
-      this.dropMember(queue, member, Math.min(at, firstFoundHold), false);
-      dropped = true;
+      queue.remove(member);
+      leaving.push(member);
     }
-    if (found.size > 0 || dropped) this.applyRoles(queue, at, false, found);
+    if (found === 0 && leaving.length === 0) return;
+    const firstHold = this.applyRoles(queue, at, live, listed);
+    for (const member of leaving) {
+      const interval = this.history.open.get(member.path);
+      // An exclusive hold that began before this read proves the one that left had gone by then.
+      if (interval) this.close(member.path, interval, interval.kind === 'hold' && isExclusive(interval) ? Math.min(at, firstHold) : at, live);
+    }
   }
 
   /** Session, client and label, from a read, reach every interval of the node (an ended one too). */
@@ -307,27 +311,38 @@ export class LockRecorder {
    * created later (its sequence sorts after theirs), and one they still hold that went untold only delays a take-over
    * until the read that drops it (a bound then).
    */
-  private applyRoles(queue: FollowedQueue, at: number, exact: boolean, found?: ReadonlyMap<string, Participant>): void {
+  private applyRoles(queue: FollowedQueue, at: number, exact: boolean, read?: ReadonlyMap<string, Participant>): number {
     const participants = queue.participants();
+    /** The earliest start of an exclusive hold opened here. */
+    let firstHold = Infinity;
     for (const p of participants) {
       const member = queue.members.get(p.path);
       if (!member) continue;
       const holding = p.role !== 'waiter';
       const current = this.history.open.get(p.path);
-      const hint = found?.get(p.path);
+      // What the read that caused this change says of the node (its hold's start, from the folder's counters).
+      const hint = read?.get(p.path);
+      const opened: HistoryInterval[] = [];
       if (!current) {
-        if (hint) member.intervals.push(...this.openFound(queue.path, { ...hint, kind: p.kind }, holding, at));
-        else member.intervals.push(this.openInterval(holding ? 'hold' : 'wait', queue.path, p, member.since, exact, true));
+        if (hint) opened.push(...this.openFound(queue.path, { ...hint, kind: p.kind }, holding, at));
+        else opened.push(this.openInterval(holding ? 'hold' : 'wait', queue.path, p, member.since, exact, true));
       } else if (current.kind === 'wait' && holding) {
-        this.closeAs(p.path, current, at, exact, 'acquired');
-        member.intervals.push(this.openInterval('hold', queue.path, { ...p, session: current.session, clientAddress: current.clientAddress, label: current.label }, at, exact, true));
+        // As on the analysis-driven path: a take-over a read shows began between the last read and this one.
+        const readHold = hint && hint.role !== 'waiter' ? hint.held : undefined;
+        const since = hint && exact ? Math.min(at, Math.max(current.start, readHold?.since ?? at)) : at;
+        const sinceExact = hint ? exact && readHold?.exact !== false : exact;
+        this.closeAs(p.path, current, since, sinceExact, 'acquired');
+        opened.push(this.openInterval('hold', queue.path, { ...p, session: current.session, clientAddress: current.clientAddress, label: current.label }, since, sinceExact, true));
       } else if (current.kind === 'hold' && !holding) {
         // Only a change of rules does this (a queue's recipe recognised anew): not a release anyone made.
         this.closeAs(p.path, current, at, false, 'unknown');
-        member.intervals.push(this.openInterval('wait', queue.path, { ...p, session: current.session, clientAddress: current.clientAddress, label: current.label }, at, false, true));
+        opened.push(this.openInterval('wait', queue.path, { ...p, session: current.session, clientAddress: current.clientAddress, label: current.label }, at, false, true));
       }
+      member.intervals.push(...opened);
+      for (const i of opened) if (i.kind === 'hold' && isExclusive(i)) firstHold = Math.min(firstHold, i.start);
     }
     this.sample(queue.path, participants.length, at);
+    return firstHold;
   }
 
   /** A node a read found (not told of): its wait from its ctime, its hold from when the read says, as the analysis-driven path does. */
