@@ -3,6 +3,8 @@
 //   heap after 1,000,000 intervals went through it (the oldest summarised), against the 100 MiB goal for a night;
 // - time per hand-off: the live monitor emits one analysis per change, covering every watched queue, so 1,000
 //   hand-offs over 100 queues are 1,000 analyses of 100 queues; the recorder must keep up with 1,000 a second.
+//   Followed from the server's events (followEvents), a hand-off is two events (the holder's delete, a new waiter's
+//   create) and the panel's analysis after them, which now only attaches what the read tells: both are timed.
 import { LockHistory, LockRecorder } from '../src/zk/history';
 import type { LockAnalysis, LockQueue, Participant } from '../src/zk/analysis';
 
@@ -77,5 +79,50 @@ function handOffs(): void {
   if (holds !== handoffs) throw new Error(`expected ${handoffs} closed holds, got ${holds}`);
 }
 
+/** The same hand-offs followed from the events: each is a delete and a create, then the panel's analysis of them. */
+function eventHandOffs(): void {
+  const queues = 100;
+  const handoffs = 1000;
+  const heads = Array.from({ length: queues }, () => 0);
+  const queueOf = (q: number, at: number): LockQueue => ({
+    path: `/app/locks/queue-${q}`, recipe: 'plain-lock', anomalies: [],
+    participants: [participant(q, heads[q], 'holder', at), participant(q, heads[q] + 1, 'waiter', at), participant(q, heads[q] + 2, 'waiter', at)],
+  });
+  const analysisAt = (at: number): LockAnalysis => ({
+    root: '/app/locks', takenAt: at, sessions: [], deadlocks: [], servers: [], anomalies: [], queues: heads.map((_, q) => queueOf(q, at)),
+  });
+  const recorder = new LockRecorder();
+  const first = analysisAt(T0);
+  recorder.observe(first);
+  recorder.followEvents(T0);
+  recorder.resync(first, T0);
+  const eventSamples: number[] = [];
+  const readSamples: number[] = [];
+  for (let n = 1; n <= handoffs; n++) {
+    const q = n % queues;
+    const at = T0 + n;
+    const gone = participant(q, heads[q], 'holder', at).path;
+    heads[q]++;
+    const added = participant(q, heads[q] + 2, 'waiter', at).path;
+    let t0 = process.hrtime.bigint();
+    recorder.nodeDeleted(gone, at);
+    recorder.nodeCreated(added, at);
+    eventSamples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    const analysis = analysisAt(at);
+    t0 = process.hrtime.bigint();
+    recorder.observe(analysis);
+    readSamples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  const holds = recorder.history.closed.filter((i) => i.kind === 'hold').length;
+  const figure = (samples: number[]) => {
+    samples.sort((a, b) => a - b);
+    return `median ${samples[samples.length >> 1].toFixed(3)} ms, p95 ${samples[Math.floor(samples.length * 0.95)].toFixed(3)} ms`;
+  };
+  const total = [...eventSamples, ...readSamples].reduce((a, b) => a + b, 0);
+  console.log(`hand-offs from events: ${handoffs} over ${queues} queues, ${holds} holds closed; events per hand-off ${figure(eventSamples)}; the analysis after it ${figure(readSamples)}; ${(total / 1000).toFixed(2)} s per 1,000 hand-offs (must be < 1 s); reads added per event: 0`);
+  if (holds !== handoffs) throw new Error(`expected ${handoffs} closed holds, got ${holds}`);
+}
+
 memory();
 handOffs();
+eventHandOffs();

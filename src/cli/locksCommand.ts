@@ -110,15 +110,16 @@ export async function runLocks(args: string[], out: Output): Promise<number> {
     }
   }
   const { timeoutMs } = parsed;
-  const session = new ZkSession({
+  const newSession = () => new ZkSession({
     connectString: parsed.connectString, sessionTimeoutMs: Math.max(4000, timeoutMs), requestTimeoutMs: timeoutMs, digest: parsed.digest,
     ...parsed.security,
   });
+  const session = newSession();
   try {
     await session.open();
     if (parsed.watch) {
       const options = { ...parsed.options, serverTimeoutMs: Math.min(timeoutMs, 5000) };
-      return await runWatch(session, { ...parsed.watch, path: parsed.path, json: parsed.json, options }, out);
+      return await runWatch(session, { ...parsed.watch, path: parsed.path, json: parsed.json, options }, out, newSession);
     }
     const analysis = await analyzeLocks(session, parsed.path, { ...parsed.options, serverTimeoutMs: Math.min(timeoutMs, 5000) });
     if (parsed.json) out.json(analysis);

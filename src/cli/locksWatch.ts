@@ -1,15 +1,19 @@
 // `zooscope locks … --watch`: follows the queues live, printing each change, until Ctrl-C (SIGINT), SIGTERM,
-// SIGHUP, `--for` or a reader gone from stdout; then prints the contention figures. `--record` writes the history
-// as it happens (JSON Lines, rotated at `--record-limit`), `--trace` the Trace Event JSON at the end.
-// `zooscope locks --replay <file>` prints the figures of a recording (and `--trace` converts it).
+// SIGHUP, `--for` or a reader gone from stdout (an expired session is replaced, with a gap); then prints the
+// contention figures. `--record` writes the history as it happens (JSON Lines, rotated at `--record-limit`),
+// `--trace` the Trace Event JSON at the end. `zooscope locks --replay <file>` prints the figures of a recording,
+// with its rotated part (and `--trace` converts it).
 import { LockMonitor } from '../zk/analysis';
 import type { AnalyzeOptions } from '../zk/analysis';
-import { followMonitor, LockHistory, lockFigures, LockRecorder, readRecording, RecordingWriter, writeTrace, writeTraceFromRecording } from '../zk/history';
+import { followMonitor, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTrace, writeTraceFromRecording } from '../zk/history';
 import type { ZkSession } from '../zk/session/session';
 import { createPrivateFile } from '../zk/transfer/privateFile';
 import { visibleText } from '../shared/visibleText';
 import { eventLine, figuresText } from './historyFormat';
 import type { Output } from './output';
+
+/** Between attempts to open a new session after one expired. */
+const RENEW_RETRY_MS = 1000;
 
 export interface WatchArgs {
   path: string;
@@ -21,12 +25,21 @@ export interface WatchArgs {
   options: AnalyzeOptions;
 }
 
-export async function runWatch(session: ZkSession, args: WatchArgs, out: Output): Promise<number> {
+/**
+ * `newSession`: a fresh session like the first (not yet open). Given, an expired session does not end the watch: the
+ * history has a gap (said in one line on stderr) and goes on with a new session; without it, expiry ends the watch.
+ */
+export async function runWatch(session: ZkSession, args: WatchArgs, out: Output, newSession?: () => ZkSession): Promise<number> {
   const recorder = new LockRecorder();
   const writer = args.record ? new RecordingWriter(args.record, { maxBytes: args.recordLimitBytes, root: args.path }) : undefined;
   let failure: Error | undefined;
-  let stop: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => { stop = resolve; });
+  let stopping = false;
+  let resolveStopped: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => { resolveStopped = resolve; });
+  const stop = () => {
+    stopping = true;
+    resolveStopped();
+  };
   recorder.onEvent((event) => {
     try {
       writer?.write(event);
@@ -40,38 +53,81 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output)
       if (line) out.text(line);
     }
   });
-  const monitor = new LockMonitor(session, args.path, args.options);
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   for (const signal of signals) process.once(signal, stop);
   out.onClosed(stop);
   // --for counts from the first complete look at the queues: a slow connect does not eat the window.
   let timer: NodeJS.Timeout | undefined;
   let startedAt = Date.now();
-  const stopFirst = monitor.onUpdate((analysis) => {
-    stopFirst();
-    startedAt = analysis.takenAt;
-    if (args.forMs !== undefined) timer = setTimeout(stop, args.forMs);
-    const participants = analysis.queues.reduce((n, q) => n + q.participants.length, 0);
-    if (!args.json) out.text(`watching ${visibleText(args.path)}: ${analysis.queues.length} queue(s), ${participants} participant(s); Ctrl-C ends`);
-  });
-  const unfollow = followMonitor(session, monitor, recorder);
-  // A session that ended cannot see again (a new one would be a new history): stop with the gap on record.
+  let firstLook = true;
   let sessionEnded: string | undefined;
-  const onState = (state: string) => {
-    if (state !== 'expired' && state !== 'closed' && state !== 'authFailed') return;
-    sessionEnded ??= state;
-    stop();
-  };
-  session.on('state', onState);
-  try {
+  let following: { monitor: LockMonitor; leave: () => void } | undefined;
+  const renewed: ZkSession[] = [];
+
+  const follow = (current: ZkSession) => {
+    const monitor = new LockMonitor(current, args.path, args.options);
+    const stopFirst = monitor.onUpdate((analysis) => {
+      stopFirst();
+      // With a renewed session, its first look ends the gap the expiry began (a no-op for the first session).
+      recorder.gapEnded(analysis.takenAt);
+      if (!firstLook) return;
+      firstLook = false;
+      startedAt = analysis.takenAt;
+      if (args.forMs !== undefined) timer = setTimeout(stop, args.forMs);
+      const participants = analysis.queues.reduce((n, q) => n + q.participants.length, 0);
+      if (!args.json) out.text(`watching ${visibleText(args.path)}: ${analysis.queues.length} queue(s), ${participants} participant(s); Ctrl-C ends`);
+    });
+    const unfollow = followMonitor(current, monitor, recorder);
+    const onState = (state: string) => {
+      if (state === 'expired' && newSession) {
+        void renew();
+        return;
+      }
+      // A session that ended cannot see again: stop with the gap on record.
+      if (state !== 'expired' && state !== 'closed' && state !== 'authFailed') return;
+      sessionEnded ??= state;
+      stop();
+    };
+    current.on('state', onState);
+    following = {
+      monitor,
+      leave: () => {
+        current.off('state', onState);
+        unfollow();
+        monitor.dispose();
+      },
+    };
     monitor.start();
+  };
+
+  const renew = async () => {
+    following?.leave();
+    following = undefined;
+    out.error('zooscope locks: the session expired; going on with a new session (the history has a gap)');
+    while (!stopping && newSession) {
+      const next = newSession();
+      renewed.push(next);
+      try {
+        await next.open();
+      } catch {
+        next.close();
+        // The servers may still be out of reach: try again shortly, until stopped.
+        await new Promise((resolve) => setTimeout(resolve, RENEW_RETRY_MS));
+        continue;
+      }
+      if (!stopping) follow(next);
+      return;
+    }
+  };
+
+  try {
+    follow(session);
     await stopped;
   } finally {
     clearTimeout(timer);
-    session.off('state', onState);
     for (const signal of signals) process.off(signal, stop);
-    unfollow();
-    monitor.dispose();
+    following?.leave();
+    for (const s of renewed) s.close();
     writer?.close();
   }
   if (failure) {
@@ -91,15 +147,18 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output)
 }
 
 export async function runReplay(file: string, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output): Promise<number> {
-  const loaded = readRecording(file);
+  // With its rotated part (`<file>.1`) when --record-limit rotated it: one history, oldest first.
+  const files = recordingFiles(file);
+  const loaded = readRotatedRecording(file);
+  if (files.length > 1 && !args.json) out.text(`replaying ${visibleText(files[0])} and ${visibleText(file)}`);
   if (loaded.tornLastLine) out.error('zooscope locks: the recording ends in a cut line (the recorder was stopped mid-write); it is left out');
-  // The trace streams from the file: every interval, however long the recording.
-  if (args.trace) await writeStreamedTrace(file, args.trace);
+  // The trace streams from the files: every interval, however long the recording.
+  if (args.trace) await writeStreamedTrace(files, args.trace);
   finish(loaded.history, { from: loaded.startedAt, to: loaded.lastAt }, { json: args.json }, out);
   return 0;
 }
 
-async function writeStreamedTrace(recording: string, file: string): Promise<void> {
+async function writeStreamedTrace(recording: string | readonly string[], file: string): Promise<void> {
   const target = createPrivateFile(file);
   try {
     await writeTraceFromRecording(recording, (chunk) => target.write(chunk), visibleText);

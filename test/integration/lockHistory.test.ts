@@ -12,6 +12,7 @@ import { LockMonitor } from '../../src/zk/analysis';
 import { followMonitor, LockRecorder, lockFigures, readRecording } from '../../src/zk/history';
 import { ZkSession } from '../../src/zk/session/session';
 import { sharedCliBundle } from '../support/cliBundle';
+import { fourLetterWord } from '../support/ports';
 import { startProxy, TcpProxy } from '../support/tcpProxy';
 import { eventually } from '../support/waiting';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
@@ -156,6 +157,49 @@ describe('lock history on a real server', () => {
       await b.remove(second).catch(() => undefined);
     }
   });
+  test('--watch goes on with a new session after its session expired: one line says so, the history has a gap', async () => {
+    await a.mkdirp('/expiry/orders');
+    const record = path.join(dir, 'expiry.jsonl');
+    const proxy = await startProxy(zk.members[0].clientPort);
+    const sessions = async () => new Set((await fourLetterWord(zk.members[0].clientPort, 'dump')).match(/^\t(0x[0-9a-f]+)$/gm)?.map((s) => s.trim()) ?? []);
+    const before = await sessions();
+    const child = spawn(process.execPath, [cli, 'locks', `127.0.0.1:${proxy.port}`, '/expiry', '--watch', '--record', record, '--no-server-watches', '--timeout', '4'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let node: string | undefined;
+    try {
+      await eventually(() => /watching \/expiry/.test(stdout), 30000, `the CLI watching (${stderr})`);
+      const cliSessions = [...(await sessions())].filter((id) => !before.has(id));
+      assert.equal(cliSessions.length, 1, `the CLI's session among ${cliSessions.join(', ')}`);
+      // Cut off until the server has expired its session (the server's own session list tells), then let it back.
+      await proxy.refuse(true);
+      proxy.cutAll();
+      await eventually(async () => !(await sessions()).has(cliSessions[0]), 60000, 'the server expiring the CLI session');
+      await proxy.refuse(false);
+      await eventually(() => /session expired; going on with a new session/.test(stderr), 60000, `the CLI saying it goes on (${stderr})`);
+      assert.equal(stderr.match(/session expired/g)?.length, 1, stderr);
+      // Followed with the new session: a hold taken now is recorded.
+      node = await a.create(`/expiry/orders/${kazooNode('9')}`, 'after-expiry', EPH_SEQ);
+      const name = path.basename(node);
+      await eventually(() => new RegExp(`holds\\s+/expiry/orders/${name}`).test(stdout), 30000, `the new hold printed:\n${stdout}\n${stderr}`);
+      child.kill('SIGINT');
+      assert.equal(await exited, 0, stderr);
+      const loaded = readRecording(record);
+      assert.equal(loaded.history.gaps.length, 1, JSON.stringify(loaded.history.gaps));
+      const [gap] = loaded.history.gaps;
+      assert.ok(gap.to !== undefined && gap.to > gap.from, `the gap ends with the new session's first look: ${JSON.stringify(gap)}`);
+      assert.ok([...loaded.history.open.values()].some((i) => i.node === name && i.kind === 'hold'), 'the hold after the expiry is recorded');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      if (node) await a.remove(node).catch(() => undefined);
+      await proxy.close();
+    }
+  });
+
   test('--watch whose reader goes away stops cleanly (exit 0) with a valid recording', async () => {
     await a.mkdirp('/gone/orders');
     const record = path.join(dir, 'gone.jsonl');

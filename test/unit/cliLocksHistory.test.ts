@@ -85,4 +85,23 @@ describe('zooscope locks: history arguments', () => {
     const missing = await locks(['--replay', path.join(dir, 'none.jsonl')]);
     assert.equal(missing.code, 1);
   });
+
+  test('--replay of a rotated recording reads <file>.1 and <file> as one history', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-replay-'));
+    const file = path.join(dir, 'night.jsonl');
+    const recorder = new LockRecorder();
+    const writer = new RecordingWriter(file, { now: () => T0, maxBytes: 2000 });
+    recorder.onEvent((e) => writer.write(e));
+    recorder.observe(snapshot(0, {}));
+    for (let n = 1; n <= 6; n++) recorder.observe(snapshot(10 * n, { '/L': [{ name: `n${n}`, session: '0xa', since: 10 * n, holding: true, held: [10 * n, true] }] }));
+    recorder.observe(snapshot(70, { '/L': [] }));
+    writer.close();
+    assert.equal(writer.rotations, 1, 'rotated once');
+    const json = await locks(['--replay', file, '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    const parsed = JSON.parse(json.stdout) as { figures: { lock: string; acquisitions: number }[] };
+    assert.deepEqual(parsed.figures.map((f) => [f.lock, f.acquisitions]), [['/L', 6]]);
+    const text = await locks(['--replay', file]);
+    assert.match(text.stdout, /replaying .*night\.jsonl\.1 and .*night\.jsonl/);
+  });
 });

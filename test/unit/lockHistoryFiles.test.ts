@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { LockHistory, LockRecorder, parseRecording, writeTraceFromRecording, readRecording, RecordingFormatError, RecordingWriter, writeTrace } from '../../src/zk/history';
+import { LockHistory, LockRecorder, parseRecording, writeTraceFromRecording, readRecording, readRotatedRecording, recordingFiles, RecordingFormatError, RecordingWriter, writeTrace } from '../../src/zk/history';
 import { snapshot, T0 } from './lockHistoryFixtures';
 
 function tempFile(name: string): string {
@@ -69,6 +69,28 @@ describe('lock history: recording file', () => {
     const closedInBoth = new Set([...previous.history.closed, ...current.history.closed].map((i) => i.id));
     for (const i of current.history.closed) assert.ok(recorder.history.closed.some((r) => r.id === i.id));
     assert.ok(closedInBoth.size >= 1);
+  });
+
+  test('a rotated recording (<file>.1 then <file>) loads as one history: every interval once, as recorded', async () => {
+    const file = tempFile('locks.jsonl');
+    const { recorder, writer } = record(file, 2000);
+    writer.close();
+    assert.equal(writer.rotations, 1, 'rotated once: the two files hold everything recorded');
+    assert.deepEqual(recordingFiles(file), [`${file}.1`, file]);
+    const both = readRotatedRecording(file);
+    assert.equal(both.startedAt, T0);
+    assert.deepEqual(ids(both.history.closed), ids(recorder.history.closed));
+    assert.deepEqual(ids(both.history.open.values()), ids(recorder.history.open.values()));
+    // The trace streamed from both files has every interval once.
+    const chunks: string[] = [];
+    const streamed = await writeTraceFromRecording(recordingFiles(file), (chunk) => chunks.push(chunk));
+    assert.equal(streamed.intervals, recorder.history.closed.length + recorder.history.open.size);
+    const events = (JSON.parse(chunks.join('')) as { traceEvents: TraceEvent[] }).traceEvents;
+    assert.equal(events.filter((e) => e.ph === 'X' && (e.name === 'hold' || e.name === 'wait')).length, streamed.intervals);
+    // Without a rotation it is the one file.
+    const single = tempFile('single.jsonl');
+    record(single).writer.close();
+    assert.deepEqual(recordingFiles(single), [single]);
   });
 });
 

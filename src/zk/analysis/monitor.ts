@@ -85,6 +85,11 @@ export class LockMonitor {
     return () => this.errorListeners.delete(listener);
   }
 
+  /** The path analysed (a queue or a subtree). */
+  get path(): string {
+    return this.root;
+  }
+
   /**
    * When the servers' tables the analyses use were asked for (ms since the epoch; undefined without tables): a
    * session they leave out was connected nowhere then only if its node already existed at that moment.

@@ -1,13 +1,33 @@
-// Turns what the live monitor sees into history. Each analysis the monitor emits (one per change it is told of,
-// read right after the change) is compared with the participants open so far: a node that appeared opens a wait
-// (from its ctime) or a hold; a waiter now holding closes its wait and opens its hold; a node gone closes what was
-// open. While the monitor cannot see the servers (gapStarted … gapEnded) nothing is invented: the first analysis
-// after a gap closes and opens at that moment, marked as bounds.
-import type { LockAnalysis, Participant } from '../../shared/lockAnalysis';
+// Turns what the live monitor sees into history. Once it follows the server's notifications (followEvents), each
+// create and delete under a queue changes that queue's members as told, and holds and waits open and close at the
+// moment the event arrived, with no read (members.ts); the analyses then only add what reads tell (session, client,
+// label) and what was there before the watch. Queues whose rules need reads (semaphores, fixed leaders), and every
+// queue before the watch is set, follow the analyses: each is compared with the participants open so far; a node
+// that appeared opens a wait (from its ctime) or a hold; a waiter now holding closes its wait and opens its hold; a
+// node gone closes what was open. While the monitor cannot see the servers (gapStarted … gapEnded, then a full read,
+// resync) nothing is invented: what changed meanwhile closes and opens as bounds.
+import { baseName, parentPath } from '../paths';
+import type { LockAnalysis, LockQueue, Participant, RecipeId } from '../../shared/lockAnalysis';
+import { recognizeQueue } from '../analysis/recipes';
 import { LockHistory } from './history';
+import { FollowedQueue, followsNames, Member, newQueueFor } from './members';
 import type { EndReason, HistoryGap, HistoryInterval, QueueSample } from './model';
 
 const isExclusive = (interval: HistoryInterval) => interval.participant === 'exclusive' || interval.participant === 'write';
+
+/** What an interval takes from its participant. */
+type Who = Pick<Participant, 'path' | 'name' | 'kind' | 'session' | 'clientAddress' | 'label'>;
+
+const ownerOf = (session: string | undefined) => (session ? BigInt(session) : undefined);
+
+/** Folders of the queues left to the analyses (their nodes' events are not followed). */
+function readOnlyFolders(queue: LockQueue): string[] {
+  switch (queue.recipe) {
+    case 'curator-semaphore': return [queue.path, `${queue.path}/leases`, `${queue.path}/locks`];
+    case 'kazoo-semaphore': return [queue.path, `${queue.path}-__lock__`];
+    default: return [queue.path];
+  }
+}
 
 export type HistoryEvent =
   | { type: 'open'; interval: HistoryInterval }
@@ -33,6 +53,18 @@ export class LockRecorder {
   private readonly counters = new Map<string, { cversion: number; at: number; seen: number }>();
   /** Intervals opened by the observation in progress. */
   private readonly openedNow: HistoryInterval[] = [];
+  /** Set once the server's notifications are followed (followEvents). */
+  private following = false;
+  /** Whether the followed members are known as they are (false from a gap until the full read after it). */
+  private synced = false;
+  /** Queues followed from the events, by path. */
+  private readonly followed = new Map<string, FollowedQueue>();
+  /** As the last analysis showed them: each queue's recipe, the folders left to the analyses, and whether it was cut short. */
+  private lastRecipes = new Map<string, RecipeId>();
+  private readOnly = new Set<string>();
+  private truncated = false;
+  /** Events are applied in the order told: a clock that steps back does not reorder them. */
+  private lastEventAt = 0;
 
   constructor(readonly history = new LockHistory()) {}
 
@@ -43,6 +75,7 @@ export class LockRecorder {
 
   /** The monitor lost sight of the servers at `at` (disconnected, suspended, a read failed). */
   gapStarted(at: number): void {
+    this.synced = false;
     if (this.openGap) return;
     this.openGap = { from: at };
     this.history.gaps.push(this.openGap);
@@ -71,7 +104,17 @@ export class LockRecorder {
     const live = this.seenLive;
     const present = new Set<string>();
     const sessionsWithNodes = new Set<string>();
+    this.lastRecipes = new Map(analysis.queues.map((q) => [q.path, q.recipe]));
+    this.readOnly = new Set(analysis.queues.filter((q) => !followsNames(q.recipe)).flatMap(readOnlyFolders));
+    this.truncated = analysis.truncated === true;
     for (const queue of analysis.queues) {
+      if (this.following && followsNames(queue.recipe)) {
+        this.observeFollowed(queue, at, live);
+        // A node deleted as told that an older read still lists is no sign of its session being alive.
+        const gone = this.followed.get(queue.path)?.gone;
+        for (const p of queue.participants) if (!p.nodeless && p.session && !gone?.has(p.path)) sessionsWithNodes.add(p.session);
+        continue;
+      }
       let length = 0;
       for (const p of queue.participants) {
         if (p.nodeless) continue;
@@ -84,7 +127,7 @@ export class LockRecorder {
     }
     const firstNewHold = this.firstExclusiveHoldSince(at);
     for (const [path, interval] of this.history.open) {
-      if (present.has(path)) continue;
+      if (present.has(path) || this.followed.has(interval.lock)) continue;
       this.seenChange(interval.lock);
       // An exclusive hold that began before this read (held from its node's creation) proves the one that left
       // had gone by then: the read came after both changes.
@@ -92,13 +135,229 @@ export class LockRecorder {
       this.close(path, interval, newHold !== undefined ? Math.min(at, newHold) : at, live);
     }
     const queues = new Set(analysis.queues.map((q) => q.path));
+    for (const followed of [...this.followed.values()]) {
+      if (queues.has(followed.path) || this.truncated) continue;
+      // Gone from the reads (a Curator container removed): what it had from reads alone is gone too.
+      this.observeFollowed({ path: followed.path, recipe: followed.recipe, participants: [], anomalies: [] }, at, live);
+      if (followed.members.size === 0) this.followed.delete(followed.path);
+    }
     for (const [lock, length] of this.lengths) {
-      if (length > 0 && !queues.has(lock)) this.sample(lock, 0, at);
+      if (length > 0 && !queues.has(lock) && !this.followed.has(lock)) this.sample(lock, 0, at);
     }
     // A queue gone (a Curator container removed) starts its counter afresh when it is back.
     for (const lock of this.counters.keys()) if (!queues.has(lock)) this.counters.delete(lock);
     this.resolveEnds(sessionsWithNodes);
     this.seenLive = !this.openGap;
+  }
+
+  /**
+   * From `at` on, the server's notifications are followed (a persistent recursive watch on the monitored path is
+   * set): the queues the last analysis showed are followed from their members as read, until the full read after
+   * the watch (resync) confirms them.
+   */
+  followEvents(at: number): void {
+    if (this.following) return;
+    this.following = true;
+    this.synced = false;
+    this.lastEventAt = Math.max(this.lastEventAt, at);
+    for (const [path, recipe] of this.lastRecipes) {
+      if (!followsNames(recipe)) continue;
+      const queue = this.followedQueue(path, recipe, []);
+      for (const [nodePath, interval] of this.history.open) {
+        if (interval.lock !== path) continue;
+        queue.members.set(nodePath, { name: interval.node, path: nodePath, source: 'read', since: interval.start, owner: ownerOf(interval.session), intervals: [interval] });
+      }
+    }
+  }
+
+  /** Whether the server's notifications are followed, and the members known as they are (no gap since the last full read). */
+  get followingEvents(): { following: boolean; synced: boolean } {
+    return { following: this.following, synced: this.synced };
+  }
+
+  /** The server told that `path` was created; `at` is when that was heard. */
+  nodeCreated(path: string, at: number): void {
+    if (!this.following) return;
+    at = this.eventTime(at);
+    const folder = parentPath(path);
+    let queue = folder === undefined ? undefined : this.followed.get(folder);
+    if (!queue && !this.truncated) {
+      queue = newQueueFor(path, this.followed, this.readOnly);
+      if (queue) this.followed.set(queue.path, queue);
+    }
+    if (!queue || queue.members.has(path)) return;
+    queue.gone.delete(path);
+    queue.members.set(path, { name: baseName(path), path, source: 'event', since: at, intervals: [] });
+    this.applyRoles(queue, at, true);
+  }
+
+  /** The server told that `path` was deleted. */
+  nodeDeleted(path: string, at: number): void {
+    if (!this.following) return;
+    at = this.eventTime(at);
+    const folder = parentPath(path);
+    const queue = folder === undefined ? undefined : this.followed.get(folder);
+    const member = queue?.members.get(path);
+    if (!queue) return;
+    if (!member) {
+      queue.gone.set(path, []);
+      return;
+    }
+    this.dropMember(queue, member, at, true);
+    this.applyRoles(queue, at, true);
+  }
+
+  /**
+   * `analysis` is a full read that began at `readsFrom` or later (after a gap, or after the watch was set): members
+   * it does not list that no event since `readsFrom` told of went unseen, and end there as bounds. From then on what
+   * is told is exact again.
+   */
+  resync(analysis: LockAnalysis, readsFrom: number): void {
+    if (!this.following) return;
+    const at = analysis.takenAt;
+    const listed = new Set<string>();
+    for (const q of analysis.queues) for (const p of q.participants) listed.add(p.path);
+    for (const queue of this.followed.values()) {
+      let dropped = false;
+      for (const member of [...queue.members.values()]) {
+        if (listed.has(member.path) || (member.source === 'event' && member.since >= readsFrom)) continue;
+        this.dropMember(queue, member, at, false);
+        dropped = true;
+      }
+      if (dropped) this.applyRoles(queue, at, false);
+    }
+    this.synced = !this.openGap;
+    this.seenLive = !this.openGap;
+  }
+
+  private eventTime(at: number): number {
+    this.lastEventAt = Math.max(this.lastEventAt, at);
+    return this.lastEventAt;
+  }
+
+  private followedQueue(path: string, recipe: RecipeId, names: string[]): FollowedQueue {
+    let queue = this.followed.get(path);
+    if (!queue) {
+      queue = new FollowedQueue(path, recipe, recognizeQueue(names, path)?.family ?? 'unknown');
+      this.followed.set(path, queue);
+    }
+    return queue;
+  }
+
+  /**
+   * A followed queue as a read shows it: what the read tells of known members is attached to their intervals;
+   * a node no event told of and not deleted since is found (there before the watch, or hidden by a gap); a member
+   * only a read gave that this read no longer lists went before the watch was set (or in a gap): as on the
+   * analysis-driven path, seen between two reads with no gap (`live`) it ends at this read, else as a bound.
+   */
+  private observeFollowed(lockQueue: LockQueue, at: number, live: boolean): void {
+    const present = lockQueue.participants.filter((p) => !p.nodeless);
+    const queue = this.followedQueue(lockQueue.path, lockQueue.recipe, present.map((p) => p.name));
+    const listed = new Map<string, Participant>();
+    let found = 0;
+    for (const p of present) {
+      listed.set(p.path, p);
+      const member = queue.members.get(p.path);
+      if (member) {
+        member.owner ??= ownerOf(p.session);
+        this.attach(member.intervals, p);
+        continue;
+      }
+      const gone = queue.gone.get(p.path);
+      if (gone) {
+        this.attach(gone, p);
+        continue;
+      }
+      queue.members.set(p.path, { name: p.name, path: p.path, source: 'read', since: p.since > 0 ? p.since : at, owner: ownerOf(p.session), intervals: [] });
+      found++;
+    }
+    queue.forgetUnlisted(new Set(listed.keys()));
+    const leaving: Member[] = [];
+    for (const member of [...queue.members.values()]) {
+      if (member.source !== 'read' || listed.has(member.path)) continue;
+      queue.remove(member);
+      leaving.push(member);
+    }
+    if (found === 0 && leaving.length === 0) return;
+    const firstHold = this.applyRoles(queue, at, live, listed);
+    for (const member of leaving) {
+      const interval = this.history.open.get(member.path);
+      // An exclusive hold that began before this read proves the one that left had gone by then.
+      if (interval) this.close(member.path, interval, interval.kind === 'hold' && isExclusive(interval) ? Math.min(at, firstHold) : at, live);
+    }
+  }
+
+  /** Session, client and label, from a read, reach every interval of the node (an ended one too). */
+  private attach(intervals: HistoryInterval[], p: Participant): void {
+    for (const interval of intervals) {
+      if (!interval.session && p.session) {
+        interval.session = p.session;
+        if (interval.end !== undefined && interval.ended === 'unknown' && interval.endExact) this.awaitEnd(interval);
+      }
+      this.refresh(interval, p);
+    }
+  }
+
+  private dropMember(queue: FollowedQueue, member: Member, at: number, exact: boolean): void {
+    queue.remove(member);
+    const interval = this.history.open.get(member.path);
+    if (interval) this.close(member.path, interval, at, exact);
+  }
+
+  /**
+   * Who holds and who waits, from the members under the queue's rules: a new member opens (from when it was told,
+   * or from what the read that found it says), a waiter now holding closes its wait and opens its hold at `at`.
+   * What a told event changes is exact even before a full read confirmed the members: a node the members miss was
+   * created later (its sequence sorts after theirs), and one they still hold that went untold only delays a take-over
+   * until the read that drops it (a bound then).
+   */
+  private applyRoles(queue: FollowedQueue, at: number, exact: boolean, read?: ReadonlyMap<string, Participant>): number {
+    const participants = queue.participants();
+    /** The earliest start of an exclusive hold opened here. */
+    let firstHold = Infinity;
+    for (const p of participants) {
+      const member = queue.members.get(p.path);
+      if (!member) continue;
+      const holding = p.role !== 'waiter';
+      const current = this.history.open.get(p.path);
+      // What the read that caused this change says of the node (its hold's start, from the folder's counters).
+      const hint = read?.get(p.path);
+      const opened: HistoryInterval[] = [];
+      if (!current) {
+        if (hint) opened.push(...this.openFound(queue.path, { ...hint, kind: p.kind }, holding, at));
+        else opened.push(this.openInterval(holding ? 'hold' : 'wait', queue.path, p, member.since, exact, true));
+      } else if (current.kind === 'wait' && holding) {
+        // As on the analysis-driven path: a take-over a read shows began between the last read and this one.
+        const readHold = hint && hint.role !== 'waiter' ? hint.held : undefined;
+        const since = hint && exact ? Math.min(at, Math.max(current.start, readHold?.since ?? at)) : at;
+        const sinceExact = hint ? exact && readHold?.exact !== false : exact;
+        this.closeAs(p.path, current, since, sinceExact, 'acquired');
+        opened.push(this.openInterval('hold', queue.path, { ...p, session: current.session, clientAddress: current.clientAddress, label: current.label }, since, sinceExact, true));
+      } else if (current.kind === 'hold' && !holding) {
+        // Only a change of rules does this (a queue's recipe recognised anew): not a release anyone made.
+        this.closeAs(p.path, current, at, false, 'unknown');
+        opened.push(this.openInterval('wait', queue.path, { ...p, session: current.session, clientAddress: current.clientAddress, label: current.label }, at, false, true));
+      }
+      member.intervals.push(...opened);
+      for (const i of opened) if (i.kind === 'hold' && isExclusive(i)) firstHold = Math.min(firstHold, i.start);
+    }
+    this.sample(queue.path, participants.length, at);
+    return firstHold;
+  }
+
+  /** A node a read found (not told of): its wait from its ctime, its hold from when the read says, as the analysis-driven path does. */
+  private openFound(lock: string, p: Participant, holding: boolean, at: number): HistoryInterval[] {
+    if (!holding) return [this.openInterval('wait', lock, p, p.since > 0 ? p.since : at, p.since > 0, true)];
+    const heldSince = p.role !== 'waiter' ? p.held?.since ?? at : at;
+    const heldExact = p.role !== 'waiter' && p.held?.exact === true;
+    const opened: HistoryInterval[] = [];
+    if (heldExact && p.since > 0 && heldSince > p.since) {
+      const wait = this.openInterval('wait', lock, p, p.since, true, true);
+      this.closeAs(p.path, wait, heldSince, true, 'acquired');
+      opened.push(wait);
+    }
+    opened.push(this.openInterval('hold', lock, p, heldSince, heldExact, true));
+    return opened;
   }
 
   /** Per lock, the earliest start of an exclusive hold opened by the current observation (then forgets them). */
@@ -118,6 +377,8 @@ export class LockRecorder {
    */
   noteCounters(counters: readonly { path: string; cversion: number }[], at: number): void {
     for (const { path, cversion } of counters) {
+      // Followed queues are told every create and delete: nothing there goes unseen.
+      if (this.followed.has(path)) continue;
       const last = this.counters.get(path);
       const unseen = last ? cversion - last.cversion - last.seen : 0;
       if (last && unseen > 0 && this.seenLive) {
@@ -168,14 +429,14 @@ export class LockRecorder {
     if (p.label !== undefined) interval.label = p.label;
   }
 
-  private openInterval(kind: HistoryInterval['kind'], lock: string, p: Participant, start: number, startExact: boolean): HistoryInterval {
+  private openInterval(kind: HistoryInterval['kind'], lock: string, p: Who, start: number, startExact: boolean, told = false): HistoryInterval {
     const interval: HistoryInterval = {
       id: this.history.newId(), kind, lock, node: p.name, participant: p.kind, start, startExact,
       ...(p.session ? { session: p.session } : {}), ...(p.clientAddress ? { clientAddress: p.clientAddress } : {}),
       ...(p.label !== undefined ? { label: p.label } : {}),
     };
     this.history.open.set(p.path, interval);
-    this.openedNow.push(interval);
+    if (!told) this.openedNow.push(interval);
     this.emit({ type: 'open', interval });
     return interval;
   }
@@ -189,7 +450,12 @@ export class LockRecorder {
     // client cut off for a moment comes back and releases (runs R1, R5, R6 recorded live workers as lost that way).
     // Until the end can be told exactly, it is not claimed.
     this.closeAs(path, interval, at, live, 'unknown');
-    if (!live || !interval.session || this.pendingCount >= MAX_PENDING_ENDS) return;
+    if (live) this.awaitEnd(interval);
+  }
+
+  /** An interval closed as seen: its session, when it is seen alive again, tells a release. */
+  private awaitEnd(interval: HistoryInterval): void {
+    if (!interval.session || this.pendingCount >= MAX_PENDING_ENDS) return;
     const list = this.pendingEnds.get(interval.session) ?? [];
     list.push(interval);
     this.pendingEnds.set(interval.session, list);

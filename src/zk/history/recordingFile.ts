@@ -112,12 +112,30 @@ export class RecordingFormatError extends Error {}
 
 /** Loads a recording; a torn last line is left out, any other bad line is an error naming its number. */
 export function parseRecording(text: string, maxIntervals?: number): LoadedRecording {
+  return parseRecordings([text], maxIntervals);
+}
+
+/**
+ * Loads the files of one rotated recording, oldest first, as one history: each file begins with its own header and
+ * the intervals open when it began (the same ids, so they are not counted twice). A torn last line is left out.
+ */
+export function parseRecordings(texts: readonly string[], maxIntervals?: number): LoadedRecording {
+  const history = new LockHistory(maxIntervals);
+  let first: Extract<RecordingLine, { type: 'header' }> | undefined;
+  const state = { tornLastLine: false, lastAt: 0 };
+  texts.forEach((text, index) => {
+    const header = parseInto(history, text, state, texts.length > 1 ? `file ${index + 1}, ` : '');
+    first ??= header;
+  });
+  if (!first) throw new RecordingFormatError('empty recording');
+  return { history, startedAt: first.startedAt, root: first.root, tornLastLine: state.tornLastLine, lastAt: state.lastAt };
+}
+
+function parseInto(history: LockHistory, text: string, state: { tornLastLine: boolean; lastAt: number }, where: string): Extract<RecordingLine, { type: 'header' }> | undefined {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  const history = new LockHistory(maxIntervals);
   let header: Extract<RecordingLine, { type: 'header' }> | undefined;
-  let tornLastLine = false;
-  let lastAt = 0;
+  let lastAt = state.lastAt;
   const byId = new Map<number, HistoryInterval>();
   for (let n = 0; n < lines.length; n++) {
     let line: RecordingLine;
@@ -125,16 +143,16 @@ export function parseRecording(text: string, maxIntervals?: number): LoadedRecor
       line = JSON.parse(lines[n]) as RecordingLine;
     } catch {
       if (n === lines.length - 1 && !text.endsWith('\n')) {
-        tornLastLine = true;
+        state.tornLastLine = true;
         break;
       }
-      throw new RecordingFormatError(`line ${n + 1} is not JSON`);
+      throw new RecordingFormatError(`${where}line ${n + 1} is not JSON`);
     }
     if (n === 0) {
-      if (line.type !== 'header' || line.format !== RECORDING_FORMAT) throw new RecordingFormatError('not a ZooScope lock recording (no header line)');
+      if (line.type !== 'header' || line.format !== RECORDING_FORMAT) throw new RecordingFormatError(`${where}not a ZooScope lock recording (no header line)`);
       if (line.version > RECORDING_VERSION) throw new RecordingFormatError(`recording version ${line.version} is newer than this ZooScope reads (${RECORDING_VERSION})`);
       header = line;
-      lastAt = line.startedAt;
+      lastAt = Math.max(lastAt, line.startedAt);
       continue;
     }
     switch (line.type) {
@@ -172,11 +190,11 @@ export function parseRecording(text: string, maxIntervals?: number): LoadedRecor
         lastAt = Math.max(lastAt, line.sample.at);
         break;
       default:
-        throw new RecordingFormatError(`line ${n + 1}: unknown record`);
+        throw new RecordingFormatError(`${where}line ${n + 1}: unknown record`);
     }
   }
-  if (!header) throw new RecordingFormatError('empty recording');
-  return { history, startedAt: header.startedAt, root: header.root, tornLastLine, lastAt };
+  state.lastAt = lastAt;
+  return header;
 }
 
 /** Recent ids are near the end: search backwards. */
@@ -187,4 +205,15 @@ function findClosed(history: LockHistory, id: number): HistoryInterval | undefin
 
 export function readRecording(file: string, maxIntervals?: number): LoadedRecording {
   return parseRecording(fs.readFileSync(file, 'utf8'), maxIntervals);
+}
+
+/** The files a recording at `file` is in, oldest first: its rotated part (`<file>.1`, when there is one) and itself. */
+export function recordingFiles(file: string): string[] {
+  const rotated = `${file}.1`;
+  return fs.existsSync(rotated) ? [rotated, file] : [file];
+}
+
+/** A recording with its rotated part, as one history (`zooscope locks --replay`). */
+export function readRotatedRecording(file: string, maxIntervals?: number): LoadedRecording {
+  return parseRecordings(recordingFiles(file).map((f) => fs.readFileSync(f, 'utf8')), maxIntervals);
 }

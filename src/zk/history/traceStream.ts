@@ -21,7 +21,8 @@ export interface StreamedTrace {
   tornLastLine: boolean;
 }
 
-export async function writeTraceFromRecording(file: string, write: (chunk: string) => void, text: (value: string) => string = (v) => v): Promise<StreamedTrace> {
+/** `file`: a recording, or the files of a rotated one oldest first (recordingFiles), streamed as one. */
+export async function writeTraceFromRecording(file: string | readonly string[], write: (chunk: string) => void, text: (value: string) => string = (v) => v): Promise<StreamedTrace> {
   const { emit, end } = traceEventWriter(write);
 
   const locks = new Map<string, LockLanes>();
@@ -93,9 +94,7 @@ export async function writeTraceFromRecording(file: string, write: (chunk: strin
 
   let lastAt = 0;
   let lineNumber = 0;
-  let pending: string | undefined;
   let tornLastLine = false;
-  const lines = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   const handle = (raw: string, isLast: boolean) => {
     lineNumber++;
     let line: RecordingLine;
@@ -108,7 +107,7 @@ export async function writeTraceFromRecording(file: string, write: (chunk: strin
     if (lineNumber === 1) {
       if (line.type !== 'header' || line.format !== RECORDING_FORMAT) throw new RecordingFormatError('not a ZooScope lock recording (no header line)');
       if (line.version > RECORDING_VERSION) throw new RecordingFormatError(`recording version ${line.version} is newer than this ZooScope reads (${RECORDING_VERSION})`);
-      lastAt = line.startedAt;
+      lastAt = Math.max(lastAt, line.startedAt);
       return;
     }
     switch (line.type) {
@@ -134,13 +133,20 @@ export async function writeTraceFromRecording(file: string, write: (chunk: strin
       default: throw new RecordingFormatError(`line ${lineNumber}: unknown record`);
     }
   };
-  // One line behind: only the file's last line may be torn, and it is known to be last only at the end.
-  for await (const raw of lines) {
-    if (pending !== undefined) handle(pending, false);
-    pending = raw;
+  let any = false;
+  for (const part of typeof file === 'string' ? [file] : file) {
+    lineNumber = 0;
+    let pending: string | undefined;
+    const lines = readline.createInterface({ input: fs.createReadStream(part, { encoding: 'utf8' }), crlfDelay: Infinity });
+    // One line behind: only the file's last line may be torn, and it is known to be last only at the end.
+    for await (const raw of lines) {
+      if (pending !== undefined) handle(pending, false);
+      pending = raw;
+    }
+    if (pending !== undefined && pending !== '') handle(pending, !(await endsWithNewline(part)));
+    any ||= lineNumber > 0;
   }
-  if (pending !== undefined && pending !== '') handle(pending, !(await endsWithNewline(file)));
-  if (lineNumber === 0) throw new RecordingFormatError('empty recording');
+  if (!any) throw new RecordingFormatError('empty recording');
   flushClosing(true);
   for (const interval of open.values()) writeInterval(interval, Math.max(lastAt, interval.start));
   for (const gap of gaps.values()) writeGap(gap, lastAt);
