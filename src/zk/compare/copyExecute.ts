@@ -108,6 +108,7 @@ export async function executeCopy(session: ZkSession, plan: CopyPlan, guard: Gua
     progress(1);
   };
 
+  let retries: Promise<void> = Promise.resolve();
   const batch = async (steps: CopyStep[]) => {
     if (stopped()) return void (report.remaining += steps.length);
     try {
@@ -125,8 +126,11 @@ export async function executeCopy(session: ZkSession, plan: CopyPlan, guard: Gua
         return;
       }
     }
-    // Refused as a whole: each op alone, so one changed node does not hold back the rest.
-    for (const step of steps) await one(step);
+    // Refused as a whole: each op alone, so one changed node does not hold back the rest. Later batches may have
+    // been refused for want of a parent in this one: their ops go after this batch's, in batch order.
+    const previous = retries;
+    retries = previous.then(() => Promise.all(steps.map(one))).then(() => undefined);
+    await retries;
   };
 
   const size = Math.max(1, options.batchSize ?? 1000);
