@@ -112,7 +112,9 @@ export async function runDiff(args: string[], out: Output): Promise<number> {
       out.error(`zooscope diff: reading the ${result.error.side} side: ${result.error.operation} ${result.error.path}: ${result.error.code}`);
       return 2;
     }
-    if (parsed.json) out.json({ left: parsed.left.text, right: parsed.right.text, ...result });
+    // Sizes only, as in the text: the bytes themselves are not the CLI's to print.
+    const differences = result.differences.map(({ data: _bytes, ...rest }) => rest);
+    if (parsed.json) out.json({ left: parsed.left.text, right: parsed.right.text, ...result, differences });
     else out.text(formatDiff(parsed.left.text, parsed.right.text, result));
     if (!result.complete) return 2;
     return result.equal ? 0 : 1;

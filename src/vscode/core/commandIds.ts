@@ -46,6 +46,11 @@ export const Command = {
   setQuota: 'zooscope.setQuota',
   removeQuota: 'zooscope.removeQuota',
   syncAndRefresh: 'zooscope.syncAndRefresh',
+  compareWith: 'zooscope.compareWith',
+  copyTo: 'zooscope.copyTo',
+  mirrorTo: 'zooscope.mirrorTo',
+  openCompareDiff: 'zooscope.openCompareDiff',
+  clearCompareResults: 'zooscope.clearCompareResults',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
@@ -54,4 +59,5 @@ export type CommandId = (typeof Command)[keyof typeof Command];
 export const ViewCommand = {
   focusHeldLocks: 'zooscope.heldLocks.focus',
   focusSearchResults: 'zooscope.searchResults.focus',
+  focusCompareResults: 'zooscope.compareResults.focus',
 } as const;

@@ -23,6 +23,8 @@ export interface Difference {
   kind: DifferenceKind;
   left?: NodeFacts;
   right?: NodeFacts;
+  /** A `data` difference: both sides' bytes (null: no data), to show them side by side. */
+  data?: { left: Buffer | null; right: Buffer | null };
 }
 
 export interface CompareOptions {
@@ -76,7 +78,7 @@ export function diffSnapshots(left: TreeSnapshot, right: TreeSnapshot, options: 
       continue;
     }
     const facts = { left: factsOf(l), right: factsOf(r) };
-    if (!skipData(path) && !sameData(l.data, r.data, nullIsEmpty)) differences.push({ path, kind: 'data', ...facts });
+    if (!skipData(path) && !sameData(l.data, r.data, nullIsEmpty)) differences.push({ path, kind: 'data', ...facts, data: { left: l.data, right: r.data } });
     if (!options.ignoreAcls && facts.left.acl && facts.right.acl && !sameAclText(facts.left.acl, facts.right.acl)) {
       differences.push({ path, kind: 'acl', ...facts });
     }
