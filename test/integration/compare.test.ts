@@ -147,6 +147,23 @@ describe('compare, copy and mirror subtrees on two servers', () => {
     assert.deepEqual(lines(across.differences), expected.filter((l) => l !== 'data /nullVsEmpty'));
   });
 
+  test('a comparison cancelled while it reads stops and says so (nothing reported as equal)', async () => {
+    const abort = new AbortController();
+    const phases: string[] = [];
+    const result = await compareSubtrees({ session: left, root: '/cmp' }, { session: right, root: '/cmp' }, {
+      signal: abort.signal,
+      onProgress: (p) => {
+        phases.push(p.phase);
+        abort.abort(); // at the first progress report, well before 1,000 children are read
+      },
+    });
+    assert.equal(result.cancelled, true);
+    assert.equal(result.complete, false);
+    assert.equal(result.equal, false);
+    assert.deepEqual(result.differences, []);
+    assert.equal(phases[0], 'reading');
+  });
+
   test('a node written between its read and the re-check is reported as changed, not as a difference', async () => {
     await put(left, '/chg', null);
     await put(right, '/chg', null);

@@ -19,6 +19,8 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** Nodes read so far, at most every 100 ms and once at the end. */
   onProgress?: (nodesRead: number) => void;
+  /** Give up when no reply came for this long (default: the session's request timeout). */
+  stallTimeoutMs?: number;
 }
 
 const sameStat = (a: ZnodeStat, b: ZnodeStat) =>
@@ -37,9 +39,20 @@ export function readLiveTree(session: ZkSession, root: string, options: ReadOpti
   let lastProgress = 0;
 
   return new Promise<TreeSnapshot>((resolve) => {
+    const stallMs = options.stallTimeoutMs ?? session.requestTimeoutMs;
+    let lastReply = Date.now();
+    const watchdog = setInterval(() => {
+      if (inFlight > 0 && Date.now() - lastReply > stallMs) {
+        snapshot.error ??= { code: 'clientTimeout', operation: 'getData', path: root };
+        stopped = true;
+        finish();
+      }
+    }, Math.min(1000, stallMs));
+    watchdog.unref();
     const finish = () => {
       if (done) return;
       done = true;
+      clearInterval(watchdog);
       options.signal?.removeEventListener('abort', onAbort);
       options.onProgress?.(snapshot.nodes.size);
       resolve(snapshot);
@@ -78,13 +91,13 @@ export function readLiveTree(session: ZkSession, root: string, options: ReadOpti
       }
     };
 
+    // Straight on the channel, without a timer per request: the watchdog below gives up when replies stop.
     const read = async (path: string) => {
-      const data = session.request(getDataNullable(channel, path, false), 'getData', path);
-      const acl: Promise<{ acl: AclEntry[]; stat: ZnodeStat } | undefined> = wantAcl
-        ? session.request(getAcl(channel, path), 'getACL', path) : Promise.resolve(undefined);
+      const data = getDataNullable(channel, path, false);
+      const acl: Promise<{ acl: AclEntry[]; stat: ZnodeStat } | undefined> = wantAcl ? getAcl(channel, path) : Promise.resolve(undefined);
       acl.catch(() => undefined); // settled through the await below; never unhandled
       const { data: bytes, stat } = await data;
-      const children = stat.numChildren > 0 ? await session.request(ops.getChildren2(channel, path), 'getChildren', path) : undefined;
+      const children = stat.numChildren > 0 ? await ops.getChildren2(channel, path) : undefined;
       const aclReply = await acl;
       if (stopped) return;
       const relative = relativePath(path, root);
@@ -101,6 +114,7 @@ export function readLiveTree(session: ZkSession, root: string, options: ReadOpti
         inFlight++;
         read(path).catch((error: unknown) => failed(path, error)).finally(() => {
           inFlight--;
+          lastReply = Date.now();
           pump();
         });
       }
