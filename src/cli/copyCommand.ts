@@ -114,7 +114,8 @@ export async function runCopy(args: string[], out: Output): Promise<number> {
     const plan = await planCopy(source, target, parsed.target.path, { mirror: parsed.mirror, acls: parsed.acls, guard: { readOnly: parsed.readOnly } });
     if (plan.problem) {
       const p = plan.problem;
-      out.error(`zooscope copy: cannot plan: the ${p.side} ${p.code === 'changed' ? 'was written while it was read' : p.code === 'unreadable' ? 'has nodes this session may not read' : `says ${p.code}`}${p.path ? ` at ${p.path}` : ''}${p.code === 'unreadable' ? `; ${CREDENTIALS_HINT}` : ''}`);
+      if (p.code === 'overlap') out.error('zooscope copy: the source and the target overlap (one holds the other): choose a target outside the source');
+      else out.error(`zooscope copy: cannot plan: the ${p.side} ${p.code === 'changed' ? 'was written while it was read' : p.code === 'unreadable' ? 'has nodes this session may not read' : `says ${p.code}`}${p.path ? ` at ${p.path}` : ''}${p.code === 'unreadable' ? `; ${CREDENTIALS_HINT}` : ''}`);
       return 2;
     }
     out.text(formatPlan(parsed.source.text, parsed.target.text, plan));

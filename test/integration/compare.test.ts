@@ -255,5 +255,10 @@ describe('compare, copy and mirror subtrees on two servers', () => {
     assert.deepEqual(missing.problem, { side: 'source', code: 'noNode', path: '/no-such-node' });
     const incomplete = await executeCopy(right, missing, { readOnly: false });
     assert.deepEqual(incomplete.ok ? 'applied' : incomplete.failure.code, 'incompletePlan');
+    // A mirror onto a subtree of its own source (or its parent) would delete what it copies: refused before reading.
+    for (const [from, to] of [['/cmp', '/cmp/wide'], ['/cmp/wide', '/cmp'], ['/cmp', '/']]) {
+      const overlap = await planCopy({ session: left, root: from }, left, to, { mirror: true });
+      assert.deepEqual(overlap.problem, { side: 'target', code: 'overlap', path: to });
+    }
   });
 });

@@ -57,7 +57,8 @@ export async function copyTo(core: Core, mirror: boolean, arg?: unknown, preset?
   const plan = await withCancellableProgress(t('Planning {0} → {1}…', sourceLabel, targetLabel), (signal, report) =>
     planCopy(source, target.live.session, to.path, { mirror, acls, guard, signal, onProgress: (p) => report(t('{0} and {1} nodes read', p.source, p.target)) }));
   if (plan.problem) {
-    if (plan.problem.code !== 'cancelled') showProblem(t('Cannot plan {0}: the {1} could not be read whole ({2} {3}).', title, plan.problem.side, plan.problem.code, plan.problem.path ?? ''));
+    if (plan.problem.code === 'overlap') showProblem(t('{0}: the source and the target overlap (one holds the other). Choose a target outside the source.', title));
+    else if (plan.problem.code !== 'cancelled') showProblem(t('Cannot plan {0}: the {1} could not be read whole ({2} {3}).', title, plan.problem.side, plan.problem.code, plan.problem.path ?? ''));
     return { plan };
   }
   const writes = plan.writes.length + plan.deletes.length + plan.aclChanges.length;

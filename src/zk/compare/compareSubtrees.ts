@@ -7,7 +7,7 @@ import type { ExportDocument } from '../transfer';
 import { CompareOptions, Difference, diffSnapshots } from './differences';
 import { readLiveTree } from './readLive';
 import { snapshotOfExport } from './readExport';
-import { recheckDifferences } from './recheck';
+import { RecheckError, recheckDifferences } from './recheck';
 import { comparePaths, TreeSnapshot } from './snapshot';
 
 export type CompareSide =
@@ -85,8 +85,9 @@ export async function compareSubtrees(left: CompareSide, right: CompareSide, opt
     result.differences = (await recheckDifferences(found, sessionSide(left, l), sessionSide(right, r), options.window))
       .sort((a, b) => comparePaths(a.path, b.path));
   } catch (error) {
-    const zkError = ZkError.from(error, 'exists', '/');
-    result.error = { side: 'left', code: zkError.code, operation: zkError.operation, path: zkError.path ?? '/' };
+    const side = error instanceof RecheckError ? error.side : 'left';
+    const zkError = error instanceof RecheckError ? error.error : ZkError.from(error, 'exists', '/');
+    result.error = { side, code: zkError.code, operation: zkError.operation, path: zkError.path ?? '/' };
     return result;
   }
   if (options.signal?.aborted) result.cancelled = true;

@@ -44,7 +44,7 @@ export interface CopyPlan {
   skipped: { path: string; reason: SkipReason }[];
   counts: { create: number; setData: number; setAcl: number; delete: number; skip: number; unchanged: number };
   /** Why the plan must not be applied: a side could not be read whole (a mirror would delete what it did not see). */
-  problem?: { side: 'source' | 'target'; code: ErrorName | 'cancelled' | 'unreadable' | 'changed'; path?: string };
+  problem?: { side: 'source' | 'target'; code: ErrorName | 'cancelled' | 'unreadable' | 'changed' | 'overlap'; path?: string };
 }
 
 export interface CopyPlanOptions {
@@ -70,8 +70,20 @@ function problemOf(side: 'source' | 'target', snapshot: TreeSnapshot): CopyPlan[
   return { side, code: 'changed', path: [...snapshot.changed][0] };
 }
 
+/** Whether one subtree holds the other (a mirror of /app onto /app/copy, or back, would delete its own source). */
+function overlaps(a: string, b: string): boolean {
+  const under = (inner: string, outer: string) => outer === '/' || inner === outer || inner.startsWith(`${outer}/`);
+  return under(a, b) || under(b, a);
+}
+
 export async function planCopy(source: CompareSide, target: ZkSession, targetRoot: string, options: CopyPlanOptions = {}): Promise<CopyPlan> {
   const acls = options.acls ?? true;
+  if ('session' in source && source.session === target && overlaps(source.root, targetRoot)) {
+    return {
+      sourceRoot: source.root, targetRoot, mirror: options.mirror ?? false, acls, writes: [], deletes: [], aclChanges: [], skipped: [],
+      counts: { create: 0, setData: 0, setAcl: 0, delete: 0, skip: 0, unchanged: 0 }, problem: { side: 'target', code: 'overlap', path: targetRoot },
+    };
+  }
   const counts = { source: 0, target: 0 };
   const [from, to] = await Promise.all([
     'export' in source ? Promise.resolve(snapshotOfExport(source.export, source.root))

@@ -48,6 +48,14 @@ function changeChecker(side: LiveSide): (path: string) => Promise<boolean> {
   };
 }
 
+/** A side could not be asked again. */
+export class RecheckError extends Error {
+  constructor(readonly side: 'left' | 'right', readonly error: ZkError) {
+    super(error.message);
+    this.name = 'RecheckError';
+  }
+}
+
 /** Whether `path` is at or below one of `roots` (relative paths). */
 function under(path: string, roots: ReadonlySet<string>): boolean {
   for (let p: string | undefined = path; p !== undefined; p = parentPath(p)) if (roots.has(p)) return true;
@@ -56,7 +64,7 @@ function under(path: string, roots: ReadonlySet<string>): boolean {
 
 /**
  * The differences with those that moved since they were read replaced by one `changed` entry per path (also for
- * paths the reads themselves saw changing). Throws a ZkError when a side cannot be asked.
+ * paths the reads themselves saw changing). Throws a RecheckError when a side cannot be asked.
  */
 export async function recheckDifferences(differences: Difference[], left: LiveSide, right: LiveSide, window = 256): Promise<Difference[]> {
   const seenChanging = new Set([...left.snapshot.changed, ...right.snapshot.changed]);
@@ -67,14 +75,15 @@ export async function recheckDifferences(differences: Difference[], left: LiveSi
     let verdict = verdicts.get(path);
     if (!verdict) {
       verdict = under(path, seenChanging) ? Promise.resolve(true)
-        : Promise.all([leftChanged(path), rightChanged(path)]).then(([l, r]) => l || r);
+        : Promise.all([
+          leftChanged(path).catch((error: unknown) => { throw new RecheckError('left', ZkError.from(error, 'exists', path)); }),
+          rightChanged(path).catch((error: unknown) => { throw new RecheckError('right', ZkError.from(error, 'exists', path)); }),
+        ]).then(([l, r]) => l || r);
       verdicts.set(path, verdict);
     }
     return verdict;
   };
-  const flags = await mapBounded(differences, window, (d) => changed(d.path).catch((error: unknown) => {
-    throw ZkError.from(error, 'exists', d.path);
-  }));
+  const flags = await mapBounded(differences, window, (d) => changed(d.path));
   const result: Difference[] = [];
   const reported = new Set<string>();
   differences.forEach((difference, i) => {
