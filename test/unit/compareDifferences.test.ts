@@ -35,3 +35,19 @@ test('ACLs compared only where both sides know them; ignored on request; ephemer
   assert.deepEqual(diffSnapshots(left, right).map((d) => `${d.kind} ${d.path}`), ['acl /a', 'onlyLeft /e']);
   assert.deepEqual(diffSnapshots(left, right, { ignoreAcls: true, ignoreEphemeral: true }), []);
 });
+
+test('a copy op counts the bytes it adds to a multi request exactly (header and record)', async () => {
+  const { copyOpBytes } = await import('../../src/zk/compare');
+  const { multiBody } = await import('../../src/zk/protocol/multi');
+  type Channel = Parameters<typeof multiBody>[0];
+  const channel = { serverPath: (path: string) => `/chroot${path}` } as unknown as Channel;
+  const data = Buffer.from('ünïcode data');
+  const open = [{ scheme: 'world', id: 'anyone', perms: 31 }];
+  const cases: [Parameters<typeof copyOpBytes>[1], Parameters<typeof multiBody>[1][number]][] = [
+    [{ action: 'create', path: '/a/ü', data }, { type: 'create', path: '/a/ü', data, acl: open, flags: 0 }],
+    [{ action: 'create', path: '/a/null', data: null }, { type: 'create', path: '/a/null', data: null, acl: open, flags: 0 }],
+    [{ action: 'setData', path: '/a/b', data, version: 3, fromLength: 0 }, { type: 'setData', path: '/a/b', data, version: 3 }],
+    [{ action: 'delete', path: '/a/b', version: 1 }, { type: 'delete', path: '/a/b', version: 1 }],
+  ];
+  for (const [step, op] of cases) assert.equal(copyOpBytes(channel, step), multiBody(channel, [op]).length - 9, step.action);
+});

@@ -5,7 +5,8 @@
 // ACLs. After a lost connection nothing more is sent: plan and run again to finish (the new plan lists only
 // what is left).
 import { ErrorCode, ZkError } from '../errors';
-import { multi, multiBody, MultiOp } from '../protocol/multi';
+import { multi, MultiOp } from '../protocol/multi';
+import type { RawChannel } from '../protocol/rawChannel';
 import * as writes from '../protocol/writes';
 import type { ZkSession } from '../session/session';
 import { mapBounded } from '../timeouts';
@@ -46,6 +47,21 @@ function opOf(step: CopyStep): MultiOp {
   }
 }
 
+/**
+ * The bytes one op adds to a multi request: its 9-byte MultiHeader and its record (jute: 4-byte lengths before
+ * strings and buffers), counted rather than serialized twice.
+ */
+export function copyOpBytes(channel: Pick<RawChannel, 'serverPath'>, step: CopyStep): number {
+  const path = 4 + Buffer.byteLength(channel.serverPath(step.path));
+  const data = (d: Buffer | null) => 4 + (d?.length ?? 0);
+  switch (step.action) {
+    case 'create': return 9 + path + data(step.data) + 4 + writes.OPEN_ACL.reduce((n, a) => n + 12 + Buffer.byteLength(a.scheme) + Buffer.byteLength(a.id), 0) + 4;
+    case 'setData': return 9 + path + data(step.data) + 4;
+    case 'delete': return 9 + path + 4;
+    case 'setAcl': return 0;
+  }
+}
+
 /** Consecutive batches of at most `size` ops whose multi request fits in `maxBytes`. */
 function batches(session: ZkSession, steps: CopyStep[], size: number, maxBytes: number): CopyStep[][] {
   const result: CopyStep[][] = [];
@@ -53,7 +69,7 @@ function batches(session: ZkSession, steps: CopyStep[], size: number, maxBytes: 
   let bytes = 0;
   // Each op costs its record plus a 9-byte MultiHeader; the closing header is 9 more.
   for (const step of steps) {
-    const opBytes = multiBody(session.channel, [opOf(step)]).length - 9;
+    const opBytes = copyOpBytes(session.channel, step);
     if (current.length > 0 && (current.length >= size || REQUEST_HEADER_BYTES + 9 + bytes + opBytes > maxBytes)) {
       result.push(current);
       current = [];
