@@ -3,6 +3,8 @@
 // terminals, scripts and CI. `zooscope lock …` takes a lock by hand; `zooscope locks …` prints the lock analysis;
 // `zooscope shell …` speaks zkCli 3.8.
 // Every byte written goes through one Output (src/cli/output.ts).
+import { runCopy } from './copyCommand';
+import { runDiff } from './diffCommand';
 import { runEnsemble } from './ensembleCommand';
 import { runLock } from './lockCommand';
 import { runLocks } from './locksCommand';
@@ -25,6 +27,9 @@ const usage = `usage:
   zooscope locks --replay <recording> [--json] [--trace <file>]
   zooscope shell <connectString> [--digest <user>] [--timeout <s>] [--read-only] [command [args…]]   (zkCli 3.8's commands and output)
   zooscope ensemble <connectString> --check [--path <path>] [--json] …   (do the members agree; zooscope ensemble for all options)
+  zooscope diff <connectString>/<path> <connectString>/<path> [--json] [--ignore-ephemeral] [--ignore-acl] [--ignore-data <glob>]
+                (either side may be an export file; exit 0 equal, 1 different, 2 trouble)
+  zooscope copy <source> <connectString>/<path> [--mirror] [--dry-run] [--no-acl]   (plan printed first)
   zooscope --version
   credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=<user>:<password>
 ${SECURITY_USAGE}`;
@@ -38,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
     case 'locks': return runLocks(rest, out);
     case 'shell': return runShell(rest, out);
     case 'ensemble': return runEnsemble(rest, out);
+    case 'diff': return runDiff(rest, out);
+    case 'copy': return runCopy(rest, out);
     case '--version': case '-V':
       out.text(version);
       return 0;

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { recordShownMessages } from './common/notifier';
 import { log } from './common/log';
+import * as compare from './compare';
 import * as connections from './connections';
 import { learnRowMenuCommands } from './core/commands';
 import { createCore } from './core/core';
@@ -33,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     nodes.register(context, core),
     search.register(context, core),
     transfer.register(context, core),
+    compare.register(context, core),
     held,
     lockQueue.register(context, core, held.api),
     ensemble.register(context, core),

@@ -1,5 +1,6 @@
 // What in-host tests may look at: the core and the features' parts, and the messages shown. activate() returns it
 // only when the extension runs under tests (ExtensionMode.Test); otherwise the extension exports nothing.
+import type { CompareCommands, CompareParts } from './compare';
 import type { Core } from './core/core';
 import type { ShownMessage } from './common/notifier';
 import type { ConnectionCommands } from './connections';
@@ -23,9 +24,9 @@ export interface ShownMessages {
  * Commands with their presets (answers, files, confirmations given instead of asked), arguments as tests passed them
  * to executeCommand before. The registered commands take only a target and a selection; these are reached only here.
  */
-export type PresetCommands = ConnectionCommands & ExplorerCommands & LockQueueCommands & NodeCommands & SearchCommands & ShellCommands & TransferCommands;
+export type PresetCommands = ConnectionCommands & ExplorerCommands & LockQueueCommands & NodeCommands & SearchCommands & ShellCommands & TransferCommands & CompareCommands;
 
-export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts, ShellParts, TerminalParts, ShownMessages {
+export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts, ShellParts, TerminalParts, CompareParts, ShownMessages {
   readonly commands: PresetCommands;
 }
 

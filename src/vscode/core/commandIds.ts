@@ -48,6 +48,11 @@ export const Command = {
   setQuota: 'zooscope.setQuota',
   removeQuota: 'zooscope.removeQuota',
   syncAndRefresh: 'zooscope.syncAndRefresh',
+  compareWith: 'zooscope.compareWith',
+  copyTo: 'zooscope.copyTo',
+  mirrorTo: 'zooscope.mirrorTo',
+  openCompareDiff: 'zooscope.openCompareDiff',
+  clearCompareResults: 'zooscope.clearCompareResults',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
@@ -56,4 +61,5 @@ export type CommandId = (typeof Command)[keyof typeof Command];
 export const ViewCommand = {
   focusHeldLocks: 'zooscope.heldLocks.focus',
   focusSearchResults: 'zooscope.searchResults.focus',
+  focusCompareResults: 'zooscope.compareResults.focus',
 } as const;

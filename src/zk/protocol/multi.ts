@@ -7,13 +7,13 @@ import { readStat, ZnodeStat } from '../stat';
 import { JuteReader, JuteWriter } from './jute';
 import { OpCode } from './opcodes';
 import type { RawChannel } from './rawChannel';
-import { createBody, createOpCode, CreateRequestFields, deleteBody, setDataBody } from './writes';
+import { createBody, createOpCode, deleteBody, NullableCreateFields, setDataBody } from './writes';
 
 export type MultiOp =
   | { type: 'delete'; path: string; version: number }
   | { type: 'check'; path: string; version: number }
-  | { type: 'setData'; path: string; data: Buffer; version: number }
-  | ({ type: 'create' } & CreateRequestFields);
+  | { type: 'setData'; path: string; data: Buffer | null; version: number }
+  | ({ type: 'create' } & NullableCreateFields);
 
 export type MultiOpResult =
   | { ok: true; path: string; createdPath?: string; stat?: ZnodeStat }

@@ -60,8 +60,11 @@ export function createOpCode(flags: number): number {
   return OpCode.create2;
 }
 
+/** A create whose data may be null: a node without data, not the same as zero-length data (copies keep it). */
+export type NullableCreateFields = Omit<CreateRequestFields, 'data'> & { data: Buffer | null };
+
 /** The CreateRequest / CreateTTLRequest record (without request header). */
-export function createBody(channel: RawChannel, fields: CreateRequestFields): Buffer {
+export function createBody(channel: RawChannel, fields: NullableCreateFields): Buffer {
   const writer = new JuteWriter().string(channel.serverPath(fields.path)).buffer(fields.data);
   writeAcl(writer, fields.acl);
   writer.int(fields.flags);
@@ -77,7 +80,7 @@ export async function create(channel: RawChannel, fields: CreateRequestFields): 
   return { path, stat: readStat(reader) };
 }
 
-export function setDataBody(channel: RawChannel, path: string, data: Buffer, version: number): Buffer {
+export function setDataBody(channel: RawChannel, path: string, data: Buffer | null, version: number): Buffer {
   return new JuteWriter().string(channel.serverPath(path)).buffer(data).int(version).toBuffer();
 }
 

@@ -1,0 +1,136 @@
+// `zooscope copy <source> <target> [--mirror] [--dry-run] [--no-acl]`: makes the target subtree hold the source's
+// (a live `<connectString>/<path>` or an export file; the target is live). The plan — creates, data changes, ACL
+// changes and, with --mirror, deletes — is printed before anything is written; --dry-run stops there. Writes are
+// version-checked against what the plan read; a second run after an interruption finishes the job. Exit codes:
+// 0 done (or planned), 1 some writes refused or left (run again), 2 bad arguments or a plan that cannot be made.
+import { isZkError } from '../zk/errors';
+import { CopyPlan, CopyReport, CopyStep, executeCopy, planCopy, SkipReason } from '../zk/compare';
+import { MAX_TIMER_MS } from '../zk/timeouts';
+import { formatPermissions } from '../zk/write/aclFormat';
+import { CREDENTIALS_HINT, integerOf, secondsOf, UsageError } from './args';
+import type { Output } from './output';
+import { SecurityArgs } from './securityArgs';
+import { parseSide, SideSessions, SideSpec } from './subtreeSides';
+
+export const copyUsage = `usage: zooscope copy <source> <target> [--mirror] [--dry-run] [--no-acl] [--read-only] [--batch <ops>]
+                     [--timeout <seconds>] [--digest <user>] [security options]
+       <source>: <connectString>/<path> or an export file (file:<name>); <target>: <connectString>/<path>`;
+
+interface CopyArgs {
+  source: SideSpec;
+  target: Extract<SideSpec, { kind: 'live' }>;
+  mirror: boolean;
+  dryRun: boolean;
+  acls: boolean;
+  readOnly: boolean;
+  batchSize?: number;
+  timeoutMs: number;
+  security: SecurityArgs;
+}
+
+function parseArgs(args: string[]): CopyArgs {
+  const positional: string[] = [];
+  const parsed = { mirror: false, dryRun: false, acls: true, readOnly: false, batchSize: undefined as number | undefined, timeoutMs: 15000, security: new SecurityArgs() };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    switch (arg) {
+      case '--mirror': parsed.mirror = true; break;
+      case '--dry-run': parsed.dryRun = true; break;
+      case '--no-acl': case '--no-acls': parsed.acls = false; break;
+      case '--read-only': parsed.readOnly = true; break;
+      case '--batch': parsed.batchSize = integerOf(args[++i], arg, 1, 10000); break;
+      case '--timeout': parsed.timeoutMs = Math.max(1000, secondsOf(args[++i], arg, 0, MAX_TIMER_MS)); break;
+      default: {
+        const last = parsed.security.take(args, i);
+        if (last !== undefined) {
+          i = last;
+          break;
+        }
+        if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
+        positional.push(arg);
+      }
+    }
+  }
+  if (positional.length !== 2) throw new UsageError(`expected <source> <target>\n${copyUsage}`);
+  const target = parseSide(positional[1]);
+  if (target.kind !== 'live') throw new UsageError('the target must be <connectString>/<path>: a copy writes to a server');
+  return { ...parsed, source: parseSide(positional[0]), target };
+}
+
+const bytes = (data: Buffer | null) => (data === null ? 'null' : `${data.length} bytes`);
+const aclText = (acl: { scheme: string; id: string; perms: number }[]) => acl.map((a) => `${a.scheme}:${a.id}:${formatPermissions(a.perms)}`).join(',');
+
+function stepLine(step: CopyStep): string {
+  switch (step.action) {
+    case 'create': return `create    ${step.path}  (${bytes(step.data)})`;
+    case 'setData': return `set data  ${step.path}  (${step.fromLength === null ? 'null' : `${step.fromLength} bytes`} → ${bytes(step.data)})`;
+    case 'setAcl': return `set ACL   ${step.path}  (${step.from ? aclText(step.from) : 'world:anyone:cdrwa'} → ${aclText(step.acl)})`;
+    case 'delete': return `delete    ${step.path}`;
+  }
+}
+
+function skipText(reason: SkipReason): string {
+  switch (reason.code) {
+    case 'ephemeral': return 'ephemeral in the source: never copied';
+    case 'targetEphemeral': return 'ephemeral in the target: left to its session';
+    case 'keepsChild': return `keeps ${reason.child}`;
+    default: return reason.code;
+  }
+}
+
+export function formatPlan(source: string, target: string, plan: CopyPlan): string {
+  const c = plan.counts;
+  const lines = [`${plan.mirror ? 'mirror' : 'copy'} ${source} → ${target}`,
+    `plan: ${c.create} create(s), ${c.setData} data change(s), ${c.setAcl} ACL change(s)${plan.mirror ? `, ${c.delete} delete(s)` : ''}, ${c.skip} skipped, ${c.unchanged} unchanged`];
+  for (const step of [...plan.writes, ...plan.deletes, ...plan.aclChanges]) lines.push(stepLine(step));
+  for (const skipped of plan.skipped) lines.push(`skip      ${skipped.path}  (${skipText(skipped.reason)})`);
+  return lines.join('\n');
+}
+
+function formatReport(report: CopyReport): string {
+  const lines = [`done: ${report.created} created, ${report.updated} data changed, ${report.aclsSet} ACL(s) set, ${report.deleted} deleted`];
+  for (const failure of report.failed) lines.push(`refused   ${failure.path}  (${failure.operation}: ${failure.code}${failure.code === 'badVersion' || failure.code === 'nodeExists' ? ', changed since the plan' : ''})`);
+  if (report.remaining > 0) lines.push(`${report.remaining} left ${report.cancelled ? '(cancelled)' : `(${report.interrupted?.code ?? 'interrupted'})`}: run the same command again to finish`);
+  return lines.join('\n');
+}
+
+export async function runCopy(args: string[], out: Output): Promise<number> {
+  let parsed: CopyArgs;
+  let security: ReturnType<SecurityArgs['sessionOptions']>;
+  try {
+    parsed = parseArgs(args);
+    security = parsed.security.sessionOptions(process.env);
+  } catch (error) {
+    out.error(`zooscope copy: ${(error as Error).message}`);
+    return 2;
+  }
+  const sessions = new SideSessions({
+    sessionTimeoutMs: Math.max(4000, parsed.timeoutMs), requestTimeoutMs: parsed.timeoutMs, digest: security.digest ?? [],
+    tls: security.tls, sasl: security.sasl, ssh: security.ssh,
+  });
+  try {
+    const source = await sessions.open(parsed.source);
+    const target = await sessions.session(parsed.target.connectString);
+    const plan = await planCopy(source, target, parsed.target.path, { mirror: parsed.mirror, acls: parsed.acls, guard: { readOnly: parsed.readOnly } });
+    if (plan.problem) {
+      const p = plan.problem;
+      if (p.code === 'overlap') out.error('zooscope copy: the source and the target overlap (one holds the other): choose a target outside the source');
+      else out.error(`zooscope copy: cannot plan: the ${p.side} ${p.code === 'changed' ? 'was written while it was read' : p.code === 'unreadable' ? 'has nodes this session may not read' : `says ${p.code}`}${p.path ? ` at ${p.path}` : ''}${p.code === 'unreadable' ? `; ${CREDENTIALS_HINT}` : ''}`);
+      return 2;
+    }
+    out.text(formatPlan(parsed.source.text, parsed.target.text, plan));
+    if (parsed.dryRun) return 0;
+    const run = await executeCopy(target, plan, { readOnly: parsed.readOnly }, { batchSize: parsed.batchSize });
+    if (!run.ok) {
+      out.error(`zooscope copy: refused: ${run.failure.code === 'readOnly' ? 'the connection is read-only' : run.failure.code}`);
+      return 2;
+    }
+    out.text(formatReport(run.report));
+    return run.report.failed.length === 0 && run.report.remaining === 0 ? 0 : 1;
+  } catch (error) {
+    out.error(`zooscope copy: ${(error as Error).message}${isZkError(error, 'noAuth') ? `; ${CREDENTIALS_HINT}` : ''}`);
+    return 2;
+  } finally {
+    sessions.close();
+  }
+}

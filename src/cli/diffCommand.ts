@@ -1,0 +1,127 @@
+// `zooscope diff <left> <right>`: compares two subtrees, each `<connectString>/<path>` or an export file. Exit
+// codes as diff's: 0 equal, 1 different (or written during the comparison), 2 trouble (bad arguments, cannot
+// connect or read the whole of a side). Names and data sizes only, never data: nothing from ZooKeeper is printed
+// but through the Output's visibleText / JSON escapes.
+import { isZkError } from '../zk/errors';
+import { compareSubtrees, CompareLimit, CompareResult, Difference, NodeFacts } from '../zk/compare';
+import { MAX_TIMER_MS } from '../zk/timeouts';
+import { CREDENTIALS_HINT, secondsOf, UsageError } from './args';
+import type { Output } from './output';
+import { SecurityArgs } from './securityArgs';
+import { parseSide, SideSessions, SideSpec } from './subtreeSides';
+
+export const diffUsage = `usage: zooscope diff <left> <right> [--json] [--ignore-ephemeral] [--ignore-acl] [--ignore-data <glob>]…
+                     [--timeout <seconds>] [--digest <user>] [security options]
+       <left>, <right>: <connectString>/<path> (e.g. 127.0.0.1:2181/app) or an export file (file:<name>)
+       --ignore-data globs are relative to each side's path: /services/*/config, /**/cache`;
+
+interface DiffArgs {
+  left: SideSpec;
+  right: SideSpec;
+  json: boolean;
+  ignoreEphemeral: boolean;
+  ignoreAcls: boolean;
+  ignoreData: string[];
+  timeoutMs: number;
+  security: SecurityArgs;
+}
+
+function parseArgs(args: string[]): DiffArgs {
+  const positional: string[] = [];
+  const parsed = { json: false, ignoreEphemeral: false, ignoreAcls: false, ignoreData: [] as string[], timeoutMs: 15000, security: new SecurityArgs() };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    switch (arg) {
+      case '--json': parsed.json = true; break;
+      case '--ignore-ephemeral': parsed.ignoreEphemeral = true; break;
+      case '--ignore-acl': case '--ignore-acls': parsed.ignoreAcls = true; break;
+      case '--ignore-data': {
+        const glob = args[++i];
+        if (glob === undefined || glob === '' || glob.startsWith('--')) throw new UsageError('--ignore-data takes a glob such as /services/*/config');
+        parsed.ignoreData.push(glob);
+        break;
+      }
+      case '--timeout': parsed.timeoutMs = Math.max(1000, secondsOf(args[++i], arg, 0, MAX_TIMER_MS)); break;
+      default: {
+        const last = parsed.security.take(args, i);
+        if (last !== undefined) {
+          i = last;
+          break;
+        }
+        if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
+        positional.push(arg);
+      }
+    }
+  }
+  if (positional.length !== 2) throw new UsageError(`expected <left> <right>\n${diffUsage}`);
+  return { ...parsed, left: parseSide(positional[0]), right: parseSide(positional[1]) };
+}
+
+const KIND_LABEL: Record<Difference['kind'], string> = {
+  onlyLeft: 'only left ', onlyRight: 'only right', data: 'data      ', acl: 'acl       ', mode: 'mode      ', changed: 'changed   ',
+};
+
+const LIMIT_TEXT: Record<CompareLimit, string> = {
+  containerAndTtlLookPersistent: 'container and TTL nodes look persistent to clients of ZooKeeper 3.5.4+: a mode difference between them cannot be seen',
+  exportNullIsEmpty: 'an export writes null data as empty: null and empty data count as equal',
+  exportModes: 'an export knows ephemeral nodes only: container and TTL nodes count as persistent',
+};
+
+const size = (facts: NodeFacts | undefined) => (facts?.dataLength === null ? 'null' : `${facts?.dataLength ?? '?'} bytes`);
+
+function detail(d: Difference): string {
+  switch (d.kind) {
+    case 'data': return `${size(d.left)} | ${size(d.right)}`;
+    case 'acl': return `${d.left?.acl?.join(',')} | ${d.right?.acl?.join(',')}`;
+    case 'mode': return `${d.left?.kind} | ${d.right?.kind}`;
+    case 'changed': return 'written during the comparison: compare again';
+    default: return '';
+  }
+}
+
+export function formatDiff(left: string, right: string, result: CompareResult): string {
+  const lines = [`--- ${left}`, `+++ ${right}`];
+  for (const d of result.differences) lines.push(`${KIND_LABEL[d.kind]}  ${d.path}${detail(d) ? `  (${detail(d)})` : ''}`);
+  const counts = `${result.nodes.left} nodes | ${result.nodes.right} nodes`;
+  lines.push(result.equal ? `equal (${counts})` : `${result.differences.length} difference(s) (${counts})`);
+  for (const [side, paths] of [['left', result.unreadable.left], ['right', result.unreadable.right]] as const) {
+    if (paths.length > 0) lines.push(`not readable on the ${side} (noAuth): ${paths.length}, e.g. ${paths[0]}`);
+  }
+  for (const limit of result.limits) lines.push(`note: ${LIMIT_TEXT[limit]}`);
+  return lines.join('\n');
+}
+
+export async function runDiff(args: string[], out: Output): Promise<number> {
+  let parsed: DiffArgs;
+  let security: ReturnType<SecurityArgs['sessionOptions']>;
+  try {
+    parsed = parseArgs(args);
+    security = parsed.security.sessionOptions(process.env);
+  } catch (error) {
+    out.error(`zooscope diff: ${(error as Error).message}`);
+    return 2;
+  }
+  const sessions = new SideSessions({
+    sessionTimeoutMs: Math.max(4000, parsed.timeoutMs), requestTimeoutMs: parsed.timeoutMs, digest: security.digest ?? [],
+    tls: security.tls, sasl: security.sasl, ssh: security.ssh,
+  });
+  try {
+    const [left, right] = [await sessions.open(parsed.left), await sessions.open(parsed.right)];
+    const result = await compareSubtrees(left, right, { ignoreEphemeral: parsed.ignoreEphemeral, ignoreAcls: parsed.ignoreAcls, ignoreData: parsed.ignoreData });
+    if (result.error) {
+      out.error(`zooscope diff: reading the ${result.error.side} side: ${result.error.operation} ${result.error.path}: ${result.error.code}`);
+      return 2;
+    }
+    // Sizes only, as in the text: the bytes themselves are not the CLI's to print.
+    const differences = result.differences.map(({ data: _bytes, ...rest }) => rest);
+    if (parsed.json) out.json({ left: parsed.left.text, right: parsed.right.text, ...result, differences });
+    else out.text(formatDiff(parsed.left.text, parsed.right.text, result));
+    if (!result.complete) return 2;
+    return result.equal ? 0 : 1;
+  } catch (error) {
+    out.error(`zooscope diff: ${(error as Error).message}${isZkError(error, 'noAuth') ? `; ${CREDENTIALS_HINT}` : ''}`);
+    return 2;
+  } finally {
+    sessions.close();
+  }
+}

@@ -1,0 +1,47 @@
+// Compare, copy and mirror subtrees: Compare With… fills the Differences view (data differences open in the diff
+// editor); Copy To… and Mirror To… show their plan before writing.
+import * as vscode from 'vscode';
+import { Command } from '../core/commandIds';
+import { registerCommands, withPresets } from '../core/commands';
+import type { Core, Registered } from '../core/core';
+import { compareWith, ComparePreset, openCompareDiff } from './compareCommand';
+import { CompareItem, CompareResultsProvider } from './compareResults';
+import { copyTo, CopyPreset } from './copyCommand';
+import { COMPARE_SCHEME, SideDocuments } from './sideDocuments';
+
+function presetCommands(context: Parameters<typeof compareWith>[0] & { sides: SideDocuments }) {
+  return {
+    compareWith: withPresets(Command.compareWith, (target: unknown, preset?: ComparePreset) => compareWith(context, target, preset)),
+    copyTo: withPresets(Command.copyTo, (target: unknown, preset?: CopyPreset) => copyTo(context, false, target, preset)),
+    mirrorTo: withPresets(Command.mirrorTo, (target: unknown, preset?: CopyPreset) => copyTo(context, true, target, preset)),
+    openCompareDiff: withPresets(Command.openCompareDiff, (target: unknown) => openCompareDiff(context, target)),
+  };
+}
+
+export type CompareCommands = ReturnType<typeof presetCommands>;
+
+export interface CompareParts {
+  readonly compareResults: CompareResultsProvider;
+}
+
+export function register(_context: vscode.ExtensionContext, core: Core): Registered<undefined, CompareParts & { commands: CompareCommands }> {
+  const compareResults = new CompareResultsProvider();
+  const sides = new SideDocuments();
+  const context = { ...core, compareResults, sides };
+  return {
+    api: undefined,
+    parts: { compareResults, commands: presetCommands(context) },
+    disposables: [
+      compareResults,
+      vscode.window.createTreeView<CompareItem>('zooscope.compareResults', { treeDataProvider: compareResults }),
+      vscode.workspace.registerTextDocumentContentProvider(COMPARE_SCHEME, sides),
+      ...registerCommands({
+        [Command.compareWith]: (target) => compareWith(context, target),
+        [Command.copyTo]: (target) => copyTo(context, false, target),
+        [Command.mirrorTo]: (target) => copyTo(context, true, target),
+        [Command.openCompareDiff]: (target) => openCompareDiff(context, target),
+        [Command.clearCompareResults]: () => compareResults.clear(),
+      }),
+    ],
+  };
+}

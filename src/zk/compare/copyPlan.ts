@@ -1,0 +1,154 @@
+// Copy and mirror, step 1 (nothing is written): reads the source (live or an export) and the target at the same
+// time and lists what would make the target hold the source — creates, data changes, ACL changes and, for a
+// mirror, deletes — each with the version it saw, so the writes fail rather than overwrite a node changed since.
+// Ephemeral nodes are never copied (they would die with this session) and, in a mirror, ephemeral nodes of the
+// target are left to their sessions. Sequential names are copied as the names they are. A plan made again after
+// an interrupted run lists only what is left.
+import type { ErrorName } from '../errors';
+import * as writes from '../protocol/writes';
+import type { AclEntry } from '../protocol/writes';
+import type { ZkSession } from '../session/session';
+import { checkRequestSize, checkTarget, GuardOptions } from '../write/guard';
+import type { Refusal } from '../write/outcome';
+import { parentPath } from '../paths';
+import type { CompareSide } from './compareSubtrees';
+import { readLiveTree } from './readLive';
+import { snapshotOfExport } from './readExport';
+import { absolutePath, comparePaths, isWhole, TreeSnapshot } from './snapshot';
+
+export type CopyStep =
+  | { action: 'create'; path: string; data: Buffer | null }
+  | { action: 'setData'; path: string; data: Buffer | null; version: number; fromLength: number | null }
+  | { action: 'setAcl'; path: string; acl: AclEntry[]; from?: AclEntry[]; aversion: number }
+  | { action: 'delete'; path: string; version: number };
+
+export type SkipReason =
+  /** An ephemeral node of the source: it belongs to a session and would die with ours. */
+  | { code: 'ephemeral' }
+  /** Mirror: an ephemeral node of the target, left to its session (and its parent, which cannot go while it stays). */
+  | { code: 'targetEphemeral' }
+  | { code: 'keepsChild'; child: string }
+  | Refusal;
+
+export interface CopyPlan {
+  sourceRoot: string;
+  targetRoot: string;
+  mirror: boolean;
+  acls: boolean;
+  /** Creates and data changes, parents first. */
+  writes: CopyStep[];
+  /** Mirror: children before their parents. */
+  deletes: CopyStep[];
+  /** Set after every other write (a closed parent would refuse its children). */
+  aclChanges: CopyStep[];
+  skipped: { path: string; reason: SkipReason }[];
+  counts: { create: number; setData: number; setAcl: number; delete: number; skip: number; unchanged: number };
+  /** Why the plan must not be applied: a side could not be read whole (a mirror would delete what it did not see). */
+  problem?: { side: 'source' | 'target'; code: ErrorName | 'cancelled' | 'unreadable' | 'changed' | 'overlap'; path?: string };
+}
+
+export interface CopyPlanOptions {
+  mirror?: boolean;
+  /** Copy ACLs (default true); without, created nodes are open (world:anyone:cdrwa) and ACLs are left alone. */
+  acls?: boolean;
+  window?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: { source: number; target: number }) => void;
+  guard?: GuardOptions;
+}
+
+const sameAcl = (a: readonly AclEntry[], b: readonly AclEntry[]) => a.length === b.length &&
+  a.every((x) => b.some((y) => x.scheme === y.scheme && x.id === y.id && x.perms === y.perms));
+
+const sameData = (a: Buffer | null, b: Buffer | null) => (a === null || b === null ? a === b : a.equals(b));
+
+function problemOf(side: 'source' | 'target', snapshot: TreeSnapshot): CopyPlan['problem'] {
+  if (isWhole(snapshot)) return undefined;
+  if (snapshot.cancelled) return { side, code: 'cancelled' };
+  if (snapshot.error) return { side, code: snapshot.error.code, path: snapshot.error.path };
+  if (snapshot.unreadable.length > 0) return { side, code: 'unreadable', path: snapshot.unreadable[0] };
+  return { side, code: 'changed', path: [...snapshot.changed][0] };
+}
+
+/** Whether one subtree holds the other (a mirror of /app onto /app/copy, or back, would delete its own source). */
+function overlaps(a: string, b: string): boolean {
+  const under = (inner: string, outer: string) => outer === '/' || inner === outer || inner.startsWith(`${outer}/`);
+  return under(a, b) || under(b, a);
+}
+
+export async function planCopy(source: CompareSide, target: ZkSession, targetRoot: string, options: CopyPlanOptions = {}): Promise<CopyPlan> {
+  const acls = options.acls ?? true;
+  if ('session' in source && source.session === target && overlaps(source.root, targetRoot)) {
+    return {
+      sourceRoot: source.root, targetRoot, mirror: options.mirror ?? false, acls, writes: [], deletes: [], aclChanges: [], skipped: [],
+      counts: { create: 0, setData: 0, setAcl: 0, delete: 0, skip: 0, unchanged: 0 }, problem: { side: 'target', code: 'overlap', path: targetRoot },
+    };
+  }
+  const counts = { source: 0, target: 0 };
+  const [from, to] = await Promise.all([
+    'export' in source ? Promise.resolve(snapshotOfExport(source.export, source.root))
+      : readLiveTree(source.session, source.root, { window: options.window, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, source: (counts.source = n) }) }),
+    readLiveTree(target, targetRoot, { window: options.window, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, target: (counts.target = n) }) }),
+  ]);
+  const plan: CopyPlan = {
+    sourceRoot: from.root, targetRoot, mirror: options.mirror ?? false, acls, writes: [], deletes: [], aclChanges: [], skipped: [],
+    counts: { create: 0, setData: 0, setAcl: 0, delete: 0, skip: 0, unchanged: 0 },
+  };
+  plan.problem = problemOf('source', from) ?? problemOf('target', to);
+  if (from.rootMissing && !plan.problem) plan.problem = { side: 'source', code: 'noNode', path: from.root };
+  if (plan.problem) return plan;
+  const guard = options.guard ?? { readOnly: false };
+  const skip = (path: string, reason: SkipReason) => plan.skipped.push({ path, reason });
+
+  for (const path of [...from.nodes.keys()].sort(comparePaths)) {
+    const node = from.nodes.get(path)!;
+    const absolute = absolutePath(path, targetRoot);
+    const there = to.nodes.get(path);
+    if (node.kind === 'ephemeral') {
+      skip(absolute, { code: 'ephemeral' });
+      continue;
+    }
+    if (absolute === '/') {
+      plan.counts.unchanged++; // the root's data and ACL are the server's
+      continue;
+    }
+    const refusal = checkTarget(absolute) ?? checkRequestSize(
+      writes.createBody(target.channel, { path: absolute, data: node.data, acl: node.acl ?? writes.OPEN_ACL, flags: 0 }).length, node.data?.length ?? 0, guard);
+    if (refusal) {
+      skip(absolute, refusal);
+      continue;
+    }
+    if (!there) plan.writes.push({ action: 'create', path: absolute, data: node.data });
+    else if (!sameData(node.data, there.data)) {
+      plan.writes.push({ action: 'setData', path: absolute, data: node.data, version: there.stat!.version, fromLength: there.data?.length ?? null });
+    } else plan.counts.unchanged++;
+    if (acls && node.acl) {
+      if (!there && !sameAcl(node.acl, writes.OPEN_ACL)) plan.aclChanges.push({ action: 'setAcl', path: absolute, acl: node.acl, aversion: 0 });
+      else if (there?.acl && !sameAcl(node.acl, there.acl)) {
+        plan.aclChanges.push({ action: 'setAcl', path: absolute, acl: node.acl, from: there.acl, aversion: there.stat!.aversion });
+      }
+    }
+  }
+
+  if (plan.mirror) {
+    /** Parent → a child that stays (so the parent must stay too). */
+    const keptChildOf = new Map<string, string>();
+    for (const path of [...to.nodes.keys()].sort(comparePaths).reverse()) {
+      const node = to.nodes.get(path)!;
+      const absolute = absolutePath(path, targetRoot);
+      const keptChild = keptChildOf.get(absolute);
+      if (from.nodes.has(path)) continue;
+      if (node.kind === 'ephemeral') skip(absolute, { code: 'targetEphemeral' });
+      else if (keptChild) skip(absolute, { code: 'keepsChild', child: keptChild });
+      else if (checkTarget(absolute)) skip(absolute, checkTarget(absolute)!);
+      else {
+        plan.deletes.push({ action: 'delete', path: absolute, version: node.stat!.version });
+        continue;
+      }
+      keptChildOf.set(parentPath(absolute) ?? '/', absolute);
+    }
+  }
+  for (const step of [...plan.writes, ...plan.deletes, ...plan.aclChanges]) plan.counts[step.action]++;
+  plan.counts.skip = plan.skipped.length;
+  return plan;
+}

@@ -1,0 +1,130 @@
+// Reads a live subtree for a comparison or a copy: per node its data (null kept apart from empty), its ACL when
+// wanted, and its children's names only when its Stat says it has some (most nodes are leaves: two requests, not
+// three). Pipelined with at most `window` nodes in flight, parents before children. Replies about one node come
+// in the order they were sent, so Stats that disagree between them mean the node was written meanwhile.
+import { ZkError } from '../errors';
+import { joinPath } from '../paths';
+import { getDataNullable } from '../protocol/nullableData';
+import * as ops from '../protocol/operations';
+import { AclEntry, getAcl } from '../protocol/writes';
+import type { ZkSession } from '../session/session';
+import { nodeKind, ZnodeStat } from '../stat';
+import { emptySnapshot, relativePath, TreeSnapshot } from './snapshot';
+
+export interface ReadOptions {
+  /** Most nodes in flight (default 256). */
+  window?: number;
+  /** Read ACLs (default true). */
+  acls?: boolean;
+  signal?: AbortSignal;
+  /** Nodes read so far, at most every 100 ms and once at the end. */
+  onProgress?: (nodesRead: number) => void;
+  /** Give up when no reply came for this long (default: the session's request timeout). */
+  stallTimeoutMs?: number;
+}
+
+const sameStat = (a: ZnodeStat, b: ZnodeStat) =>
+  a.czxid === b.czxid && a.mzxid === b.mzxid && a.pzxid === b.pzxid && a.cversion === b.cversion && a.aversion === b.aversion;
+
+export function readLiveTree(session: ZkSession, root: string, options: ReadOptions = {}): Promise<TreeSnapshot> {
+  const snapshot = emptySnapshot('live', root);
+  const window = Math.max(1, options.window ?? 256);
+  const wantAcl = options.acls ?? true;
+  const channel = session.channel;
+  const pending: { parent: string; names: string[]; next: number }[] = [];
+  let rootSent = false;
+  let inFlight = 0;
+  let stopped = false;
+  let done = false;
+  let lastProgress = 0;
+
+  return new Promise<TreeSnapshot>((resolve) => {
+    const stallMs = options.stallTimeoutMs ?? session.requestTimeoutMs;
+    let lastReply = Date.now();
+    const watchdog = setInterval(() => {
+      if (inFlight > 0 && Date.now() - lastReply > stallMs) {
+        snapshot.error ??= { code: 'clientTimeout', operation: 'getData', path: root };
+        stopped = true;
+        finish();
+      }
+    }, Math.min(1000, stallMs));
+    watchdog.unref();
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearInterval(watchdog);
+      options.signal?.removeEventListener('abort', onAbort);
+      options.onProgress?.(snapshot.nodes.size);
+      resolve(snapshot);
+    };
+    const onAbort = () => {
+      snapshot.cancelled = true;
+      stopped = true;
+      finish();
+    };
+    if (options.signal?.aborted) return onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const nextPath = (): string | undefined => {
+      if (!rootSent) {
+        rootSent = true;
+        return root;
+      }
+      while (pending.length > 0) {
+        const top = pending[pending.length - 1];
+        if (top.next < top.names.length) return joinPath(top.parent, top.names[top.next++]);
+        pending.pop();
+      }
+      return undefined;
+    };
+
+    const failed = (path: string, error: unknown) => {
+      if (stopped) return;
+      const zkError = ZkError.from(error, 'getData', path);
+      if (zkError.code === 'noNode') {
+        if (path === root) snapshot.rootMissing = true;
+        else snapshot.changed.add(relativePath(path, root));
+      } else if (zkError.code === 'noAuth') snapshot.unreadable.push(relativePath(path, root));
+      else {
+        snapshot.error = { code: zkError.code, operation: zkError.operation, path: zkError.path ?? path };
+        stopped = true;
+      }
+    };
+
+    // Straight on the channel, without a timer per request: the watchdog below gives up when replies stop.
+    const read = async (path: string) => {
+      const data = getDataNullable(channel, path, false);
+      const acl: Promise<{ acl: AclEntry[]; stat: ZnodeStat } | undefined> = wantAcl ? getAcl(channel, path) : Promise.resolve(undefined);
+      acl.catch(() => undefined); // settled through the await below; never unhandled
+      const { data: bytes, stat } = await data;
+      const children = stat.numChildren > 0 ? await ops.getChildren2(channel, path) : undefined;
+      const aclReply = await acl;
+      if (stopped) return;
+      const relative = relativePath(path, root);
+      if ((children && !sameStat(children.stat, stat)) || (aclReply && !sameStat(aclReply.stat, stat))) snapshot.changed.add(relative);
+      snapshot.nodes.set(relative, { data: bytes, acl: aclReply?.acl, kind: nodeKind(stat), stat });
+      if (children && children.children.length > 0) pending.push({ parent: path, names: children.children, next: 0 });
+    };
+
+    const pump = () => {
+      if (done) return;
+      while (!stopped && inFlight < window) {
+        const path = nextPath();
+        if (path === undefined) break;
+        inFlight++;
+        read(path).catch((error: unknown) => failed(path, error)).finally(() => {
+          inFlight--;
+          lastReply = Date.now();
+          pump();
+        });
+      }
+      const now = Date.now();
+      if (options.onProgress && now - lastProgress >= 100) {
+        lastProgress = now;
+        options.onProgress(snapshot.nodes.size);
+      }
+      if (inFlight === 0) finish();
+    };
+    pump();
+  });
+}

@@ -1,0 +1,92 @@
+// Compare With… inside a real VS Code on two real servers: the Differences view shows every difference by kind,
+// a data difference opens VS Code's diff editor on read-only documents decoded as the data editor decodes them,
+// and hostile names render inert in the view and the diff editor's title. Copy To… applies its plan.
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../../src/vscode/testApi';
+import type { CompareItem } from '../../../src/vscode/compare/compareResults';
+import { HOSTILE_NAMES, RAW_HIDDEN } from '../../support/hostileFixture';
+import { startStandalone, ZkCluster } from '../../support/zkServer';
+import { connectOtherClient, OtherClient } from '../../support/zkClient';
+import { services, testZk } from './zooscope';
+
+const LEFT = 'host-compare-left';
+const RIGHT = 'host-compare-right';
+const BASE = '/host-compare';
+const HOSTILE = HOSTILE_NAMES.rtlOverride;
+
+const labelOf = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : item.label?.label ?? '');
+
+describe('Compare With… on two servers', function () {
+  this.timeout(120000);
+  let s: TestApi;
+  let second: ZkCluster;
+  let left: OtherClient;
+  let right: OtherClient;
+
+  before(async () => {
+    s = await services();
+    second = await startStandalone({ adminServer: false });
+    [left, right] = await Promise.all([connectOtherClient(testZk()), connectOtherClient(second.connectString)]);
+    await left.removeRecursive(BASE).catch(() => undefined);
+    for (const client of [left, right]) {
+      await client.mkdirp(`${BASE}/app`);
+      await client.create(`${BASE}/app/same`, 'same');
+    }
+    await left.create(`${BASE}/app/${HOSTILE}`, 'port=1\nhost=a\n');
+    await right.create(`${BASE}/app/${HOSTILE}`, 'port=2\nhost=a\n');
+    await left.create(`${BASE}/app/onlyLeft`, 'l');
+    await right.create(`${BASE}/app/${HOSTILE_NAMES.icons}`, 'r');
+    await s.commands.addConnection({ id: LEFT, name: 'Compare left', connectString: testZk() });
+    await s.commands.addConnection({ id: RIGHT, name: 'Compare right', connectString: second.connectString });
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await left?.removeRecursive(BASE).catch(() => undefined);
+    left?.close();
+    right?.close();
+    await s.commands.removeConnection(LEFT, true);
+    await s.commands.removeConnection(RIGHT, true);
+    await second?.stop();
+  });
+
+  it('shows the differences as a tree by kind, names inert, and opens a data difference in the diff editor', async () => {
+    const result = (await s.commands.compareWith({ connectionId: LEFT, path: `${BASE}/app` }, { other: { connectionId: RIGHT, path: `${BASE}/app` } }))!;
+    assert.deepStrictEqual(result.differences.map((d) => `${d.kind} ${d.path}`).sort(),
+      [`data /${HOSTILE}`, 'onlyLeft /onlyLeft', `onlyRight /${HOSTILE_NAMES.icons}`].sort());
+
+    const view = s.compareResults;
+    const top = view.getChildren();
+    const groups = top.filter((i): i is Extract<CompareItem, { kind: 'group' }> => i.kind === 'group').map((g) => g.of);
+    assert.deepStrictEqual(groups, ['onlyLeft', 'onlyRight', 'data']);
+    const rows = top.flatMap((item) => [item, ...view.getChildren(item)]).map((item) => view.getTreeItem(item));
+    for (const row of rows) {
+      assert.ok(!RAW_HIDDEN.test(labelOf(row)) && !RAW_HIDDEN.test(String(row.description ?? '')), `inert: ${JSON.stringify(labelOf(row))}`);
+    }
+    const dataRow = rows.find((row) => labelOf(row).startsWith('/invoice-'));
+    assert.strictEqual(labelOf(dataRow!), '/invoice-[U+202E]gnp.exe');
+    assert.strictEqual((dataRow!.iconPath as vscode.ThemeIcon).id, 'diff-modified');
+
+    // The row's own command, as a click runs it.
+    await vscode.commands.executeCommand(dataRow!.command!.command, ...(dataRow!.command!.arguments ?? []));
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'a diff editor is open');
+    assert.ok(!RAW_HIDDEN.test(tab.label), `title inert: ${JSON.stringify(tab.label)}`);
+    assert.match(tab.label, /invoice-\[U\+202E\]gnp\.exe \(Compare left: .* ↔ Compare right: .*\)/);
+    const input = tab.input;
+    assert.strictEqual(input.original.scheme, 'zooscope-compare');
+    const [original, modified] = await Promise.all([vscode.workspace.openTextDocument(input.original), vscode.workspace.openTextDocument(input.modified)]);
+    assert.strictEqual(original.getText(), 'port=1\nhost=a\n');
+    assert.strictEqual(modified.getText(), 'port=2\nhost=a\n');
+    // Read-only: no file system may write the scheme (a content provider's documents cannot be saved).
+    assert.notStrictEqual(vscode.workspace.fs.isWritableFileSystem('zooscope-compare'), true);
+  });
+
+  it('Copy To… another connection applies its plan; the two then compare equal', async () => {
+    const copied = (await s.commands.copyTo({ connectionId: LEFT, path: `${BASE}/app` }, { target: { connectionId: RIGHT, path: `${BASE}/copy` }, confirmed: true }))!;
+    assert.strictEqual(copied.report?.created, 4);
+    const again = (await s.commands.compareWith({ connectionId: LEFT, path: `${BASE}/app` }, { other: { connectionId: RIGHT, path: `${BASE}/copy` } }))!;
+    assert.strictEqual(again.equal, true);
+  });
+});
