@@ -1,0 +1,3 @@
+export { decodeMeaning, decoders, mightHaveMeaning } from './registry';
+export { meaningJson } from './meaningJson';
+export type { ElectionFlag, Meaning, MeaningDecoder, MeaningField, SystemId } from './types';
