@@ -5,6 +5,7 @@
 // Every byte written goes through one Output (src/cli/output.ts).
 import { runLock } from './lockCommand';
 import { runLocks } from './locksCommand';
+import { runGet } from './getCommand';
 import { createOutput } from './output';
 import { SECURITY_USAGE } from './securityArgs';
 import { runShell } from './shellCommand';
@@ -22,6 +23,7 @@ const usage = `usage:
   zooscope locks <connectString> <path> [--json] [--strict] [--digest <user>] …   (zooscope locks for all options)
   zooscope locks <connectString> <path> --watch [--for <duration>] [--record <file>] [--trace <file>]   (lock history)
   zooscope locks --replay <recording> [--json] [--trace <file>]
+  zooscope get <connectString> <path> [--decoded] [--digest <user>] [--timeout <s>]   (--decoded: what the node means, as JSON)
   zooscope shell <connectString> [--digest <user>] [--timeout <s>] [--read-only] [command [args…]]   (zkCli 3.8's commands and output)
   zooscope --version
   credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=<user>:<password>
@@ -34,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'lock': return runLock(rest, out);
     case 'locks': return runLocks(rest, out);
+    case 'get': return runGet(rest, out);
     case 'shell': return runShell(rest, out);
     case '--version': case '-V':
       out.text(version);

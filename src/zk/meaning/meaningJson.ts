@@ -29,3 +29,10 @@ export function meaningJson(meaning: Meaning): MeaningJson {
     fields: fieldsObject(meaning.fields),
   };
 }
+
+/** What `get --decoded` prints: the path, the meaning (null when no system recognises the node) and its size. */
+export function decodedDocument(path: string, data: Uint8Array | null, decode: (path: string, data: Uint8Array) => Meaning | undefined):
+  { path: string; dataLength: number; decoded: MeaningJson | null } {
+  const meaning = decode(path, data ?? new Uint8Array());
+  return { path, dataLength: data?.length ?? -1, decoded: meaning ? meaningJson(meaning) : null };
+}
