@@ -8,7 +8,7 @@ missing=()
 command -v clickhouse-server >/dev/null || missing+=(clickhouse-server)
 command -v clickhouse-client >/dev/null || missing+=(clickhouse-client)
 command -v patroni >/dev/null || missing+=(patroni)
-python3 -c 'import kazoo' 2>/dev/null || missing+=(python3-kazoo)
+/usr/bin/python3 -c 'import kazoo' 2>/dev/null || missing+=(python3-kazoo)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 [ ${#missing[@]} = 0 ] && exit 0
 echo "installing the systems decoded in the tests: ${missing[*]}" >&2

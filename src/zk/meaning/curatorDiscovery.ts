@@ -21,7 +21,8 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
     ['serviceType', json.serviceType], ['enabled', json.enabled],
     ['registrationTimeUTC', typeof json.registrationTimeUTC === 'number' ? `${json.registrationTimeUTC} (${safeIso(json.registrationTimeUTC)})` : undefined]]);
   if (isObject(json.uriSpec) && Array.isArray(json.uriSpec.parts)) {
-    fields.push({ label: 'uriSpec', value: json.uriSpec.parts.filter(isObject).map((p) => show(p.value)).join('') });
+    // UriSpec parts: variables written back in braces, as the spec was given ("{scheme}://{address}:{port}").
+    fields.push({ label: 'uriSpec', value: json.uriSpec.parts.filter(isObject).map((p) => (p.variable === true ? `{${show(p.value)}}` : show(p.value))).join('') });
   }
   if (json.payload !== undefined && json.payload !== null) {
     fields.push(isObject(json.payload) ? { label: 'payload', value: '', children: objectRows(json.payload) } : { label: 'payload', value: show(json.payload) });
