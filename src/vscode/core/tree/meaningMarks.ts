@@ -28,6 +28,12 @@ export class MeaningMarks {
   get(node: ZnodeNode, session: ZkSession | undefined): Meaning | undefined {
     const known = this.known.get(node.connectionId)?.get(node.path);
     if (known && known.mzxid === node.stat.mzxid) return known.meaning;
+    // No data (Solr's live nodes, Dubbo's registrations): the Stat already says what a read would return.
+    if (node.stat.dataLength === 0 && mightHaveMeaning(node.path)) {
+      const meaning = decodeMeaning(node.path, new Uint8Array(), this.t);
+      this.store(node.connectionId, node.path, { mzxid: node.stat.mzxid, meaning });
+      return meaning;
+    }
     // A node that changed since is read again within the budget it already had.
     if (session) this.maybeRead(node, session, known !== undefined);
     return known?.meaning;
