@@ -103,7 +103,7 @@ export const fixtures: Fixture[] = [
   // Hadoop HAZKInfo.proto ActiveNodeInfo { nameserviceId = 1; namenodeId = 2; hostname = 3; port = 4; zkfcPort = 5 }.
   { name: 'hadoop elector lock', path: '/hadoop-ha/ns1/ActiveStandbyElectorLock', system: 'hadoop', summary: 'active nn1 · nn1.example:8020', election: 'lock',
     data: pb([1, 'ns1'], [2, 'nn1'], [3, 'nn1.example'], [4, 8020], [5, 8019]) },
-  { name: 'hadoop breadcrumb', path: '/hadoop-ha/ns1/ActiveBreadCrumb', system: 'hadoop', summary: 'active nn2 · nn2.example:8020',
+  { name: 'hadoop breadcrumb', path: '/hadoop-ha/ns1/ActiveBreadCrumb', system: 'hadoop', summary: 'last active nn2 · nn2.example:8020',
     data: pb([1, 'ns1'], [2, 'nn2'], [3, 'nn2.example'], [4, 8020], [5, 8019]) },
   // Solr: live_nodes are empty, named host:port_context.
   { name: 'solr live node', path: '/solr/live_nodes/10.0.0.5:8983_solr', system: 'solr', summary: '10.0.0.5:8983/solr', data: new Uint8Array() },

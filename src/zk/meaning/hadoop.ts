@@ -25,12 +25,14 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
   const base = { system: 'hadoop' as const, systemName: 'Hadoop', role, icon: lock ? 'lock' : 'history', ...(lock ? { election: 'lock' as const } : {}) };
   if (hostname === undefined) {
     // ResourceManager: only the cluster and the RM id.
-    return { ...base, summary: t('active {0} ({1})', nodeId, nameservice), fields: rows([['clusterid', nameservice], ['rmId', nodeId]]) };
+    return { ...base, summary: lock ? t('active {0} ({1})', nodeId, nameservice) : t('last active {0} ({1})', nodeId, nameservice),
+      fields: rows([['clusterid', nameservice], ['rmId', nodeId]]) };
   }
   const where = hostPort(hostname, port?.toString());
   return {
     ...base,
-    summary: t('active {0} · {1}', nodeId, where),
+    // The breadcrumb outlives its writer: it names the last active node, to be fenced by the next one.
+    summary: lock ? t('active {0} · {1}', nodeId, where) : t('last active {0} · {1}', nodeId, where),
     fields: rows([['nameserviceId', nameservice], ['namenodeId', nodeId], ['hostname', hostname], ['port', port?.toString()], ['zkfcPort', int(message, 5)?.toString()]]),
   };
 }
