@@ -27,6 +27,8 @@ test('the fields carry what the system wrote (Kafka broker, HBase master, Dubbo 
   assert.equal(json('hbase master').metadata, '12345@hm1.example');
   assert.equal((json('dubbo provider').parameters as Record<string, string>).methods, 'sayHello');
   assert.equal(json('hadoop elector lock').zkfcPort, '8019');
+  assert.equal(json('clickhouse log entry').part_type, 'Compact');
+  assert.deepEqual(json('clickhouse merge entry')['source parts'], { 0: 'all_0_0_0', 1: 'all_1_1_0' });
 });
 
 test('bytes that disagree with the path are not taken for the system', () => {

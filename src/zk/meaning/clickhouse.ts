@@ -40,11 +40,14 @@ function logEntry(data: Uint8Array, t: Translate): Meaning {
   const kindLine = lines.findIndex((l) => ENTRY_KINDS.includes(l.trim()) || /^(merge|mutate)$/.test(l.trim()));
   const kind = kindLine >= 0 ? lines[kindLine].trim() : undefined;
   const { pairs } = keyValues(lines.slice(0, kindLine >= 0 ? kindLine : lines.length).join('\n'));
-  const after = kindLine >= 0 ? lines.slice(kindLine + 1).filter((l) => l !== '') : [];
-  // After the kind: for get/attach the new part's name; for merge the source parts, "into", the result.
+  // After the kind: part names (for get/attach the new part; for merge the source parts, "into", the result),
+  // then `key: value` lines again (part_type, quorum, deduplicate…).
+  const tail = keyValues(kindLine >= 0 ? lines.slice(kindLine + 1).join('\n') : '');
+  const after = tail.other;
   const into = after.indexOf('into');
   const part = into >= 0 ? after[into + 1] : after[0];
-  const fields: MeaningField[] = [...pairs.map(([label, value]) => ({ label, value })), ...rows([['type', kind], ['new part', part]])];
+  const fields: MeaningField[] = [...pairs.map(([label, value]) => ({ label, value })), ...rows([['type', kind], ['new part', part]]),
+    ...tail.pairs.map(([label, value]) => ({ label, value }))];
   if (into > 0) fields.push({ label: 'source parts', value: String(into), children: after.slice(0, into).map((p, i) => ({ label: String(i), value: p })) });
   const source = pairs.find(([k]) => k === 'source replica')?.[1];
   const summary = [kind, part, source ? t('from {0}', source) : undefined].filter(Boolean).join(' · ');
