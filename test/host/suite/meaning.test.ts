@@ -11,6 +11,9 @@ const ID = 'host-meaning';
 const BASE = '/host-meaning';
 const broker = fixtures.find((f) => f.name === 'kafka broker v5')!;
 const BROKER = `${BASE}${broker.path}`;
+// A Patroni leader key naming a "member" that is a command link with a right-to-left override.
+const LEADER = `${BASE}/service/pg/leader`;
+const HOSTILE = '[x](command:workbench.action.quit)\u202e';
 
 describe('Meaning of known systems\' nodes', function () {
   this.timeout(60000);
@@ -22,6 +25,8 @@ describe('Meaning of known systems\' nodes', function () {
     other = await connectOtherClient(testZk());
     await other.mkdirp(`${BASE}/brokers/ids`);
     await other.create(BROKER, Buffer.from(broker.data));
+    await other.mkdirp(`${BASE}/service/pg`);
+    await other.create(LEADER, HOSTILE);
     await s.commands.addConnection({ id: ID, name: 'Host Meaning', connectString: testZk() });
   });
 
@@ -45,6 +50,22 @@ describe('Meaning of known systems\' nodes', function () {
     assert.ok(tooltip.includes('**Kafka: Kafka broker**'), tooltip);
     assert.ok(tooltip.includes('| rack | r1 |'), tooltip);
     assert.ok(tooltip.includes('| czxid |'), 'the Stat is still there');
+  });
+
+  it('text from ZooKeeper in a meaning stays text: no link, the override written out', async () => {
+    const decoded = nextChange(s, (n) => n?.kind === 'znode' && n.path === LEADER, 30000);
+    const node = await znodeAt(s, ID, LEADER);
+    if (!String(s.tree.getTreeItem(node).description).startsWith('leader ')) await decoded;
+    else decoded.catch(() => undefined);
+    const item = s.tree.getTreeItem(node);
+    assert.ok(String(item.description).startsWith('leader [x](command:workbench.action.quit)[U+202E]'), String(item.description));
+    const tooltip = (await s.tree.resolveTreeItem(item, node)).tooltip as vscode.MarkdownString;
+    assert.ok(!tooltip.isTrusted);
+    assert.ok(!tooltip.value.includes('](command:'), tooltip.value);
+    assert.ok(!tooltip.value.includes('\u202e'), 'the override is written out');
+    // Written out as [U+202E], its Markdown characters escaped so they show as written.
+    assert.ok(tooltip.value.includes('\\[U\\+202E\\]'), tooltip.value);
+    assert.ok(tooltip.value.includes('\\]\\(command:'), 'the link syntax is escaped');
   });
 
   it('Show Details has the fields above the data; Open Data As → Decoded opens a read-only view', async () => {
