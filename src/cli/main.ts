@@ -8,6 +8,7 @@ import { runDiff } from './diffCommand';
 import { runEnsemble } from './ensembleCommand';
 import { runLock } from './lockCommand';
 import { runLocks } from './locksCommand';
+import { runGet } from './getCommand';
 import { createOutput } from './output';
 import { SECURITY_USAGE } from './securityArgs';
 import { runShell } from './shellCommand';
@@ -25,6 +26,7 @@ const usage = `usage:
   zooscope locks <connectString> <path> [--json] [--strict] [--digest <user>] …   (zooscope locks for all options)
   zooscope locks <connectString> <path> --watch [--for <duration>] [--record <file>] [--trace <file>]   (lock history)
   zooscope locks --replay <recording> [--json] [--trace <file>]
+  zooscope get <connectString> <path> [--decoded] [--digest <user>] [--timeout <s>]   (--decoded: what the node means, as JSON)
   zooscope shell <connectString> [--digest <user>] [--timeout <s>] [--read-only] [command [args…]]   (zkCli 3.8's commands and output)
   zooscope ensemble <connectString> --check [--path <path>] [--json] …   (do the members agree; zooscope ensemble for all options)
   zooscope diff <connectString>/<path> <connectString>/<path> [--json] [--ignore-ephemeral] [--ignore-acl] [--ignore-data <glob>]
@@ -41,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'lock': return runLock(rest, out);
     case 'locks': return runLocks(rest, out);
+    case 'get': return runGet(rest, out);
     case 'shell': return runShell(rest, out);
     case 'ensemble': return runEnsemble(rest, out);
     case 'diff': return runDiff(rest, out);

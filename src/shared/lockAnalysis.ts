@@ -10,7 +10,9 @@ export type RecipeId =
   | 'kazoo-lock' | 'kazoo-rwlock' | 'kazoo-semaphore' | 'kazoo-election'
   | 'zk-write-lock' | 'zk-leader-election'
   | 'go-zookeeper-lock' | 'solr-election' | 'plain-lock' | 'plain-rwlock'
-  | 'fixed-leader' | 'unknown';
+  | 'fixed-leader' | 'unknown'
+  /** Known systems' elections (src/zk/analysis/systemElections.ts). */
+  | 'patroni-leader' | 'hbase-master' | 'hadoop-ha-elector' | 'kafka-controller' | 'clickhouse-leader-election' | 'solr-overseer';
 
 export type ParticipantKind = 'exclusive' | 'read' | 'write' | 'lease' | 'candidate';
 export type ParticipantRole = 'holder' | 'waiter' | 'leader';

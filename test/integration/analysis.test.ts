@@ -162,7 +162,8 @@ describe('lock analysis on a real server', () => {
     await dataWatch(y, '/kafka/controller');
     for (const root of ['/kafka/controller', '/kafka']) {
       const q = queue(await analyzeLocks(session, root, options), '/kafka/controller');
-      assert.equal(q.recipe, 'fixed-leader');
+      // Its bytes are Kafka's controller registration: the election is named by system (src/zk/analysis/systemElections.ts).
+      assert.equal(q.recipe, 'kafka-controller');
       assert.deepEqual(q.participants.map((p) => [p.session, p.role]), [[sessionOf(leader), 'leader'], ...[x, y].map(sessionOf).sort().map((s) => [s, 'waiter'])]);
       assert.equal(q.participants[0].label, '{"brokerid":1}');
     }

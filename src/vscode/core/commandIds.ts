@@ -34,6 +34,7 @@ export const Command = {
   openDataAsText: 'zooscope.openDataAsText',
   openDataAsHex: 'zooscope.openDataAsHex',
   openDataAsBase64: 'zooscope.openDataAsBase64',
+  openDataDecoded: 'zooscope.openDataDecoded',
   compareWithServer: 'zooscope.compareWithServer',
   saveOverwriting: 'zooscope.saveOverwriting',
   delete: 'zooscope.delete',

@@ -11,6 +11,7 @@ import { openData, openDataAsBase64, openDataAsHex, openDataAsText } from './ope
 import { NodePreviewer } from './previewNode';
 import { SERVER_COPY_SCHEME, ServerCopies } from './serverCopy';
 import { ZnodeFileSystem } from './znodeFileSystem';
+import { DECODED_SCHEME, DecodedViewProvider, openDataDecoded } from './decodedView';
 
 export interface EditingParts {
   readonly znodeFs: ZnodeFileSystem;
@@ -26,6 +27,7 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
   const serverCopies = new ServerCopies(core.connections);
   const editing: EditingContext = { ...core, znodeFs };
   const previewer = new NodePreviewer(core);
+  const decoded = new DecodedViewProvider(core.connections, (id, path, mzxid, data) => core.tree.meaningMarks.remember(id, path, mzxid, data));
   return {
     api: undefined,
     parts: { znodeFs },
@@ -33,6 +35,8 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
       znodeFs,
       vscode.workspace.registerFileSystemProvider(ZNODE_SCHEME, znodeFs, { isCaseSensitive: true }),
       vscode.workspace.registerTextDocumentContentProvider(SERVER_COPY_SCHEME, serverCopies),
+      decoded,
+      vscode.workspace.registerTextDocumentContentProvider(DECODED_SCHEME, decoded),
       ...registerCommands({
         // Only the node: VS Code passes the selection second, which is not a view.
         [Command.openData]: (arg?: unknown) => openData(core, arg),
@@ -40,6 +44,7 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
         [Command.openDataAsText]: withContext(core, openDataAsText),
         [Command.openDataAsHex]: withContext(core, openDataAsHex),
         [Command.openDataAsBase64]: withContext(core, openDataAsBase64),
+        [Command.openDataDecoded]: withContext(core, openDataDecoded),
         [Command.compareWithServer]: withContext(editing, compareWithServer),
         [Command.saveOverwriting]: withContext(editing, saveOverwriting),
       }),

@@ -14,6 +14,8 @@ import { HeldWatches } from '../../zk/heldWatches';
 import { QuotaInfo, readQuota } from '../../zk/quota';
 import { quotaLines } from '../core/tree/tooltip';
 import { syncBeforeRead } from '../core/settings';
+import type { Meaning } from '../../zk/meaning';
+import { fieldLines, meaningHeading } from '../../zk/meaning/meaningText';
 
 export const DETAILS_SCHEME = 'zooscope-details';
 const t = vscode.l10n.t;
@@ -45,7 +47,13 @@ export function hexDump(data: Buffer, maxBytes = 64 * 1024): string {
   return lines.join('\n');
 }
 
-export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?: AclView, quota?: QuotaInfo): string {
+/** The meaning's section of Show Details: its fields, or why the bytes were not decoded (the data follows below). */
+export function meaningSection(meaning: Meaning): string {
+  const body = meaning.raw ? t('Not decoded: {0}', meaning.raw.reason) : [meaning.summary, '', ...fieldLines(meaning.fields)].join('\n');
+  return `\n\n── ${meaningHeading(meaning)} ──\n${body}`;
+}
+
+export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?: AclView, quota?: QuotaInfo, meaning?: Meaning): string {
   const text = asText(data);
   const rows: [string, string][] = [
     [t('Path'), path], [t('Kind'), kindLabel(stat, sequenceNumber(baseName(path)) !== undefined)],
@@ -60,7 +68,8 @@ export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?:
   const title = data.length === 0 ? t('Data: empty') : text !== undefined ? t('Data: {0} bytes, UTF-8 text', data.length) : t('Data: {0} bytes, binary (hex)', data.length);
   const aclSection = acl ? `\n\n── ${t('ACL')} ──\n${aclLines(acl).join('\n')}` : '';
   const quotaSection = quota ? `\n\n── ${t('Quota')} ──\n${quotaLines(quota).join('\n')}` : '';
-  return `${header}${aclSection}${quotaSection}\n\n── ${title} ──\n${text ?? hexDump(data)}\n`;
+  const meaningText = meaning ? meaningSection(meaning) : '';
+  return `${header}${meaningText}${aclSection}${quotaSection}\n\n── ${title} ──\n${text ?? hexDump(data)}\n`;
 }
 
 export class DetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -69,7 +78,9 @@ export class DetailsProvider implements vscode.TextDocumentContentProvider, vsco
   private readonly watches = new HeldWatches();
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly connections: ConnectionManager) {
+  /** `decode`: the node's meaning from data just read (the tree remembers it, so its item shows it too). */
+  constructor(private readonly connections: ConnectionManager,
+    private readonly decode: (connectionId: string, path: string, mzxid: bigint, data: Buffer) => Meaning | undefined = () => undefined) {
     this.subscription = vscode.workspace.onDidCloseTextDocument((doc) => {
       if (doc.uri.scheme !== DETAILS_SCHEME) return;
       this.watches.release(doc.uri.toString());
@@ -87,7 +98,7 @@ export class DetailsProvider implements vscode.TextDocumentContentProvider, vsco
       if (syncBeforeRead()) await live.session.sync(path).catch(() => undefined);
       const [{ data, stat }, acl, quota] = await Promise.all([live.session.getData(path), readAcl(live.session, path),
         readQuota(live.session, path).catch(() => undefined)]);
-      return renderDetails(path, stat, data, acl, quota);
+      return renderDetails(path, stat, data, acl, quota, this.decode(connectionId, path, stat.mzxid, data));
     } catch (error) {
       return describeError(error);
     }

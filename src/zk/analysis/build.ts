@@ -1,5 +1,6 @@
 // Builds a LockAnalysis from what was read: the queues' nodes and every member's tables. Pure (no I/O, time
 // given), so the monitor can rebuild it cheaply when only one side changed, and tests can feed it directly.
+import { fixedLeaderRecipe } from './systemElections';
 import type { ServerTables } from '../servers/serverTables';
 import { inQueueDirs, queueAnomalies, QueueContext } from './anomalies';
 import { findCycles, waitForEdges } from './deadlocks';
@@ -85,7 +86,7 @@ function fixedLeader(raw: Extract<RawQueue, { shape: 'fixed' }>, view: ServerVie
 function participantsFor(raw: RawQueue, view: ServerView, ours: Set<string>): { recipe: RecipeId; sem?: SemaphoreParticipants; participants: Participant[] } {
   switch (raw.shape) {
     case 'simple': return { recipe: raw.recipe, participants: participantsOf(raw.recipe, raw.family, raw.nodes) };
-    case 'fixed': return { recipe: 'fixed-leader', participants: fixedLeader(raw, view, ours) };
+    case 'fixed': return { recipe: fixedLeaderRecipe(raw.path, raw.node.data), participants: fixedLeader(raw, view, ours) };
     case 'curator-semaphore': {
       const sem = curatorSemaphore(`${raw.path}/leases`, raw.leases, raw.locks);
       return { recipe: 'curator-semaphore', sem, participants: sem.participants };

@@ -2,6 +2,7 @@
 // (see shared/notes/lock-recipes.md): which library, what kind of node, its GUID and its sequence number, and the
 // key that library sorts by (the raw name order differs whenever prefixes differ).
 import type { ParticipantKind, RecipeId } from '../../shared/lockAnalysis';
+import { systemQueueRecipe } from './systemElections';
 
 export type Family = 'curator' | 'go-zookeeper' | 'kazoo' | 'zk-write-lock' | 'zk-leader-election' | 'solr' | 'plain' | 'unknown';
 
@@ -131,6 +132,7 @@ export function recognizeQueue(childNames: readonly string[], path = ''): Recogn
     case 'plain': recipe = markers.has('read-') || markers.has('write-') ? 'plain-rwlock' : 'plain-lock'; break;
     default: recipe = 'unknown';
   }
+  recipe = systemQueueRecipe(path, recipe, family, markers) ?? recipe;
   return { recipe, family, parsed: family === 'unknown' ? parsed : mine.concat(parsed.filter((p) => p.family !== family)) };
 }
 
@@ -146,4 +148,5 @@ export function isFixedLeaderName(name: string): boolean {
 
 export const ELECTION_RECIPES: ReadonlySet<RecipeId> = new Set([
   'curator-leader-latch', 'curator-leader-selector', 'kazoo-election', 'zk-leader-election', 'solr-election', 'fixed-leader',
+  'patroni-leader', 'hbase-master', 'hadoop-ha-elector', 'kafka-controller', 'clickhouse-leader-election', 'solr-overseer',
 ]);

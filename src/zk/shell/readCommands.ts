@@ -7,6 +7,7 @@ import { parse, retainWatchCompatibility, RunContext, Runner, usageError } from 
 import { javaList, juteId, permString, statLines } from './javaFormat';
 import { clientConfigString } from './configText';
 import type { CommandSpec } from './commands';
+import { decodedDocument } from '../meaning';
 
 const childPath = (parent: string, name: string) => (parent === '/' ? '/' : parent + '/') + name;
 
@@ -70,11 +71,17 @@ function watchedPath(ctx: RunContext, words: string[], spec: CommandSpec, compat
   return { parsed, path, watch: parsed.values.has('w') };
 }
 
+/** ZooScope's own word, not zkCli's: taken out before zkCli's parsing, so plain `get` parses and prints as zkCli does. */
+const DECODED = '--decoded';
+
 const get: Runner = async (ctx, words, spec) => {
-  const { parsed, path, watch } = watchedPath(ctx, words, spec, 'get [-s] [-w] path');
+  const decoded = words.includes(DECODED);
+  const { parsed, path, watch } = watchedPath(ctx, decoded ? words.filter((w) => w !== DECODED) : words, spec, 'get [-s] [-w] path');
   const reply = await request(ctx, getDataNullable(ctx.session.channel, path, watch), 'getData', path);
   if (watch) ctx.watches.data.add(path);
-  ctx.out((reply.data === null ? 'null' : reply.data.toString('utf8')) + '\n');
+  // --decoded: what the node means to the system that wrote it (src/zk/meaning), as JSON.
+  if (decoded) ctx.out(JSON.stringify(decodedDocument(path, reply.data), null, 2) + '\n');
+  else ctx.out((reply.data === null ? 'null' : reply.data.toString('utf8')) + '\n');
   if (parsed.values.has('s')) ctx.out(statLines(reply.stat, ctx.timeZone));
 };
 

@@ -5,6 +5,8 @@ import { aclLines, AclView } from '../../common/aclText';
 import { escapeMarkdown, formatBytes, formatTime } from '../../common/format';
 import { QuotaInfo, statsValue } from '../../../zk/quota';
 import { kindNameWith } from '../../../zk/tree/znodePresentation';
+import type { Meaning } from '../../../zk/meaning';
+import { flatFields, meaningHeading } from '../../../zk/meaning/meaningText';
 
 const t = vscode.l10n.t;
 
@@ -29,7 +31,7 @@ export function quotaLines(quota: QuotaInfo): string[] {
 
 /** `extras.kind`: the mode this window created the node with; `extras.acl`: its ACL, read on hover; `extras.quota`: its quota. */
 export function statTooltip(path: string, stat: ZnodeStat, sequential: boolean, ownerClient: string | undefined, ownSession: boolean,
-  extras: { kind?: NodeKind; acl?: AclView; quota?: QuotaInfo } = {}): vscode.MarkdownString {
+  extras: { kind?: NodeKind; acl?: AclView; quota?: QuotaInfo; meaning?: Meaning } = {}): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
@@ -49,6 +51,7 @@ export function statTooltip(path: string, stat: ZnodeStat, sequential: boolean, 
     ['dataLength', `${stat.dataLength} (${formatBytes(stat.dataLength)})`],
     ['numChildren', String(stat.numChildren)],
   ];
+  if (extras.meaning) md.appendMarkdown(meaningMarkdown(extras.meaning));
   md.appendMarkdown(`| ${t('Field')} | ${t('Value')} |\n|---|---|\n`);
   for (const [field, value] of rows) md.appendMarkdown(`| ${field} | ${escapeMarkdown(value)} |\n`);
   if (nodeKind(stat) === 'ephemeral') {
@@ -60,4 +63,21 @@ export function statTooltip(path: string, stat: ZnodeStat, sequential: boolean, 
   if (extras.quota) md.appendMarkdown(`\n\n**${escapeMarkdown(t('Quota'))}**\n\n${quotaLines(extras.quota).map((line) => `- ${escapeMarkdown(line)}`).join('\n')}\n`);
   if (extras.acl) md.appendMarkdown(`\n\n**ACL**\n\n${aclLines(extras.acl).map((line) => `- ${escapeMarkdown(line)}`).join('\n')}\n`);
   return md;
+}
+
+const MAX_TOOLTIP_ROWS = 20;
+
+/** The meaning first (what people came for): heading, summary, up to MAX_TOOLTIP_ROWS fields. Everything escaped. */
+export function meaningMarkdown(meaning: Meaning): string {
+  let text = `**${escapeMarkdown(meaningHeading(meaning))}**\n\n`;
+  if (meaning.raw) return `${text}${escapeMarkdown(t('Not decoded: {0}', meaning.raw.reason))}\n\n`;
+  if (meaning.summary) text += `${escapeMarkdown(meaning.summary)}\n\n`;
+  const rows = flatFields(meaning.fields);
+  if (rows.length) {
+    text += `| ${t('Field')} | ${t('Value')} |\n|---|---|\n`;
+    for (const [label, value] of rows.slice(0, MAX_TOOLTIP_ROWS)) text += `| ${escapeMarkdown(label)} | ${escapeMarkdown(value)} |\n`;
+    if (rows.length > MAX_TOOLTIP_ROWS) text += `\n${escapeMarkdown(t('… {0} more in Show Details', rows.length - MAX_TOOLTIP_ROWS))}\n`;
+    text += '\n';
+  }
+  return text;
 }

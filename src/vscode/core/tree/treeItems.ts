@@ -8,6 +8,7 @@ import type { SavedConnection } from '../connectionStore';
 import { formatNumber } from '../../common/format';
 import { openOnClick } from '../settings';
 import type { QuotaInfo } from '../../../zk/quota';
+import type { Meaning } from '../../../zk/meaning';
 import { filterTextWith, znodePresentation } from '../../../zk/tree/znodePresentation';
 import { ConnectionNode, MessageNode, ShowMoreNode, ZnodeNode } from '../../../zk/tree/treeNodes';
 import { Command } from '../commandIds';
@@ -50,8 +51,8 @@ export function stateLabel(state: ConnectionState): string {
 const filterText = (listing: ChildListing | undefined) => filterTextWith(t, listing);
 
 export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, listing: ChildListing | undefined,
-  lockQueue?: RecipeId, knownKind?: NodeKind, quota?: QuotaInfo): vscode.TreeItem {
-  const p = znodePresentation(t, node, ownSessionOwner, listing, { lockQueue, knownKind, quota, formatNumber });
+  lockQueue?: RecipeId, knownKind?: NodeKind, quota?: QuotaInfo, meaning?: Meaning): vscode.TreeItem {
+  const p = znodePresentation(t, node, ownSessionOwner, listing, { lockQueue, knownKind, quota, formatNumber, meaning });
   const item = new vscode.TreeItem(p.label, p.collapsible ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = p.id;
   item.iconPath = new vscode.ThemeIcon(p.icon.id, p.icon.color ? new vscode.ThemeColor(p.icon.color) : undefined);

@@ -1,0 +1,82 @@
+// What a znode means, inside a real VS Code against a real ZooKeeper: a Kafka broker registration shows its
+// summary in the tree's description, its fields in the tooltip and Show Details, and in Open Data As → Decoded.
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../../src/vscode/testApi';
+import { connectOtherClient, OtherClient } from '../../support/zkClient';
+import { fixtures } from '../../unit/meaningFixtures';
+import { nextChange, services, testZk, znodeAt } from './zooscope';
+
+const ID = 'host-meaning';
+const BASE = '/host-meaning';
+const broker = fixtures.find((f) => f.name === 'kafka broker v5')!;
+const BROKER = `${BASE}${broker.path}`;
+// A Patroni leader key naming a "member" that is a command link with a right-to-left override.
+const LEADER = `${BASE}/service/pg/leader`;
+const HOSTILE = '[x](command:workbench.action.quit)\u202e';
+
+describe('Meaning of known systems\' nodes', function () {
+  this.timeout(60000);
+  let s: TestApi;
+  let other: OtherClient;
+
+  before(async () => {
+    s = await services();
+    other = await connectOtherClient(testZk());
+    await other.mkdirp(`${BASE}/brokers/ids`);
+    await other.create(BROKER, Buffer.from(broker.data));
+    await other.mkdirp(`${BASE}/service/pg`);
+    await other.create(LEADER, HOSTILE);
+    await s.commands.addConnection({ id: ID, name: 'Host Meaning', connectString: testZk() });
+  });
+
+  after(async () => {
+    await other?.removeRecursive(BASE).catch(() => undefined);
+    other?.close();
+    await s.commands.removeConnection(ID, true);
+  });
+
+  it('a Kafka broker shows its summary in the description and its fields in the tooltip', async () => {
+    // Drawing the node starts its one bounded read; the tree announces the node again once it is decoded.
+    const decoded = nextChange(s, (n) => n?.kind === 'znode' && n.path === BROKER, 30000);
+    const node = await znodeAt(s, ID, BROKER);
+    if (!String(s.tree.getTreeItem(node).description).startsWith('broker 1')) await decoded;
+    else decoded.catch(() => undefined);
+    const item = s.tree.getTreeItem(node);
+    assert.match(String(item.description), /^broker 1 · kafka1:9092 · rack r1 · /);
+    assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'server');
+    assert.match(String(item.contextValue), /\bdecoded\b/);
+    const tooltip = ((await s.tree.resolveTreeItem(item, node)).tooltip as vscode.MarkdownString).value;
+    assert.ok(tooltip.includes('**Kafka: Kafka broker**'), tooltip);
+    assert.ok(tooltip.includes('| rack | r1 |'), tooltip);
+    assert.ok(tooltip.includes('| czxid |'), 'the Stat is still there');
+  });
+
+  it('text from ZooKeeper in a meaning stays text: no link, the override written out', async () => {
+    const decoded = nextChange(s, (n) => n?.kind === 'znode' && n.path === LEADER, 30000);
+    const node = await znodeAt(s, ID, LEADER);
+    if (!String(s.tree.getTreeItem(node).description).startsWith('leader ')) await decoded;
+    else decoded.catch(() => undefined);
+    const item = s.tree.getTreeItem(node);
+    assert.ok(String(item.description).startsWith('leader [x](command:workbench.action.quit)[U+202E]'), String(item.description));
+    const tooltip = (await s.tree.resolveTreeItem(item, node)).tooltip as vscode.MarkdownString;
+    assert.ok(!tooltip.isTrusted);
+    assert.ok(!tooltip.value.includes('](command:'), tooltip.value);
+    assert.ok(!tooltip.value.includes('\u202e'), 'the override is written out');
+    // Written out as [U+202E], its Markdown characters escaped so they show as written.
+    assert.ok(tooltip.value.includes('\\[U\\+202E\\]'), tooltip.value);
+    assert.ok(tooltip.value.includes('\\]\\(command:'), 'the link syntax is escaped');
+  });
+
+  it('Show Details has the fields above the data; Open Data As → Decoded opens a read-only view', async () => {
+    const node = await znodeAt(s, ID, BROKER);
+    await vscode.commands.executeCommand('zooscope.showDetails', node);
+    const details = vscode.window.activeTextEditor?.document.getText() ?? '';
+    assert.ok(details.indexOf('── Kafka: Kafka broker ──') >= 0 && details.indexOf('── Kafka: Kafka broker ──') < details.indexOf('── Data:'), details);
+    await vscode.commands.executeCommand('zooscope.openDataDecoded', node);
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.strictEqual(doc?.uri.scheme, 'zooscope-decoded');
+    assert.ok(doc.getText().includes('broker 1 · kafka1:9092 · rack r1'), doc.getText());
+    assert.ok(doc.getText().includes('PLAINTEXT://kafka1:9092'));
+  });
+});

@@ -1,0 +1,79 @@
+// `zooscope get --decoded` and the shell's `get --decoded` on a real server holding nodes written in Kafka's and
+// HBase's formats (fixtures from test/unit/meaningFixtures); plain `get` still prints the bytes as zkCli does.
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { startStandalone, ZkCluster } from '../support/zkServer';
+import { sharedCliBundle } from '../support/cliBundle';
+import { fixtures } from '../unit/meaningFixtures';
+
+let cli: string;
+
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { timeout: 60000, env: { ...process.env, ZOOSCOPE_DIGEST: undefined } }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const fixture = (name: string) => fixtures.find((f) => f.name === name)!;
+
+describe('get --decoded (CLI and shell)', () => {
+  let zk: ZkCluster;
+  let writer: OtherClient;
+  const broker = fixture('kafka broker v5');
+  const master = fixture('hbase master');
+
+  before(async () => {
+    [cli, zk] = await Promise.all([sharedCliBundle(), startStandalone()]);
+    writer = await connectOtherClient(zk.connectString, 20000);
+    await writer.mkdirp('/brokers/ids');
+    await writer.create(broker.path, Buffer.from(broker.data));
+    await writer.mkdirp('/hbase');
+    await writer.create(master.path, Buffer.from(master.data));
+    await writer.create('/plain', 'just text');
+  });
+
+  after(async () => {
+    writer?.close();
+    await zk?.stop();
+  });
+
+  test('zooscope get --decoded prints the meaning as JSON', async () => {
+    const { code, stdout, stderr } = await run(['get', zk.connectString, broker.path, '--decoded']);
+    assert.equal(code, 0, stderr);
+    const doc = JSON.parse(stdout) as { path: string; decoded: { system: string; summary: string; fields: Record<string, unknown> } };
+    assert.equal(doc.path, broker.path);
+    assert.equal(doc.decoded.system, 'kafka');
+    assert.equal(doc.decoded.summary, 'broker 1 · kafka1:9092 · rack r1');
+    assert.equal(doc.decoded.fields.rack, 'r1');
+    const hbase = JSON.parse((await run(['get', zk.connectString, master.path, '--decoded'])).stdout) as { decoded: { fields: Record<string, string> } };
+    assert.equal(hbase.decoded.fields.host_name, 'hm1.example');
+  });
+
+  test('a node no system knows is decoded as null; without --decoded the data is printed', async () => {
+    const decoded = await run(['get', zk.connectString, '/plain', '--decoded']);
+    assert.equal(decoded.code, 0, decoded.stderr);
+    assert.equal((JSON.parse(decoded.stdout) as { decoded: unknown }).decoded, null);
+    const plain = await run(['get', zk.connectString, '/plain']);
+    assert.equal(plain.stdout, 'just text\n');
+  });
+
+  test('the shell: get --decoded prints JSON, plain get prints the bytes as zkCli does', async () => {
+    const decoded = await run(['shell', zk.connectString, 'get', '--decoded', master.path]);
+    assert.equal(decoded.code, 0, decoded.stderr);
+    const doc = JSON.parse(decoded.stdout) as { decoded: { system: string; election: string } };
+    assert.equal(doc.decoded.system, 'hbase');
+    assert.equal(doc.decoded.election, 'leader');
+    const plain = await run(['shell', zk.connectString, 'get', broker.path]);
+    assert.equal(plain.stdout, `${new TextDecoder().decode(broker.data)}\n`);
+  });
+
+  test('a missing node is an error, not an empty document', async () => {
+    const { code, stderr } = await run(['get', zk.connectString, '/nope', '--decoded']);
+    assert.equal(code, 1);
+    assert.match(stderr, /zooscope get:/);
+  });
+});
