@@ -20,6 +20,8 @@ const t = vscode.l10n.t;
 
 export interface HistoryFilePreset {
   file: string;
+  /** The history to export (else the active panel's, or one the user picks). */
+  history?: PanelHistory;
 }
 
 /** Outside any workspace folder, so a history (names and data from ZooKeeper) is not committed by accident. */
@@ -30,8 +32,8 @@ function defaultFolder(): string {
 
 const stamp = () => new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
 
-async function chosenHistory(locks: LockPanels): Promise<{ history: PanelHistory; title: string } | undefined> {
-  const found = await locks.pickHistory();
+async function chosenHistory(locks: LockPanels, given?: PanelHistory): Promise<{ history: PanelHistory; title: string } | undefined> {
+  const found = given ? { history: given, title: 'preset' } : await locks.pickHistory();
   if (!found) void info(t('Open a lock panel (Show Lock Queue or Show Locks Under…) or a lock history first.'));
   return found;
 }
@@ -79,7 +81,7 @@ async function exportTo(file: string, title: string, work: (out: PrivateFile, si
 }
 
 export async function exportLockHistory(locks: LockPanels, preset?: HistoryFilePreset): Promise<string | undefined> {
-  const found = await chosenHistory(locks);
+  const found = await chosenHistory(locks, preset?.history);
   if (!found) return undefined;
   const file = await saveTo(preset, t('Export History of {0}', found.title), t('ZooScope lock history'), 'jsonl', `lock-history-${stamp()}`);
   if (!file) return undefined;
@@ -96,7 +98,7 @@ export async function exportLockHistory(locks: LockPanels, preset?: HistoryFileP
 }
 
 export async function exportLockTrace(locks: LockPanels, preset?: HistoryFilePreset): Promise<string | undefined> {
-  const found = await chosenHistory(locks);
+  const found = await chosenHistory(locks, preset?.history);
   if (!found) return undefined;
   const file = await saveTo(preset, t('Export Trace of {0}', found.title), t('Trace Event JSON (Perfetto, chrome://tracing)'), 'json', `lock-trace-${stamp()}`);
   if (!file) return undefined;
