@@ -38,6 +38,8 @@ test('bars within a pixel already drawn are merged: a frame never draws more bar
   const frame = frameOf(data, lanes, { from: 0, to: 20_000 }, 500, 0, 10, 40_000);
   assert.ok(frame.bars.length <= 2 * 501, `${frame.bars.length} bars`);
   assert.equal(frame.bars.length + frame.merged, data.start.length, 'every interval is drawn or merged into a drawn pixel');
+  // Thin bars that touch join into one rectangle (at most 16 pixels long each): far fewer draws than pixels.
+  assert.ok(frame.bars.length <= 2 * Math.ceil(500 / 16) + 4, `${frame.bars.length} bars for two runs of thin bars`);
   const close = frameOf(data, lanes, { from: 1000, to: 1050 }, 500, 0, 10, 40_000);
   // Zoomed in to 50 ms, each hold is a bar of its own again (overlapping waits cut at the edge may share a pixel).
   const holds = new Map(close.bars.filter((b) => data.kind[b.interval] === 1).map((b) => [b.interval, b]));

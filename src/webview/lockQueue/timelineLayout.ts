@@ -1,7 +1,8 @@
 // What the timeline draws for a window of time and a screenful of lanes (pure, no DOM): lanes per participant or
 // per session, each an index of its intervals sorted by start with a running maximum of their ends, so the first
 // interval on screen is a binary search and a frame costs what is on screen, not the whole history. Bars narrower
-// than a pixel that fall on a pixel already drawn are merged, so a lane never draws more bars than it has pixels.
+// than a pixel that fall on a pixel already drawn are merged, and thin bars that touch join into one rectangle, so
+// a lane never draws more bars than it has pixels (zoomed out, far fewer).
 import type { TimelineData } from '../../zk/history/timeline';
 
 /** TimelineData.ended code of a session loss (END_CODES in src/zk/history/timeline.ts). */
@@ -51,6 +52,14 @@ export interface Frame {
 }
 
 const endOf = (data: TimelineData, i: number): number => (data.end[i] < 0 ? Infinity : data.end[i]);
+
+/** Bars narrower than this many pixels join a touching bar of the same kind and exactness. */
+const THIN_PX = 2;
+
+/** Exact start, and an exact end or none yet: drawn solid (bounds are drawn faint). */
+export function isExact(data: TimelineData, i: number): boolean {
+  return (data.exact[i] & 1) !== 0 && (data.end[i] < 0 || (data.exact[i] & 2) !== 0);
+}
 
 /** The lanes to draw: one per participant node, or one per session (nodes without one keep their own). */
 export function buildLanes(data: TimelineData, perSession: boolean): Lanes {
@@ -133,6 +142,8 @@ export function frameOf(data: TimelineData, lanes: Lanes, window: TimeWindow, wi
     const lane = lanes.lanes[l];
     // Per kind (waits and holds of one lane may overlap): up to which pixel it is drawn.
     const drawnTo = [-Infinity, -Infinity];
+    // Per kind and exactness: the last bar, which a thin bar touching it extends instead of adding one.
+    const lastBar: (Bar | undefined)[] = [undefined, undefined, undefined, undefined];
     for (let k = firstVisible(lane, window.from); k < lane.items.length; k++) {
       const i = lane.items[k];
       const start = data.start[i];
@@ -148,8 +159,18 @@ export function frameOf(data: TimelineData, lanes: Lanes, window: TimeWindow, wi
         frame.merged++;
         continue;
       }
-      frame.bars.push({ lane: l, interval: i, x0, x1 });
       drawnTo[kind] = Math.max(drawnTo[kind], Math.floor(x1) + 1);
+      const style = 2 * kind + (isExact(data, i) ? 1 : 0);
+      const previous = lastBar[style];
+      // Zoomed out, a run of thin bars (a busy lane) is one rectangle: as many draws as pixels, not intervals.
+      if (previous && x1 - x0 < THIN_PX && previous.x1 - previous.x0 < THIN_PX * 8 && x0 <= previous.x1 + 1) {
+        previous.x1 = Math.max(previous.x1, x1);
+        frame.merged++;
+        continue;
+      }
+      const bar = { lane: l, interval: i, x0, x1 };
+      frame.bars.push(bar);
+      lastBar[style] = bar;
     }
   }
   for (const gap of data.gaps) {

@@ -6,7 +6,7 @@
 import type { WebviewStrings } from '../../shared/lockQueueMessages';
 import { shortened, visibleText } from '../../shared/visibleText';
 import type { TimelineData } from '../../zk/history/timeline';
-import { buildLanes, firstVisible, frameOf, intervalAt, Lanes, lastTime, panned, TimeWindow, zoomed } from './timelineLayout';
+import { buildLanes, firstVisible, frameOf, intervalAt, isExact, Lanes, lastTime, panned, TimeWindow, zoomed } from './timelineLayout';
 import { clockTime, dataLaneOf, gapText, intervalText, nodePath } from './timelineText';
 import { el, icon } from './rowView';
 
@@ -363,7 +363,7 @@ export class TimelineView {
         const inset = kind === 1 ? 3 : 7;
         for (const bar of frame.bars) {
           const i = bar.interval;
-          if (data.kind[i] !== kind || ((data.exact[i] & 1) !== 0 && (data.end[i] < 0 || (data.exact[i] & 2) !== 0)) !== exact) continue;
+          if (data.kind[i] !== kind || isExact(data, i) !== exact) continue;
           ctx.fillRect(bar.x0, laneY(bar.lane) + inset, Math.max(1, bar.x1 - bar.x0), LANE - 2 * inset);
         }
       }
