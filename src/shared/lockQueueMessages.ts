@@ -94,9 +94,18 @@ export type HostMessage =
    * The lock history so far (src/zk/history/timeline.ts TimelineData, as JSON text: 100,000 intervals are a few flat
    * arrays). `live`: still recording (the view may follow now); `now`: the host's clock when it was taken.
    */
-  | { type: 'timeline'; seq: number; timelineJson: string; live: boolean; now: number }
+  | { type: 'timeline'; seq: number; timelineJson: string; live: boolean; now: number; anomalies?: AnomalyMark[] }
   /** Contention figures (src/zk/history/figures.ts LockFigures[] as JSON text) over the whole history or `window`. */
   | { type: 'figures'; figuresJson: string; window?: HistoryWindow };
+
+/** An anomaly as it first appeared while the panel watched (ms since the epoch), on a lock or the whole analysis. */
+export interface AnomalyMark {
+  at: number;
+  lock?: string;
+  severity: 'info' | 'warning' | 'error';
+  /** Localized by the host; may hold names from ZooKeeper (shown through visibleText). */
+  title: string;
+}
 
 /** A stretch of the history, ms since the epoch. */
 export interface HistoryWindow {

@@ -30,7 +30,7 @@ function history() {
 async function showHistory(fe: FrontEnd): Promise<void> {
   const h = history();
   const data = timelineData(h);
-  await fe.send({ type: 'timeline', seq: 1, timelineJson: JSON.stringify(data), live: false, now: T0 + 3000 });
+  await fe.send({ type: 'timeline', seq: 1, timelineJson: JSON.stringify(data), live: false, now: T0 + 3000, anomalies: [{ at: T0 + 1500, lock: '/locks/l0', severity: 'warning', title: `Held too long ${XSS}` }] });
   await fe.send({ type: 'figures', figuresJson: JSON.stringify(lockFigures(h, undefined, T0 + 3000)) });
   await fe.page.waitForFunction(() => Number(document.querySelector<HTMLCanvasElement>('.timeline-canvas')?.dataset.bars) > 0);
 }
@@ -95,6 +95,12 @@ describe('lock history timeline (bundled webview, in Chromium)', () => {
       assert.equal(await fe.page.locator('.timeline-tooltip *').count(), 0, 'the tooltip is text only');
       assert.equal(await fe.page.locator('img').count(), 0);
       assert.equal(await fe.page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
+      // An anomaly is a mark on the axis where it appeared; hovering it says what it was, as text.
+      const mark = await pointAt(fe, 0, 1500);
+      await fe.page.mouse.move(mark.x, mark.y - LANE / 2 - 6);
+      await fe.page.waitForFunction(() => /^Held too long/.test(document.querySelector('.timeline-tooltip')?.textContent ?? ''));
+      assert.match((await tooltip(fe).textContent()) ?? '', /^Held too long <img src=x onerror="window.__xss=1"> · \/locks\/l0 · /);
+      assert.equal(await fe.page.locator('img').count(), 0);
       // The figures: the lock, and the participants with their hostile names as visible text.
       const figures = (await fe.page.locator('.figures-table').textContent()) ?? '';
       assert.match(figures, /\/locks\/l0/);

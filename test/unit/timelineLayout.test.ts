@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { timelineData } from '../../src/zk/history/timeline';
-import { buildLanes, frameOf, intervalAt, zoomed } from '../../src/webview/lockQueue/timelineLayout';
-import { gapText, intervalText } from '../../src/webview/lockQueue/timelineText';
+import { anomaliesInView, buildLanes, frameOf, intervalAt, zoomed } from '../../src/webview/lockQueue/timelineLayout';
+import { anomalyText, gapText, intervalText } from '../../src/webview/lockQueue/timelineText';
 import { chainHistory, T0 } from './timelineFixtures';
 import { testStrings } from './webviewPage';
 import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
@@ -120,4 +120,17 @@ test('hover text: exact times to the millisecond, bounds said as bounds, names t
 test('zoom keeps the time under the pointer where it is', () => {
   const window = zoomed({ from: 0, to: 1000 }, 0.5, 0.25);
   assert.deepEqual(window, { from: 125, to: 625 });
+});
+
+test('anomalies are marks where they appeared, only those in the window; their text through the visible-text rules', () => {
+  const marks = [
+    { at: T0 + 100, lock: '/locks/l0', severity: 'warning' as const, title: 'Held too long' },
+    { at: T0 + 900, severity: 'error' as const, title: `Deadlock ${HOSTILE_NAMES.rtlOverride}` },
+    { at: T0 + 5000, severity: 'info' as const, title: 'later' },
+  ];
+  const shown = anomaliesInView(marks, T0, { from: 0, to: 1000 }, 500);
+  assert.deepEqual(shown.map((m) => [m.x, m.mark.title.slice(0, 8)]), [[50, 'Held too'], [450, 'Deadlock']]);
+  assert.match(anomalyText(marks[0]), /^Held too long · \/locks\/l0 · /);
+  assert.match(anomalyText(marks[1]), /\[U\+202E\]/);
+  assert.doesNotMatch(anomalyText(marks[1]), RAW_HIDDEN);
 });

@@ -185,6 +185,8 @@ export class LockQueuePanel implements vscode.Disposable {
     });
     const offUpdate = monitor.onUpdate((analysis) => {
       this.latest = analysis;
+      const texts = anomalyTexts(analysis);
+      this.history.noteAnomalies(analysis, (key) => texts[key]?.title ?? key);
       if (this.status.status !== 'live') this.setStatus('live');
       this.sendModel(analysis);
     });

@@ -3,7 +3,8 @@
 // contention figures over the window it asks for, at most every `minIntervalMs` and less often when the history is
 // big (a send never takes more than about a twentieth of the time).
 import * as vscode from 'vscode';
-import type { HistoryWindow, HostMessage } from '../../shared/lockQueueMessages';
+import { anomalyKey, type AnomalyMark, type HistoryWindow, type HostMessage } from '../../shared/lockQueueMessages';
+import type { LockAnalysis } from '../../shared/lockAnalysis';
 import type { LockMonitor } from '../../zk/analysis';
 import { followMonitor, LockHistory, lockFigures, LockRecorder, timelineData, TimelineData } from '../../zk/history';
 import type { ZkSession } from '../../zk/session/session';
@@ -17,6 +18,8 @@ export interface PanelHistoryOptions {
   minIntervalMs?: number;
 }
 
+const MAX_ANOMALY_MARKS = 10_000;
+
 export class PanelHistory implements vscode.Disposable {
   readonly recorder: LockRecorder;
   private figuresWindow: HistoryWindow | undefined;
@@ -25,6 +28,9 @@ export class PanelHistory implements vscode.Disposable {
   private costMs = 0;
   private lastSent: TimelineData | undefined;
   private disposed = false;
+  /** Anomalies as they appeared, at most MAX_ANOMALY_MARKS (the oldest go first), and those present now. */
+  private readonly anomalyMarks: AnomalyMark[] = [];
+  private presentAnomalies = new Set<string>();
   private readonly sent = new vscode.EventEmitter<TimelineData>();
   /** Every timeline sent (or built for a webview not ready yet): what the webview draws. */
   readonly onDidSend = this.sent.event;
@@ -73,6 +79,28 @@ export class PanelHistory implements vscode.Disposable {
     };
   }
 
+  /** Marks each anomaly of `analysis` that was not there in the analysis before (`title` localizes it). */
+  noteAnomalies(analysis: LockAnalysis, title: (key: string) => string): void {
+    const present = new Set<string>();
+    const all = [...analysis.anomalies.map((a) => ({ a, lock: undefined as string | undefined })), ...analysis.queues.flatMap((q) => q.anomalies.map((a) => ({ a, lock: q.path })))];
+    let added = false;
+    for (const { a, lock } of all) {
+      const key = anomalyKey(a);
+      present.add(key);
+      if (this.presentAnomalies.has(key)) continue;
+      this.anomalyMarks.push({ at: analysis.takenAt, ...(lock ? { lock } : {}), severity: a.severity, title: title(key) });
+      added = true;
+    }
+    if (this.anomalyMarks.length > MAX_ANOMALY_MARKS) this.anomalyMarks.splice(0, this.anomalyMarks.length - MAX_ANOMALY_MARKS);
+    this.presentAnomalies = present;
+    if (added) this.schedule();
+  }
+
+  /** Anomalies marked so far. */
+  get anomalies(): readonly AnomalyMark[] {
+    return this.anomalyMarks;
+  }
+
   /** The figures the webview wants: over `window`, or the whole history. */
   setFiguresWindow(window: HistoryWindow | undefined): void {
     this.figuresWindow = window;
@@ -86,7 +114,7 @@ export class PanelHistory implements vscode.Disposable {
     const started = Date.now();
     const data = timelineData(this.history);
     this.lastSent = data;
-    this.post({ type: 'timeline', seq: ++this.seq, timelineJson: JSON.stringify(data), live: this.live, now: this.now() });
+    this.post({ type: 'timeline', seq: ++this.seq, timelineJson: JSON.stringify(data), live: this.live, now: this.now(), anomalies: this.anomalyMarks });
     this.postFigures();
     this.costMs = Date.now() - started;
     this.sent.fire(data);

@@ -181,7 +181,7 @@ function onMessage(message: HostMessage): void {
       list.focusKey(`p:${message.path}`);
       break;
     case 'timeline':
-      timeline?.setData(JSON.parse(message.timelineJson) as TimelineData, message.live, message.now);
+      timeline?.setData(JSON.parse(message.timelineJson) as TimelineData, message.live, message.now, message.anomalies);
       break;
     case 'figures':
       figures?.setFigures(JSON.parse(message.figuresJson) as LockFigures[]);

@@ -3,6 +3,7 @@
 // interval on screen is a binary search and a frame costs what is on screen, not the whole history. Bars narrower
 // than a pixel that fall on a pixel already drawn are merged, and thin bars that touch join into one rectangle, so
 // a lane never draws more bars than it has pixels (zoomed out, far fewer).
+import type { AnomalyMark } from '../../shared/lockQueueMessages';
 import type { TimelineData } from '../../zk/history/timeline';
 
 /** TimelineData.ended code of a session loss (END_CODES in src/zk/history/timeline.ts). */
@@ -228,4 +229,15 @@ export function zoomed(window: TimeWindow, factor: number, at: number, minSpan =
 
 export function panned(window: TimeWindow, ms: number): TimeWindow {
   return { from: window.from + ms, to: window.to + ms };
+}
+
+/** Anomaly marks in the window (marks are in time order), at their x on a plot `width` pixels wide. */
+export function anomaliesInView(marks: readonly AnomalyMark[], origin: number, window: TimeWindow, width: number): { x: number; mark: AnomalyMark }[] {
+  const scale = width / Math.max(1e-9, window.to - window.from);
+  const shown: { x: number; mark: AnomalyMark }[] = [];
+  for (const mark of marks) {
+    const t = mark.at - origin;
+    if (t >= window.from && t <= window.to) shown.push({ x: (t - window.from) * scale, mark });
+  }
+  return shown;
 }

@@ -1,6 +1,6 @@
 // The timeline's words (pure): what hovering a bar or a gap says, exact times to the millisecond and whether each is
 // exact or a bound. Every text from ZooKeeper goes through visibleText.
-import type { WebviewStrings } from '../../shared/lockQueueMessages';
+import type { AnomalyMark, WebviewStrings } from '../../shared/lockQueueMessages';
 import { visibleText } from '../../shared/visibleText';
 import type { TimelineData } from '../../zk/history/timeline';
 import { fmt, formatDuration } from './format';
@@ -65,4 +65,9 @@ export function gapText(gap: TimelineData['gaps'][number], s: WebviewStrings, no
   const to = gap.to ?? now;
   const span = fmt(s['tl.span'], clockTime(gap.from), gap.to === undefined ? s['tl.open'] : clockTime(to), preciseDuration(to - gap.from, s));
   return visibleText(gap.lock === undefined ? `${s['tl.gap']} ${span}` : `${fmt(s['tl.unseen'], gap.unseen ?? 0, gap.lock)} ${span}`);
+}
+
+/** The hover text of an anomaly mark. */
+export function anomalyText(mark: AnomalyMark): string {
+  return visibleText([mark.title, mark.lock ?? '', clockTime(mark.at)].filter(Boolean).join(' · '));
 }

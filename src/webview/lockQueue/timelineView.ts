@@ -3,17 +3,18 @@
 // bands (never filled in), session losses as marks. Only what is on screen is drawn (timelineLayout.ts). Wheel or
 // buttons zoom, drag or Shift+wheel pans, and the view follows "now" while live until the user looks back.
 // Keyboard: ↑/↓ choose a lane, ←/→ an interval on it, Shift+←/→ pan, +/− zoom, Home follows now, Enter reveals.
-import type { WebviewStrings } from '../../shared/lockQueueMessages';
+import type { AnomalyMark, WebviewStrings } from '../../shared/lockQueueMessages';
 import { shortened, visibleText } from '../../shared/visibleText';
 import type { TimelineData } from '../../zk/history/timeline';
-import { buildLanes, firstVisible, frameOf, intervalAt, isExact, Lanes, lastTime, panned, TimeWindow, zoomed } from './timelineLayout';
-import { clockTime, dataLaneOf, gapText, intervalText, nodePath } from './timelineText';
+import { anomaliesInView, buildLanes, firstVisible, frameOf, intervalAt, isExact, Lanes, lastTime, panned, TimeWindow, zoomed } from './timelineLayout';
+import { anomalyText, clockTime, dataLaneOf, gapText, intervalText, nodePath } from './timelineText';
 import { el, icon } from './rowView';
 
 const AXIS = 22;
 const LANE = 20;
 const LABELS = 170;
-const COLOURS = ['hold', 'wait', 'gap', 'lost', 'axis', 'grid', 'handover', 'label', 'now', 'selected'] as const;
+const COLOURS = ['hold', 'wait', 'gap', 'lost', 'axis', 'grid', 'handover', 'label', 'now', 'selected', 'info'] as const;
+const SEVERITY_COLOUR = { error: 'lost', warning: 'gap', info: 'info' } as const;
 type Colour = typeof COLOURS[number];
 
 export interface TimelineEvents {
@@ -31,6 +32,7 @@ export class TimelineView {
   private readonly sessionButton: HTMLButtonElement;
   private readonly buttons: HTMLButtonElement[] = [];
   private data: TimelineData | undefined;
+  private anomalies: readonly AnomalyMark[] = [];
   private lanes: Lanes | undefined;
   private perSession = false;
   private window: TimeWindow = { from: 0, to: 60_000 };
@@ -95,9 +97,10 @@ export class TimelineView {
   }
 
   /** New history data; `now` is the host's clock (ms since the epoch) when it was taken. */
-  setData(data: TimelineData, live: boolean, now: number): void {
+  setData(data: TimelineData, live: boolean, now: number, anomalies: readonly AnomalyMark[] = []): void {
     const first = !this.data;
     this.data = data;
+    this.anomalies = anomalies;
     this.live = live;
     this.hostNow = now;
     this.receivedAt = performance.now();
@@ -400,6 +403,15 @@ export class TimelineView {
         ctx.strokeRect(bar.x0 - 1, laneY(bar.lane) + 1, Math.max(1, bar.x1 - bar.x0) + 2, LANE - 2);
       }
     }
+    // Anomalies as they appeared: a triangle on the axis, in the colour of their severity.
+    for (const { x, mark } of anomaliesInView(this.anomalies, data.origin, this.window, plot)) {
+      ctx.fillStyle = this.colour(SEVERITY_COLOUR[mark.severity]);
+      ctx.beginPath();
+      ctx.moveTo(x - 5, AXIS - 8);
+      ctx.lineTo(x + 5, AXIS - 8);
+      ctx.lineTo(x, AXIS);
+      ctx.fill();
+    }
     ctx.restore();
     this.drawLabels(ctx, height, rows);
     this.report(frame.bars.length, Math.min(rows, lanes.lanes.length - this.firstLane), frame.merged);
@@ -451,6 +463,10 @@ export class TimelineView {
       const hit = this.hit(this.pointer.x, this.pointer.y);
       if (hit?.interval !== undefined) return intervalText(data, hit.interval, s, data.origin + now).join('\n');
       const x = this.pointer.x - LABELS;
+      if (this.pointer.y < AXIS) {
+        const near = anomaliesInView(this.anomalies, data.origin, this.window, this.plotWidth()).filter((a) => Math.abs(a.x - x) <= 6);
+        return near.length ? near.map((a) => anomalyText(a.mark)).join('\n') : undefined;
+      }
       if (this.pointer.y >= AXIS && gaps.some((g) => x >= g.x0 && x <= g.x1)) {
         const t = data.origin + this.window.from + (x / this.plotWidth()) * (this.window.to - this.window.from);
         const gap = data.gaps.find((g) => g.from <= t && (g.to ?? data.origin + now) >= t);
