@@ -130,6 +130,36 @@ describe('lock history timeline (bundled webview, in Chromium)', () => {
     }
   });
 
+  it('follows now while live, stops when the user looks back, and Follow Now (or Home) resumes', async () => {
+    const fe = await open();
+    try {
+      const data = timelineData(history());
+      await fe.send({ type: 'timeline', seq: 1, timelineJson: JSON.stringify(data), live: true, now: T0 + 3000 });
+      const canvas = fe.page.locator('.timeline-canvas');
+      const following = async (value: string) => {
+        await fe.page.waitForFunction((v) => document.querySelector<HTMLCanvasElement>('.timeline-canvas')?.dataset.following === v, value);
+      };
+      await following('true');
+      await canvas.focus();
+      await fe.page.keyboard.press('Shift+ArrowLeft');
+      await following('false');
+      assert.equal(await fe.page.locator('.timeline .action').nth(2).getAttribute('aria-pressed'), 'false');
+      await fe.page.locator('.timeline .action').nth(2).click();
+      await following('true');
+      await fe.page.mouse.move(0, 0);
+      await canvas.focus();
+      await fe.page.keyboard.press('Shift+ArrowLeft');
+      await following('false');
+      await fe.page.keyboard.press('Home');
+      await following('true');
+      // Zooming in while following keeps following (it zooms at now).
+      await fe.page.locator('.timeline .action').nth(0).click();
+      await following('true');
+    } finally {
+      await fe.close();
+    }
+  });
+
   it('asks for the figures of the visible window when chosen', async () => {
     const fe = await open();
     try {
