@@ -96,6 +96,15 @@ describe('Lock history in the panel', function () {
     assert.deepStrictEqual([...lanes.handOvers], [released, taken]);
     assert.ok(sent.some((m) => m.type === 'timeline') && sent.some((m) => m.type === 'figures'), 'the webview was sent the timeline and figures');
 
+    // Figures over a window the webview asks for; a forged window (ending before it starts) is refused.
+    const figuresSent = () => sent.filter((m): m is Extract<HostMessage, { type: 'figures' }> => m.type === 'figures');
+    const before = figuresSent().length;
+    await panel.channel.handle({ type: 'figuresWindow', window: { from: 5, to: 1 } });
+    await panel.channel.handle({ type: 'figuresWindow', window: { from: data.origin, to: data.origin + 1 }, extra: '<script>' });
+    const answered = figuresSent().slice(before);
+    assert.deepStrictEqual(answered.map((m) => m.window), [{ from: data.origin, to: data.origin + 1 }], 'one answer, to the valid request');
+    assert.strictEqual((JSON.parse(answered[0].figuresJson) as { lock: string }[])[0]?.lock, `${BASE}/orders`);
+
     // Export History… and Export Trace (Perfetto)… of this panel's history.
     const recording = path.join(folder, 'history.jsonl');
     assert.strictEqual(await s.commands.exportLockHistory({ file: recording, history: panel.history }), recording);
