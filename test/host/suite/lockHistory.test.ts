@@ -94,7 +94,18 @@ describe('Lock history in the panel', function () {
     // What the webview draws from it: a hand-over from the released hold to the next.
     const lanes = buildLanes(data, false);
     assert.deepStrictEqual([...lanes.handOvers], [released, taken]);
-    assert.ok(sent.some((m) => m.type === 'timeline') && sent.some((m) => m.type === 'figures'), 'the webview was sent the timeline and figures');
+    // The webview is sent them once it says it is ready (the hand-over may be recorded before that).
+    await new Promise<void>((resolve, reject) => {
+      const done = () => sent.some((m) => m.type === 'timeline') && sent.some((m) => m.type === 'figures');
+      if (done()) return resolve();
+      const timer = setTimeout(() => { listener.dispose(); reject(new Error(`the webview was not sent the timeline and figures (sent: ${sent.map((m) => m.type).join()})`)); }, 30000);
+      const listener = panel.channel.onDidPost(() => {
+        if (!done()) return;
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      });
+    });
 
     // Figures over a window the webview asks for; a forged window (ending before it starts) is refused.
     const figuresSent = () => sent.filter((m): m is Extract<HostMessage, { type: 'figures' }> => m.type === 'figures');
