@@ -96,7 +96,11 @@ export type HostMessage =
    */
   | { type: 'timeline'; seq: number; timelineJson: string; live: boolean; now: number; anomalies?: AnomalyMark[] }
   /** Contention figures (src/zk/history/figures.ts LockFigures[] as JSON text) over the whole history or `window`. */
-  | { type: 'figures'; figuresJson: string; window?: HistoryWindow };
+  | {
+    type: 'figures'; figuresJson: string; window?: HistoryWindow;
+    /** Per participant (`lock` NUL `who`, as ParticipantFigures.who): true when its figures are bounds, not exact. */
+    participantBounds?: Record<string, boolean>;
+  };
 
 /** An anomaly as it first appeared while the panel watched (ms since the epoch), on a lock or the whole analysis. */
 export interface AnomalyMark {

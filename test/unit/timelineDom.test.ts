@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import type { HostMessage, WebviewMessage } from '../../src/shared/lockQueueMessages';
 import { lockFigures } from '../../src/zk/history/figures';
+import { participantBounds } from '../../src/zk/history/figureBounds';
 import { timelineData } from '../../src/zk/history/timeline';
 import { launchChromium } from '../support/chromium';
 import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
@@ -31,7 +32,7 @@ async function showHistory(fe: FrontEnd): Promise<void> {
   const h = history();
   const data = timelineData(h);
   await fe.send({ type: 'timeline', seq: 1, timelineJson: JSON.stringify(data), live: false, now: T0 + 3000, anomalies: [{ at: T0 + 1500, lock: '/locks/l0', severity: 'warning', title: `Held too long ${XSS}` }] });
-  await fe.send({ type: 'figures', figuresJson: JSON.stringify(lockFigures(h, undefined, T0 + 3000)) });
+  await fe.send({ type: 'figures', figuresJson: JSON.stringify(lockFigures(h, undefined, T0 + 3000)), participantBounds: participantBounds(h, undefined, T0 + 3000) });
   await fe.page.waitForFunction(() => Number(document.querySelector<HTMLCanvasElement>('.timeline-canvas')?.dataset.bars) > 0);
 }
 
@@ -105,6 +106,9 @@ describe('lock history timeline (bundled webview, in Chromium)', () => {
       const figures = (await fe.page.locator('.figures-table').textContent()) ?? '';
       assert.match(figures, /\/locks\/l0/);
       assert.match(figures, /fig\.bound/);
+      // Each participant says exact or bound: the one found already holding is a bound.
+      const marks = await fe.page.locator('.figures-participant td:last-child').allTextContents();
+      assert.deepEqual([...marks].sort(), ['fig.bound', 'fig.exact', 'fig.exact']);
       assert.doesNotMatch(figures, RAW_HIDDEN);
     } finally {
       await fe.close();

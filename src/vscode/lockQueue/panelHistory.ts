@@ -8,6 +8,7 @@ import type { LockAnalysis } from '../../shared/lockAnalysis';
 import type { LockMonitor } from '../../zk/analysis';
 import { followMonitor, LockHistory, lockFigures, LockRecorder, timelineData, TimelineData } from '../../zk/history';
 import type { ZkSession } from '../../zk/session/session';
+import { participantBounds } from '../../zk/history/figureBounds';
 
 export interface PanelHistoryOptions {
   /** A loaded recording (replay); a new one records. */
@@ -122,7 +123,8 @@ export class PanelHistory implements vscode.Disposable {
 
   private postFigures(): void {
     const figures = lockFigures(this.history, this.figuresWindow, this.now());
-    this.post({ type: 'figures', figuresJson: JSON.stringify(figures), ...(this.figuresWindow ? { window: this.figuresWindow } : {}) });
+    const bounds = participantBounds(this.history, this.figuresWindow, this.now());
+    this.post({ type: 'figures', figuresJson: JSON.stringify(figures), ...(this.figuresWindow ? { window: this.figuresWindow } : {}), participantBounds: bounds });
   }
 
   private schedule(): void {

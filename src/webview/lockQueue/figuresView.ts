@@ -1,6 +1,7 @@
 // Contention figures per lock and per participant, as the host computed them (src/zk/history/figures.ts) over the
-// whole history or the timeline's visible window. Each lock's row says whether its figures are exact or bounds (a
-// time found already running, or a gap in what was seen) and whether summarised intervals make them approximate.
+// whole history or the timeline's visible window. Each lock's and participant's row says whether its figures are
+// exact or bounds (a time found already running, or a gap in what was seen), a lock's also whether summarised
+// intervals make them approximate.
 import type { WebviewStrings } from '../../shared/lockQueueMessages';
 import { visibleText } from '../../shared/visibleText';
 import type { LockFigures, Spread } from '../../zk/history/figures';
@@ -17,6 +18,7 @@ export class FiguresView {
   private readonly scope = el('select', 'figures-scope');
   private readonly table = el('table', 'figures-table');
   private figures: LockFigures[] = [];
+  private participantBounds: Record<string, boolean> = {};
 
   constructor(private strings: WebviewStrings, private readonly scopeChanged: (visibleWindow: boolean) => void) {
     this.element.open = true;
@@ -41,8 +43,9 @@ export class FiguresView {
     this.render();
   }
 
-  setFigures(figures: LockFigures[]): void {
+  setFigures(figures: LockFigures[], participantBounds: Record<string, boolean> = {}): void {
     this.figures = figures;
+    this.participantBounds = participantBounds;
     this.render();
   }
 
@@ -83,8 +86,10 @@ export class FiguresView {
         const prow = body.insertRow();
         prow.className = 'figures-participant';
         const who = [p.who, p.clientAddress ?? '', p.label ?? ''].filter(Boolean).join(' · ');
-        const texts = [who, String(p.acquisitions), this.spread(p.holdMs), this.spread(p.waitMs), p.gaveUp ? fmt(s['fig.gaveUp'], p.gaveUp) : '', '', '', ''];
+        const bound = this.participantBounds[`${lock.lock}\u0000${p.who}`] === true;
+        const texts = [who, String(p.acquisitions), this.spread(p.holdMs), this.spread(p.waitMs), p.gaveUp ? fmt(s['fig.gaveUp'], p.gaveUp) : '', '', '', bound ? s['fig.bound'] : s['fig.exact']];
         for (const text of texts) prow.insertCell().textContent = t(text);
+        prow.cells[7].className = bound ? 'figure-bound' : 'figure-exact';
       }
     }
   }

@@ -184,7 +184,7 @@ function onMessage(message: HostMessage): void {
       timeline?.setData(JSON.parse(message.timelineJson) as TimelineData, message.live, message.now, message.anomalies);
       break;
     case 'figures':
-      figures?.setFigures(JSON.parse(message.figuresJson) as LockFigures[]);
+      figures?.setFigures(JSON.parse(message.figuresJson) as LockFigures[], message.participantBounds);
       break;
   }
 }
