@@ -1,6 +1,6 @@
 // The lock history as a timeline on a <canvas>: a lane per participant (or per session), waits and holds as bars on
-// a shared time axis, hand-overs as links from one hold's end to the next hold, gaps in what was seen as hatched
-// bands (never filled in), session losses as marks. Only what is on screen is drawn (timelineLayout.ts). Wheel or
+// a shared time axis, hand-overs as links from one hold's end to the next hold, gaps in what was seen as shaded
+// bands with dashed edges (never filled in), session losses as marks. Only what is on screen is drawn (timelineLayout.ts). Wheel or
 // buttons zoom, drag or Shift+wheel pans, and the view follows "now" while live until the user looks back.
 // Keyboard: ↑/↓ choose a lane, ←/→ an interval on it, Shift+←/→ pan, +/− zoom, Home follows now, Enter reveals.
 import type { AnomalyMark, WebviewStrings } from '../../shared/lockQueueMessages';
@@ -346,7 +346,7 @@ export class TimelineView {
     ctx.clip();
     ctx.translate(LABELS, 0);
     this.drawAxis(ctx, plot, height, data.origin);
-    // Gaps first, under the bars: a band over the lanes it concerns, hatched so it never reads as quiet.
+    // Gaps first, under the bars: a shaded band over the lanes it concerns, dashed edges across the plot, so it never reads as quiet.
     for (const gap of frame.gaps) {
       ctx.fillStyle = this.colour('gap');
       ctx.globalAlpha = 0.18;
