@@ -1,8 +1,9 @@
 // The lock history as a timeline on a <canvas>: a lane per participant (or per session), waits and holds as bars on
 // a shared time axis, hand-overs as links from one hold's end to the next hold, gaps in what was seen as shaded
-// bands with dashed edges (never filled in), session losses as marks. Only what is on screen is drawn (timelineLayout.ts). Wheel or
-// buttons zoom, drag or Shift+wheel pans, and the view follows "now" while live until the user looks back.
-// Keyboard: ↑/↓ choose a lane, ←/→ an interval on it, Shift+←/→ pan, +/− zoom, Home follows now, Enter reveals.
+// bands with dashed edges (never filled in), session losses and anomalies as marks. Only what is on screen is drawn
+// (timelineLayout.ts). Wheel or buttons zoom, drag or Shift+wheel pans, and the view follows "now" while live until
+// the user looks back. Keyboard: ↑/↓ choose a lane, ←/→ an interval on it, Shift+←/→ pan, +/− zoom, Home follows
+// now, Enter reveals.
 import type { AnomalyMark, WebviewStrings } from '../../shared/lockQueueMessages';
 import { shortened, visibleText } from '../../shared/visibleText';
 import type { TimelineData } from '../../zk/history/timeline';
