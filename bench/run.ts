@@ -16,6 +16,7 @@ import { packageFigures } from './packageFigures';
 import { analysisBench } from './analysisBench';
 import { sortBench } from './sortBench';
 import { webviewBench } from './webviewBench';
+import { timelineBench } from './timelineBench';
 import { searchBench } from './searchBench';
 import { locksBench } from './locksBench';
 import { securedBench } from './securedBench';
@@ -113,6 +114,10 @@ async function main(): Promise<number> {
     .catch((error: unknown) => ({ rows: [] as Row[], notes: [`webview: failed (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); run node out/bench/webviewBench.js alone`] }));
   addRows(webview.rows);
   notes.push(...webview.notes);
+  const timeline = await phase(`timeline (${runs} runs)`, () => timelineBench(runs))
+    .catch((error: unknown) => ({ rows: [] as Row[], notes: [`timeline: failed (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); run node out/bench/timelineBench.js alone`] }));
+  addRows(timeline.rows);
+  notes.push(...timeline.notes);
 
   const pkg = packageFigures(repoRoot);
   addRows(pkg.rows);

@@ -22,6 +22,12 @@ export const STRING_KEYS = [
   'kind.exclusive', 'kind.read', 'kind.write', 'kind.lease', 'kind.candidate',
   'unit.d', 'unit.h', 'unit.m', 'unit.s', 'serverWatches', 'serverWatchesNone', 'updated', 'anomalies',
   'via.admin', 'via.admin.secure', 'via.fourLetterWords', 'via.fourLetterWords.secure', 'truncated',
+  // The lock history: timeline and contention figures.
+  'timeline', 'timelineHelp', 'zoomIn', 'zoomOut', 'followNow', 'perSession', 'noHistory', 'replayTitle', 'unit.ms',
+  'tl.hold', 'tl.wait', 'tl.span', 'tl.open', 'tl.exact', 'tl.startBound', 'tl.endBound', 'tl.ended', 'tl.gap', 'tl.unseen',
+  'end.acquired', 'end.released', 'end.sessionEnded', 'end.gaveUp', 'end.unknown',
+  'fig.title', 'fig.whole', 'fig.window', 'fig.who', 'fig.acquisitions', 'fig.hold', 'fig.wait', 'fig.spread', 'fig.longestQueue',
+  'fig.perSecond', 'fig.heldLongest', 'fig.exact', 'fig.bound', 'fig.approximate', 'fig.gaveUp', 'fig.none',
 ] as const;
 export type StringKey = typeof STRING_KEYS[number];
 export type WebviewStrings = Record<StringKey, string>;
@@ -53,6 +59,8 @@ export type HostMessage =
     connectionName: string;
     strings: WebviewStrings;
     capabilities: PanelCapabilities;
+    /** A recorded history opened from a file: no connection, no queue list, only its timeline and figures. */
+    replay?: { file: string };
   }
   /** The whole model: on a new `ready`, on `resync`, and when a delta would not be smaller. */
   | {
@@ -81,7 +89,33 @@ export type HostMessage =
   /** Answer to an action request. */
   | { type: 'reply'; requestId: number; ok: boolean; message?: string }
   /** Moves the keyboard focus to a participant's row (and scrolls to it). */
-  | { type: 'focusPath'; path: string };
+  | { type: 'focusPath'; path: string }
+  /**
+   * The lock history so far (src/zk/history/timeline.ts TimelineData, as JSON text: 100,000 intervals are a few flat
+   * arrays). `live`: still recording (the view may follow now); `now`: the host's clock when it was taken.
+   */
+  | { type: 'timeline'; seq: number; timelineJson: string; live: boolean; now: number; anomalies?: AnomalyMark[] }
+  /** Contention figures (src/zk/history/figures.ts LockFigures[] as JSON text) over the whole history or `window`. */
+  | {
+    type: 'figures'; figuresJson: string; window?: HistoryWindow;
+    /** Per participant (`lock` NUL `who`, as ParticipantFigures.who): true when its figures are bounds, not exact. */
+    participantBounds?: Record<string, boolean>;
+  };
+
+/** An anomaly as it first appeared while the panel watched (ms since the epoch), on a lock or the whole analysis. */
+export interface AnomalyMark {
+  at: number;
+  lock?: string;
+  severity: 'info' | 'warning' | 'error';
+  /** Localized by the host; may hold names from ZooKeeper (shown through visibleText). */
+  title: string;
+}
+
+/** A stretch of the history, ms since the epoch. */
+export interface HistoryWindow {
+  from: number;
+  to: number;
+}
 
 // ---- webview → host ----
 
@@ -103,7 +137,9 @@ export type WebviewMessage =
   | { type: 'rendered'; seq: number; rows: number; domRows: number; ms: number; shown: string[] }
   | ({ requestId: number } & ActionRequest)
   /** Something failed inside the webview: the host logs it. */
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** The figures wanted: over the timeline's visible `window`, or (without) the whole history. */
+  | { type: 'figuresWindow'; window?: HistoryWindow };
 
 /** A stable key for an anomaly within one analysis (kind + the paths it is about). */
 export function anomalyKey(anomaly: Anomaly): string {

@@ -68,3 +68,16 @@ test('an action request as a test passes it to the panel: checked the same way, 
   assert.equal(checkActionRequest({ type: 'ready' }).ok, false, 'not an action');
   assert.equal(checkActionRequest({ type: 'forceRelease', path: 'a' }).ok, false);
 });
+
+test('figures over a window: absent means the whole history; a window is two whole times, in order', () => {
+  assert.deepEqual(checkWebviewMessage({ type: 'figuresWindow', extra: 1 }), { ok: true, value: { type: 'figuresWindow' } });
+  const window = { from: 1_700_000_000_000, to: 1_700_000_060_000 };
+  assert.deepEqual(checkWebviewMessage({ type: 'figuresWindow', window: { ...window, extra: 'dropped' } }), { ok: true, value: { type: 'figuresWindow', window } });
+  assert.match(problem({ type: 'figuresWindow', window: 'all' }), /window is not a window/);
+  assert.match(problem({ type: 'figuresWindow', window: [1, 2] }), /window is not a window/);
+  assert.match(problem({ type: 'figuresWindow', window: null }), /window is not a window/);
+  for (const bad of [Number.NaN, Infinity, -1, 1.5, '1', 9e15, undefined]) {
+    assert.match(problem({ type: 'figuresWindow', window: { ...window, from: bad } }), /from is not a time/, `from ${String(bad)}`);
+  }
+  assert.match(problem({ type: 'figuresWindow', window: { from: 2, to: 1 } }), /ends before it starts/);
+});

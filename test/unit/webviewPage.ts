@@ -21,6 +21,8 @@ export function testStrings(): WebviewStrings {
     leases: '{0} leases', 'unit.d': '{0}d', 'unit.h': '{0}h', 'unit.m': '{0}m', 'unit.s': '{0}s', holder: 'holder', waiter: 'waiting',
     deadlockStep: '{0} waits for {1} on {2}', serverWatches: '{0}: {1}/{2} ({3})', serverWatchesNone: '{0}: none ({1})', updated: 'updated {0}',
     queueList: 'Lock queues under {0}', position: 'position {0}',
+    'tl.span': '{0} → {1} ({2})', 'tl.ended': 'ended: {0}', 'tl.unseen': 'tl.unseen {0} {1}', 'unit.ms': '{0} ms', replayTitle: 'Lock history {0}',
+    'fig.spread': 'median {0} · p95 {1} · max {2}', 'fig.gaveUp': '{0} gave up',
   });
   return s;
 }

@@ -8,6 +8,7 @@ import type { Core, Registered } from '../core/core';
 import type { HeldLocksApi } from '../heldLocks';
 import { LockQueueContext, showLockQueue, showLocksUnder } from './lockCommands';
 import { LockPanels } from './lockPanels';
+import { exportLockHistory, exportLockTrace, HistoryFilePreset, openLockHistory } from './historyCommands';
 
 export interface LockQueueParts {
   readonly locks: LockPanels;
@@ -16,6 +17,9 @@ export interface LockQueueParts {
 /** The panels opened on a path given instead of asked: only for the test API. */
 function presetCommands(lockQueue: LockQueueContext) {
   return {
+    exportLockHistory: withPresets(Command.exportLockHistory, (preset?: HistoryFilePreset) => exportLockHistory(lockQueue.locks, preset)),
+    exportLockTrace: withPresets(Command.exportLockTrace, (preset?: HistoryFilePreset) => exportLockTrace(lockQueue.locks, preset)),
+    openLockHistory: withPresets(Command.openLockHistory, (preset?: HistoryFilePreset) => openLockHistory(lockQueue.locks, preset)),
     showLockQueue: withPresets(Command.showLockQueue, (target: unknown, path?: string) => showLockQueue(lockQueue, target, path)),
     showLocksUnder: withPresets(Command.showLocksUnder, (target: unknown, path?: string) => showLocksUnder(lockQueue, target, path)),
   };
@@ -35,6 +39,9 @@ export function register(context: vscode.ExtensionContext, core: Core, heldLocks
       ...registerCommands({
         [Command.showLockQueue]: (target) => showLockQueue(lockQueue, target),
         [Command.showLocksUnder]: (target) => showLocksUnder(lockQueue, target),
+        [Command.exportLockHistory]: () => exportLockHistory(locks),
+        [Command.exportLockTrace]: () => exportLockTrace(locks),
+        [Command.openLockHistory]: () => openLockHistory(locks),
       }),
     ],
   };

@@ -8,11 +8,16 @@ import type { Core } from '../core/core';
 import type { HeldLocksApi } from '../heldLocks';
 import { log } from '../common/log';
 import { isPanelState, LOCK_QUEUE_VIEW_TYPE, LockQueuePanel, panelKey, panelTitle } from './lockQueuePanel';
+import type { LoadedRecording } from '../../zk/history';
+import { HistoryReplayPanel, LOCK_HISTORY_VIEW_TYPE } from './historyReplayPanel';
+import type { PanelHistory } from './panelHistory';
+import { pickItem } from '../common/quickInput';
 
 const OPEN_PANELS_KEY = 'zooscope.lockPanels';
 
 export class LockPanels implements vscode.Disposable, vscode.WebviewPanelSerializer<unknown> {
   private readonly panels = new Map<string, LockQueuePanel>();
+  private readonly replays = new Set<HistoryReplayPanel>();
   private shuttingDown = false;
 
   constructor(
@@ -40,6 +45,28 @@ export class LockPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
 
   all(): LockQueuePanel[] {
     return [...this.panels.values()];
+  }
+
+  /** A recording opened as a replay timeline. */
+  showReplay(file: string, loaded: LoadedRecording): HistoryReplayPanel {
+    const panel = vscode.window.createWebviewPanel(LOCK_HISTORY_VIEW_TYPE, file, vscode.ViewColumn.Active, { enableScripts: true });
+    const replay = new HistoryReplayPanel(panel, file, loaded, this.extensionUri);
+    this.replays.add(replay);
+    replay.onDidClose(() => this.replays.delete(replay));
+    return replay;
+  }
+
+  replayPanels(): HistoryReplayPanel[] {
+    return [...this.replays];
+  }
+
+  /** The history to export: the active panel's, the only one open, or one the user picks. */
+  async pickHistory(): Promise<{ history: PanelHistory; title: string } | undefined> {
+    const all = [...this.panels.values(), ...this.replays].map((p) => ({ history: p.history, title: p.panel.title, active: p.panel.active }));
+    const chosen = all.find((p) => p.active) ?? (all.length === 1 ? all[0] : undefined);
+    if (chosen || all.length === 0) return chosen;
+    const picked = await pickItem(all.map((p) => ({ label: p.title, entry: p })), { title: vscode.l10n.t('Which lock history?') });
+    return picked?.entry;
   }
 
   /** After a window reload: the webview saved `{ connectionId, root, mode }` with setState. */
@@ -80,5 +107,7 @@ export class LockPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
     this.shuttingDown = true;
     for (const panel of [...this.panels.values()]) panel.dispose();
     this.panels.clear();
+    for (const replay of [...this.replays]) replay.dispose();
+    this.replays.clear();
   }
 }

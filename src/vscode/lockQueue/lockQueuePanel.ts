@@ -19,6 +19,7 @@ import { panelHtml, webviewRoots } from './panelHtml';
 import { anomalyTexts, webviewStrings } from './webviewTexts';
 import { fail } from '../common/notifier';
 import { WebviewChannel } from './webviewChannel';
+import { PanelHistory } from './panelHistory';
 
 const t = vscode.l10n.t;
 
@@ -43,6 +44,8 @@ export class LockQueuePanel implements vscode.Disposable {
   readonly onDidClose = this.closed.event;
   /** Every message to and from the webview goes through here. */
   readonly channel: WebviewChannel;
+  /** What the monitor saw while this panel was open (a gap while it was hidden): the timeline and figures. */
+  readonly history: PanelHistory;
 
   constructor(readonly panel: vscode.WebviewPanel, readonly state: LockQueuePanelState, private readonly deps: PanelDeps) {
     panel.title = panelTitle(state);
@@ -52,10 +55,13 @@ export class LockQueuePanel implements vscode.Disposable {
       greet: () => this.sendInit(),
       resend: () => { if (this.latest) this.sendModel(this.latest); },
       perform: (request) => this.perform(request),
+      figuresWindow: (window) => this.history.setFiguresWindow(window),
     });
+    this.history = new PanelHistory((message) => this.channel.post(message), { live: true });
     panel.webview.html = panelHtml(panel.webview, deps.extensionUri, panel.title);
     this.subscriptions.push(
       this.channel,
+      this.history,
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState(() => this.updateRunning()),
       deps.core.connections.onDidChange((id) => { if (id === state.connectionId) this.updateRunning(); }),
@@ -144,6 +150,7 @@ export class LockQueuePanel implements vscode.Disposable {
     });
     this.channel.post({ type: 'status', ...this.status });
     if (this.latest) this.sendModel(this.latest);
+    this.history.sendNow();
   }
 
   private sendModel(analysis: LockAnalysis): void {
@@ -178,6 +185,8 @@ export class LockQueuePanel implements vscode.Disposable {
     });
     const offUpdate = monitor.onUpdate((analysis) => {
       this.latest = analysis;
+      const texts = anomalyTexts(analysis);
+      this.history.noteAnomalies(analysis, (key) => texts[key]?.title ?? key);
       if (this.status.status !== 'live') this.setStatus('live');
       this.sendModel(analysis);
     });
@@ -185,7 +194,8 @@ export class LockQueuePanel implements vscode.Disposable {
       log().warn(`lock queue ${this.state.root}: ${error.message}`);
       this.setStatus('error', describeError(error));
     });
-    this.monitor = { monitor, session, stop: () => { offUpdate(); offError(); monitor.dispose(); } };
+    const unfollow = this.history.follow(session, monitor);
+    this.monitor = { monitor, session, stop: () => { offUpdate(); offError(); unfollow(); monitor.dispose(); } };
     this.setStatus(this.latest ? 'live' : 'loading');
     monitor.start();
   }

@@ -3,7 +3,7 @@
 // since the one this webview holds (src/shared/lockQueueSync.ts), and answers the webview's action requests by their
 // ids. Every message, both ways, is also told to listeners: the webview's `rendered` reports say what it shows.
 import * as vscode from 'vscode';
-import type { ActionRequest, AnomalyText, HostMessage, WebviewMessage } from '../../shared/lockQueueMessages';
+import type { ActionRequest, AnomalyText, HistoryWindow, HostMessage, WebviewMessage } from '../../shared/lockQueueMessages';
 import { ModelSender } from '../../shared/lockQueueSync';
 import type { LockAnalysis } from '../../shared/lockAnalysis';
 import { log } from '../common/log';
@@ -17,6 +17,8 @@ export interface ChannelOwner {
   resend(): void;
   /** An action the webview asks for; the result goes back as the `reply` to its request id. */
   perform(request: ActionRequest): Promise<{ ok: boolean; message?: string }>;
+  /** The history's figures wanted over `window` (or the whole history). */
+  figuresWindow?(window: HistoryWindow | undefined): void;
 }
 
 export class WebviewChannel implements vscode.Disposable {
@@ -99,6 +101,9 @@ export class WebviewChannel implements vscode.Disposable {
         return;
       case 'error':
         log().error(`lock-queue webview: ${message.message}`);
+        return;
+      case 'figuresWindow':
+        this.owner.figuresWindow?.(message.window);
         return;
       default: {
         const result = await this.owner.perform(message);

@@ -1,7 +1,7 @@
 // What the lock-queue webview sends is checked field by field before the host acts on it: the webview renders
 // untrusted names and data, and its messages are the one way into the host's writes (force-release, acquire). A
 // message that fails is ignored (the channel logs why); one that passes is rebuilt from its known fields only.
-import type { ActionRequest, WebviewMessage } from '../../shared/lockQueueMessages';
+import type { ActionRequest, HistoryWindow, WebviewMessage } from '../../shared/lockQueueMessages';
 import { checkPath } from '../../zk/paths';
 
 /** Longest path accepted: far beyond any lock's, short enough to log and compare cheaply. */
@@ -47,6 +47,23 @@ function znodePath(fields: Fields, name: string): string {
   const problem = checkPath(value);
   if (problem) throw new Problem(`${name} is not a valid ZooKeeper path (${problem.code})`);
   return value;
+}
+
+/** A time as ms since the epoch: a whole number between 1970 and the year 275760 (what a Date can hold). */
+function epochMs(fields: Fields, name: string): number {
+  const value = fields[name];
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > 8.64e15) throw new Problem(`${name} is not a time`);
+  return value;
+}
+
+/** Absent (the whole history) or a window with its start not after its end. */
+function historyWindow(fields: Fields, name: string): HistoryWindow | undefined {
+  const value = fields[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Problem(`${name} is not a window`);
+  const window = { from: epochMs(value as Fields, 'from'), to: epochMs(value as Fields, 'to') };
+  if (window.from > window.to) throw new Problem(`${name} ends before it starts`);
+  return window;
 }
 
 function actionRequest(fields: Fields, type: string): ActionRequest {
@@ -95,6 +112,10 @@ export function checkWebviewMessage(value: unknown): Checked<WebviewMessage> {
         return { type, seq: count(fields, 'seq'), rows: count(fields, 'rows'), domRows: count(fields, 'domRows'), ms: duration(fields, 'ms'), shown: texts(fields, 'shown') };
       // Kept even when long (a stack trace): only logged, and cut to a length the log takes.
       case 'error': return { type, message: String(fields.message).slice(0, MAX_TEXT_LENGTH) };
+      case 'figuresWindow': {
+        const window = historyWindow(fields, 'window');
+        return window ? { type, window } : { type };
+      }
       default: return { requestId: count(fields, 'requestId'), ...actionRequest(fields, type) };
     }
   });

@@ -1,6 +1,7 @@
 // The lock-queue webview: renders the models the host sends (whole, or what changed since the last one), asks the
 // host to act, and saves its state so the panel comes back after a window reload. No framework: a header and a
-// virtualized list (listView.ts).
+// virtualized list (listView.ts), then the lock history: a timeline (timelineView.ts) and contention figures
+// (figuresView.ts). A replay (a recording opened from a file) shows only the history.
 import type {
   ActionRequest, HostMessage, LockQueuePanelState, PanelCapabilities, PanelStatus, StringKey, WebviewMessage, WebviewStrings,
 } from '../../shared/lockQueueMessages';
@@ -11,6 +12,10 @@ import { ActionEvent, LockListView } from './listView';
 import { RowModel } from './rowModel';
 import { el, icon } from './rowView';
 import { visibleText } from '../../shared/visibleText';
+import type { TimelineData } from '../../zk/history/timeline';
+import type { LockFigures } from '../../zk/history/figures';
+import { TimelineView } from './timelineView';
+import { FiguresView } from './figuresView';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -28,6 +33,10 @@ let state: LockQueuePanelState | undefined = vscode.getState();
 let connectionName = '';
 let status: { status: PanelStatus; message?: string } = { status: 'loading' };
 let nextRequestId = 1;
+let replay: { file: string } | undefined;
+let timeline: TimelineView | undefined;
+let figures: FiguresView | undefined;
+let windowTimer: ReturnType<typeof setTimeout> | undefined;
 
 const header = el('header', 'header');
 const title = el('h1', 'title');
@@ -44,7 +53,8 @@ titleRow.append(title, el('span', 'fill'), refresh);
 header.append(titleRow, statusLine, servers);
 const scroller = el('div', 'scroller');
 scroller.setAttribute('role', 'list');
-document.body.append(header, scroller);
+const historyPane = el('div', 'history');
+document.body.append(header, scroller, historyPane);
 
 const list = new LockListView(scroller, () => ({ strings: strings!, capabilities, anomalyTexts: model.anomalyTexts, now: Date.now() }), onAction);
 
@@ -62,8 +72,40 @@ function onAction(event: ActionEvent): void {
   }
 }
 
+/** The history's views, made once the strings are known. */
+function showHistory(s: WebviewStrings): void {
+  if (timeline && figures) {
+    timeline.setStrings(s);
+    figures.setStrings(s);
+    return;
+  }
+  timeline = new TimelineView(s, {
+    reveal: (path) => {
+      list.focusKey(`p:${path}`);
+      if (!replay) send({ type: 'reveal', path });
+    },
+    windowChanged: () => {
+      if (!figures?.visibleWindowChosen) return;
+      clearTimeout(windowTimer);
+      windowTimer = setTimeout(askFigures, 300);
+    },
+  });
+  figures = new FiguresView(s, askFigures);
+  historyPane.append(timeline.element, figures.element);
+}
+
+function askFigures(): void {
+  const window = figures?.visibleWindowChosen ? timeline?.visibleWindow : undefined;
+  vscode.postMessage(window ? { type: 'figuresWindow', window } : { type: 'figuresWindow' });
+}
+
 function renderHeader(): void {
   if (!strings || !state) return;
+  if (replay) {
+    title.textContent = visibleText(fmt(strings.replayTitle, replay.file));
+    statusLine.textContent = '';
+    return;
+  }
   title.textContent = visibleText(fmt(state.mode === 'queue' ? strings.title : strings.subtreeTitle, state.root, connectionName));
   refresh.title = visibleText(strings.refresh);
   refresh.setAttribute('aria-label', visibleText(strings.refresh));
@@ -111,7 +153,11 @@ function onMessage(message: HostMessage): void {
       capabilities = message.capabilities;
       state = message.state;
       connectionName = message.connectionName;
-      vscode.setState(state);
+      replay = message.replay;
+      document.body.classList.toggle('replay', replay !== undefined);
+      // A replay is not a panel to restore after a reload: it saves nothing.
+      if (!replay) vscode.setState(state);
+      showHistory(message.strings);
       renderHeader();
       list.refreshAll();
       break;
@@ -134,6 +180,12 @@ function onMessage(message: HostMessage): void {
     case 'focusPath':
       list.focusKey(`p:${message.path}`);
       break;
+    case 'timeline':
+      timeline?.setData(JSON.parse(message.timelineJson) as TimelineData, message.live, message.now, message.anomalies);
+      break;
+    case 'figures':
+      figures?.setFigures(JSON.parse(message.figuresJson) as LockFigures[], message.participantBounds);
+      break;
   }
 }
 
@@ -144,5 +196,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     vscode.postMessage({ type: 'error', message: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) });
   }
 });
-setInterval(() => { if (strings) list.tick(); }, 1000);
+setInterval(() => {
+  if (!strings) return;
+  list.tick();
+  timeline?.tick();
+}, 1000);
 vscode.postMessage({ type: 'ready' });
