@@ -12,6 +12,18 @@ import { preciseDuration } from './timelineText';
 /** Participants listed per lock (the longest holders first). */
 const MAX_PARTICIPANTS = 8;
 
+/** A cell whose text may break only between its ' · ' parts, so a narrow panel wraps "median … · p95 … · max …"
+ *  into whole figures instead of running off its right edge. */
+function fillCell(cell: HTMLTableCellElement, text: string): void {
+  const parts = text.split(' · ');
+  parts.forEach((part, i) => {
+    if (i > 0) cell.append(' · ');
+    const span = el('span', 'figure-part');
+    span.textContent = part; // already made visible by the caller
+    cell.append(span);
+  });
+}
+
 export class FiguresView {
   readonly element = el('details', 'figures');
   private readonly summary = el('summary', 'figures-summary');
@@ -80,7 +92,7 @@ export class FiguresView {
         lock.longestHold ? `${lock.longestHold.session ?? lock.longestHold.node} (${preciseDuration(lock.longestHold.ms, s)}${lock.longestHold.exact ? '' : ' ≥'})` : '—',
         [lock.bounds ? s['fig.bound'] : s['fig.exact'], lock.approximate ? s['fig.approximate'] : ''].filter(Boolean).join(' · '),
       ];
-      for (const text of cells) row.insertCell().textContent = t(text);
+      for (const text of cells) fillCell(row.insertCell(), t(text));
       row.cells[7].className = lock.bounds ? 'figure-bound' : 'figure-exact';
       for (const p of lock.participants.slice(0, MAX_PARTICIPANTS)) {
         const prow = body.insertRow();
@@ -88,7 +100,7 @@ export class FiguresView {
         const who = [p.who, p.clientAddress ?? '', p.label ?? ''].filter(Boolean).join(' · ');
         const bound = this.participantBounds[`${lock.lock}\u0000${p.who}`] === true;
         const texts = [who, String(p.acquisitions), this.spread(p.holdMs), this.spread(p.waitMs), p.gaveUp ? fmt(s['fig.gaveUp'], p.gaveUp) : '', '', '', bound ? s['fig.bound'] : s['fig.exact']];
-        for (const text of texts) prow.insertCell().textContent = t(text);
+        for (const text of texts) fillCell(prow.insertCell(), t(text));
         prow.cells[7].className = bound ? 'figure-bound' : 'figure-exact';
       }
     }
