@@ -52,6 +52,8 @@ export interface CopyPlanOptions {
   /** Copy ACLs (default true); without, created nodes are open (world:anyone:cdrwa) and ACLs are left alone. */
   acls?: boolean;
   window?: number;
+  /** Read with multiRead where the server has it (default true); see ReadOptions. */
+  multiRead?: boolean;
   signal?: AbortSignal;
   onProgress?: (progress: { source: number; target: number }) => void;
   guard?: GuardOptions;
@@ -87,8 +89,8 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
   const counts = { source: 0, target: 0 };
   const [from, to] = await Promise.all([
     'export' in source ? Promise.resolve(snapshotOfExport(source.export, source.root))
-      : readLiveTree(source.session, source.root, { window: options.window, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, source: (counts.source = n) }) }),
-    readLiveTree(target, targetRoot, { window: options.window, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, target: (counts.target = n) }) }),
+      : readLiveTree(source.session, source.root, { window: options.window, multiRead: options.multiRead, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, source: (counts.source = n) }) }),
+    readLiveTree(target, targetRoot, { window: options.window, multiRead: options.multiRead, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, target: (counts.target = n) }) }),
   ]);
   const plan: CopyPlan = {
     sourceRoot: from.root, targetRoot, mirror: options.mirror ?? false, acls, writes: [], deletes: [], aclChanges: [], skipped: [],
