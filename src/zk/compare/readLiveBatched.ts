@@ -30,7 +30,8 @@ interface ToRead { path: string; parent?: string; parentPzxid?: bigint }
 export function readLiveTreeBatched(session: ZkSession, root: string, options: ReadOptions = {}): Promise<TreeSnapshot | 'unimplemented'> {
   const snapshot = emptySnapshot('live', root);
   const wantAcl = options.acls ?? true;
-  const requestWindow = Math.max(1, Math.ceil((options.window ?? 256) / READ_BATCH));
+  const nodeWindow = Math.max(1, options.window ?? 256);
+  const requestWindow = Math.ceil(nodeWindow / READ_BATCH);
   const channel = session.channel;
   const listings: Listing[] = [];
   const toList: { path: string; stat: ZnodeStat }[] = [];
@@ -167,7 +168,8 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
     const pump = () => {
       if (done) return;
       // The root goes alone and first: a server without multiRead refuses it before anything else is sent.
-      while (!stopped && requests < requestWindow && rootState !== 'sent') {
+      // ACL reads count against the window too: each request's nodes ask for theirs when their data is back.
+      while (!stopped && requests < requestWindow && aclsInFlight < nodeWindow && rootState !== 'sent') {
         const { ops, reads } = nextBatch();
         if (ops.length === 0) break;
         send(ops, reads);
