@@ -25,11 +25,11 @@ function writeStat(writer: JuteWriter, s: ZnodeStat): JuteWriter {
 
 describe('multiRead framing (opcode 22)', () => {
   test('the request: per op a MultiHeader (type, done=false, err=-1), path under the chroot, watch=false; then done', () => {
-    const ops: ReadOp[] = [{ type: 'getData', path: '/a' }, { type: 'getChildren', path: '/b/c' }];
+    const ops: ReadOp[] = [{ type: 'getData', path: '/a' }, { type: 'getChildren', path: '/b/ç日' }];
     const body = multiReadBody({ serverPath: (p: string) => `/chroot${p}` }, ops);
     const expected = Buffer.concat([
       int(4), bool(false), int(-1), str('/chroot/a'), bool(false),
-      int(8), bool(false), int(-1), str('/chroot/b/c'), bool(false),
+      int(8), bool(false), int(-1), str('/chroot/b/ç日'), bool(false),
       int(-1), bool(true), int(-1),
     ]);
     assert.deepEqual(body, expected);

@@ -3,7 +3,7 @@
 // own: one node's noNode or noAuth is that op's error result, the others still carry their data. A server
 // before 3.6 answers the whole request with `unimplemented` (and then closes the connection).
 import { readStat, ZnodeStat } from '../stat';
-import { JuteReader, JuteWriter } from './jute';
+import { JuteReader } from './jute';
 import { OpCode } from './opcodes';
 import type { RawChannel } from './rawChannel';
 
@@ -20,11 +20,31 @@ const ERROR_TYPE = -1;
 
 const opCodeOf = (op: ReadOp) => (op.type === 'getData' ? OpCode.getData : OpCode.getChildren);
 
-/** The serialized multiRead request record: no watches are set. */
+/**
+ * The serialized multiRead request record: no watches are set. Written into one buffer sized first (a plan sends
+ * 100,000 paths: a JuteWriter would allocate five small buffers per op and copy them all again).
+ */
 export function multiReadBody(channel: Pick<RawChannel, 'serverPath'>, ops: readonly ReadOp[]): Buffer {
-  const writer = new JuteWriter();
-  for (const op of ops) writer.int(opCodeOf(op)).bool(false).int(-1).string(channel.serverPath(op.path)).bool(false);
-  return writer.int(-1).bool(true).int(-1).toBuffer();
+  const paths = ops.map((op) => channel.serverPath(op.path));
+  const HEADER = 9; // type, done, err
+  let size = HEADER;
+  for (const path of paths) size += HEADER + 4 + Buffer.byteLength(path) + 1;
+  const body = Buffer.allocUnsafe(size);
+  let at = 0;
+  const header = (type: number, done: boolean) => {
+    at = body.writeInt32BE(type, at);
+    at = body.writeUInt8(done ? 1 : 0, at);
+    at = body.writeInt32BE(-1, at);
+  };
+  ops.forEach((op, i) => {
+    header(opCodeOf(op), false);
+    const length = body.write(paths[i], at + 4, 'utf8');
+    body.writeInt32BE(length, at);
+    at += 4 + length;
+    at = body.writeUInt8(0, at); // watch
+  });
+  header(-1, true);
+  return body;
 }
 
 /** The per-op results of a multiRead reply, in the order of `ops`. */
