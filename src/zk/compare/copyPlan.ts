@@ -6,6 +6,7 @@
 // an interrupted run lists only what is left.
 import type { ErrorName } from '../errors';
 import * as writes from '../protocol/writes';
+import type { RawChannel } from '../protocol/rawChannel';
 import type { AclEntry } from '../protocol/writes';
 import type { ZkSession } from '../session/session';
 import { checkRequestSize, checkTarget, GuardOptions } from '../write/guard';
@@ -14,7 +15,7 @@ import { parentPath } from '../paths';
 import type { CompareSide } from './compareSubtrees';
 import { readLiveTree } from './readLive';
 import { snapshotOfExport } from './readExport';
-import { absolutePath, comparePaths, isWhole, TreeSnapshot } from './snapshot';
+import { absolutePath, isWhole, sortPaths, TreeSnapshot } from './snapshot';
 
 export type CopyStep =
   | { action: 'create'; path: string; data: Buffer | null }
@@ -52,6 +53,8 @@ export interface CopyPlanOptions {
   /** Copy ACLs (default true); without, created nodes are open (world:anyone:cdrwa) and ACLs are left alone. */
   acls?: boolean;
   window?: number;
+  /** Read with multiRead where the server has it (default true); see ReadOptions. */
+  multiRead?: boolean;
   signal?: AbortSignal;
   onProgress?: (progress: { source: number; target: number }) => void;
   guard?: GuardOptions;
@@ -68,6 +71,15 @@ function problemOf(side: 'source' | 'target', snapshot: TreeSnapshot): CopyPlan[
   if (snapshot.error) return { side, code: snapshot.error.code, path: snapshot.error.path };
   if (snapshot.unreadable.length > 0) return { side, code: 'unreadable', path: snapshot.unreadable[0] };
   return { side, code: 'changed', path: [...snapshot.changed][0] };
+}
+
+/**
+ * The length of a persistent node's create record (what checkRequestSize weighs), counted rather than
+ * serialized: jute puts a 4-byte length before each string and buffer, the ACL vector and each entry's perms.
+ */
+export function createRecordBytes(channel: Pick<RawChannel, 'serverPath'>, path: string, data: Buffer | null, acl: readonly AclEntry[]): number {
+  const aclBytes = acl.reduce((n, entry) => n + 12 + Buffer.byteLength(entry.scheme) + Buffer.byteLength(entry.id), 4);
+  return 4 + Buffer.byteLength(channel.serverPath(path)) + 4 + (data?.length ?? 0) + aclBytes + 4;
 }
 
 /** Whether one subtree holds the other (a mirror of /app onto /app/copy, or back, would delete its own source). */
@@ -87,8 +99,8 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
   const counts = { source: 0, target: 0 };
   const [from, to] = await Promise.all([
     'export' in source ? Promise.resolve(snapshotOfExport(source.export, source.root))
-      : readLiveTree(source.session, source.root, { window: options.window, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, source: (counts.source = n) }) }),
-    readLiveTree(target, targetRoot, { window: options.window, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, target: (counts.target = n) }) }),
+      : readLiveTree(source.session, source.root, { window: options.window, multiRead: options.multiRead, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, source: (counts.source = n) }) }),
+    readLiveTree(target, targetRoot, { window: options.window, multiRead: options.multiRead, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, target: (counts.target = n) }) }),
   ]);
   const plan: CopyPlan = {
     sourceRoot: from.root, targetRoot, mirror: options.mirror ?? false, acls, writes: [], deletes: [], aclChanges: [], skipped: [],
@@ -100,7 +112,7 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
   const guard = options.guard ?? { readOnly: false };
   const skip = (path: string, reason: SkipReason) => plan.skipped.push({ path, reason });
 
-  for (const path of [...from.nodes.keys()].sort(comparePaths)) {
+  for (const path of sortPaths(from.nodes.keys())) {
     const node = from.nodes.get(path)!;
     const absolute = absolutePath(path, targetRoot);
     const there = to.nodes.get(path);
@@ -113,7 +125,7 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
       continue;
     }
     const refusal = checkTarget(absolute) ?? checkRequestSize(
-      writes.createBody(target.channel, { path: absolute, data: node.data, acl: node.acl ?? writes.OPEN_ACL, flags: 0 }).length, node.data?.length ?? 0, guard);
+      createRecordBytes(target.channel, absolute, node.data, node.acl ?? writes.OPEN_ACL), node.data?.length ?? 0, guard);
     if (refusal) {
       skip(absolute, refusal);
       continue;
@@ -133,7 +145,7 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
   if (plan.mirror) {
     /** Parent → a child that stays (so the parent must stay too). */
     const keptChildOf = new Map<string, string>();
-    for (const path of [...to.nodes.keys()].sort(comparePaths).reverse()) {
+    for (const path of sortPaths(to.nodes.keys()).reverse()) {
       const node = to.nodes.get(path)!;
       const absolute = absolutePath(path, targetRoot);
       const keptChild = keptChildOf.get(absolute);

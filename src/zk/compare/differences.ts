@@ -4,7 +4,7 @@ import type { AclEntry } from '../protocol/writes';
 import type { NodeKind } from '../stat';
 import { formatPermissions } from '../write/aclFormat';
 import { anyGlob, parsePathGlob } from './pathGlob';
-import { comparePaths, NodeSnapshot, TreeSnapshot } from './snapshot';
+import { NodeSnapshot, sortPaths, TreeSnapshot } from './snapshot';
 
 export type DifferenceKind = 'onlyLeft' | 'onlyRight' | 'data' | 'acl' | 'mode' | 'changed';
 
@@ -65,7 +65,7 @@ export function diffSnapshots(left: TreeSnapshot, right: TreeSnapshot, options: 
   const kept = (node: NodeSnapshot | undefined) => node && !(options.ignoreEphemeral && node.kind === 'ephemeral') ? node : undefined;
   const paths = new Set([...left.nodes.keys(), ...right.nodes.keys()]);
   const differences: Difference[] = [];
-  for (const path of [...paths].sort(comparePaths)) {
+  for (const path of sortPaths(paths)) {
     const l = kept(left.nodes.get(path));
     const r = kept(right.nodes.get(path));
     if (!l && !r) continue;

@@ -1,7 +1,8 @@
 // Reads a live subtree for a comparison or a copy: per node its data (null kept apart from empty), its ACL when
-// wanted, and its children's names only when its Stat says it has some (most nodes are leaves: two requests, not
-// three). Pipelined with at most `window` nodes in flight, parents before children. Replies about one node come
-// in the order they were sent, so Stats that disagree between them mean the node was written meanwhile.
+// wanted, and its children's names only when its Stat says it has some. Many nodes a request with multiRead
+// (3.6+, readLiveBatched); node by node on older servers: then most nodes are leaves, two requests, not three,
+// pipelined with at most `window` nodes in flight, parents before children. Replies about one node come in the
+// order they were sent, so Stats that disagree between them mean the node was written meanwhile.
 import { ZkError } from '../errors';
 import { joinPath } from '../paths';
 import { getDataNullable } from '../protocol/nullableData';
@@ -9,6 +10,7 @@ import * as ops from '../protocol/operations';
 import { AclEntry, getAcl } from '../protocol/writes';
 import type { ZkSession } from '../session/session';
 import { nodeKind, ZnodeStat } from '../stat';
+import { readLiveTreeBatched, sameStat } from './readLiveBatched';
 import { emptySnapshot, relativePath, TreeSnapshot } from './snapshot';
 
 export interface ReadOptions {
@@ -21,12 +23,24 @@ export interface ReadOptions {
   onProgress?: (nodesRead: number) => void;
   /** Give up when no reply came for this long (default: the session's request timeout). */
   stallTimeoutMs?: number;
+  /** Read many nodes a request with multiRead (default true); false, or a server before 3.6: node by node. */
+  multiRead?: boolean;
 }
 
-const sameStat = (a: ZnodeStat, b: ZnodeStat) =>
-  a.czxid === b.czxid && a.mzxid === b.mzxid && a.pzxid === b.pzxid && a.cversion === b.cversion && a.aversion === b.aversion;
+export async function readLiveTree(session: ZkSession, root: string, options: ReadOptions = {}): Promise<TreeSnapshot> {
+  if (options.multiRead ?? true) {
+    const batched = await readLiveTreeBatched(session, root, options);
+    if (batched !== 'unimplemented') return batched;
+  }
+  // A server that answered `unimplemented` closes the connection right after: a read that went out meanwhile
+  // fails with connectionLoss before anything was read, and goes again on the next connection.
+  for (let tries = 1; ; tries++) {
+    const snapshot = await readLiveTreeSingly(session, root, options);
+    if (tries >= 3 || snapshot.error?.code !== 'connectionLoss' || snapshot.nodes.size > 0 || !session.isLive) return snapshot;
+  }
+}
 
-export function readLiveTree(session: ZkSession, root: string, options: ReadOptions = {}): Promise<TreeSnapshot> {
+function readLiveTreeSingly(session: ZkSession, root: string, options: ReadOptions): Promise<TreeSnapshot> {
   const snapshot = emptySnapshot('live', root);
   const window = Math.max(1, options.window ?? 256);
   const wantAcl = options.acls ?? true;

@@ -64,3 +64,14 @@ export function comparePaths(a: string, b: string): number {
   }
   return as.length - bs.length;
 }
+
+/**
+ * The order of `sort(comparePaths)` without splitting paths on every comparison (100,000 paths: 1.7 million
+ * comparisons). Each "/" becomes NUL, which sorts below every character and is never in a ZooKeeper path, so a
+ * plain string comparison ends a name before any longer name it starts.
+ */
+export function sortPaths(paths: Iterable<string>): string[] {
+  const keyed = Array.from(paths, (path) => ({ path, key: path.replace(/\//g, '\u0000') }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((entry) => entry.path);
+}

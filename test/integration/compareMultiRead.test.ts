@@ -1,0 +1,120 @@
+// The plan's read with multiRead (many nodes a request) against the node-by-node read it replaces, on a real
+// server: the same snapshot and the same plan, and a listing that moved while it was read is still caught.
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as zookeeper from 'node-zookeeper-client';
+import { planCopy } from '../../src/zk/compare';
+import { readLiveTree } from '../../src/zk/compare/readLive';
+import type { TreeSnapshot } from '../../src/zk/compare/snapshot';
+import { createNullable } from '../../src/zk/protocol/nullableData';
+import * as writes from '../../src/zk/protocol/writes';
+import { ZkSession } from '../../src/zk/session/session';
+import { mapBounded } from '../../src/zk/timeouts';
+import { HOSTILE_NAMES } from '../support/hostileFixture';
+import { holdRequestsFrom } from '../support/requestGate';
+import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { startStandalone, ZkCluster } from '../support/zkServer';
+
+const READ_ONLY_ACL: writes.AclEntry[] = [{ scheme: 'world', id: 'anyone', perms: 1 }];
+const DIGEST_ACL: writes.AclEntry[] = [{ scheme: 'digest', id: 'user:S1hXnDAb0RUdAVwzvqNnvkTtlSs=', perms: 31 }, { scheme: 'world', id: 'anyone', perms: 1 }];
+const WIDE = 1000;
+
+/** What a snapshot says, in a form deepEqual compares (Maps and Sets as sorted entries). */
+const plain = (s: TreeSnapshot) => ({
+  ...s, nodes: [...s.nodes.entries()].sort(([a], [b]) => (a < b ? -1 : 1)), changed: [...s.changed].sort(), unreadable: [...s.unreadable].sort(),
+});
+
+describe('multiRead reads the same subtree as node-by-node reads (real server)', () => {
+  let server: ZkCluster;
+  let session: ZkSession;
+  let other: OtherClient;
+  const put = (path: string, data: Buffer | null, acl: readonly writes.AclEntry[] = writes.OPEN_ACL, flags = 0) =>
+    createNullable(session.channel, { path, data, acl, flags });
+
+  before(async () => {
+    server = await startStandalone({ adminServer: false });
+    session = new ZkSession({ connectString: server.connectString, sessionTimeoutMs: 20000 });
+    await session.open();
+    other = await connectOtherClient(server.connectString, 30000);
+    await put('/src', Buffer.from('root'));
+    await put('/src/binary', Buffer.from([0, 0xff, 0xfe, 0x80, 0x0a]));
+    await put('/src/null', null);
+    await put('/src/empty', Buffer.alloc(0));
+    await put('/src/readOnly', Buffer.from('r'), READ_ONLY_ACL);
+    await put('/src/digest', Buffer.from('d'), DIGEST_ACL);
+    await put('/src/container', Buffer.from('c'), writes.OPEN_ACL, writes.CreateFlags.container);
+    await put('/src/seq-0000000007', Buffer.from('sequential name'));
+    for (const name of Object.values(HOSTILE_NAMES)) await put(`/src/${name}`, Buffer.from(name));
+    await put('/src/wide', null);
+    await mapBounded(Array.from({ length: WIDE }, (_, i) => i), 256, (i) => put(`/src/wide/n${i}`, i % 3 === 0 ? null : Buffer.from(String(i))));
+    await put('/src/wide/n1/deeper', Buffer.from('below a wide one'));
+    await other.create('/src/ephemeral', 'e', zookeeper.CreateMode.EPHEMERAL);
+    // An ACL set after the create (aversion 1), beside ones given at create (aversion 0).
+    await writes.setAcl(session.channel, '/src/binary', READ_ONLY_ACL, -1);
+    // The target: part of it there already, some of it different.
+    await put('/dst', null);
+    await put('/dst/binary', Buffer.from('other'));
+    await put('/dst/null', Buffer.alloc(0));
+    await put('/dst/extra', Buffer.from('x'));
+  });
+
+  after(async () => {
+    session?.close();
+    other?.close();
+    await server?.stop();
+  });
+
+  test('the same snapshot (data, null vs empty, ACLs, kinds, Stats, 1,000 children), with and without ACLs', async () => {
+    for (const acls of [true, false]) {
+      const recorder = holdRequestsFrom(session.channel, () => false, async () => undefined);
+      const batched = await readLiveTree(session, '/src', { acls });
+      recorder.restore();
+      // Many nodes a request: the data of 1,000+ nodes in well under 100 multiReads (plus a getACL each when wanted).
+      const multiReads = recorder.wire.filter((line) => line === 'send multiRead').length;
+      assert.ok(multiReads > 0 && multiReads < 100, `${multiReads} multiReads`);
+      assert.equal(recorder.wire.filter((line) => line === 'send getData').length, 0);
+      const single = await readLiveTree(session, '/src', { acls, multiRead: false });
+      assert.equal(batched.nodes.size, WIDE + Object.keys(HOSTILE_NAMES).length + 11);
+      assert.deepEqual(plain(batched), plain(single));
+      assert.equal(batched.nodes.get('/null')!.data, null);
+      assert.deepEqual(batched.nodes.get('/empty')!.data, Buffer.alloc(0));
+      // 3.8 shows a digest id to others as `user:x`: the schemes are what tells the ACL was read.
+      assert.deepEqual(batched.nodes.get('/digest')!.acl?.map((a) => a.scheme), acls ? ['digest', 'world'] : undefined);
+      assert.deepEqual(batched.nodes.get('/binary')!.acl, acls ? READ_ONLY_ACL : undefined);
+    }
+  });
+
+  test('the same copy plan and mirror plan, with and without ACLs', async () => {
+    for (const mirror of [false, true]) {
+      for (const acls of [true, false]) {
+        const batched = await planCopy({ session, root: '/src' }, session, '/dst', { mirror, acls });
+        const single = await planCopy({ session, root: '/src' }, session, '/dst', { mirror, acls, multiRead: false });
+        assert.equal(batched.problem, undefined, JSON.stringify(batched.problem));
+        assert.deepEqual(batched, single);
+        assert.ok(batched.counts.create > WIDE);
+      }
+    }
+  });
+
+  test('a listing that moved between its parent\'s Stat and its names (one child deleted, another created) is reported as changed', async () => {
+    await put('/moving', null);
+    await put('/moving/a', null);
+    await put('/moving/b', null);
+    // Held from the request that lists /moving (the root's data goes alone first; listings lead their request) until the writer is done.
+    let seen = 0;
+    const gate = holdRequestsFrom(session.channel, (operation, path) => operation === 'multiRead' && path === '/moving' && ++seen === 2, async () => {
+      await other.remove('/moving/b');
+      await other.create('/moving/c', 'new');
+    });
+    try {
+      const snapshot = await readLiveTree(session, '/moving', { acls: false });
+      assert.ok(gate.wire.includes('send multiRead'));
+      assert.deepEqual([...snapshot.changed], ['/']);
+      assert.deepEqual([...snapshot.nodes.keys()].sort(), ['/', '/a', '/c']);
+    } finally {
+      gate.restore();
+    }
+    const again = await readLiveTree(session, '/moving', { acls: false });
+    assert.equal(again.changed.size, 0);
+  });
+});
