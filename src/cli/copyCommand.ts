@@ -115,6 +115,7 @@ export async function runCopy(args: string[], out: Output): Promise<number> {
     if (plan.problem) {
       const p = plan.problem;
       if (p.code === 'overlap') out.error('zooscope copy: the source and the target overlap (one holds the other): choose a target outside the source');
+      else if (p.code === 'aclHidden') out.error(`zooscope copy: the server hides the digest passwords in the ACL of ${p.path} from this session (it lacks ADMIN permission there): copying that ACL would lock everyone out; use --no-acl, or credentials with ADMIN permission`);
       else out.error(`zooscope copy: cannot plan: the ${p.side} ${p.code === 'changed' ? 'was written while it was read' : p.code === 'unreadable' ? 'has nodes this session may not read' : `says ${p.code}`}${p.path ? ` at ${p.path}` : ''}${p.code === 'unreadable' ? `; ${CREDENTIALS_HINT}` : ''}`);
       return 2;
     }

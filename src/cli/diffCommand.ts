@@ -65,6 +65,7 @@ const LIMIT_TEXT: Record<CompareLimit, string> = {
   containerAndTtlLookPersistent: 'container and TTL nodes look persistent to clients of ZooKeeper 3.5.4+: a mode difference between them cannot be seen',
   exportNullIsEmpty: 'an export writes null data as empty: null and empty data count as equal',
   exportModes: 'an export knows ephemeral nodes only: container and TTL nodes count as persistent',
+  digestHidden: 'the server hides digest password hashes from a session without ADMIN permission: those ACL entries are compared by user and permissions only',
 };
 
 const size = (facts: NodeFacts | undefined) => (facts?.dataLength === null ? 'null' : `${facts?.dataLength ?? '?'} bytes`);

@@ -219,6 +219,32 @@ describe('compare, copy and mirror subtrees on two servers', () => {
     assert.deepEqual(lines(after.differences), []);
   });
 
+  test('digest entries the server hides (no ADMIN permission): a copy refuses to plan with them, a compare ignores only their hashes', async () => {
+    // ZooKeeper 3.7+ answers getACL without ADMIN permission with `alice:x` in place of alice's password hash.
+    const alice = { scheme: 'digest', id: 'alice:kR2TdtMnQ7Fh6VwF9sRtq8cJ1Ys=', perms: 31 };
+    const bob = { scheme: 'digest', id: 'bob:Zq0k2Vb8rTn5uW1yX3aC4dE6fG8=', perms: 31 };
+    const anyoneReads = { scheme: 'world', id: 'anyone', perms: 1 };
+    await put(left, '/hidden', null);
+    await put(left, '/hidden/alice', Buffer.from('a'), { acl: [alice, anyoneReads] });
+    await put(right, '/hidden', null);
+    await put(right, '/hidden/alice', Buffer.from('a'), { acl: [alice, anyoneReads] });
+    await put(right, '/hiddenBob', null);
+    await put(right, '/hiddenBob/alice', Buffer.from('a'), { acl: [bob, anyoneReads] });
+    const read = await writes.getAcl(left.channel, '/hidden/alice');
+    assert.ok(read.acl.some((a) => a.id === 'alice:x'), `the server hid the hash: ${JSON.stringify(read.acl)}`);
+
+    const plan = await planCopy({ session: left, root: '/hidden' }, right, '/hiddenCopy');
+    assert.deepEqual(plan.problem, { side: 'source', code: 'aclHidden', path: '/hidden/alice' });
+    assert.deepEqual([plan.writes.length, plan.aclChanges.length], [0, 0]);
+    assert.equal((await planCopy({ session: left, root: '/hidden' }, right, '/hiddenCopy', { acls: false })).problem, undefined);
+
+    const same = await compared({ session: left, root: '/hidden' }, { session: right, root: '/hidden' });
+    assert.deepEqual(lines(same.differences), []);
+    assert.ok(same.limits.includes('digestHidden'), same.limits.join());
+    const otherUser = await compared({ session: left, root: '/hidden' }, { session: right, root: '/hiddenBob' });
+    assert.deepEqual(lines(otherUser.differences), ['acl /alice']);
+  });
+
   test('a write between the plan and the apply is refused by the version check', async () => {
     await put(right, '/versioned', null);
     await put(right, '/versioned/same', Buffer.from('old'));

@@ -28,6 +28,7 @@ export function limitText(limit: CompareLimit): string {
     case 'containerAndTtlLookPersistent': return t('Container and TTL nodes look persistent to clients of ZooKeeper 3.5.4 and later: a mode difference between them cannot be seen.');
     case 'exportNullIsEmpty': return t('An export writes null data as empty: null and empty data count as equal.');
     case 'exportModes': return t('An export knows ephemeral nodes only: container and TTL nodes count as persistent.');
+    case 'digestHidden': return t('The server hides digest password hashes from a session without ADMIN permission: those ACL entries are compared by user and permissions only.');
   }
 }
 

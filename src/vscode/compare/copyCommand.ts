@@ -58,6 +58,7 @@ export async function copyTo(core: Core, mirror: boolean, arg?: unknown, preset?
     planCopy(source, target.live.session, to.path, { mirror, acls, guard, signal, onProgress: (p) => report(t('{0} and {1} nodes read', p.source, p.target)) }));
   if (plan.problem) {
     if (plan.problem.code === 'overlap') showProblem(t('{0}: the source and the target overlap (one holds the other). Choose a target outside the source.', title));
+    else if (plan.problem.code === 'aclHidden') showProblem(t('{0}: the server hides the digest passwords in the ACL of {1} from this session (it lacks ADMIN permission there), and copying that ACL would lock everyone out. Copy without ACLs, or add credentials with ADMIN permission.', title, plan.problem.path ?? ''));
     else if (plan.problem.code !== 'cancelled') showProblem(t('Cannot plan {0}: the {1} could not be read whole ({2} {3}).', title, plan.problem.side, plan.problem.code, plan.problem.path ?? ''));
     return { plan };
   }

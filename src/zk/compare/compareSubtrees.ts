@@ -9,6 +9,7 @@ import { readLiveTree } from './readLive';
 import { snapshotOfExport } from './readExport';
 import { RecheckError, recheckDifferences } from './recheck';
 import { comparePaths, TreeSnapshot } from './snapshot';
+import { hidesDigest } from './hiddenDigest';
 
 export type CompareSide =
   | { session: ZkSession; root: string }
@@ -22,7 +23,10 @@ export type CompareLimit =
   /** An export writes null data as "": null and empty data count as equal. */
   | 'exportNullIsEmpty'
   /** An export knows ephemeral nodes only; container and TTL nodes are exported as persistent. */
-  | 'exportModes';
+  | 'exportModes'
+  /** The server hid digest password hashes from this session (no ADMIN permission): those entries are compared by
+   *  user and permissions only. */
+  | 'digestHidden';
 
 export interface CompareProgress {
   left: number;
@@ -61,6 +65,8 @@ function limitsOf(left: TreeSnapshot, right: TreeSnapshot): CompareLimit[] {
   const limits: CompareLimit[] = [];
   if (sources.has('live')) limits.push('containerAndTtlLookPersistent');
   if (sources.has('export')) limits.push('exportNullIsEmpty', 'exportModes');
+  const hidden = (snapshot: TreeSnapshot) => [...snapshot.nodes.values()].some((node) => hidesDigest(node.acl));
+  if (hidden(left) || hidden(right)) limits.push('digestHidden');
   return limits;
 }
 

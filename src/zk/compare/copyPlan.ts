@@ -16,6 +16,7 @@ import type { CompareSide } from './compareSubtrees';
 import { readLiveTree } from './readLive';
 import { snapshotOfExport } from './readExport';
 import { absolutePath, isWhole, sortPaths, TreeSnapshot } from './snapshot';
+import { hidesDigest } from './hiddenDigest';
 
 export type CopyStep =
   | { action: 'create'; path: string; data: Buffer | null }
@@ -45,7 +46,7 @@ export interface CopyPlan {
   skipped: { path: string; reason: SkipReason }[];
   counts: { create: number; setData: number; setAcl: number; delete: number; skip: number; unchanged: number };
   /** Why the plan must not be applied: a side could not be read whole (a mirror would delete what it did not see). */
-  problem?: { side: 'source' | 'target'; code: ErrorName | 'cancelled' | 'unreadable' | 'changed' | 'overlap'; path?: string };
+  problem?: { side: 'source' | 'target'; code: ErrorName | 'cancelled' | 'unreadable' | 'changed' | 'overlap' | 'aclHidden'; path?: string };
 }
 
 export interface CopyPlanOptions {
@@ -119,6 +120,10 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
     if (node.kind === 'ephemeral') {
       skip(absolute, { code: 'ephemeral' });
       continue;
+    }
+    if (acls && hidesDigest(node.acl)) {
+      // Copied as read, the hidden digest entry would lock everyone out of the copy.
+      return { ...plan, writes: [], aclChanges: [], skipped: [], problem: { side: 'source', code: 'aclHidden', path: absolutePath(path, from.root) } };
     }
     if (absolute === '/') {
       plan.counts.unchanged++; // the root's data and ACL are the server's
