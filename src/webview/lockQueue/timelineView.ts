@@ -146,11 +146,11 @@ export class TimelineView {
     this.schedule();
   }
 
-  private moveTo(window: TimeWindow): void {
+  private moveTo(window: TimeWindow, keepFollowing = false): void {
     this.window = window;
     // Looking back stops following; reaching now again resumes.
     const now = this.now();
-    this.following = this.live && window.to >= now;
+    this.following = this.live && (keepFollowing || window.to >= now);
     this.followButton.setAttribute('aria-pressed', String(this.following));
     this.schedule();
     const visible = this.visibleWindow;
@@ -158,7 +158,9 @@ export class TimelineView {
   }
 
   private zoom(factor: number, at: number): void {
-    this.moveTo(zoomed(this.window, factor, this.following ? 1 : at));
+    // Zooming while following stays with now: the window only catches up with the clock when it is drawn, so on a
+    // slow machine it may already end before now (run S6).
+    this.moveTo(zoomed(this.window, factor, this.following ? 1 : at), this.following);
   }
 
   private plotWidth(): number {
