@@ -10,7 +10,7 @@ import { formatPermissions } from '../zk/write/aclFormat';
 import { CREDENTIALS_HINT, integerOf, secondsOf, UsageError } from './args';
 import type { Output } from './output';
 import { SecurityArgs } from './securityArgs';
-import { parseSide, SideSessions, SideSpec } from './subtreeSides';
+import { parseSide, sideSessionsFor, SideSpec } from './subtreeSides';
 
 export const copyUsage = `usage: zooscope copy <source> <target> [--mirror] [--dry-run] [--no-acl] [--read-only] [--batch <ops>]
                      [--timeout <seconds>] [--digest <user>] [security options]
@@ -104,10 +104,7 @@ export async function runCopy(args: string[], out: Output): Promise<number> {
     out.error(`zooscope copy: ${(error as Error).message}`);
     return 2;
   }
-  const sessions = new SideSessions({
-    sessionTimeoutMs: Math.max(4000, parsed.timeoutMs), requestTimeoutMs: parsed.timeoutMs, digest: security.digest ?? [],
-    tls: security.tls, sasl: security.sasl, ssh: security.ssh,
-  });
+  const sessions = sideSessionsFor(parsed.timeoutMs, security);
   try {
     const source = await sessions.open(parsed.source);
     const target = await sessions.session(parsed.target.connectString);

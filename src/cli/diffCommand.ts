@@ -8,7 +8,7 @@ import { MAX_TIMER_MS } from '../zk/timeouts';
 import { CREDENTIALS_HINT, secondsOf, UsageError } from './args';
 import type { Output } from './output';
 import { SecurityArgs } from './securityArgs';
-import { parseSide, SideSessions, SideSpec } from './subtreeSides';
+import { parseSide, sideSessionsFor, SideSpec } from './subtreeSides';
 
 export const diffUsage = `usage: zooscope diff <left> <right> [--json] [--ignore-ephemeral] [--ignore-acl] [--ignore-data <glob>]…
                      [--timeout <seconds>] [--digest <user>] [security options]
@@ -102,10 +102,7 @@ export async function runDiff(args: string[], out: Output): Promise<number> {
     out.error(`zooscope diff: ${(error as Error).message}`);
     return 2;
   }
-  const sessions = new SideSessions({
-    sessionTimeoutMs: Math.max(4000, parsed.timeoutMs), requestTimeoutMs: parsed.timeoutMs, digest: security.digest ?? [],
-    tls: security.tls, sasl: security.sasl, ssh: security.ssh,
-  });
+  const sessions = sideSessionsFor(parsed.timeoutMs, security);
   try {
     const [left, right] = [await sessions.open(parsed.left), await sessions.open(parsed.right)];
     const result = await compareSubtrees(left, right, { ignoreEphemeral: parsed.ignoreEphemeral, ignoreAcls: parsed.ignoreAcls, ignoreData: parsed.ignoreData });

@@ -27,6 +27,14 @@ function isFile(text: string): boolean {
 }
 
 /** Opens the sessions the sides need and reads export files; `close` closes every session. */
+/** The sessions of `zooscope diff` and `zooscope copy`: one timeout and one set of credentials for every side. */
+export function sideSessionsFor(timeoutMs: number, security: Pick<SessionOptions, 'digest' | 'tls' | 'sasl' | 'ssh'>): SideSessions {
+  return new SideSessions({
+    sessionTimeoutMs: Math.max(4000, timeoutMs), requestTimeoutMs: timeoutMs, digest: security.digest ?? [],
+    tls: security.tls, sasl: security.sasl, ssh: security.ssh,
+  });
+}
+
 export class SideSessions {
   private readonly sessions = new Map<string, ZkSession>();
   constructor(private readonly options: Omit<SessionOptions, 'connectString'>) {}
