@@ -122,8 +122,10 @@ describe('lock history timeline (bundled webview, in Chromium)', () => {
       await fe.page.locator('.timeline-canvas').focus();
       await fe.page.keyboard.press('ArrowDown');
       await fe.page.keyboard.press('ArrowDown');
-      await tooltip(fe).waitFor({ state: 'visible' });
-      assert.match((await tooltip(fe).textContent()) ?? '', /\/locks\/l0\/<img/);
+      // The tooltip follows the selection at the next frame, which may fall between the two presses: wait for the
+      // second lane's text rather than reading whatever the first frame drew.
+      await fe.page.waitForFunction(() => /\/locks\/l0\/<img/.test(document.querySelector('.timeline-tooltip')?.textContent ?? ''));
+      assert.equal(await tooltip(fe).isVisible(), true);
       await fe.page.keyboard.press('Enter');
       const point = await pointAt(fe, 2, 2500);
       await fe.page.mouse.click(point.x, point.y);
