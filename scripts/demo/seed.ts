@@ -8,6 +8,7 @@ import { ZkSession } from '../../src/zk/session/session';
 import { mapBounded } from '../../src/zk/timeouts';
 import { AclEntry, ALL_PERMISSIONS, digestId, OPEN_ACL } from '../../src/zk/write';
 import { DemoWriter } from './demoWriter';
+import { systemNodes } from './systemsSeed';
 
 export const DEMO_ROOT = '/zooscope-demo';
 /** Credentials of the protected nodes; an unauthenticated session gets NoAuth there. */
@@ -223,6 +224,9 @@ export async function seedDemoData(connectString: string, options: SeedOptions =
     await seeder.ensureNode('secured/credentials', text('{"apiKey":"not-a-real-key"}'), digestAcl);
     const readOnly: AclEntry[] = [{ scheme: 'world', id: 'anyone', perms: READ }, ...digestAcl];
     await seeder.ensureNode('read-only', text('world may read, only demo:demo may write'), readOnly);
+
+    // What other systems keep in ZooKeeper, for the tree to show what it means.
+    for (const [relative, data] of systemNodes()) await seeder.ensureNode(relative, data);
 
     // Parents the lock clients and services use (they create them too, if the seed did not run).
     await seeder.ensureNode('locks', null, OPEN_ACL);

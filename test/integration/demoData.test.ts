@@ -13,6 +13,7 @@ import { fourLetterWord } from '../support/ports';
 import { waitFor } from '../support/waiting';
 import { connectOtherClient, isClientError, OtherClient } from '../support/zkClient';
 import { seedDemoData, DEMO_DIGEST_PASSWORD, DEMO_DIGEST_USER } from '../../scripts/demo/seed';
+import { decodeMeaning } from '../../src/zk/meaning';
 import { DemoLockClients, DemoLockName, ParticipantInfo, startDemoLockClients } from '../../scripts/demo/lockClients';
 
 const ROOT = '/zooscope-demo';
@@ -83,6 +84,25 @@ void test('seeding twice is idempotent and fast', async (t) => {
   assert.equal(third.updated, 1);
   assert.equal((await client.getData(`${ROOT}/config/feature-flags/dark-mode`)).data.toString(), 'on');
   assert.deepEqual(await counts(), afterFirst);
+});
+
+void test('the systems folder holds what Kafka, Patroni and ClickHouse write, and the tree reads it as theirs', async () => {
+  const systems = `${ROOT}/systems`;
+  assert.deepEqual((await client.children(systems)).sort(), ['clickhouse', 'kafka', 'patroni']);
+  const leaves: string[] = [];
+  const walk = async (p: string): Promise<void> => {
+    const children = await client.children(p);
+    if (children.length === 0) leaves.push(p);
+    for (const child of children) await walk(`${p}/${child}`);
+  };
+  await walk(systems);
+  assert.ok(leaves.length >= 15, `${leaves.length} leaves`);
+  for (const leaf of leaves) {
+    const meaning = decodeMeaning(leaf, (await client.getData(leaf)).data);
+    const system = leaf.slice(systems.length + 1).split('/')[0];
+    assert.equal(meaning?.system, system, `${leaf}: ${meaning?.system ?? 'no meaning'}`);
+    assert.equal(meaning?.raw, undefined, `${leaf}: read raw (${meaning?.raw?.reason ?? ''})`);
+  }
 });
 
 void test('the seeded tree has the promised shapes', async () => {
