@@ -113,6 +113,7 @@ describe('lock history against Curator and kazoo logs', () => {
     // The killed client's end is a session loss where the leader's tracker proved it (else unknown), never a release;
     // no live worker is ever called lost (lockHistorySessionEnds proves the loss is told).
     assert.ok(endings.includes('doomed sessionEnded') || endings.includes('doomed unknown'), endings.join());
+    t.diagnostic(`the killed client's hold ended: ${endings.find((e) => e.startsWith('doomed')) ?? 'not recorded'}`);
     assert.ok(!endings.some((e) => e.startsWith('worker') && e.endsWith('sessionEnded')), endings.join());
     // The quitter's node as its client logged it (its label comes only with a read, which a busy machine may not
     // make before the node goes).
