@@ -13,7 +13,7 @@ import type { ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo } from '../support/thirdParty/kazoo';
 import { eventually, sleep } from '../support/waiting';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
 
 const KAZOO_TIMEOUT_MS = 12000;
 const kazooNode = (c: string) => `${c.repeat(32)}__lock__`;
@@ -128,5 +128,70 @@ describe('lock history: a session loss told apart from a release', () => {
     const hold = await decidedHold(node, 'the closed session\'s end told');
     assert.ok(hold.ended === 'unknown', `ended ${hold.ended}`);
     assert.deepEqual(monitorErrors, []);
+  });
+});
+
+// In an ensemble only the leader's tracker holds every session, and a follower may apply a delete before the leader:
+// the killed holder is still told lost, and a release by a session that stays still told released.
+describe('lock history in an ensemble: a session loss told apart from a release', () => {
+  let zk: ZkCluster;
+  let session: ZkSession;
+  let monitor: LockMonitor;
+  const recorder = new LockRecorder();
+  const drivers: ThirdPartyClient[] = [];
+  const others: OtherClient[] = [];
+
+  before(async () => {
+    zk = await startEnsemble(3);
+    const setup = await connectOtherClient(zk.connectString);
+    for (const lock of ['killed', 'stays']) await setup.mkdirp(`/ends/${lock}`);
+    setup.close();
+    session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 30000, requestTimeoutMs: 20000 });
+    await session.open();
+    const adminPorts = Object.fromEntries(zk.members.map((m) => [m.address, m.adminPort as number]));
+    monitor = new LockMonitor(session, '/ends', { pollIntervalMs: 250, adminPorts });
+    followMonitor(session, monitor, recorder);
+    monitor.start();
+    await eventually(() => recorder.followingEvents.synced, 30000, 'the events followed');
+  });
+
+  after(async () => {
+    monitor?.dispose();
+    session?.close();
+    for (const d of drivers) await d.close().catch(() => undefined);
+    for (const o of others) o.close();
+    await zk?.stop();
+  });
+
+  const holdOf = (node: string) => [...recorder.history.closed, ...recorder.history.open.values()]
+    .find((i) => i.kind === 'hold' && `${i.lock}/${i.node}` === node);
+  async function decidedHold(node: string, what: string, timeoutMs = 60000): Promise<HistoryInterval> {
+    await eventually(() => {
+      const hold = holdOf(node);
+      return !!hold && hold.end !== undefined && !recorder.awaitsEnd(hold);
+    }, timeoutMs, what);
+    return holdOf(node) as HistoryInterval;
+  }
+
+  test('a holder killed while holding: a session loss', async () => {
+    const driver = await startKazoo(zk.connectString, KAZOO_TIMEOUT_MS);
+    drivers.push(driver);
+    driver.acquire('killed', 'mutex', '/ends/killed');
+    const acquired = await driver.waitForEvent('killed', 'acquired', 60000);
+    const node = acquired.node as string;
+    await eventually(() => holdOf(node)?.session === acquired.session, 30000, 'the hold recorded with its session');
+    await driver.kill();
+    const hold = await decidedHold(node, 'the killed holder\'s end told', KAZOO_TIMEOUT_MS + 60000);
+    assert.equal(hold.ended, 'sessionEnded');
+  });
+
+  test('a holder that releases and stays connected: released', async () => {
+    const client = await connectOtherClient(zk.connectString, 12000);
+    others.push(client);
+    const node = await client.create(`/ends/stays/${kazooNode('b')}`, 'stays', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+    await eventually(() => holdOf(node)?.session === client.sessionId, 30000, 'the hold recorded with its session');
+    await client.remove(node);
+    const hold = await decidedHold(node, 'the release told');
+    assert.equal(hold.ended, 'released');
   });
 });
