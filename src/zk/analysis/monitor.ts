@@ -32,10 +32,18 @@ export interface QueueCounter {
   cversion: number;
 }
 
+/** One reading of every server's tables: begun at `askedAt`, complete at `answeredAt` (ms since the epoch). */
+export interface TablesReading {
+  tables: ServerTables[];
+  askedAt: number;
+  answeredAt: number;
+}
+
 export class LockMonitor {
   private readonly updateListeners = new Set<(analysis: LockAnalysis) => void>();
   private readonly counterListeners = new Set<(counters: QueueCounter[], takenAt: number) => void>();
   private readonly errorListeners = new Set<(error: Error) => void>();
+  private readonly tablesListeners = new Set<(reading: TablesReading) => void>();
   private readonly pollIntervalMs: number;
   private readonly abort = new AbortController();
   private specs: QueueSpec[] = [];
@@ -80,6 +88,16 @@ export class LockMonitor {
     return () => this.counterListeners.delete(listener);
   }
 
+  /**
+   * After every reading of the servers' tables, including those that change no analysis. While someone listens,
+   * each regular poll first touches the monitor's own session (one exists): its expiry time in the leader's tables
+   * then tells how late the tracker's clock was at least (history/sessionEnds.ts).
+   */
+  onTables(listener: (reading: TablesReading) => void): () => void {
+    this.tablesListeners.add(listener);
+    return () => this.tablesListeners.delete(listener);
+  }
+
   onError(listener: (error: Error) => void): () => void {
     this.errorListeners.add(listener);
     return () => this.errorListeners.delete(listener);
@@ -115,6 +133,7 @@ export class LockMonitor {
       await this.rediscover();
       this.tables = await tables;
       if (this.tables) this.tablesAskedAtValue = tablesAskedAt;
+      this.emitTables(tablesAskedAt);
       this.emit(true);
     });
   }
@@ -129,6 +148,7 @@ export class LockMonitor {
     this.updateListeners.clear();
     this.counterListeners.clear();
     this.errorListeners.clear();
+    this.tablesListeners.clear();
   }
 
   private get analysisOptions(): AnalyzeOptions {
@@ -261,8 +281,11 @@ export class LockMonitor {
       this.pollDueAt = 0;
       this.enqueue(async () => {
         this.lastPollAt = Date.now();
+        if (this.tablesListeners.size > 0) await this.session.exists(this.root).catch(() => undefined);
+        const askedAt = Date.now();
         this.tables = await readTables(this.session, this.analysisOptions);
         this.tablesAskedAtValue = this.lastPollAt;
+        this.emitTables(askedAt);
         this.emit(false);
       }).catch(() => undefined).finally(() => { if (!this.pollDueAt) this.schedulePoll(); });
     }, delayMs);
@@ -273,6 +296,12 @@ export class LockMonitor {
     if (!this.pollDueAt) return; // a poll is running and schedules the next one itself
     const at = Math.max(Date.now() + POLL_SOON_DELAY_MS, this.lastPollAt + POLL_SOON_SPACING_MS);
     if (at < this.pollDueAt) this.schedulePoll(at - Date.now());
+  }
+
+  private emitTables(askedAt: number): void {
+    if (this.disposed || !this.tables) return;
+    const reading: TablesReading = { tables: this.tables, askedAt, answeredAt: Date.now() };
+    for (const listener of [...this.tablesListeners]) listener(reading);
   }
 
   private emit(always: boolean): void {

@@ -10,6 +10,7 @@ import type { LockMonitor } from '../analysis';
 import type { SessionState, ZkSession } from '../session/session';
 import type { WatchEvent } from '../session/watchRegistry';
 import type { LockRecorder } from './recorder';
+import { trackerReadingOf } from './trackerReading';
 
 export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder: LockRecorder, now: () => number = Date.now): () => void {
   let away = false;
@@ -76,6 +77,13 @@ export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder
     }
     if (!away) recorder.noteCounters(counters, takenAt);
   });
+  // Every reading of the tables, also one that changes no analysis: the leader's tracker tells how nodes went.
+  const stopTables = monitor.onTables((reading) => {
+    if (stopped) return;
+    const own = { sessionId: session.sessionId, timeoutMs: session.negotiatedTimeoutMs, chroot: session.parsed.chroot };
+    const tracker = trackerReadingOf(reading, own);
+    if (tracker) recorder.noteTracker(tracker);
+  });
   const stopErrors = monitor.onError(() => {
     away = true;
     recorder.gapStarted(now());
@@ -86,6 +94,7 @@ export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder
     session.off('state', onState);
     stopUpdates();
     stopCounters();
+    stopTables();
     stopErrors();
   };
 }

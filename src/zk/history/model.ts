@@ -6,14 +6,16 @@ import type { ParticipantKind } from '../../shared/lockAnalysis';
 export type IntervalKind = 'wait' | 'hold';
 
 /**
- * How an interval ended, where it can be told:
+ * How an interval ended, where it can be told (the evidence is in sessionEnds.ts; the panel never guesses):
  * - acquired: a wait that ended because its participant began to hold (the hold follows on the same lane);
- * - released: its node went and its session was seen alive afterwards (another node of it, or the servers' tables);
- * - sessionEnded: the servers' tables showed its session connected nowhere while its node was still there (expired);
+ * - released: its node went and its session was seen alive afterwards (another node of it, or the leader's session
+ *   tracker read after the delete). A node deleted by another session looks the same: `released` too;
+ * - sessionEnded: its session expired (shown as "session lost"): gone from the leader's tracker after the delete,
+ *   and the last sighting before it showed the session connected nowhere, silent for long and due to expire within
+ *   two ticks. Left open: a client that reconnected in those two ticks and closed its session before any reading;
  * - gaveUp: a wait whose node went before it ever held, its session alive;
- * - unknown: nothing tells which (the session was not in any table, or the monitor was away meanwhile).
- * A hold deleted by another session cannot be told from a release without the server's audit log: it is `released`
- * or `unknown` here, never guessed.
+ * - unknown: nothing tells which: the session was in no table, the monitor was away meanwhile, or the session was
+ *   closed by its client (a close cannot be told from "released, then closed a moment later", so it is not claimed).
  */
 export type EndReason = 'acquired' | 'released' | 'sessionEnded' | 'gaveUp' | 'unknown';
 

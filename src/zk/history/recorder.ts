@@ -12,6 +12,7 @@ import { recognizeQueue } from '../analysis/recipes';
 import { LockHistory } from './history';
 import { FollowedQueue, followsNames, Member, newQueueFor } from './members';
 import type { EndReason, HistoryGap, HistoryInterval, QueueSample } from './model';
+import { AwaitedEnd, judgeEnd, TrackerReading, TrackerSightings } from './sessionEnds';
 
 const isExclusive = (interval: HistoryInterval) => interval.participant === 'exclusive' || interval.participant === 'write';
 
@@ -49,6 +50,11 @@ export class LockRecorder {
   /** Session → intervals that ended with their node while nothing yet told whether the session lived on. */
   private readonly pendingEnds = new Map<string, HistoryInterval[]>();
   private pendingCount = 0;
+  /** The pending ends' nodes, for the leader's tracker to tell (sessionEnds.ts). */
+  private readonly awaited = new Map<HistoryInterval, AwaitedEnd>();
+  private readonly sightings = new TrackerSightings();
+  /** The latest moment anything was learnt (wall ms): a delete learnt then had happened by then. */
+  private learnt = 0;
   /** Per lock: the folder's change counter at the last read, when, and the creates and deletes seen since. */
   private readonly counters = new Map<string, { cversion: number; at: number; seen: number }>();
   /** Intervals opened by the observation in progress. */
@@ -102,6 +108,7 @@ export class LockRecorder {
    */
   observe(analysis: LockAnalysis, at = analysis.takenAt, _tablesAskedAt?: number): void {
     const live = this.seenLive;
+    this.learnt = Math.max(this.learnt, at);
     const present = new Set<string>();
     const sessionsWithNodes = new Set<string>();
     this.lastRecipes = new Map(analysis.queues.map((q) => [q.path, q.recipe]));
@@ -195,6 +202,7 @@ export class LockRecorder {
   nodeDeleted(path: string, at: number): void {
     if (!this.following) return;
     at = this.eventTime(at);
+    this.learnt = Math.max(this.learnt, at);
     const folder = parentPath(path);
     const queue = folder === undefined ? undefined : this.followed.get(folder);
     const member = queue?.members.get(path);
@@ -215,6 +223,7 @@ export class LockRecorder {
   resync(analysis: LockAnalysis, readsFrom: number): void {
     if (!this.following) return;
     const at = analysis.takenAt;
+    this.learnt = Math.max(this.learnt, at);
     const listed = new Set<string>();
     for (const q of analysis.queues) for (const p of q.participants) listed.add(p.path);
     for (const queue of this.followed.values()) {
@@ -292,7 +301,7 @@ export class LockRecorder {
     for (const interval of intervals) {
       if (!interval.session && p.session) {
         interval.session = p.session;
-        if (interval.end !== undefined && interval.ended === 'unknown' && interval.endExact) this.awaitEnd(interval);
+        if (interval.end !== undefined && interval.ended === 'unknown' && interval.endExact) this.awaitEnd(interval, p.path);
       }
       this.refresh(interval, p);
     }
@@ -442,24 +451,58 @@ export class LockRecorder {
   }
 
   /**
-   * A node whose session no server had connected while the node was still there went with its session (expired);
-   * otherwise `unknown` until its session tells (resolveEnds). After a gap nothing tells; it stays so.
+   * A node gone ends what it had `unknown` until its session tells (resolveEnds) or the leader's tracker does
+   * (noteTracker). After a gap nothing tells; it stays so.
    */
   private close(path: string, interval: HistoryInterval, at: number, live: boolean): void {
     // A session the servers' tables showed connected nowhere while its node was there is not proof of its end: a
     // client cut off for a moment comes back and releases (runs R1, R5, R6 recorded live workers as lost that way).
-    // Until the end can be told exactly, it is not claimed.
     this.closeAs(path, interval, at, live, 'unknown');
-    if (live) this.awaitEnd(interval);
+    if (live) this.awaitEnd(interval, path);
   }
 
-  /** An interval closed as seen: its session, when it is seen alive again, tells a release. */
-  private awaitEnd(interval: HistoryInterval): void {
+  /** An interval closed as seen: its session, seen alive again or in the leader's tracker, tells how it ended. */
+  private awaitEnd(interval: HistoryInterval, path: string): void {
     if (!interval.session || this.pendingCount >= MAX_PENDING_ENDS) return;
     const list = this.pendingEnds.get(interval.session) ?? [];
     list.push(interval);
     this.pendingEnds.set(interval.session, list);
     this.pendingCount++;
+    const end: AwaitedEnd = { session: interval.session, path, learntAt: Math.max(this.learnt, interval.end ?? 0) };
+    const sighting = this.sightings.get(interval.session);
+    if (sighting?.paths.has(path)) end.sighting = sighting;
+    this.awaited.set(interval, end);
+  }
+
+  /** Whether `interval`'s end is still to be told (by its session seen again, or by the leader's tracker). */
+  awaitsEnd(interval: HistoryInterval): boolean {
+    return this.awaited.has(interval) || (this.pendingEnds.get(interval.session ?? '')?.includes(interval) ?? false);
+  }
+
+  /**
+   * A reading of the leader's session tracker (followMonitor, after every reading of the servers' tables): it
+   * follows the sessions of what is open, and tells pending ends released, expired (`sessionEnded`), or never.
+   */
+  noteTracker(reading: TrackerReading): void {
+    const sessions = new Set(this.pendingEnds.keys());
+    for (const interval of this.history.open.values()) if (interval.session) sessions.add(interval.session);
+    this.sightings.note(reading, sessions);
+    for (const [session, intervals] of [...this.pendingEnds]) {
+      const left = intervals.filter((interval) => {
+        const end = this.awaited.get(interval);
+        const verdict = end && judgeEnd(end, reading, this.sightings);
+        if (!verdict) return true;
+        this.awaited.delete(interval);
+        if (verdict !== 'unknown') {
+          interval.ended = verdict === 'expired' ? 'sessionEnded' : interval.kind === 'wait' ? 'gaveUp' : 'released';
+          this.emit({ type: 'ended', interval });
+        }
+        return false;
+      });
+      this.pendingCount -= intervals.length - left.length;
+      if (left.length) this.pendingEnds.set(session, left);
+      else this.pendingEnds.delete(session);
+    }
   }
 
   private closeAs(path: string, interval: HistoryInterval, at: number, exact: boolean, ended: EndReason): void {
@@ -482,6 +525,7 @@ export class LockRecorder {
       const ended: EndReason = 'released';
       for (const interval of intervals) {
         interval.ended = ended === 'released' && interval.kind === 'wait' ? 'gaveUp' : ended;
+        this.awaited.delete(interval);
         this.emit({ type: 'ended', interval });
       }
       this.pendingCount -= intervals.length;

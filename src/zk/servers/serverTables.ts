@@ -34,6 +34,12 @@ export interface ServerTables {
   ephemerals?: Map<string, string[]>;
   /** Sessions this server's session tracker holds (only the leader's, or a standalone server's, is complete). */
   trackedSessions?: Map<string, number | undefined>;
+  /**
+   * AdminServer only: each tracked session's expiry time on the tracker's own clock (ms, a multiple of the tick;
+   * not wall time), and the server's tickTime, for telling a session's expiry apart (history/sessionEnds.ts).
+   */
+  sessionExpiry?: Map<string, number>;
+  tickMs?: number;
   /** mntr: server_state, watch_count, packets_received, … */
   monitor?: Record<string, string>;
   dataWatches?: number;
@@ -47,6 +53,8 @@ export interface TableOptions extends AskOptions {
   /** Leave out what analysis does not need (dump is the heaviest on big servers). */
   skipDump?: boolean;
 }
+
+const positive = (value: ExactJson | undefined) => (typeof value === 'number' && value > 0 ? value : undefined);
 
 const strip = (address: string) => address.replace(/^\//, '');
 
@@ -124,16 +132,22 @@ async function readViaAdmin(endpoint: ServerEndpoint, adminPort: number, options
     tables.ephemerals = sessionPathsFromAdmin(objectField(dump, 'session_id_to_ephemeral_paths'));
     const expiry = objectField(dump, 'expiry_time_to_session_ids');
     if (expiry) {
-      // The keys are the tracker's own clock, not wall time: keep only which sessions it holds.
+      // The keys are the tracker's own clock, not wall time: they stay apart from trackedSessions' wall times.
       tables.trackedSessions = new Map();
-      for (const ids of Object.values(expiry)) {
+      tables.sessionExpiry = new Map();
+      for (const [time, ids] of Object.entries(expiry)) {
         if (!Array.isArray(ids)) continue;
         for (const id of ids) {
           const session = sessionHexFromJson(id);
-          if (session) tables.trackedSessions.set(session, undefined);
+          if (!session) continue;
+          tables.trackedSessions.set(session, undefined);
+          if (/^\d+$/.test(time)) tables.sessionExpiry.set(session, Number(time));
         }
       }
     }
+    // Only a complete tracker (the leader's, or a standalone server's) is worth its tick.
+    const state = tables.monitor?.server_state;
+    if (state === 'leader' || state === 'standalone') tables.tickMs = await ask('configuration').then((c) => positive(c.tick_time), () => undefined);
   }
   return finishCounts(tables, monitorAfter);
 }
