@@ -3,14 +3,13 @@
 // changes and, with --mirror, deletes — is printed before anything is written; --dry-run stops there. Writes are
 // version-checked against what the plan read; a second run after an interruption finishes the job. Exit codes:
 // 0 done (or planned), 1 some writes refused or left (run again), 2 bad arguments or a plan that cannot be made.
-import { isZkError } from '../zk/errors';
 import { CopyPlan, CopyReport, CopyStep, executeCopy, planCopy, SkipReason } from '../zk/compare';
 import { MAX_TIMER_MS } from '../zk/timeouts';
 import { formatPermissions } from '../zk/write/aclFormat';
 import { CREDENTIALS_HINT, integerOf, secondsOf, UsageError } from './args';
 import type { Output } from './output';
 import { SecurityArgs } from './securityArgs';
-import { parseSide, sideSessionsFor, SideSpec } from './subtreeSides';
+import { parseSide, runWithSides, SideSpec } from './subtreeSides';
 
 export const copyUsage = `usage: zooscope copy <source> <target> [--mirror] [--dry-run] [--no-acl] [--read-only] [--batch <ops>]
                      [--timeout <seconds>] [--digest <user>] [security options]
@@ -94,18 +93,8 @@ function formatReport(report: CopyReport): string {
   return lines.join('\n');
 }
 
-export async function runCopy(args: string[], out: Output): Promise<number> {
-  let parsed: CopyArgs;
-  let security: ReturnType<SecurityArgs['sessionOptions']>;
-  try {
-    parsed = parseArgs(args);
-    security = parsed.security.sessionOptions(process.env);
-  } catch (error) {
-    out.error(`zooscope copy: ${(error as Error).message}`);
-    return 2;
-  }
-  const sessions = sideSessionsFor(parsed.timeoutMs, security);
-  try {
+export function runCopy(args: string[], out: Output): Promise<number> {
+  return runWithSides('copy', args, out, parseArgs, async (parsed, sessions) => {
     const source = await sessions.open(parsed.source);
     const target = await sessions.session(parsed.target.connectString);
     const plan = await planCopy(source, target, parsed.target.path, { mirror: parsed.mirror, acls: parsed.acls, guard: { readOnly: parsed.readOnly } });
@@ -125,10 +114,5 @@ export async function runCopy(args: string[], out: Output): Promise<number> {
     }
     out.text(formatReport(run.report));
     return run.report.failed.length === 0 && run.report.remaining === 0 ? 0 : 1;
-  } catch (error) {
-    out.error(`zooscope copy: ${(error as Error).message}${isZkError(error, 'noAuth') ? `; ${CREDENTIALS_HINT}` : ''}`);
-    return 2;
-  } finally {
-    sessions.close();
-  }
+  });
 }

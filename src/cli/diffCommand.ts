@@ -2,13 +2,12 @@
 // codes as diff's: 0 equal, 1 different (or written during the comparison), 2 trouble (bad arguments, cannot
 // connect or read the whole of a side). Names and data sizes only, never data: nothing from ZooKeeper is printed
 // but through the Output's visibleText / JSON escapes.
-import { isZkError } from '../zk/errors';
 import { compareSubtrees, CompareLimit, CompareResult, Difference, NodeFacts } from '../zk/compare';
 import { MAX_TIMER_MS } from '../zk/timeouts';
-import { CREDENTIALS_HINT, secondsOf, UsageError } from './args';
+import { secondsOf, UsageError } from './args';
 import type { Output } from './output';
 import { SecurityArgs } from './securityArgs';
-import { parseSide, sideSessionsFor, SideSpec } from './subtreeSides';
+import { parseSide, runWithSides, SideSpec } from './subtreeSides';
 
 export const diffUsage = `usage: zooscope diff <left> <right> [--json] [--ignore-ephemeral] [--ignore-acl] [--ignore-data <glob>]…
                      [--timeout <seconds>] [--digest <user>] [security options]
@@ -92,18 +91,8 @@ export function formatDiff(left: string, right: string, result: CompareResult): 
   return lines.join('\n');
 }
 
-export async function runDiff(args: string[], out: Output): Promise<number> {
-  let parsed: DiffArgs;
-  let security: ReturnType<SecurityArgs['sessionOptions']>;
-  try {
-    parsed = parseArgs(args);
-    security = parsed.security.sessionOptions(process.env);
-  } catch (error) {
-    out.error(`zooscope diff: ${(error as Error).message}`);
-    return 2;
-  }
-  const sessions = sideSessionsFor(parsed.timeoutMs, security);
-  try {
+export function runDiff(args: string[], out: Output): Promise<number> {
+  return runWithSides('diff', args, out, parseArgs, async (parsed, sessions) => {
     const [left, right] = [await sessions.open(parsed.left), await sessions.open(parsed.right)];
     const result = await compareSubtrees(left, right, { ignoreEphemeral: parsed.ignoreEphemeral, ignoreAcls: parsed.ignoreAcls, ignoreData: parsed.ignoreData });
     if (result.error) {
@@ -116,10 +105,5 @@ export async function runDiff(args: string[], out: Output): Promise<number> {
     else out.text(formatDiff(parsed.left.text, parsed.right.text, result));
     if (!result.complete) return 2;
     return result.equal ? 0 : 1;
-  } catch (error) {
-    out.error(`zooscope diff: ${(error as Error).message}${isZkError(error, 'noAuth') ? `; ${CREDENTIALS_HINT}` : ''}`);
-    return 2;
-  } finally {
-    sessions.close();
-  }
+  });
 }

@@ -6,7 +6,10 @@ import type { CompareSide } from '../zk/compare';
 import { SessionOptions, ZkSession } from '../zk/session/session';
 import { parseExport } from '../zk/transfer';
 import { visibleText } from '../shared/visibleText';
-import { checkedConnectString, checkedPath, UsageError } from './args';
+import { isZkError } from '../zk/errors';
+import { checkedConnectString, checkedPath, CREDENTIALS_HINT, UsageError } from './args';
+import type { Output } from './output';
+import type { SecurityArgs } from './securityArgs';
 
 export type SideSpec = { kind: 'live'; connectString: string; path: string; text: string } | { kind: 'file'; file: string; text: string };
 
@@ -26,7 +29,6 @@ function isFile(text: string): boolean {
   }
 }
 
-/** Opens the sessions the sides need and reads export files; `close` closes every session. */
 /** The sessions of `zooscope diff` and `zooscope copy`: one timeout and one set of credentials for every side. */
 export function sideSessionsFor(timeoutMs: number, security: Pick<SessionOptions, 'digest' | 'tls' | 'sasl' | 'ssh'>): SideSessions {
   return new SideSessions({
@@ -35,6 +37,35 @@ export function sideSessionsFor(timeoutMs: number, security: Pick<SessionOptions
   });
 }
 
+/**
+ * Runs `zooscope diff` or `zooscope copy`: a usage error is exit 2 with a one-line message, the body gets the sides'
+ * sessions, which are closed however it ends, and a failure it does not handle is exit 2 (with the credentials hint
+ * when an ACL refused the session).
+ */
+export async function runWithSides<A extends { security: SecurityArgs; timeoutMs: number }>(
+  command: string, args: string[], out: Output, parse: (args: string[]) => A, body: (parsed: A, sessions: SideSessions) => Promise<number>,
+): Promise<number> {
+  let parsed: A;
+  let security: ReturnType<SecurityArgs['sessionOptions']>;
+  try {
+    parsed = parse(args);
+    security = parsed.security.sessionOptions(process.env);
+  } catch (error) {
+    out.error(`zooscope ${command}: ${(error as Error).message}`);
+    return 2;
+  }
+  const sessions = sideSessionsFor(parsed.timeoutMs, security);
+  try {
+    return await body(parsed, sessions);
+  } catch (error) {
+    out.error(`zooscope ${command}: ${(error as Error).message}${isZkError(error, 'noAuth') ? `; ${CREDENTIALS_HINT}` : ''}`);
+    return 2;
+  } finally {
+    sessions.close();
+  }
+}
+
+/** Opens the sessions the sides need and reads export files; `close` closes every session. */
 export class SideSessions {
   private readonly sessions = new Map<string, ZkSession>();
   constructor(private readonly options: Omit<SessionOptions, 'connectString'>) {}
