@@ -1,6 +1,6 @@
 // `zooscope get <connectString> <path> [--decoded]`: a node's data on stdout; with --decoded, what it means to the
 // system that wrote it (Kafka, ClickHouse, Patroni… see src/zk/meaning) as JSON for scripts.
-import { decodedDocument } from '../zk/meaning';
+import { decodedDocument, readMeaningContext, sessionContextRead } from '../zk/meaning';
 import { getDataNullable } from '../zk/protocol/nullableData';
 import { isZkError } from '../zk/errors';
 import { SessionOptions, ZkSession } from '../zk/session/session';
@@ -53,7 +53,8 @@ export async function runGet(args: string[], out: Output): Promise<number> {
   try {
     await session.open();
     const reply = await session.request(getDataNullable(session.channel, parsed.path, false), 'getData', parsed.path);
-    if (parsed.decoded) out.json(decodedDocument(parsed.path, reply.data));
+    // Related nodes (a Patroni member's lag needs the leader's status) are read once each, after the node itself.
+    if (parsed.decoded) out.json(decodedDocument(parsed.path, reply.data, await readMeaningContext(parsed.path, sessionContextRead(session))));
     else out.text(reply.data === null ? 'null' : reply.data.toString('utf8'));
     return 0;
   } catch (error) {

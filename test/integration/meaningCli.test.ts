@@ -7,6 +7,7 @@ import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { sharedCliBundle } from '../support/cliBundle';
 import { fixtures } from '../unit/meaningFixtures';
+import { LEADER_LSN, memberPath, MIB, statusPath, touchMemberRecord, writeStatusValue } from '../unit/patroniLagFixtures';
 
 let cli: string;
 
@@ -34,6 +35,9 @@ describe('get --decoded (CLI and shell)', () => {
     await writer.mkdirp('/hbase');
     await writer.create(master.path, Buffer.from(master.data));
     await writer.create('/plain', 'just text');
+    await writer.mkdirp('/service/pg/members');
+    await writer.create(statusPath, Buffer.from(writeStatusValue(LEADER_LSN)));
+    await writer.create(memberPath('pg2'), Buffer.from(touchMemberRecord('replica', 'streaming', LEADER_LSN - 16 * MIB)));
   });
 
   after(async () => {
@@ -69,6 +73,16 @@ describe('get --decoded (CLI and shell)', () => {
     assert.equal(doc.decoded.election, 'leader');
     const plain = await run(['shell', zk.connectString, 'get', broker.path]);
     assert.equal(plain.stdout, `${new TextDecoder().decode(broker.data)}\n`);
+  });
+
+  test('a Patroni member is decoded with the status it lags behind, by the CLI and by the shell', async () => {
+    for (const args of [['get', zk.connectString, memberPath('pg2'), '--decoded'], ['shell', zk.connectString, 'get', '--decoded', memberPath('pg2')]]) {
+      const { code, stdout, stderr } = await run(args);
+      assert.equal(code, 0, stderr);
+      const doc = JSON.parse(stdout) as { decoded: { summary: string; fields: Record<string, unknown> } };
+      assert.equal(doc.decoded.summary, 'replica · streaming · lag 16 MiB', args[0]);
+      assert.equal(doc.decoded.fields.lag, String(16 * MIB), args[0]);
+    }
   });
 
   test('a missing node is an error, not an empty document', async () => {

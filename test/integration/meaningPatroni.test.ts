@@ -1,13 +1,16 @@
 // Patroni run for real (Debian's patroni 3.0.2, kazoo, PostgreSQL): a leader and a replica on a test ZooKeeper.
 // What ZooScope decodes from /service/<scope>/… equals what `patronictl list` reports (leader, roles, states,
-// timelines), and the leader key is recognised as Patroni's election.
+// timelines, lag), and the leader key is recognised as Patroni's election.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { decodeMeaning, meaningJson } from '../../src/zk/meaning';
+import { decodedDocument, decodeMeaning, Meaning, meaningJson, readMeaningContext, sessionContextRead } from '../../src/zk/meaning';
+import { MeaningMarks } from '../../src/vscode/core/tree/meaningMarks';
+import { plainTranslate } from '../../src/zk/meaning/types';
+import { ConnectionNode, ZnodeNode } from '../../src/zk/tree/treeNodes';
 import { fixedLeaderRecipe } from '../../src/zk/analysis/systemElections';
 import { ZkSession } from '../../src/zk/session/session';
 import { PatroniMember, patronictlList, PatronictlRow, startPatroniMember, stopPatroniMember } from '../support/systems/patroni';
-import { eventually } from '../support/waiting';
+import { eventually, waitFor } from '../support/waiting';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 
 const SCOPE = 'pgtest';
@@ -70,5 +73,71 @@ describe('Patroni, decoded', () => {
     assert.equal(config.ttl, '30');
     assert.equal(config.loop_wait, '2');
     assert.match((await decoded(`/service/${SCOPE}/initialize`)).meaning.summary, /^system identifier \d+$/);
+  });
+
+  const MIB = 1024 * 1024;
+  const statusOptime = async () => (JSON.parse((await session.getData(`/service/${SCOPE}/status`)).data.toString('utf8')) as { optime: number }).optime;
+
+  test('the replica\'s lag is the status\'s optime less its own position, as patronictl lists it; the leader has none', async () => {
+    // The status and the members move while the cluster runs: a look counts when the status read before and after
+    // agree, and patronictl (reading a moment apart from us) shows the same figure for every lag we could compute.
+    const look = await waitFor('a steady look at the members', async () => {
+      const optime = await statusOptime();
+      const listed = await patronictlList(members[0]);
+      const docs = await Promise.all(listed.map(async (row) => {
+        const path = `/service/${SCOPE}/members/${row.Member}`;
+        const { data } = await session.getData(path);
+        const { decoded } = decodedDocument(path, data, await readMeaningContext(path, sessionContextRead(session)));
+        return { row, fields: decoded!.fields, summary: decoded!.summary };
+      }));
+      if (await statusOptime() !== optime) return undefined;
+      const disagrees = docs.some(({ row, fields }) => fields.lag !== undefined && row['Lag in MB'] !== Math.round(Number(fields.lag) / MIB));
+      return disagrees ? undefined : { optime, docs };
+    }, 120000, 200);
+    assert.equal(look.docs.length, 2);
+    for (const { row, fields, summary } of look.docs) {
+      if (row.Role === 'Leader') {
+        assert.equal(fields.lag, undefined, `${row.Member} is the leader`);
+        assert.doesNotMatch(summary, /lag/);
+        continue;
+      }
+      assert.match(summary, /^replica · (running|streaming) · lag \d+(\.\d)? (B|KiB|MiB|GiB)$/);
+      const lag = Number(fields.lag);
+      assert.ok(Number.isSafeInteger(lag) && lag >= 0, `${row.Member}: lag ${String(fields.lag)}`);
+      assert.equal(lag, Math.max(0, look.optime - Number(fields.xlog_location)));
+      assert.equal(fields.leader_optime, String(look.optime));
+    }
+  });
+
+  test('the tree reads the status once for the members\' listing and draws the replica\'s lag', async () => {
+    const reads: string[] = [];
+    let pending = 0;
+    const counting = {
+      getData: (path: string) => {
+        reads.push(path);
+        pending++;
+        return session.getData(path).finally(() => pending--);
+      },
+    } as unknown as ZkSession;
+    const marks = new MeaningMarks(plainTranslate, () => undefined);
+    const root = new ConnectionNode('c');
+    const names = (await session.getChildren(`/service/${SCOPE}/members`)).children;
+    const nodes = await Promise.all(names.map(async (name) => {
+      const path = `/service/${SCOPE}/members/${name}`;
+      return new ZnodeNode('c', path, name, (await session.exists(path))!, root);
+    }));
+    const drawn = () => nodes.map((n) => marks.get(n, counting));
+    drawn();
+    // Until every read the drawing started has answered and every member is decoded; then what the answers chained.
+    await waitFor('the members\' reads', () => Promise.resolve(pending === 0 && drawn().every((m) => m !== undefined)), 60000, 20);
+    await new Promise((resolve) => setImmediate(resolve));
+    const meanings = drawn() as Meaning[];
+    assert.equal(reads.filter((p) => p === `/service/${SCOPE}/status`).length, 1);
+    assert.equal(meanings.length, 2);
+    for (const meaning of meanings) {
+      const fields = meaningJson(meaning).fields;
+      if (fields.role === 'master' || fields.role === 'primary') assert.equal(fields.lag, undefined);
+      else assert.match(meaning.summary, /^replica · (running|streaming) · lag /);
+    }
   });
 });

@@ -1,9 +1,10 @@
 // Decoding never throws: every fixture truncated at every length, bit-flipped, and random bytes on every path.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { decoders } from '../../src/zk/meaning';
-import { plainTranslate } from '../../src/zk/meaning/types';
-import { fixtures } from './meaningFixtures';
+import { decoders, meaningContextPaths } from '../../src/zk/meaning';
+import { MeaningContext, plainTranslate } from '../../src/zk/meaning/types';
+import { hasHiddenCharacters } from '../../src/shared/visibleText';
+import { bytes, fixtures } from './meaningFixtures';
 
 /** A small deterministic generator, so a failure repeats. */
 function random(seed: number): () => number {
@@ -14,9 +15,9 @@ function random(seed: number): () => number {
   };
 }
 
-function decodeAll(path: string, data: Uint8Array): void {
+function decodeAll(path: string, data: Uint8Array, context?: MeaningContext): void {
   for (const d of decoders) {
-    assert.doesNotThrow(() => d.decode(path, data, plainTranslate), `${d.system} threw on ${path} (${data.length} bytes)`);
+    assert.doesNotThrow(() => d.decode(path, data, plainTranslate, context), `${d.system} threw on ${path} (${data.length} bytes)`);
   }
 }
 
@@ -42,4 +43,34 @@ test('varints longer than ten bytes and huge lengths are refused, not read past 
   const longVarint = Uint8Array.from([0x08, ...new Array<number>(12).fill(0xff), 0x01]);
   const hugeLength = Uint8Array.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x41]);
   for (const data of [longVarint, hugeLength]) decodeAll('/hadoop-ha/ns/ActiveStandbyElectorLock', data);
+});
+
+test('related nodes\' data (a Patroni member\'s status and optime) never makes a decoder throw or show hidden characters', () => {
+  const next = random(29);
+  const hostile = ['{"optime":1e400}', '{"optime":-1}', '{"optime":"5"}', '{"optime":NaN}', '{"optime":9007199254740993}', '{"optime":null}',
+    '{"optime":[1]}', '{"optime":{"a":1}}', '[]', '', '18446744073709551615', '-5', 'NaN', '5\u202e', '\u0007', '{"optime":5}', '123'];
+  const withContext = fixtures.filter((f) => meaningContextPaths(f.path).length > 0);
+  assert.ok(withContext.length > 0, 'a fixture whose decoder reads related nodes');
+  for (const f of withContext) {
+    const paths = meaningContextPaths(f.path);
+    for (let round = 0; round < 300; round++) {
+      const context = new Map<string, Uint8Array | null>();
+      for (const p of paths) {
+        const pick = next();
+        if (pick < 0.15) continue; // not read
+        if (pick < 0.3) context.set(p, null);
+        else if (pick < 0.8) context.set(p, bytes(hostile[Math.floor(next() * hostile.length)]));
+        else context.set(p, Uint8Array.from({ length: Math.floor(next() * 24) }, () => Math.floor(next() * 256)));
+      }
+      decodeAll(f.path, f.data, context);
+      const copy = Uint8Array.from(f.data);
+      copy[Math.floor(next() * copy.length)] = Math.floor(next() * 256);
+      decodeAll(f.path, copy, context);
+      // The fixtures' own text is plain, so any hidden character in the line would have come from the context.
+      for (const d of decoders) {
+        const summary = d.decode(f.path, f.data, plainTranslate, context)?.summary ?? '';
+        assert.equal(hasHiddenCharacters(summary), false, `${d.system}: ${JSON.stringify(summary)}`);
+      }
+    }
+  }
 });

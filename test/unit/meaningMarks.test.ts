@@ -7,6 +7,7 @@ import { plainTranslate } from '../../src/zk/meaning/types';
 import type { ZkSession } from '../../src/zk/session/session';
 import type { ZnodeStat } from '../../src/zk/stat';
 import { ConnectionNode, ZnodeNode } from '../../src/zk/tree/treeNodes';
+import { ZkError } from '../../src/zk/errors';
 
 const stat = (over: Partial<ZnodeStat> = {}): ZnodeStat => ({ czxid: 5n, mzxid: 5n, ctime: 1, mtime: 1, version: 0, cversion: 0, aversion: 0,
   ephemeralOwner: 0n, dataLength: 40, numChildren: 0, pzxid: 5n, ...over });
@@ -63,4 +64,66 @@ test('data read elsewhere is remembered, and a changed node is read again', () =
   assert.deepEqual(reads, []);
   marks.get(node('/brokers/ids/7', { mzxid: 9n }), session);
   assert.deepEqual(reads, ['/brokers/ids/7']);
+});
+
+// Patroni members: their lag needs the scope's status, read once for all the members of one listing.
+function patroniSession(optime: { value: number }) {
+  const reads: string[] = [];
+  const session = {
+    getData: (path: string) => {
+      reads.push(path);
+      if (path === '/service/pg/status') return Promise.resolve({ data: Buffer.from(JSON.stringify({ optime: optime.value })), stat: stat() });
+      if (path === '/service/pg/optime/leader') return Promise.reject(new ZkError('noNode', 'getData', path));
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      const role = name === 'm0' ? 'master' : 'replica';
+      return Promise.resolve({ data: Buffer.from(JSON.stringify({ conn_url: 'postgres://h/postgres', role, state: 'running', xlog_location: 1000 })), stat: stat() });
+    },
+  } as unknown as ZkSession;
+  return { reads, session };
+}
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+test('Patroni members: the status is read once for the whole listing, and the lag is drawn', async () => {
+  const optime = { value: 1000 + 16 * 1024 * 1024 };
+  const { reads, session } = patroniSession(optime);
+  const redrawn: string[] = [];
+  const marks = new MeaningMarks(plainTranslate, (_c: string, path: string) => redrawn.push(path));
+  const members = Array.from({ length: 5 }, (_, i) => node(`/service/pg/members/m${i}`));
+  for (const m of members) marks.get(m, session);
+  await settled();
+  assert.equal(reads.filter((p) => p === '/service/pg/status').length, 1);
+  assert.equal(reads.filter((p) => p === '/service/pg/optime/leader').length, 1);
+  assert.equal(reads.length, 7);
+  assert.equal(marks.get(members[1], session)?.summary, 'replica · running · lag 16 MiB');
+  assert.equal(marks.get(members[1], session)?.fields.find((f) => f.label === 'lag')?.value, String(16 * 1024 * 1024));
+  assert.equal(marks.get(members[0], session)?.fields.find((f) => f.label === 'lag'), undefined);
+  assert.ok(redrawn.includes('/service/pg/members/m1'));
+  // Drawn again without a new listing: nothing read.
+  for (const m of members) marks.get(m, session);
+  await settled();
+  assert.equal(reads.length, 7);
+  // Listed again: the status (and the legacy optime) once more, the members not; the new lag is drawn.
+  optime.value = 1000 + 2048;
+  redrawn.length = 0;
+  marks.listed('c', '/service/pg/members');
+  for (const m of members) marks.get(m, session);
+  await settled();
+  assert.deepEqual(reads.slice(7).sort(), ['/service/pg/optime/leader', '/service/pg/status']);
+  assert.equal(marks.get(members[2], session)?.summary, 'replica · running · lag 2 KiB');
+  assert.ok(redrawn.includes('/service/pg/members/m2'));
+});
+
+test('Patroni members: what they share comes out of the same 50 reads, and Show Details\' context is used', async () => {
+  const { reads, session } = patroniSession({ value: 5000 });
+  const marks = new MeaningMarks(plainTranslate, () => undefined);
+  for (let i = 0; i < 80; i++) marks.get(node(`/service/pg/members/m${i}`), session);
+  await settled();
+  assert.equal(reads.length, 50);
+  assert.ok(reads.includes('/service/pg/status'));
+  assert.equal(marks.get(node('/service/pg/members/m5'), session)?.summary, 'replica · running · lag 3.9 KiB');
+  // Read elsewhere with its context (Show Details, the decoded view): decoded with it, nothing read here.
+  const other = new MeaningMarks(plainTranslate, () => undefined);
+  const context = new Map([['/service/other/status', Buffer.from('{"optime":2024}')], ['/service/other/optime/leader', null]]);
+  const meaning = other.remember('c', '/service/other/members/r', 5n, Buffer.from('{"conn_url":"x","role":"replica","state":"running","xlog_location":1000}'), context);
+  assert.equal(meaning?.summary, 'replica · running · lag 1 KiB');
 });

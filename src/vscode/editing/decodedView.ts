@@ -1,7 +1,7 @@
 // "Open Data As → Decoded": a read-only document of what the node means to the system that wrote it
 // (src/zk/meaning), refreshed when the node changes; the bytes stay one click away (Open Data as Hex/Text).
 import * as vscode from 'vscode';
-import { decodeMeaning, Meaning } from '../../zk/meaning';
+import { decodeMeaning, Meaning, MeaningContext, readMeaningContext, sessionContextRead } from '../../zk/meaning';
 import { fieldLines, meaningHeading } from '../../zk/meaning/meaningText';
 import { HeldWatches } from '../../zk/heldWatches';
 import type { ConnectionManager } from '../core/connectionManager';
@@ -34,7 +34,7 @@ export class DecodedViewProvider implements vscode.TextDocumentContentProvider, 
 
   /** `remember`: the data just read, for the tree to show the meaning too. */
   constructor(private readonly connections: ConnectionManager,
-    private readonly remember: (connectionId: string, path: string, mzxid: bigint, data: Buffer) => void = () => undefined) {
+    private readonly remember: (connectionId: string, path: string, mzxid: bigint, data: Buffer, context: MeaningContext) => void = () => undefined) {
     this.subscription = vscode.workspace.onDidCloseTextDocument((doc) => {
       if (doc.uri.scheme === DECODED_SCHEME) this.watches.release(doc.uri.toString());
     });
@@ -47,9 +47,10 @@ export class DecodedViewProvider implements vscode.TextDocumentContentProvider, 
     if (!live) return t('Not connected.');
     void this.watches.hold(uri.toString(), () => live.session.watches.watch(path, () => this.changed.fire(uri)));
     try {
-      const { data, stat } = await live.session.getData(path);
-      this.remember(connectionId, path, stat.mzxid, data);
-      return renderDecoded(path, decodeMeaning(path, data, t));
+      // With the related nodes the meaning uses (a Patroni member's lag: the leader's status), each read once.
+      const [{ data, stat }, context] = await Promise.all([live.session.getData(path), readMeaningContext(path, sessionContextRead(live.session))]);
+      this.remember(connectionId, path, stat.mzxid, data, context);
+      return renderDecoded(path, decodeMeaning(path, data, t, context));
     } catch (error) {
       return describeError(error);
     }

@@ -14,7 +14,8 @@ import { HeldWatches } from '../../zk/heldWatches';
 import { QuotaInfo, readQuota } from '../../zk/quota';
 import { quotaLines } from '../core/tree/tooltip';
 import { syncBeforeRead } from '../core/settings';
-import type { Meaning } from '../../zk/meaning';
+import { readMeaningContext, sessionContextRead } from '../../zk/meaning';
+import type { Meaning, MeaningContext } from '../../zk/meaning';
 import { fieldLines, meaningHeading } from '../../zk/meaning/meaningText';
 
 export const DETAILS_SCHEME = 'zooscope-details';
@@ -80,7 +81,7 @@ export class DetailsProvider implements vscode.TextDocumentContentProvider, vsco
 
   /** `decode`: the node's meaning from data just read (the tree remembers it, so its item shows it too). */
   constructor(private readonly connections: ConnectionManager,
-    private readonly decode: (connectionId: string, path: string, mzxid: bigint, data: Buffer) => Meaning | undefined = () => undefined) {
+    private readonly decode: (connectionId: string, path: string, mzxid: bigint, data: Buffer, context: MeaningContext) => Meaning | undefined = () => undefined) {
     this.subscription = vscode.workspace.onDidCloseTextDocument((doc) => {
       if (doc.uri.scheme !== DETAILS_SCHEME) return;
       this.watches.release(doc.uri.toString());
@@ -96,9 +97,10 @@ export class DetailsProvider implements vscode.TextDocumentContentProvider, vsco
     try {
       // zooscope.syncBeforeRead: a session on a lagging follower catches up with the leader before the read.
       if (syncBeforeRead()) await live.session.sync(path).catch(() => undefined);
-      const [{ data, stat }, acl, quota] = await Promise.all([live.session.getData(path), readAcl(live.session, path),
-        readQuota(live.session, path).catch(() => undefined)]);
-      return renderDetails(path, stat, data, acl, quota, this.decode(connectionId, path, stat.mzxid, data));
+      // The related nodes a meaning uses (a Patroni member's lag: the leader's status) are known from the path alone.
+      const [{ data, stat }, acl, quota, context] = await Promise.all([live.session.getData(path), readAcl(live.session, path),
+        readQuota(live.session, path).catch(() => undefined), readMeaningContext(path, sessionContextRead(live.session))]);
+      return renderDetails(path, stat, data, acl, quota, this.decode(connectionId, path, stat.mzxid, data, context));
     } catch (error) {
       return describeError(error);
     }

@@ -70,3 +70,18 @@ export function hostPort(host: string, port: string | number | undefined): strin
   const h = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return port === undefined ? h : `${h}:${port}`;
 }
+
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+
+/** A byte count in binary units: `512 B`, `1.5 KiB`, `16 MiB` (one decimal below ten units, whole above). */
+export function humanBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  // 1023.97 KiB would round to "1024 KiB": divided once more instead.
+  while (value >= 1023.95 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const shown = unit === 0 || value >= 10 ? String(Math.round(value)) : String(Math.round(value * 10) / 10);
+  return `${shown} ${BYTE_UNITS[unit]}`;
+}

@@ -1,10 +1,14 @@
 import { decodeMeaning } from './registry';
 import { decodedDocument as documentWith } from './meaningJson';
+import type { MeaningContext } from './types';
 
-export { decodeMeaning, decoders, mightHaveMeaning } from './registry';
+export { decodeMeaning, decoders, meaningContextPaths, mightHaveMeaning } from './registry';
+export { readMeaningContext, sessionContextRead } from './readContext';
+export type { ContextRead } from './readContext';
 export { meaningJson } from './meaningJson';
 export type { MeaningJson } from './meaningJson';
-export type { ElectionFlag, Meaning, MeaningDecoder, MeaningField, SystemId } from './types';
+export type { ElectionFlag, Meaning, MeaningContext, MeaningDecoder, MeaningField, SystemId } from './types';
 
-/** `get --decoded`'s document, decoded with every known system. */
-export const decodedDocument = (path: string, data: Uint8Array | null) => documentWith(path, data, (p, d) => decodeMeaning(p, d));
+/** `get --decoded`'s document, decoded with every known system (and the related nodes' data, readMeaningContext). */
+export const decodedDocument = (path: string, data: Uint8Array | null, context?: MeaningContext) =>
+  documentWith(path, data, (p, d) => decodeMeaning(p, d, undefined, context));

@@ -1,15 +1,39 @@
 // Patroni (PostgreSQL HA) with its ZooKeeper DCS: /<namespace>/<scope>/{leader, members/<name>, config, status,
 // failover, sync, initialize, history}, the namespace being `service` unless configured. Formats: Patroni's
 // patroni/dcs/__init__.py (Member, ClusterConfig, Failover, SyncState, TimelineHistory) and patroni/dcs/zookeeper.py.
-import { isObject, jsonObject, num, objectRows, rawMeaning, rows, show, str, utf8 } from './decoding';
-import type { Meaning, MeaningDecoder, MeaningField, Translate } from './types';
+// A member's lag is the leader's position (`status`, or `optime/leader` from Patroni before 2.1) less the member's
+// `xlog_location`, as patroni/utils.py cluster_as_json computes it for `patronictl list`.
+import { humanBytes, isObject, jsonObject, num, objectRows, rawMeaning, rows, show, str, utf8 } from './decoding';
+import type { Meaning, MeaningContext, MeaningDecoder, MeaningField, Translate } from './types';
 
 const KEY = /(?:^|\/)service\/([^/]+)\/(leader|members\/[^/]+|config|status|failover|sync|initialize|history|optime\/leader)$/;
+
+const LEADER_ROLES = new Set(['master', 'primary', 'standby_leader']);
+
+/** An LSN as Patroni writes it (bytes since the WAL's start), or undefined for anything a lag could not trust. */
+const lsnOf = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+
+/** The key's directory (`/service/<scope>/`), from a path the pattern matched with `key`. */
+const scopeDirectory = (path: string, key: string) => path.slice(0, path.length - key.length);
+
+/**
+ * The leader's last written position, as Patroni's ZooKeeper get_status reads it: `status`'s optime, or when there is
+ * no status node the legacy `optime/leader`. Unknown (not read, not a number) is undefined: no lag is better than a guess.
+ */
+function leaderPosition(directory: string, context: MeaningContext | undefined): number | undefined {
+  const status = context?.get(`${directory}status`);
+  if (status === undefined) return undefined;
+  if (status !== null) return lsnOf(jsonObject(status)?.optime);
+  const optime = context?.get(`${directory}optime/leader`);
+  const text = optime ? utf8(optime) : undefined;
+  return text !== undefined && /^\d{1,16}$/.test(text) ? lsnOf(Number(text)) : undefined;
+}
 
 const base = (role: string, summary: string, fields: MeaningField[], icon: string): Meaning =>
   ({ system: 'patroni', systemName: 'Patroni', role, summary, fields, icon });
 
-function member(scope: string, name: string, data: Uint8Array, t: Translate): Meaning {
+function member(scope: string, name: string, data: Uint8Array, t: Translate, leaderLsn: number | undefined): Meaning {
   const json = jsonObject(data);
   if (!json || (str(json.conn_url) === undefined && str(json.api_url) === undefined)) {
     return rawMeaning('patroni', 'Patroni', t('Patroni member'), t('not a member record (JSON with conn_url or api_url)'), t);
@@ -17,21 +41,29 @@ function member(scope: string, name: string, data: Uint8Array, t: Translate): Me
   const role = str(json.role) ?? '?';
   const state = str(json.state) ?? '?';
   const lsn = num(json.xlog_location);
+  const isLeader = LEADER_ROLES.has(role);
+  const ownLsn = lsnOf(json.xlog_location);
+  // The status is written every loop, the member key only when it changed: a member ahead of it has no lag.
+  const lag = !isLeader && ownLsn !== undefined && leaderLsn !== undefined ? Math.max(0, leaderLsn - ownLsn) : undefined;
   const parts = [role, state];
-  if (json.timeline !== undefined) parts.push(t('timeline {0}', show(json.timeline)));
-  if (lsn !== undefined) parts.push(t('LSN {0}', lsn));
+  if (lag !== undefined) parts.push(t('lag {0}', humanBytes(lag)));
+  else {
+    if (json.timeline !== undefined) parts.push(t('timeline {0}', show(json.timeline)));
+    if (lsn !== undefined) parts.push(t('LSN {0}', lsn));
+  }
   const fields: MeaningField[] = rows([['scope', scope], ['member', name], ['role', role], ['state', state], ['conn_url', json.conn_url],
-    ['api_url', json.api_url], ['version', json.version], ['timeline', json.timeline], ['xlog_location', lsn], ['replication_state', json.replication_state],
+    ['api_url', json.api_url], ['version', json.version], ['timeline', json.timeline], ['xlog_location', lsn],
+    ['lag', lag], ['leader_optime', lag === undefined ? undefined : leaderLsn], ['replication_state', json.replication_state],
     ['pending_restart', json.pending_restart], ['scheduled_restart', json.scheduled_restart]]);
   if (isObject(json.tags)) fields.push({ label: 'tags', value: '', children: objectRows(json.tags) });
-  return base(t('Patroni member'), parts.join(' · '), fields, role === 'master' || role === 'primary' || role === 'standby_leader' ? 'star-full' : 'database');
+  return base(t('Patroni member'), parts.join(' · '), fields, isLeader ? 'star-full' : 'database');
 }
 
-function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefined {
+function decode(path: string, data: Uint8Array, t: Translate, context?: MeaningContext): Meaning | undefined {
   const m = KEY.exec(path);
   if (!m) return undefined;
   const [, scope, key] = m;
-  if (key.startsWith('members/')) return member(scope, key.slice('members/'.length), data, t);
+  if (key.startsWith('members/')) return member(scope, key.slice('members/'.length), data, t, leaderPosition(scopeDirectory(path, key), context));
   const text = utf8(data);
   if (text === undefined) return rawMeaning('patroni', 'Patroni', t('Patroni key'), t('not UTF-8 text'), t);
   if (key === 'leader') {
@@ -74,5 +106,11 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
 export const patroniDecoder: MeaningDecoder = {
   system: 'patroni',
   claims: (path) => KEY.test(path),
+  contextPaths(path) {
+    const key = KEY.exec(path)?.[2];
+    if (!key?.startsWith('members/')) return [];
+    const directory = scopeDirectory(path, key);
+    return [`${directory}status`, `${directory}optime/leader`];
+  },
   decode,
 };

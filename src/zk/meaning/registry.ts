@@ -8,7 +8,7 @@ import { hbaseDecoder } from './hbase';
 import { kafkaDecoder } from './kafka';
 import { patroniDecoder } from './patroni';
 import { solrDecoder } from './solr';
-import { Meaning, MeaningDecoder, plainTranslate, Translate } from './types';
+import { Meaning, MeaningContext, MeaningDecoder, plainTranslate, Translate } from './types';
 
 export const decoders: readonly MeaningDecoder[] = [
   kafkaDecoder, clickhouseDecoder, patroniDecoder, hbaseDecoder, hadoopDecoder, solrDecoder, dubboDecoder, curatorDiscoveryDecoder,
@@ -19,16 +19,30 @@ export function mightHaveMeaning(path: string): boolean {
   return decoders.some((d) => d.claims(path));
 }
 
+/** The related nodes whose data the decoders that claim `path` would use with it (see MeaningDecoder.contextPaths). */
+export function meaningContextPaths(path: string): string[] {
+  const paths = new Set<string>();
+  for (const decoder of decoders) {
+    if (!decoder.contextPaths || !decoder.claims(path)) continue;
+    try {
+      for (const p of decoder.contextPaths(path)) paths.add(p);
+    } catch {
+      // A decoder bug costs its context, not the tree.
+    }
+  }
+  return [...paths];
+}
+
 /**
  * What the node means, or undefined when no system recognises it. A decoded answer beats a `raw` one (the path
  * looked right to one system, the bytes fit another). Never throws.
  */
-export function decodeMeaning(path: string, data: Uint8Array, t: Translate = plainTranslate): Meaning | undefined {
+export function decodeMeaning(path: string, data: Uint8Array, t: Translate = plainTranslate, context?: MeaningContext): Meaning | undefined {
   let raw: Meaning | undefined;
   for (const decoder of decoders) {
     let meaning: Meaning | undefined;
     try {
-      meaning = decoder.decode(path, data, t);
+      meaning = decoder.decode(path, data, t, context);
     } catch (error) {
       // A decoder bug must not break the tree: the node is shown raw, with the reason.
       meaning = { system: decoder.system, systemName: decoder.system, role: decoder.system, summary: '', fields: [], icon: 'file-binary',

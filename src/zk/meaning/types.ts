@@ -32,12 +32,24 @@ export interface Meaning {
   raw?: { reason: string };
 }
 
+/**
+ * Data of related nodes a decoder asked for (`contextPaths`), by absolute path: the bytes, null when the node does
+ * not exist. A path missing from the map was not read (over budget, not readable): the decoder says nothing it
+ * would need it for.
+ */
+export type MeaningContext = ReadonlyMap<string, Uint8Array | null>;
+
 /** One system's decoder: `claims` is the path pattern alone (cheap, used to bound reads); `decode` also checks the bytes. */
 export interface MeaningDecoder {
   system: SystemId;
   claims(path: string): boolean;
-  /** Never throws: bytes that do not parse give a `raw` result or undefined. */
-  decode(path: string, data: Uint8Array, t: Translate): Meaning | undefined;
+  /**
+   * Other nodes whose data completes this node's meaning (a Patroni member's lag needs the leader's position), as
+   * absolute paths. The path alone decides, so a reader can read them once for all the children of one parent.
+   */
+  contextPaths?(path: string): string[];
+  /** Never throws: bytes that do not parse give a `raw` result or undefined; so does hostile context data. */
+  decode(path: string, data: Uint8Array, t: Translate, context?: MeaningContext): Meaning | undefined;
 }
 
 /** `{0}`-style substitution without translation, for the CLI and tests. */

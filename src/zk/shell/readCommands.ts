@@ -7,7 +7,7 @@ import { parse, retainWatchCompatibility, RunContext, Runner, usageError } from 
 import { javaList, juteId, permString, statLines } from './javaFormat';
 import { clientConfigString } from './configText';
 import type { CommandSpec } from './commands';
-import { decodedDocument } from '../meaning';
+import { decodedDocument, readMeaningContext, sessionContextRead } from '../meaning';
 
 const childPath = (parent: string, name: string) => (parent === '/' ? '/' : parent + '/') + name;
 
@@ -80,7 +80,10 @@ const get: Runner = async (ctx, words, spec) => {
   const reply = await request(ctx, getDataNullable(ctx.session.channel, path, watch), 'getData', path);
   if (watch) ctx.watches.data.add(path);
   // --decoded: what the node means to the system that wrote it (src/zk/meaning), as JSON.
-  if (decoded) ctx.out(JSON.stringify(decodedDocument(path, reply.data), null, 2) + '\n');
+  if (decoded) {
+    const context = await readMeaningContext(path, sessionContextRead(ctx.session));
+    ctx.out(JSON.stringify(decodedDocument(path, reply.data, context), null, 2) + '\n');
+  }
   else ctx.out((reply.data === null ? 'null' : reply.data.toString('utf8')) + '\n');
   if (parsed.values.has('s')) ctx.out(statLines(reply.stat, ctx.timeZone));
 };

@@ -1,10 +1,12 @@
 // What a znode means, inside a real VS Code against a real ZooKeeper: a Kafka broker registration shows its
-// summary in the tree's description, its fields in the tooltip and Show Details, and in Open Data As → Decoded.
+// summary in the tree's description, its fields in the tooltip and Show Details, and in Open Data As → Decoded;
+// a Patroni replica (its name with a right-to-left override) shows its lag behind the scope's status there too.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import { connectOtherClient, OtherClient } from '../../support/zkClient';
 import { fixtures } from '../../unit/meaningFixtures';
+import { LEADER_LSN, MIB, touchMemberRecord, writeStatusValue } from '../../unit/patroniLagFixtures';
 import { nextChange, services, testZk, znodeAt } from './zooscope';
 
 const ID = 'host-meaning';
@@ -14,6 +16,7 @@ const BROKER = `${BASE}${broker.path}`;
 // A Patroni leader key naming a "member" that is a command link with a right-to-left override.
 const LEADER = `${BASE}/service/pg/leader`;
 const HOSTILE = '[x](command:workbench.action.quit)\u202e';
+const REPLICA = `${BASE}/service/pg/members/pg\u202e2`;
 
 describe('Meaning of known systems\' nodes', function () {
   this.timeout(60000);
@@ -27,6 +30,9 @@ describe('Meaning of known systems\' nodes', function () {
     await other.create(BROKER, Buffer.from(broker.data));
     await other.mkdirp(`${BASE}/service/pg`);
     await other.create(LEADER, HOSTILE);
+    await other.mkdirp(`${BASE}/service/pg/members`);
+    await other.create(`${BASE}/service/pg/status`, Buffer.from(writeStatusValue(LEADER_LSN)));
+    await other.create(REPLICA, Buffer.from(touchMemberRecord('replica', 'streaming', LEADER_LSN - 16 * MIB)));
     await s.commands.addConnection({ id: ID, name: 'Host Meaning', connectString: testZk() });
   });
 
@@ -78,5 +84,23 @@ describe('Meaning of known systems\' nodes', function () {
     assert.strictEqual(doc?.uri.scheme, 'zooscope-decoded');
     assert.ok(doc.getText().includes('broker 1 · kafka1:9092 · rack r1'), doc.getText());
     assert.ok(doc.getText().includes('PLAINTEXT://kafka1:9092'));
+  });
+
+  it('a Patroni replica shows its lag behind the status: on its line, in the tooltip, Show Details and Decoded', async () => {
+    const node = await znodeAt(s, ID, REPLICA);
+    const description = () => String(s.tree.getTreeItem(node).description);
+    // The member and the status are read when the node is drawn; each answer announces the node again.
+    while (!description().includes('lag')) await nextChange(s, (n) => n?.kind === 'znode' && n.path === REPLICA, 30000);
+    assert.match(description(), /^replica · streaming · lag 16 MiB/);
+    const tooltip = ((await s.tree.resolveTreeItem(s.tree.getTreeItem(node), node)).tooltip as vscode.MarkdownString).value;
+    assert.ok(tooltip.includes(`| lag | ${16 * MIB} |`), tooltip);
+    assert.ok(!tooltip.includes('\u202e'), 'the override in the name is written out');
+    await vscode.commands.executeCommand('zooscope.showDetails', node);
+    const details = vscode.window.activeTextEditor?.document.getText() ?? '';
+    assert.ok(details.includes('replica · streaming · lag 16 MiB'), details);
+    await vscode.commands.executeCommand('zooscope.openDataDecoded', node);
+    const decoded = vscode.window.activeTextEditor?.document.getText() ?? '';
+    assert.ok(decoded.includes('replica · streaming · lag 16 MiB'), decoded);
+    assert.ok(decoded.includes(String(16 * MIB)), decoded);
   });
 });

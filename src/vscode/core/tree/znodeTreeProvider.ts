@@ -86,6 +86,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       const listing = await tree.openListing(node);
       const entries = await listing.entries();
       const nodes: TreeNode[] = [...entries];
+      this.meaningMarks.listed(node.connectionId, node.path);
       // Redraw the node itself when its children turn out to look like a lock queue (or stop to).
       if (node instanceof ZnodeNode && !listing.filter && this.lockQueues.update(node.connectionId, node.path, entries.map((e) => e.name))) {
         setTimeout(() => this.changed.fire(node), 0);
