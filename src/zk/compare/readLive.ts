@@ -3,8 +3,8 @@
 // (3.6+, readLiveBatched); node by node on older servers: then most nodes are leaves, two requests, not three,
 // pipelined with at most `window` nodes in flight, parents before children. Replies about one node come in the
 // order they were sent, so Stats that disagree between them mean the node was written meanwhile.
+import { DepthFirstPaths } from '../depthFirstPaths';
 import { ZkError } from '../errors';
-import { joinPath } from '../paths';
 import { getDataNullable } from '../protocol/nullableData';
 import * as ops from '../protocol/operations';
 import { AclEntry, getAcl } from '../protocol/writes';
@@ -45,8 +45,7 @@ function readLiveTreeSingly(session: ZkSession, root: string, options: ReadOptio
   const window = Math.max(1, options.window ?? 256);
   const wantAcl = options.acls ?? true;
   const channel = session.channel;
-  const pending: { parent: string; names: string[]; next: number }[] = [];
-  let rootSent = false;
+  const order = new DepthFirstPaths(root);
   let inFlight = 0;
   let stopped = false;
   let done = false;
@@ -79,19 +78,6 @@ function readLiveTreeSingly(session: ZkSession, root: string, options: ReadOptio
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
-    const nextPath = (): string | undefined => {
-      if (!rootSent) {
-        rootSent = true;
-        return root;
-      }
-      while (pending.length > 0) {
-        const top = pending[pending.length - 1];
-        if (top.next < top.names.length) return joinPath(top.parent, top.names[top.next++]);
-        pending.pop();
-      }
-      return undefined;
-    };
-
     const failed = (path: string, error: unknown) => {
       if (stopped) return;
       const zkError = ZkError.from(error, 'getData', path);
@@ -117,13 +103,13 @@ function readLiveTreeSingly(session: ZkSession, root: string, options: ReadOptio
       const relative = relativePath(path, root);
       if ((children && !sameStat(children.stat, stat)) || (aclReply && !sameStat(aclReply.stat, stat))) snapshot.changed.add(relative);
       snapshot.nodes.set(relative, { data: bytes, acl: aclReply?.acl, kind: nodeKind(stat), stat });
-      if (children && children.children.length > 0) pending.push({ parent: path, names: children.children, next: 0 });
+      if (children) order.add(path, children.children);
     };
 
     const pump = () => {
       if (done) return;
       while (!stopped && inFlight < window) {
-        const path = nextPath();
+        const path = order.next();
         if (path === undefined) break;
         inFlight++;
         read(path).catch((error: unknown) => failed(path, error)).finally(() => {

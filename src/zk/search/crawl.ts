@@ -2,8 +2,8 @@
 // with at most `window` requests in flight (node-zookeeper-client degrades past ~16k outstanding) and a stack of
 // pending child-name lists, so memory holds the current frontier, not the tree. Parents are always reported
 // before their children. Cancellable; nodes that vanish meanwhile are skipped; nodes we may not read are listed.
+import { DepthFirstPaths } from '../depthFirstPaths';
 import { ErrorName, isZkError, ZkError } from '../errors';
-import { joinPath } from '../paths';
 import * as ops from '../protocol/operations';
 import type { ZkSession } from '../session/session';
 import type { ZnodeStat } from '../stat';
@@ -61,8 +61,7 @@ export function crawl(session: ZkSession, root: string, onNode: (node: CrawledNo
   const stallMs = options.stallTimeoutMs ?? session.requestTimeoutMs;
   const progressMs = options.progressIntervalMs ?? 100;
   const summary: CrawlSummary = { visited: 0, vanished: 0, unreadable: [], unreadableCount: 0, cancelled: false, stoppedEarly: false };
-  const pending: { parent: string; names: string[]; next: number }[] = [];
-  let rootSent = false;
+  const order = new DepthFirstPaths(root);
   let inFlight = 0;
   let stopped = false;
   let done = false;
@@ -97,24 +96,11 @@ export function crawl(session: ZkSession, root: string, onNode: (node: CrawledNo
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
-    const nextPath = (): string | undefined => {
-      if (!rootSent) {
-        rootSent = true;
-        return root;
-      }
-      while (pending.length > 0) {
-        const top = pending[pending.length - 1];
-        if (top.next < top.names.length) return joinPath(top.parent, top.names[top.next++]);
-        pending.pop();
-      }
-      return undefined;
-    };
-
     const deliver = (path: string, reply: ops.ChildrenReply, data?: Buffer) => {
       if (stopped) return;
       summary.visited++;
       if (reply.children.length > 0 && (!options.descend || options.descend(path, reply.stat))) {
-        pending.push({ parent: path, names: reply.children, next: 0 });
+        order.add(path, reply.children);
       }
       if (onNode(data === undefined ? { path, stat: reply.stat } : { path, stat: reply.stat, data }) === false) {
         summary.stoppedEarly = true;
@@ -149,7 +135,7 @@ export function crawl(session: ZkSession, root: string, onNode: (node: CrawledNo
     const pump = () => {
       if (done) return;
       while (!stopped && inFlight < window) {
-        const path = nextPath();
+        const path = order.next();
         if (path === undefined) break;
         visit(path);
       }
