@@ -217,6 +217,13 @@ describe('lock history: semaphores and fixed leader nodes followed from the even
     await reads.answerAll({ [lock('a', 1)]: 0xan, [lease('e')]: 0xan, [lock('b', 2)]: 0xbn });
     assert.deepEqual(holdsOf(recorder.history).map((h) => `${h.node.slice(0, 1)} ${h.start - T0}..${h.end === undefined ? 'open' : h.end - T0} ${h.session}`), ['e 11..14 0xa', 'f 15..open 0xb']);
     assert.deepEqual(brief(recorder.history).filter((b) => b.startsWith('wait')), ['wait a1 10..11 unknown', 'wait b2 13..15 unknown']);
+    // Emptied, it goes from the reads (nothing names it a semaphore): still followed, its next lease is told.
+    recorder.nodeDeleted(lease('f'), T0 + 17);
+    recorder.observe(snapshot(18, {}));
+    recorder.nodeCreated(lease('g'), T0 + 19);
+    recorder.nodeDeleted(lease('g'), T0 + 20);
+    await reads.answerAll({});
+    assert.deepEqual(holdsOf(recorder.history).map((h) => `${h.node.slice(0, 1)} ${h.start - T0}..${(h.end ?? 0) - T0}`), ['e 11..14', 'f 15..17', 'g 19..20']);
   });
 
   test('a fixed leader node: each create is a hold by its owner until its delete, also after a read no longer shows it', async () => {

@@ -135,8 +135,9 @@ export class LockRecorder {
       if (queues.has(followed.path) || this.truncated) continue;
       // Gone from the reads (a Curator container removed): what it had from reads alone is gone too.
       this.observeFollowed({ path: followed.path, recipe: followed.recipe, participants: [], anomalies: [] }, at, live);
-      // A fixed leader node's queue goes from the reads with its node: still followed, its next create is told.
-      if (followed.members.size === 0 && followed.pending.length === 0 && followed.shape !== 'fixed') this.forget(followed);
+      // A name queue comes back with its next create (newQueueFor); a semaphore or fixed leader node, which a name
+      // alone does not tell, goes from the reads while empty and stays followed, so its next create is told.
+      if (followed.members.size === 0 && followed.pending.length === 0 && followed.shape === 'names') this.forget(followed);
     }
     for (const [lock, length] of this.lengths) {
       if (length > 0 && !queues.has(lock) && !this.followed.has(lock)) this.sample(lock, 0, at);
