@@ -85,11 +85,6 @@ export class FollowedQueue {
     return this.shape !== 'names';
   }
 
-  /** Whether `path` is a member's path of this queue. */
-  holdsPath(path: string): boolean {
-    return this.shape === 'fixed' ? path === this.path : this.dirs.includes(parentPath(path) ?? '');
-  }
-
   awaitsCreateOf(path: string): boolean {
     return this.pending.some((change) => change.kind === 'created' && change.path === path);
   }
