@@ -5,7 +5,7 @@
 // with its rotated part (and `--trace` converts it).
 import { LockMonitor } from '../zk/analysis';
 import type { AnalyzeOptions } from '../zk/analysis';
-import { followMonitor, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTrace, writeTraceFromRecording } from '../zk/history';
+import { followMonitor, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTraceFromHistory, writeTraceFromRecording } from '../zk/history';
 import type { ZkSession } from '../zk/session/session';
 import { createPrivateFile } from '../zk/transfer/privateFile';
 import { visibleText } from '../shared/visibleText';
@@ -142,7 +142,7 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output,
     args = { ...args, trace: undefined };
   }
   if (sessionEnded) out.error(`zooscope locks: the session ${sessionEnded === 'expired' ? 'expired' : `ended (${sessionEnded})`}; the history ends with a gap`);
-  finish(recorder.history, { from: startedAt, to: endedAt }, args, out);
+  await finish(recorder.history, { from: startedAt, to: endedAt }, args, out);
   return sessionEnded ? 1 : 0;
 }
 
@@ -154,7 +154,7 @@ export async function runReplay(file: string, args: Pick<WatchArgs, 'json' | 'tr
   if (loaded.tornLastLine) out.error('zooscope locks: the recording ends in a cut line (the recorder was stopped mid-write); it is left out');
   // The trace streams from the files: every interval, however long the recording.
   if (args.trace) await writeStreamedTrace(files, args.trace);
-  finish(loaded.history, { from: loaded.startedAt, to: loaded.lastAt }, { json: args.json }, out);
+  await finish(loaded.history, { from: loaded.startedAt, to: loaded.lastAt }, { json: args.json }, out);
   return 0;
 }
 
@@ -169,18 +169,18 @@ async function writeStreamedTrace(recording: string | readonly string[], file: s
   }
 }
 
-function finish(history: LockHistory, window: { from: number; to: number }, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output): void {
+async function finish(history: LockHistory, window: { from: number; to: number }, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output): Promise<void> {
   // Intervals open at the end end there (as bounds): the whole history, not only what began in the window.
   const figures = lockFigures(history, undefined, window.to);
-  if (args.trace) writeTraceFile(history, args.trace, window.to);
+  if (args.trace) await writeTraceFile(history, args.trace, window.to);
   if (args.json) out.json({ from: window.from, to: window.to, gaps: history.gaps, figures });
   else out.text(figuresText(figures, window));
 }
 
-function writeTraceFile(history: LockHistory, file: string, now: number): void {
+async function writeTraceFile(history: LockHistory, file: string, now: number): Promise<void> {
   const target = createPrivateFile(file);
   try {
-    writeTrace(history, (chunk) => target.write(chunk), { now, text: visibleText });
+    await writeTraceFromHistory(history, (chunk) => target.write(chunk), { now, text: visibleText });
     target.commit();
   } catch (error) {
     target.discard();

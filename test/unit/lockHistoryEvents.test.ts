@@ -2,7 +2,9 @@
 // change as told, holders follow from the names under the recipe's rules, and reads only add what they know.
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { LockHistory, LockRecorder } from '../../src/zk/history';
+import type { RecipeId } from '../../src/zk/analysis';
+import { HistoryInterval, LockHistory, LockRecorder } from '../../src/zk/history';
+import type { NodeDetails } from '../../src/zk/history/members';
 import { snapshot, T0 } from './lockHistoryFixtures';
 
 /** A kazoo lock node name: `c` repeated as its guid, then the sequence. */
@@ -123,16 +125,117 @@ describe('lock history: followed from the events', () => {
     assert.deepEqual(brief(recorder.history), ['hold a1 10..40~ unknown', 'wait b2 11..40~ acquired']);
     assert.deepEqual(openBrief(recorder.history).sort(), ['hold b2 40~', 'wait c3 33']);
   });
+});
 
-  test('a folder shown as a semaphore is left to the reads: its events change nothing', () => {
-    const recorder = new LockRecorder();
-    const analysis = snapshot(0, { '/S': [{ name: 'lease-a', session: '0xa', since: 0, holding: true, kind: 'lease' }] });
-    analysis.queues[0].recipe = 'curator-semaphore';
-    recorder.observe(analysis);
-    recorder.followEvents(T0 + 1);
-    recorder.resync(analysis, T0 + 1);
-    recorder.nodeCreated(`/S/locks/${'_c_0d2f7b8e-0000-4000-8000-000000000000-lock-0000000001'}`, T0 + 2);
-    recorder.nodeCreated(`/S/leases/${'_c_0d2f7b8e-0000-4000-8000-000000000000-lease-0000000001'}`, T0 + 3);
-    assert.deepEqual(openBrief(recorder.history), ['hold la 0']);
+/** A node reader whose answers the test gives, one at a time, in the order asked. */
+function heldReads() {
+  const asked: { path: string; answer: (details?: NodeDetails) => void }[] = [];
+  const reader = (path: string) => new Promise<NodeDetails | undefined>((resolve) => asked.push({ path, answer: resolve }));
+  /** Answers every read asked so far from `owners` (path → owner; absent: the node was gone). */
+  const answerAll = async (owners: Record<string, bigint>) => {
+    for (const { path, answer } of asked.splice(0)) answer(path in owners ? { owner: owners[path], data: Buffer.from(path.slice(-1)) } : undefined);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  return { reader, asked, answerAll };
+}
+
+/** A recorder following the events from T0 with `reader`, shown one empty queue of `recipe` at `path` first. */
+function followingQueue(path: string, recipe: RecipeId, reader: (path: string) => Promise<NodeDetails | undefined>): LockRecorder {
+  const recorder = new LockRecorder();
+  const empty = snapshot(0, { [path]: [] });
+  empty.queues[0].recipe = recipe;
+  recorder.observe(empty);
+  recorder.followEvents(T0, reader);
+  recorder.resync({ ...empty, takenAt: T0 + 1 }, T0);
+  return recorder;
+}
+
+const holdsOf = (h: LockHistory) => [...h.intervals()].filter((i) => i.kind === 'hold').sort((x, y) => x.start - y.start || x.id - y.id);
+
+/** The most holds open at once, from the holds' starts and ends (an end at a start hands over). */
+function mostAtOnce(holds: HistoryInterval[]): number {
+  const edges = holds.flatMap((h) => [[h.start, 1], [h.end ?? Infinity, -1]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, step] of edges) most = Math.max(most, (now += step));
+  return most;
+}
+
+describe('lock history: semaphores and fixed leader nodes followed from the events', () => {
+  const curatorLock = (n: number) => `/S/locks/_c_${'0'.repeat(8)}-0000-4000-8000-${String(n).padStart(12, '0')}-lock-${String(n).padStart(10, '0')}`;
+  const curatorLease = (n: number) => `/S/leases/_c_${'0'.repeat(8)}-0000-4000-8000-${String(n).padStart(12, '0')}-lease-${String(n).padStart(10, '0')}`;
+
+  test('a Curator semaphore of one lease hands over with no hold time: each lease held once, from its lock release, never two at once', async () => {
+    const reads = heldReads();
+    const recorder = followingQueue('/S', 'curator-semaphore', reads.reader);
+    // A takes the internal lock, makes its lease, releases the lock (it holds from there), then returns the lease
+    // at once while B, behind it, does the same.
+    const created = (path: string, at: number) => recorder.nodeCreated(path, T0 + at);
+    const deleted = (path: string, at: number) => recorder.nodeDeleted(path, T0 + at);
+    const owners: Record<string, bigint> = { [curatorLock(1)]: 0xan, [curatorLease(1)]: 0xan, [curatorLock(2)]: 0xbn, [curatorLease(2)]: 0xbn };
+    created(curatorLock(1), 10);
+    created(curatorLease(1), 11);
+    deleted(curatorLock(1), 12);
+    created(curatorLock(2), 13);
+    created(curatorLease(2), 14);
+    deleted(curatorLease(1), 15);
+    deleted(curatorLock(2), 16);
+    deleted(curatorLease(2), 17);
+    assert.deepEqual(brief(recorder.history), [], 'nothing applied before the first read is back');
+    await reads.answerAll(owners);
+    const holds = holdsOf(recorder.history);
+    assert.deepEqual(holds.map((h) => `${h.node.slice(-1)} ${h.start - T0}..${(h.end ?? 0) - T0} ${h.session}`), ['1 12..15 0xa', '2 16..17 0xb']);
+    assert.ok(holds.every((h) => h.startExact && h.endExact));
+    assert.equal(mostAtOnce(holds), 1);
+    assert.equal(recorder.history.open.size, 0);
+  });
+
+  test('a node gone before its read is still recorded, from its create to its delete; its owner is its lock holder\'s', async () => {
+    const reads = heldReads();
+    const recorder = followingQueue('/S', 'curator-semaphore', reads.reader);
+    recorder.nodeCreated(curatorLock(1), T0 + 10);
+    recorder.nodeCreated(curatorLease(1), T0 + 11);
+    recorder.nodeDeleted(curatorLock(1), T0 + 12);
+    recorder.nodeDeleted(curatorLease(1), T0 + 13);
+    // Only the lock node was still there when read.
+    await reads.answerAll({ [curatorLock(1)]: 0xan });
+    assert.deepEqual(holdsOf(recorder.history).map((h) => `${h.node.slice(-1)} ${h.start - T0}..${(h.end ?? 0) - T0} ${h.session}`), ['1 12..13 0xa']);
+  });
+
+  test('a kazoo semaphore: a lease holds from its create; its maker stops waiting in the internal lock', async () => {
+    const reads = heldReads();
+    const recorder = followingQueue('/K', 'kazoo-semaphore', reads.reader);
+    const lock = (c: string, n: number) => `/K-__lock__/${k(c, n)}`;
+    const lease = (c: string) => `/K/${c.repeat(32)}`;
+    recorder.nodeCreated(lock('a', 1), T0 + 10);
+    recorder.nodeCreated(lease('e'), T0 + 11);
+    recorder.nodeDeleted(lock('a', 1), T0 + 12);
+    recorder.nodeCreated(lock('b', 2), T0 + 13);
+    recorder.nodeDeleted(lease('e'), T0 + 14);
+    recorder.nodeCreated(lease('f'), T0 + 15);
+    recorder.nodeDeleted(lock('b', 2), T0 + 16);
+    await reads.answerAll({ [lock('a', 1)]: 0xan, [lease('e')]: 0xan, [lock('b', 2)]: 0xbn });
+    assert.deepEqual(holdsOf(recorder.history).map((h) => `${h.node.slice(0, 1)} ${h.start - T0}..${h.end === undefined ? 'open' : h.end - T0} ${h.session}`), ['e 11..14 0xa', 'f 15..open 0xb']);
+    assert.deepEqual(brief(recorder.history).filter((b) => b.startsWith('wait')), ['wait a1 10..11 unknown', 'wait b2 13..15 unknown']);
+    // Emptied, it goes from the reads (nothing names it a semaphore): still followed, its next lease is told.
+    recorder.nodeDeleted(lease('f'), T0 + 17);
+    recorder.observe(snapshot(18, {}));
+    recorder.nodeCreated(lease('g'), T0 + 19);
+    recorder.nodeDeleted(lease('g'), T0 + 20);
+    await reads.answerAll({});
+    assert.deepEqual(holdsOf(recorder.history).map((h) => `${h.node.slice(0, 1)} ${h.start - T0}..${(h.end ?? 0) - T0}`), ['e 11..14', 'f 15..17', 'g 19..20']);
+  });
+
+  test('a fixed leader node: each create is a hold by its owner until its delete, also after a read no longer shows it', async () => {
+    const reads = heldReads();
+    const recorder = followingQueue('/app/leader', 'fixed-leader', reads.reader);
+    for (let n = 0; n < 3; n++) {
+      recorder.nodeCreated('/app/leader', T0 + 10 + n * 10);
+      recorder.nodeDeleted('/app/leader', T0 + 15 + n * 10);
+      // Between holds the monitor no longer finds the node, nor its queue.
+      recorder.observe(snapshot(16 + n * 10, {}));
+      await reads.answerAll({ '/app/leader': BigInt(n + 1) });
+    }
+    assert.deepEqual(holdsOf(recorder.history).map((h) => `${h.start - T0}..${(h.end ?? 0) - T0} ${h.session} ${h.label}`), ['10..15 0x1 r', '20..25 0x2 r', '30..35 0x3 r']);
   });
 });

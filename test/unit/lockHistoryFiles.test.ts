@@ -1,9 +1,9 @@
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { LockHistory, LockRecorder, parseRecording, writeTraceFromRecording, readRecording, readRotatedRecording, recordingFiles, RecordingFormatError, RecordingWriter, writeTrace } from '../../src/zk/history';
+import { LockHistory, LockRecorder, parseRecording, writeTraceFromHistory, writeTraceFromRecording, readRecording, readRotatedRecording, recordingFiles, RecordingFormatError, RecordingWriter } from '../../src/zk/history';
 import { snapshot, T0 } from './lockHistoryFixtures';
 
 function tempFile(name: string): string {
@@ -83,7 +83,7 @@ describe('lock history: recording file', () => {
     assert.deepEqual(ids(both.history.open.values()), ids(recorder.history.open.values()));
     // The trace streamed from both files has every interval once.
     const chunks: string[] = [];
-    const streamed = await writeTraceFromRecording(recordingFiles(file), (chunk) => chunks.push(chunk));
+    const streamed = await writeTraceFromRecording(recordingFiles(file), (chunk) => { chunks.push(chunk); });
     assert.equal(streamed.intervals, recorder.history.closed.length + recorder.history.open.size);
     const events = (JSON.parse(chunks.join('')) as { traceEvents: TraceEvent[] }).traceEvents;
     assert.equal(events.filter((e) => e.ph === 'X' && (e.name === 'hold' || e.name === 'wait')).length, streamed.intervals);
@@ -100,11 +100,14 @@ describe('lock history: Trace Event Format', () => {
   const { recorder } = record(tempFile('trace-source.jsonl'));
   recorder.gapStarted(T0 + 410);
   recorder.gapEnded(T0 + 420);
-  const chunks: string[] = [];
-  writeTrace(recorder.history, (chunk) => chunks.push(chunk), { now: T0 + 500 });
-  const trace = JSON.parse(chunks.join('')) as { traceEvents: TraceEvent[] };
-  const events = trace.traceEvents;
-  const complete = events.filter((e) => e.ph === 'X' && e.name !== 'gap');
+  let events: TraceEvent[] = [];
+  let complete: TraceEvent[] = [];
+  before(async () => {
+    const chunks: string[] = [];
+    await writeTraceFromHistory(recorder.history, (chunk) => { chunks.push(chunk); }, { now: T0 + 500 });
+    events = (JSON.parse(chunks.join('')) as { traceEvents: TraceEvent[] }).traceEvents;
+    complete = events.filter((e) => e.ph === 'X' && e.name !== 'gap');
+  });
 
   test('every event has ph, pid, tid and ts in µs; holds and waits are complete events with their args', () => {
     for (const e of events) {
@@ -139,13 +142,13 @@ describe('lock history: Trace Event Format', () => {
     }
   });
 
-  test('intervals summarised out of memory show as one span per lock with their counts', () => {
+  test('intervals summarised out of memory show as one span per lock with their counts', async () => {
     const history = new LockHistory(10);
     for (let n = 0; n < 30; n++) {
       history.addClosed({ id: history.newId(), kind: 'hold', lock: '/S', node: `n${n}`, participant: 'exclusive', session: '0x1', start: T0 + n * 10, startExact: true, end: T0 + n * 10 + 5, endExact: true, ended: 'released' });
     }
     const text: string[] = [];
-    writeTrace(history, (chunk) => text.push(chunk), { now: T0 + 1000 });
+    await writeTraceFromHistory(history, (chunk) => { text.push(chunk); }, { now: T0 + 1000 });
     const all = (JSON.parse(text.join('')) as { traceEvents: TraceEvent[] }).traceEvents;
     const summarised = all.filter((e) => e.name === 'summarised');
     assert.equal(summarised.length, 1);
@@ -175,9 +178,9 @@ describe('lock history: Trace Event Format streamed from a recording', () => {
     writer.close();
     fs.appendFileSync(file, '{"type":"close","interval":{"id":');
     const fromMemory: string[] = [];
-    writeTrace(recorder.history, (chunk) => fromMemory.push(chunk), { now: T0 + 400 });
+    await writeTraceFromHistory(recorder.history, (chunk) => { fromMemory.push(chunk); }, { now: T0 + 400 });
     const streamed: string[] = [];
-    const result = await writeTraceFromRecording(file, (chunk) => streamed.push(chunk));
+    const result = await writeTraceFromRecording(file, (chunk) => { streamed.push(chunk); });
     assert.equal(result.tornLastLine, true);
     const memoryEvents = (JSON.parse(fromMemory.join('')) as { traceEvents: TraceEvent[] }).traceEvents;
     const streamEvents = (JSON.parse(streamed.join('')) as { traceEvents: TraceEvent[] }).traceEvents;
@@ -207,7 +210,7 @@ describe('lock history: Trace Event Format streamed from a recording', () => {
     }
     writer.close();
     const chunks: string[] = [];
-    const result = await writeTraceFromRecording(file, (chunk) => chunks.push(chunk));
+    const result = await writeTraceFromRecording(file, (chunk) => { chunks.push(chunk); });
     const events = (JSON.parse(chunks.join('')) as { traceEvents: TraceEvent[] }).traceEvents;
     assert.equal(result.intervals, 1000);
     const lanes = new Set(events.filter((e) => e.ph === 'X' && e.name === 'hold').map((e) => e.tid));

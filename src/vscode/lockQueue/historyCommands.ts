@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { visibleText } from '../../shared/visibleText';
-import { writeTrace } from '../../zk/history';
+import { writeTraceFromHistory } from '../../zk/history';
 import { CancelledError, loadRecordingFile, writeHistoryRecording } from '../../zk/history/historyFiles';
 import { createPrivateFile, SymlinkRefusedError, type PrivateFile } from '../../zk/transfer/privateFile';
 import { log } from '../common/log';
@@ -103,15 +103,8 @@ export async function exportLockTrace(locks: LockPanels, preset?: HistoryFilePre
   const file = await saveTo(preset, t('Export Trace of {0}', found.title), t('Trace Event JSON (Perfetto, chrome://tracing)'), 'json', `lock-trace-${stamp()}`);
   if (!file) return undefined;
   const done = await exportTo(file, t('Exporting the trace…'), async (out, signal, report) => {
-    // The trace is built in one go (fast), then written in steps that can be cancelled.
-    const chunks: string[] = [];
-    writeTrace(found.history.history, (chunk) => chunks.push(chunk), { now: found.history.now(), text: visibleText });
-    for (let i = 0; i < chunks.length; i++) {
-      if (signal.aborted) throw new CancelledError();
-      out.write(chunks[i]);
-      report((i + 1) / chunks.length);
-      if (i % 16 === 15) await new Promise<void>((resolve) => setImmediate(resolve));
-    }
+    // Streamed as the CLI's --trace is: one chunk of text at a time, never the whole trace.
+    await writeTraceFromHistory(found.history.history, out.write, { now: found.history.now(), text: visibleText, signal, onProgress: report });
   });
   if (!done) return undefined;
   log().info(`lock trace of ${found.title} → ${file}`);

@@ -6,9 +6,8 @@ import { inQueueDirs, queueAnomalies, QueueContext } from './anomalies';
 import { findCycles, waitForEdges } from './deadlocks';
 import type { ParentStat } from './discover';
 import { HoldHistory, holdingSinceCreation, startOf } from './holdTimes';
-import { dataLabel } from './labels';
 import type { Anomaly, LockAnalysis, LockQueue, Participant, RecipeId, SessionInfo, UnreadablePath } from '../../shared/lockAnalysis';
-import { participantsOf, QueueNode, ownerSession } from './queueRules';
+import { fixedLeaderHolder, participantsOf, QueueNode } from './queueRules';
 import type { Family } from './recipes';
 import { curatorSemaphore, kazooSemaphore, SemaphoreParticipants } from './semaphores';
 import { mergeServerTables, ServerView } from './serverView';
@@ -70,11 +69,8 @@ function nodesOf(raw: RawQueue): QueueNode[] {
 }
 
 function fixedLeader(raw: Extract<RawQueue, { shape: 'fixed' }>, view: ServerView, ours: Set<string>): Participant[] {
-  const owner = ownerSession(raw.node.owner);
-  const leader: Participant = {
-    path: raw.path, name: raw.node.name, kind: 'candidate', role: 'leader', position: 0, session: owner,
-    label: dataLabel(raw.node.data), since: raw.node.ctime, waitsFor: [], watches: [],
-  };
+  const leader = fixedLeaderHolder(raw.path, raw.node);
+  const owner = leader.session;
   // Contenders own no node: they are the sessions with an exists watch on it.
   const contenders = [...(view.watchersByPath.get(raw.path) ?? [])].filter((s) => s !== owner && !ours.has(s)).sort();
   return [leader, ...contenders.map((session, i): Participant => ({

@@ -81,6 +81,14 @@ export function baseParticipant(r: Ranked, position: number, kind: ParticipantKi
   };
 }
 
+/** A fixed leader node's holder: the node's owner, for as long as the node is there. */
+export function fixedLeaderHolder(path: string, node: QueueNode): Participant {
+  return {
+    path, name: node.name, kind: 'candidate', role: 'leader', position: 0, session: ownerSession(node.owner),
+    label: dataLabel(node.data), since: node.ctime, waitsFor: [], watches: [],
+  };
+}
+
 /** The marker a queue's recipe sorts by (Curator keys depend on it). */
 function recipeMarker(recipe: RecipeId): string {
   switch (recipe) {

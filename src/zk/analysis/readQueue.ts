@@ -45,6 +45,11 @@ async function readNode(session: ZkSession, path: string, name: string, unreadab
   }
 }
 
+/** One node as the rules need it (owner, ctime, data), or undefined when it is gone. */
+export function readQueueNode(session: ZkSession, path: string): Promise<QueueNode | undefined> {
+  return readNode(session, path, path.slice(path.lastIndexOf('/') + 1), []);
+}
+
 async function readNodes(session: ZkSession, dir: string, names: readonly string[], unreadable: UnreadablePath[]): Promise<QueueNode[]> {
   const nodes = await mapBounded(names, READ_WINDOW, (name) => readNode(session, joinPath(dir, name), name, unreadable));
   return nodes.filter((n): n is QueueNode => !!n);

@@ -1,12 +1,13 @@
 // Ties a recorder to a live monitor and its session. Once the monitor has shown the queues and the server is known
 // to have persistent watches, one persistent recursive watch on the monitored path tells the recorder every create
-// and delete under it, in the server's order (no read per event); a full read right after the watch is set, and
+// and delete under it, in the server's order (a read only of a node whose owner the rules need); a full read right after the watch is set, and
 // after every gap, tells what the events cannot (what was there before, what changed while away). Every analysis
 // the monitor emits is observed (sessions, clients and labels; and the queues only reads can follow). While the
 // session is not connected, or the monitor's reads fail, the recorder is told of a gap, which ends with the first
 // analysis read after the monitor sees again (its reads happened before that analysis was taken).
 import type { LockAnalysis } from '../../shared/lockAnalysis';
 import type { LockMonitor } from '../analysis';
+import { readQueueNode } from '../analysis/readQueue';
 import type { SessionState, ZkSession } from '../session/session';
 import type { WatchEvent } from '../session/watchRegistry';
 import type { LockRecorder } from './recorder';
@@ -47,7 +48,8 @@ export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder
         return;
       }
       stopWatch = stop;
-      recorder.followEvents(now());
+      // A semaphore's or fixed leader's node is read once when its create is told (its owner and data).
+      recorder.followEvents(now(), (path) => readQueueNode(session, path).then((node) => node && { owner: node.owner, data: node.data }));
       resync();
     }, () => { arming = false; }); // the analyses go on alone; the next one tries again
   };

@@ -1,18 +1,30 @@
 // The members of the queues a recorder follows from the server's own notifications (a persistent recursive watch):
 // each create and delete under a queue changes its member set in the order the server tells, and who holds follows
-// from the names alone, under the same rules the analysis uses, with no read. Semaphores (whose rules need each
-// node's owner) and fixed leader nodes are left to the analyses.
+// under the same rules the analysis uses. Locks and elections need only the member names. Semaphores (leases and
+// an internal lock in two folders) and fixed leader nodes (one node, its own queue) also need each node's owner
+// and data: the recorder reads that one node when its create is told, and holds the queue's later changes until
+// the read is back, so they still apply in the order told.
 import { baseName, parentPath } from '../paths';
-import { participantsOf, QueueNode } from '../analysis/queueRules';
+import { fixedLeaderHolder, orderQueue, participantsOf, QueueNode } from '../analysis/queueRules';
 import { Family, recognizeQueue } from '../analysis/recipes';
+import { curatorSemaphore, kazooSemaphore } from '../analysis/semaphores';
 import type { Participant, RecipeId } from '../../shared/lockAnalysis';
 import type { HistoryInterval } from './model';
 
-const READ_ONLY_RECIPES: ReadonlySet<RecipeId> = new Set(['curator-semaphore', 'kazoo-semaphore', 'fixed-leader']);
+/** How a queue's members are laid out: names in one folder, a semaphore's two folders, or one fixed node. */
+export type QueueShape = 'names' | 'curator-semaphore' | 'kazoo-semaphore' | 'fixed';
 
-/** Whether a queue of this recipe is followed from the events (its roles follow from its member names). */
-export function followsNames(recipe: RecipeId): boolean {
-  return !READ_ONLY_RECIPES.has(recipe);
+const FIXED_RECIPES: ReadonlySet<RecipeId> = new Set(['fixed-leader', 'patroni-leader', 'hbase-master', 'hadoop-ha-elector', 'kafka-controller']);
+
+export function shapeOf(recipe: RecipeId): QueueShape {
+  if (recipe === 'curator-semaphore' || recipe === 'kazoo-semaphore') return recipe;
+  return FIXED_RECIPES.has(recipe) ? 'fixed' : 'names';
+}
+
+/** What one read of a node tells the rules: its owner session and data (undefined when it was already gone). */
+export interface NodeDetails {
+  owner: bigint;
+  data?: Buffer;
 }
 
 export interface Member {
@@ -24,10 +36,20 @@ export interface Member {
    */
   source: 'event' | 'read';
   since: number;
-  /** The owner session as a read gave it (the rules of a Curator read/write lock compare owners). */
+  /** The owner session as a read gave it (semaphores and Curator read/write locks compare owners). */
   owner?: bigint;
+  data?: Buffer;
   /** Its intervals so far: what a later read tells of it (session, client, label) is attached to all of them. */
   intervals: HistoryInterval[];
+}
+
+/** A create or delete told while an earlier create of the same queue waits for its read. */
+export interface PendingChange {
+  kind: 'created' | 'deleted';
+  path: string;
+  at: number;
+  ready: boolean;
+  details?: NodeDetails;
 }
 
 /** Deleted members remembered per queue at most (a read older than the delete may still list them). */
@@ -40,22 +62,73 @@ export class FollowedQueue {
    * it back, and what it tells of the node (session, label) still reaches the intervals.
    */
   readonly gone = new Map<string, HistoryInterval[]>();
+  /** Changes told after a create whose read is not back yet, in the order told. */
+  readonly pending: PendingChange[] = [];
+  readonly shape: QueueShape;
 
-  constructor(readonly path: string, public recipe: RecipeId, public family: Family) {}
+  constructor(readonly path: string, public recipe: RecipeId, public family: Family) {
+    this.shape = shapeOf(recipe);
+  }
+
+  /** Folders whose children are members (a fixed node has none: it is its own member). */
+  get dirs(): string[] {
+    switch (this.shape) {
+      case 'names': return [this.path];
+      case 'curator-semaphore': return [`${this.path}/leases`, `${this.path}/locks`];
+      case 'kazoo-semaphore': return [this.path, `${this.path}-__lock__`];
+      case 'fixed': return [];
+    }
+  }
+
+  /** Whether the rules need a member's owner or data, read when its create is told. */
+  get needsDetails(): boolean {
+    return this.shape !== 'names';
+  }
+
+  awaitsCreateOf(path: string): boolean {
+    return this.pending.some((change) => change.kind === 'created' && change.path === path);
+  }
 
   /**
-   * Participants in queue order, from the member names. The recipe is recognised again from the names, as a fresh
-   * read does (a kazoo lock gains its first reader); an empty queue keeps its own.
+   * A member's owner where its read found it gone: a semaphore's lease is made by its internal lock's holder, under
+   * that lock, so a lease and the lock's holder at its creation share their owner (whichever of the two was read).
+   */
+  shareOwner(member: Member): void {
+    if (this.shape !== 'curator-semaphore' && this.shape !== 'kazoo-semaphore') return;
+    const [leaseDir, lockDir] = this.dirs;
+    if (parentPath(member.path) !== leaseDir) return;
+    const holder = this.lockHolder(lockDir);
+    if (!holder) return;
+    if (member.owner === undefined) member.owner = holder.owner;
+    else holder.owner ??= member.owner;
+  }
+
+  /**
+   * Participants in queue order, under the queue's rules. A name queue's recipe is recognised again from the
+   * names, as a fresh read does (a kazoo lock gains its first reader); an empty queue keeps its own.
    */
   participants(): Participant[] {
-    const nodes: QueueNode[] = [];
-    for (const m of this.members.values()) nodes.push({ name: m.name, path: m.path, ctime: m.since, owner: m.owner ?? 0n });
-    const recognition = nodes.length > 0 ? recognizeQueue(nodes.map((n) => n.name), this.path) : undefined;
-    if (recognition && followsNames(recognition.recipe)) {
-      this.recipe = recognition.recipe;
-      this.family = recognition.family;
+    switch (this.shape) {
+      case 'fixed': {
+        const member = this.members.get(this.path);
+        return member ? [fixedLeaderHolder(this.path, nodeOf(member))] : [];
+      }
+      case 'curator-semaphore': case 'kazoo-semaphore': {
+        const [leaseDir, lockDir] = this.dirs;
+        const leases = this.nodesIn(leaseDir);
+        const locks = this.nodesIn(lockDir);
+        return this.shape === 'curator-semaphore' ? curatorSemaphore(leaseDir, leases, locks).participants : kazooSemaphore(this.path, leases, locks).participants;
+      }
+      case 'names': {
+        const nodes = [...this.members.values()].map(nodeOf);
+        const recognition = nodes.length > 0 ? recognizeQueue(nodes.map((n) => n.name), this.path) : undefined;
+        if (recognition && shapeOf(recognition.recipe) === 'names') {
+          this.recipe = recognition.recipe;
+          this.family = recognition.family;
+        }
+        return participantsOf(this.recipe, this.family, nodes);
+      }
     }
-    return participantsOf(this.recipe, this.family, nodes);
   }
 
   remove(member: Member): void {
@@ -68,9 +141,22 @@ export class FollowedQueue {
   forgetUnlisted(listed: ReadonlySet<string>): void {
     for (const path of this.gone.keys()) if (!listed.has(path)) this.gone.delete(path);
   }
+
+  private nodesIn(dir: string): QueueNode[] {
+    const nodes: QueueNode[] = [];
+    for (const m of this.members.values()) if (parentPath(m.path) === dir) nodes.push(nodeOf(m));
+    return nodes;
+  }
+
+  private lockHolder(lockDir: string): Member | undefined {
+    const first = orderQueue(this.shape === 'curator-semaphore' ? 'curator' : 'kazoo', this.nodesIn(lockDir), this.shape === 'curator-semaphore' ? 'lock-' : '')[0];
+    return first && this.members.get(first.node.path);
+  }
 }
 
-/** Folders whose names say they belong to a semaphore (its leases or its internal lock): left to the analyses. */
+const nodeOf = (m: Member): QueueNode => ({ name: m.name, path: m.path, ctime: m.since, owner: m.owner ?? 0n, data: m.data });
+
+/** Folders whose names say they belong to a semaphore (its leases or its internal lock): followed once a read shows it. */
 function semaphorePart(path: string): boolean {
   const name = baseName(path);
   return name === 'leases' || name === 'locks' || name.endsWith('-__lock__');
@@ -79,14 +165,15 @@ function semaphorePart(path: string): boolean {
 /**
  * A queue that appears after the recorder began following (no read has shown it yet): a created node whose name a
  * lock or election library writes, in a folder no read called anything else. Its members so far are all told.
+ * Semaphores and fixed leader nodes need a read to be told apart: they are followed once an analysis shows them.
  */
-export function newQueueFor(nodePath: string, queues: ReadonlyMap<string, FollowedQueue>, readOnly: ReadonlySet<string>): FollowedQueue | undefined {
+export function newQueueFor(nodePath: string, queues: ReadonlyMap<string, FollowedQueue>, knownDirs: ReadonlyMap<string, FollowedQueue>): FollowedQueue | undefined {
   const folder = parentPath(nodePath);
-  if (folder === undefined || readOnly.has(folder) || semaphorePart(folder)) return undefined;
+  if (folder === undefined || knownDirs.has(folder) || semaphorePart(folder)) return undefined;
   // A node below a member (a child of a lock node) is not a contender.
   const above = parentPath(folder);
   if (above !== undefined && queues.get(above)?.members.has(folder)) return undefined;
   const recognition = recognizeQueue([baseName(nodePath)], folder);
-  if (!recognition || !followsNames(recognition.recipe)) return undefined;
+  if (!recognition || shapeOf(recognition.recipe) !== 'names') return undefined;
   return new FollowedQueue(folder, recognition.recipe, recognition.family);
 }

@@ -1,8 +1,10 @@
 // Turns what the live monitor sees into history. Once it follows the server's notifications (followEvents), each
 // create and delete under a queue changes that queue's members as told, and holds and waits open and close at the
-// moment the event arrived, with no read (members.ts); the analyses then only add what reads tell (session, client,
-// label) and what was there before the watch. Queues whose rules need reads (semaphores, fixed leaders), and every
-// queue before the watch is set, follow the analyses: each is compared with the participants open so far; a node
+// moment the event arrived (members.ts); the analyses then only add what reads tell (session, client, label) and
+// what was there before the watch. Where the rules need a node's owner or data (semaphores, fixed leaders), that
+// one node is read when its create is told, and the queue's later changes wait for it, so they apply in the order
+// told; a node gone before the read is still recorded, from its create to its delete. Before the watch is set,
+// every queue follows the analyses: each is compared with the participants open so far; a node
 // that appeared opens a wait (from its ctime) or a hold; a waiter now holding closes its wait and opens its hold; a
 // node gone closes what was open. While the monitor cannot see the servers (gapStarted … gapEnded, then a full read,
 // resync) nothing is invented: what changed meanwhile closes and opens as bounds.
@@ -10,7 +12,7 @@ import { baseName, parentPath } from '../paths';
 import type { LockAnalysis, LockQueue, Participant, RecipeId } from '../../shared/lockAnalysis';
 import { recognizeQueue } from '../analysis/recipes';
 import { LockHistory } from './history';
-import { FollowedQueue, followsNames, Member, newQueueFor } from './members';
+import { FollowedQueue, Member, newQueueFor, NodeDetails, PendingChange } from './members';
 import type { EndReason, HistoryGap, HistoryInterval, QueueSample } from './model';
 import { AwaitedEnd, judgeEnd, TrackerReading, TrackerSightings } from './sessionEnds';
 
@@ -21,14 +23,8 @@ type Who = Pick<Participant, 'path' | 'name' | 'kind' | 'session' | 'clientAddre
 
 const ownerOf = (session: string | undefined) => (session ? BigInt(session) : undefined);
 
-/** Folders of the queues left to the analyses (their nodes' events are not followed). */
-function readOnlyFolders(queue: LockQueue): string[] {
-  switch (queue.recipe) {
-    case 'curator-semaphore': return [queue.path, `${queue.path}/leases`, `${queue.path}/locks`];
-    case 'kazoo-semaphore': return [queue.path, `${queue.path}-__lock__`];
-    default: return [queue.path];
-  }
-}
+/** Reads one node for the rules that need its owner or data; undefined when it is gone. */
+export type NodeReader = (path: string) => Promise<NodeDetails | undefined>;
 
 export type HistoryEvent =
   | { type: 'open'; interval: HistoryInterval }
@@ -63,11 +59,12 @@ export class LockRecorder {
   private following = false;
   /** Whether the followed members are known as they are (false from a gap until the full read after it). */
   private synced = false;
-  /** Queues followed from the events, by path. */
+  /** Queues followed from the events, by path, and by the folders their members are in. */
   private readonly followed = new Map<string, FollowedQueue>();
-  /** As the last analysis showed them: each queue's recipe, the folders left to the analyses, and whether it was cut short. */
+  private readonly memberDirs = new Map<string, FollowedQueue>();
+  private readNode?: NodeReader;
+  /** As the last analysis showed them: each queue's recipe, and whether it was cut short. */
   private lastRecipes = new Map<string, RecipeId>();
-  private readOnly = new Set<string>();
   private truncated = false;
   /** Events are applied in the order told: a clock that steps back does not reorder them. */
   private lastEventAt = 0;
@@ -112,10 +109,9 @@ export class LockRecorder {
     const present = new Set<string>();
     const sessionsWithNodes = new Set<string>();
     this.lastRecipes = new Map(analysis.queues.map((q) => [q.path, q.recipe]));
-    this.readOnly = new Set(analysis.queues.filter((q) => !followsNames(q.recipe)).flatMap(readOnlyFolders));
     this.truncated = analysis.truncated === true;
     for (const queue of analysis.queues) {
-      if (this.following && followsNames(queue.recipe)) {
+      if (this.following) {
         this.observeFollowed(queue, at, live);
         // A node deleted as told that an older read still lists is no sign of its session being alive.
         const gone = this.followed.get(queue.path)?.gone;
@@ -146,7 +142,9 @@ export class LockRecorder {
       if (queues.has(followed.path) || this.truncated) continue;
       // Gone from the reads (a Curator container removed): what it had from reads alone is gone too.
       this.observeFollowed({ path: followed.path, recipe: followed.recipe, participants: [], anomalies: [] }, at, live);
-      if (followed.members.size === 0) this.followed.delete(followed.path);
+      // A name queue comes back with its next create (newQueueFor); a semaphore or fixed leader node, which a name
+      // alone does not tell, goes from the reads while empty and stays followed, so its next create is told.
+      if (followed.members.size === 0 && followed.pending.length === 0 && followed.shape === 'names') this.forget(followed);
     }
     for (const [lock, length] of this.lengths) {
       if (length > 0 && !queues.has(lock) && !this.followed.has(lock)) this.sample(lock, 0, at);
@@ -160,15 +158,16 @@ export class LockRecorder {
   /**
    * From `at` on, the server's notifications are followed (a persistent recursive watch on the monitored path is
    * set): the queues the last analysis showed are followed from their members as read, until the full read after
-   * the watch (resync) confirms them.
+   * the watch (resync) confirms them. `readNode` reads a node whose owner or data the rules need (without it,
+   * such a node's create applies at once, its owner unknown).
    */
-  followEvents(at: number): void {
+  followEvents(at: number, readNode?: NodeReader): void {
     if (this.following) return;
     this.following = true;
     this.synced = false;
+    this.readNode = readNode;
     this.lastEventAt = Math.max(this.lastEventAt, at);
     for (const [path, recipe] of this.lastRecipes) {
-      if (!followsNames(recipe)) continue;
       const queue = this.followedQueue(path, recipe, []);
       for (const [nodePath, interval] of this.history.open) {
         if (interval.lock !== path) continue;
@@ -186,16 +185,25 @@ export class LockRecorder {
   nodeCreated(path: string, at: number): void {
     if (!this.following) return;
     at = this.eventTime(at);
-    const folder = parentPath(path);
-    let queue = folder === undefined ? undefined : this.followed.get(folder);
+    let queue = this.queueOfNode(path);
     if (!queue && !this.truncated) {
-      queue = newQueueFor(path, this.followed, this.readOnly);
-      if (queue) this.followed.set(queue.path, queue);
+      queue = newQueueFor(path, this.followed, this.memberDirs);
+      if (queue) this.track(queue);
     }
-    if (!queue || queue.members.has(path)) return;
-    queue.gone.delete(path);
-    queue.members.set(path, { name: baseName(path), path, source: 'event', since: at, intervals: [] });
-    this.applyRoles(queue, at, true);
+    if (!queue) return;
+    if (!queue.needsDetails || !this.readNode) {
+      this.applyCreated(queue, path, at);
+      return;
+    }
+    const change: PendingChange = { kind: 'created', path, at, ready: false };
+    queue.pending.push(change);
+    const settle = (details?: NodeDetails) => {
+      change.ready = true;
+      change.details = details;
+      this.applyPending(queue);
+    };
+    // A read that fails (the connection went) leaves the owner unknown; the gap it causes says the rest.
+    this.readNode(path).then(settle, () => settle());
   }
 
   /** The server told that `path` was deleted. */
@@ -203,10 +211,32 @@ export class LockRecorder {
     if (!this.following) return;
     at = this.eventTime(at);
     this.learnt = Math.max(this.learnt, at);
-    const folder = parentPath(path);
-    const queue = folder === undefined ? undefined : this.followed.get(folder);
-    const member = queue?.members.get(path);
+    const queue = this.queueOfNode(path);
     if (!queue) return;
+    if (queue.pending.length > 0) queue.pending.push({ kind: 'deleted', path, at, ready: true });
+    else this.applyDeleted(queue, path, at);
+  }
+
+  /** The changes held behind a read, in the order told, as far as the reads are back. */
+  private applyPending(queue: FollowedQueue): void {
+    while (queue.pending[0]?.ready) {
+      const change = queue.pending.shift()!;
+      if (change.kind === 'created') this.applyCreated(queue, change.path, change.at, change.details);
+      else this.applyDeleted(queue, change.path, change.at);
+    }
+  }
+
+  private applyCreated(queue: FollowedQueue, path: string, at: number, details?: NodeDetails): void {
+    if (queue.members.has(path)) return;
+    queue.gone.delete(path);
+    const member: Member = { name: baseName(path), path, source: 'event', since: at, intervals: [], owner: details?.owner, data: details?.data };
+    queue.members.set(path, member);
+    queue.shareOwner(member);
+    this.applyRoles(queue, at, true);
+  }
+
+  private applyDeleted(queue: FollowedQueue, path: string, at: number): void {
+    const member = queue.members.get(path);
     if (!member) {
       queue.gone.set(path, []);
       return;
@@ -248,9 +278,27 @@ export class LockRecorder {
     let queue = this.followed.get(path);
     if (!queue) {
       queue = new FollowedQueue(path, recipe, recognizeQueue(names, path)?.family ?? 'unknown');
-      this.followed.set(path, queue);
+      this.track(queue);
     }
     return queue;
+  }
+
+  private track(queue: FollowedQueue): void {
+    this.followed.set(queue.path, queue);
+    for (const dir of queue.dirs) this.memberDirs.set(dir, queue);
+  }
+
+  private forget(queue: FollowedQueue): void {
+    this.followed.delete(queue.path);
+    for (const dir of queue.dirs) if (this.memberDirs.get(dir) === queue) this.memberDirs.delete(dir);
+  }
+
+  /** The followed queue `path` is a member of (a child of one of its folders, or a fixed node itself). */
+  private queueOfNode(path: string): FollowedQueue | undefined {
+    const fixed = this.followed.get(path);
+    if (fixed?.shape === 'fixed') return fixed;
+    const folder = parentPath(path);
+    return folder === undefined ? undefined : this.memberDirs.get(folder);
   }
 
   /**
@@ -277,6 +325,8 @@ export class LockRecorder {
         this.attach(gone, p);
         continue;
       }
+      // Its create was told and waits for its read: the event brings it, from when it was told.
+      if (queue.awaitsCreateOf(p.path)) continue;
       queue.members.set(p.path, { name: p.name, path: p.path, source: 'read', since: p.since > 0 ? p.since : at, owner: ownerOf(p.session), intervals: [] });
       found++;
     }
@@ -349,6 +399,13 @@ export class LockRecorder {
       }
       member.intervals.push(...opened);
       for (const i of opened) if (i.kind === 'hold' && isExclusive(i)) firstHold = Math.min(firstHold, i.start);
+    }
+    // A member the rules no longer count (a semaphore's internal-lock holder once its lease is made) stops waiting:
+    // its part goes on as its lease.
+    const counted = new Set(participants.map((p) => p.path));
+    for (const member of queue.members.values()) {
+      const current = counted.has(member.path) ? undefined : this.history.open.get(member.path);
+      if (current) this.closeAs(member.path, current, at, exact, 'unknown');
     }
     this.sample(queue.path, participants.length, at);
     return firstHold;

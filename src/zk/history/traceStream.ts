@@ -1,20 +1,17 @@
-// The Trace Event Format straight from a recording file, one line at a time, for recordings longer than memory
-// keeps (a night of a busy lock): no interval is summarised, and what is held at once is bounded by what is live at
-// once (open intervals, one lane per live participant, a short window for end reasons learnt late), not by the
-// length of the night. Lanes are reused once their participant has left, so each lane is named `lane <n>` and each
-// event's args name the node and session; no two events of a lane overlap.
+// Traces (the Trace Event Format, traceWriter.ts) from a recording file, one line at a time, for recordings longer
+// than memory keeps (a night of a busy lock), and from a panel's history in memory: both through the one writer, so
+// what is held at once is bounded by what is live at once (open intervals, one lane per live participant, a short
+// window for end reasons learnt late) and one chunk of text, not by the length of the night.
 import * as fs from 'fs';
 import * as readline from 'readline';
+import type { LockHistory } from './history';
+import { CancelledError, type ExportProgress } from './historyFiles';
 import type { HistoryGap, HistoryInterval } from './model';
-import { micros, sliceEvent, traceEventWriter } from './traceExport';
+import { TraceSink, TraceWriter } from './traceWriter';
 import { RECORDING_FORMAT, RECORDING_VERSION, RecordingFormatError, RecordingLine } from './recordingFile';
 
 /** Closed intervals wait this long (in records) for an end reason learnt later before they are written. */
 const ENDED_WINDOW = 4096;
-const MONITOR_PID = 0;
-
-interface Lane { tid: number; freeAt: number }
-interface LockLanes { pid: number; free: Lane[]; byNode: Map<string, Lane>; lastHold?: { tid: number; start: number; end: number } }
 
 export interface StreamedTrace {
   intervals: number;
@@ -22,61 +19,8 @@ export interface StreamedTrace {
 }
 
 /** `file`: a recording, or the files of a rotated one oldest first (recordingFiles), streamed as one. */
-export async function writeTraceFromRecording(file: string | readonly string[], write: (chunk: string) => void, text: (value: string) => string = (v) => v): Promise<StreamedTrace> {
-  const { emit, end } = traceEventWriter(write);
-
-  const locks = new Map<string, LockLanes>();
-  let nextTid = 1;
-  let flowId = 0;
-  let intervals = 0;
-  const lanesOf = (lock: string): LockLanes => {
-    let lanes = locks.get(lock);
-    if (!lanes) {
-      lanes = { pid: locks.size + 1, free: [], byNode: new Map() };
-      locks.set(lock, lanes);
-      emit({ ph: 'M', name: 'process_name', pid: lanes.pid, tid: 0, args: { name: text(lock) } });
-      emit({ ph: 'M', name: 'thread_name', pid: lanes.pid, tid: 0, args: { name: 'monitor' } });
-    }
-    return lanes;
-  };
-  /** The node's lane, or a free one that ended before `start`, or a new one. */
-  const laneOf = (i: HistoryInterval): { pid: number; lane: Lane } => {
-    const lanes = lanesOf(i.lock);
-    let lane = lanes.byNode.get(i.node);
-    if (!lane) {
-      const index = lanes.free.findIndex((l) => l.freeAt <= i.start);
-      if (index >= 0) lane = lanes.free.splice(index, 1)[0];
-      else {
-        lane = { tid: nextTid++, freeAt: 0 };
-        emit({ ph: 'M', name: 'thread_name', pid: lanes.pid, tid: lane.tid, args: { name: `lane ${lane.tid}` } });
-      }
-      lanes.byNode.set(i.node, lane);
-    }
-    return { pid: lanes.pid, lane };
-  };
-  const writeInterval = (i: HistoryInterval, end: number) => {
-    const { pid, lane } = laneOf(i);
-    const lanes = lanesOf(i.lock);
-    intervals++;
-    emit(sliceEvent(i, pid, lane.tid, end, text));
-    if (i.kind === 'hold') {
-      const last = lanes.lastHold;
-      if (last && i.start >= last.end) {
-        flowId++;
-        emit({ ph: 's', name: 'hand-over', cat: 'lock', id: flowId, pid, tid: last.tid, ts: Math.max(micros(last.start), micros(last.end) - 1) });
-        emit({ ph: 'f', bp: 'e', name: 'hand-over', cat: 'lock', id: flowId, pid, tid: lane.tid, ts: micros(i.start) });
-      }
-      if (i.end !== undefined && (!last || i.end >= last.end)) lanes.lastHold = { tid: lane.tid, start: i.start, end: i.end };
-    }
-    if (i.ended === 'sessionEnded') emit({ ph: 'i', s: 't', name: 'session lost', cat: 'session', pid, tid: lane.tid, ts: micros(end), args: { session: i.session ?? null } });
-    // The node has left (it does not come back after a hold or a wait that did not lead to one): its lane is free.
-    if (i.end !== undefined && i.ended !== 'acquired') {
-      lanes.byNode.delete(i.node);
-      lane.freeAt = Math.max(lane.freeAt, i.end);
-      lanes.free.push(lane);
-    }
-  };
-
+export async function writeTraceFromRecording(file: string | readonly string[], write: TraceSink, text: (value: string) => string = (v) => v): Promise<StreamedTrace> {
+  const out = new TraceWriter(write, text);
   const open = new Map<number, HistoryInterval>();
   const closing = new Map<number, HistoryInterval>();
   const gaps = new Map<string, HistoryGap>();
@@ -84,12 +28,8 @@ export async function writeTraceFromRecording(file: string | readonly string[], 
     for (const [id, interval] of closing) {
       if (!all && closing.size <= ENDED_WINDOW) break;
       closing.delete(id);
-      writeInterval(interval, interval.end ?? interval.start);
+      out.interval(interval, interval.end ?? interval.start);
     }
-  };
-  const writeGap = (gap: HistoryGap, end: number) => {
-    if (gap.lock === undefined) emit({ ph: 'X', name: 'gap', cat: 'monitor', pid: MONITOR_PID, tid: 0, ts: micros(gap.from), dur: micros(end - gap.from), args: { open: gap.to === undefined } });
-    else emit({ ph: 'X', name: 'unseen changes', cat: 'monitor', pid: lanesOf(gap.lock).pid, tid: 0, ts: micros(gap.from), dur: micros(end - gap.from), args: { unseen: gap.unseen ?? 0 } });
   };
 
   let lastAt = 0;
@@ -123,12 +63,12 @@ export async function writeTraceFromRecording(file: string | readonly string[], 
         const key = `${line.gap.lock ?? ''}\0${line.gap.from}`;
         lastAt = Math.max(lastAt, line.gap.to ?? line.gap.from);
         if (line.gap.to === undefined) gaps.set(key, line.gap);
-        else { gaps.delete(key); writeGap(line.gap, line.gap.to); }
+        else { gaps.delete(key); out.gap(line.gap, line.gap.to); }
         break;
       }
       case 'queue':
         lastAt = Math.max(lastAt, line.sample.at);
-        emit({ ph: 'C', name: 'queue length', pid: lanesOf(line.sample.lock).pid, tid: 0, ts: micros(line.sample.at), args: { length: line.sample.length } });
+        out.queue(line.sample);
         break;
       default: throw new RecordingFormatError(`line ${lineNumber}: unknown record`);
     }
@@ -142,16 +82,63 @@ export async function writeTraceFromRecording(file: string | readonly string[], 
     for await (const raw of lines) {
       if (pending !== undefined) handle(pending, false);
       pending = raw;
+      if (out.full) await out.flush();
     }
     if (pending !== undefined && pending !== '') handle(pending, !(await endsWithNewline(part)));
     any ||= lineNumber > 0;
   }
   if (!any) throw new RecordingFormatError('empty recording');
   flushClosing(true);
-  for (const interval of open.values()) writeInterval(interval, Math.max(lastAt, interval.start));
-  for (const gap of gaps.values()) writeGap(gap, lastAt);
-  end();
-  return { intervals, tornLastLine };
+  for (const interval of open.values()) {
+    out.interval(interval, Math.max(lastAt, interval.start));
+    if (out.full) await out.flush();
+  }
+  for (const gap of gaps.values()) out.gap(gap, lastAt);
+  await out.end();
+  return { intervals: out.intervals, tornLastLine };
+}
+
+/** Intervals between two looks at the signal (and a progress report). */
+const STEP = 5000;
+
+export interface HistoryTraceOptions extends ExportProgress {
+  /** Where open intervals and gaps end (ms since the epoch); open ones say `open: true`. */
+  now?: number;
+  /** Applied to every text from ZooKeeper (lock paths, node names, labels). */
+  text?: (value: string) => string;
+}
+
+/**
+ * A history in memory as a trace, through the same writer: intervals in start order (so lanes are reused and each
+ * hand-over links a hold to the next), then gaps, summaries and queue samples. Throws CancelledError when `signal` aborts.
+ */
+export async function writeTraceFromHistory(history: LockHistory, write: TraceSink, options: HistoryTraceOptions = {}): Promise<{ intervals: number }> {
+  const now = options.now ?? Date.now();
+  const out = new TraceWriter(write, options.text);
+  const all: HistoryInterval[] = [...history.intervals()];
+  const order = Uint32Array.from(all.keys()).sort((a, b) => all[a].start - all[b].start || all[a].id - all[b].id);
+  const step = async (done: number) => {
+    if (options.signal?.aborted) throw new CancelledError();
+    options.onProgress?.(all.length === 0 ? 1 : done / all.length);
+    await out.flush();
+    // A sink that writes at once never makes us wait: give the event loop a turn (a cancel, the progress).
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  for (let k = 0; k < order.length; k++) {
+    const interval = all[order[k]];
+    out.interval(interval, interval.end ?? Math.max(now, interval.start));
+    if (k % STEP === STEP - 1) await step(k + 1);
+    else if (out.full) await out.flush();
+  }
+  for (const gap of history.gaps) out.gap(gap, gap.to ?? now);
+  for (const summary of history.summaries.values()) out.summary(summary);
+  for (const sample of history.samples) {
+    out.queue(sample);
+    if (out.full) await out.flush();
+  }
+  await step(all.length);
+  await out.end();
+  return { intervals: out.intervals };
 }
 
 async function endsWithNewline(file: string): Promise<boolean> {
