@@ -26,6 +26,8 @@ function toolsInstalled(): boolean {
 }
 // Warm: about 15 s. Cold (code-server not yet installed), the demo installs it first: about 2 minutes more.
 const TIMEOUT_MS = toolsInstalled() ? 90_000 : 360_000;
+/** How long each lock queue may take to fill again before the test says it did not (a failure's bound only). */
+const QUEUE_FILL_MS = 120_000;
 
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-demo-test-'));
 let demo: ChildProcess | undefined;
@@ -67,7 +69,7 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-void test('npm run demo starts ZooKeeper, demo data, lock clients and VS Code, and Ctrl-C stops them all', { timeout: TIMEOUT_MS }, async (t) => {
+void test('npm run demo starts ZooKeeper, demo data, lock clients and VS Code, and Ctrl-C stops them all', { timeout: TIMEOUT_MS + 2 * QUEUE_FILL_MS }, async (t) => {
   const started = Date.now();
   demo = spawn('bash', [path.join(REPO, 'scripts', 'demo.sh'), '--dir', stateDir], {
     cwd: REPO,
@@ -131,11 +133,12 @@ void test('npm run demo starts ZooKeeper, demo data, lock clients and VS Code, a
     { path: `${ROOT}/locks/kazoo-lock`, size: 3, shape: /^[0-9a-f]{32}__lock__\d{10}$/ },
   ];
   for (const queue of queues) {
-    // A holder rests 3 s between a release and queueing again: wait for the full queue.
+    // A holder rests 3 s between a release and queueing again: wait for the full queue. The bound is only how long
+    // a failure takes to say so: with both cores busy the demo's clients took longer than 8 s to queue again (run T2).
     const names = await waitFor(`${queue.size} nodes in ${queue.path}`, async () => {
       const children = await zk.children(queue.path);
       return children.length === queue.size && children;
-    }, 8000, 100);
+    }, QUEUE_FILL_MS, 100);
     const owners = new Set<string>();
     for (const name of names) {
       assert.match(name, queue.shape);
@@ -174,7 +177,7 @@ void test('npm run demo starts ZooKeeper, demo data, lock clients and VS Code, a
   const left = await waitFor('no process left', async () => {
     const pids = processesUsing(stateDir);
     return pids.length === 0 ? [] : undefined;
-  }, 3000, 100).catch(() => processesUsing(stateDir));
+  }, 30_000, 100).catch(() => processesUsing(stateDir));
   assert.deepEqual(left.map(commandLine), [], 'processes left running');
   for (const pid of seenPids) assert.ok(!alive(pid), `pid ${pid} is gone`);
   assert.match(output, /stopped code-server[\s\S]*stopped lock clients[\s\S]*stopped ZooKeeper/);

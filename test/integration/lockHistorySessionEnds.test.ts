@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { LockMonitor } from '../../src/zk/analysis';
-import { followMonitor, HistoryInterval, LockRecorder, writeTrace } from '../../src/zk/history';
+import { followMonitor, HistoryInterval, LockRecorder, writeTraceFromHistory } from '../../src/zk/history';
 import { ZkSession } from '../../src/zk/session/session';
 import type { ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo } from '../support/thirdParty/kazoo';
@@ -86,7 +86,7 @@ describe('lock history: a session loss told apart from a release', () => {
     assert.equal(hold.ended, 'sessionEnded');
     assert.equal(hold.endExact, true);
     let trace = '';
-    writeTrace(recorder.history, (chunk) => { trace += chunk; });
+    await writeTraceFromHistory(recorder.history, (chunk) => { trace += chunk; });
     const { traceEvents } = JSON.parse(trace) as { traceEvents: { name: string; args?: { session?: string } }[] };
     const events = traceEvents;
     assert.ok(events.some((e) => e.name === 'session lost' && e.args?.session === hold.session), 'a "session lost" mark for the killed holder');
