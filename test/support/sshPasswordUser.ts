@@ -4,7 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
+/** The node tiers' account; the in-host tier, which runs beside them, has its own so neither resets the other's password. */
 export const PASSWORD_USER = 'zooscope-ssh-test';
+export const HOST_PASSWORD_USER = 'zooscope-ssh-host';
 
 /** `program args` as root: itself when this process is root, else through `sudo -n` (never prompts). */
 export function asRoot(program: string, args: string[]): [string, string[]] {
@@ -12,7 +14,7 @@ export function asRoot(program: string, args: string[]): [string, string[]] {
   try {
     execFileSync('sudo', ['-n', 'true'], { stdio: 'ignore' });
   } catch {
-    throw new Error(`the SSH password tests need root or sudo without a password (sudo -n) to set ${PASSWORD_USER}'s password and run sshd as root`);
+    throw new Error(`the SSH password tests need root or sudo without a password (sudo -n) to set a test account's password and run sshd as root`);
   }
   return ['sudo', ['-n', program, ...args]];
 }
@@ -31,10 +33,10 @@ function exists(user: string): boolean {
   }
 }
 
-/** Makes sure PASSWORD_USER exists and sets a new random password for it; returns the password. */
-export function resetPasswordUser(): string {
-  if (!exists(PASSWORD_USER)) run('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', PASSWORD_USER]);
+/** Makes sure `user` exists and sets a new random password for it; returns the password. */
+export function resetPasswordUser(user = PASSWORD_USER): string {
+  if (!exists(user)) run('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', user]);
   const password = randomBytes(18).toString('base64url');
-  run('chpasswd', [], `${PASSWORD_USER}:${password}\n`);
+  run('chpasswd', [], `${user}:${password}\n`);
   return password;
 }
