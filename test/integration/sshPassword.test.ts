@@ -4,12 +4,15 @@
 // that sshd only: not into ssh's argv or environment, the session's lines, a file, a jump host or another bastion.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { SSH_SECRET_ENV } from '../../src/cli/sshArgs';
 import { ConnectFailure, ZkSession } from '../../src/zk/session/session';
 import { SshDialer } from '../../src/zk/tunnel/dialer';
 import type { SshTunnelSettings } from '../../src/zk/tunnel/sshSettings';
+import { sharedCliBundle } from '../support/cliBundle';
 import { alive } from '../support/processes';
 import { PASSWORD_USER, resetPasswordUser } from '../support/sshPasswordUser';
 import { SshBastion, startSshBastion } from '../support/sshServer';
@@ -21,12 +24,12 @@ const ACCEPTED = new RegExp(`Accepted password for ${PASSWORD_USER} `);
 const FAILED = new RegExp(`Failed password for ${PASSWORD_USER} `);
 
 /** sshd's log lines since `from` about the connections opened since then (by client port), once each has ended. */
-async function connectionsSince(bastion: SshBastion, from: number): Promise<string> {
-  const ports = () => [...bastion.log.slice(from).matchAll(/^Connection from \S+ port (\d+) /gm)].map((m) => m[1]);
-  const ended = (port: string) => new RegExp(`^(Connection closed by|Disconnected from|Received disconnect from) .*port ${port}\\b`, 'm').test(bastion.log.slice(from));
+async function connectionsSince(bastion: SshBastion, mark: number): Promise<string> {
+  const ports = () => [...bastion.logSince(mark).matchAll(/^Connection from \S+ port (\d+) /gm)].map((m) => m[1]);
+  const ended = (port: string) => new RegExp(`^(Connection closed by|Disconnected from|Received disconnect from) .*port ${port}\\b`, 'm').test(bastion.logSince(mark));
   await eventually(() => ports().length > 0 && ports().every(ended), 15000, `sshd on ${bastion.port} logs its connections' ends`);
   const mine = ports();
-  return bastion.log.slice(from).split('\n').filter((line) => mine.some((port) => new RegExp(`port ${port}\\b`).test(line))).join('\n');
+  return bastion.logSince(mark).split('\n').filter((line) => mine.some((port) => new RegExp(`port ${port}\\b`).test(line))).join('\n');
 }
 
 /** Files under `dir` changed since `since` (ms) whose bytes contain `secret`; folders not ours to read are passed. */
@@ -110,7 +113,13 @@ describe('a ZooKeeper behind an SSH bastion that takes a password', () => {
     session.on('state', (state) => lines.push(`state ${state}`));
     session.on('securityProblem', (line) => lines.push(line));
     session.on('dropped', (line) => lines.push(line));
-    await session.open();
+    // As in the CLI, which takes the secret from this variable: ssh must not inherit it.
+    process.env[SSH_SECRET_ENV] = password;
+    try {
+      await session.open();
+    } finally {
+      delete process.env[SSH_SECRET_ENV];
+    }
     const tunnel = (session.dialer as SshDialer).openTunnels.find((t) => t.connected);
     assert.ok(tunnel?.pid, 'a connected tunnel');
     const argv = fs.readFileSync(`/proc/${tunnel.pid}/cmdline`);
@@ -126,23 +135,52 @@ describe('a ZooKeeper behind an SSH bastion that takes a password', () => {
     assert.deepEqual(filesHolding(os.tmpdir(), password, startedAt), [], 'no file in tmp holds it');
   });
 
-  test('a wrong password fails with one line naming the bastion, after one attempt, and is not tried again', async () => {
-    const from = bastion.log.length;
+  test('the CLI: the password from ZOOSCOPE_SSH_SECRET opens the tunnel; its output never holds it', async () => {
+    const cli = await sharedCliBundle();
+    const from = bastion.logMark;
+    const env: NodeJS.ProcessEnv = { ...process.env, [SSH_SECRET_ENV]: password };
+    const run = (args: string[]) => new Promise<{ code: number; out: string }>((resolve) => {
+      execFile(process.execPath, [cli, 'shell', zk.connectString, '--ssh', bastion.destination, '--ssh-config', config, ...args], { env, timeout: 60000 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` }));
+    });
+    const created = await run(['create', '/cli-password', 'hello']);
+    assert.equal(created.code, 0, created.out);
+    const read = await run(['get', '/cli-password']);
+    assert.equal(read.out, 'hello\n');
+    assert.match(bastion.logSince(from), ACCEPTED);
+    env[SSH_SECRET_ENV] = `${password}-wrong`;
+    const refused = await run(['get', '/cli-password']);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.out, /SSH bastion \S+ refused authentication/);
+    for (const out of [created.out, read.out, refused.out]) assert.ok(!out.includes(password), 'not in the CLI\'s output');
+  });
+
+  test('a wrong password fails with one line naming the bastion; each tunnel tries it once, and the session gives up', async () => {
+    const from = bastion.logMark;
     const session = sessionThrough({ secret: `${password}-wrong` });
+    const dialer = session.dialer as SshDialer;
+    let dials = 0;
+    const dial = dialer.dial.bind(dialer);
+    dialer.dial = (host, port) => { dials++; return dial(host, port); };
     const failure = await openFailure(session);
     assert.equal(failure.reason, 'security');
     assert.match(failure.message, new RegExp(`SSH bastion ${PASSWORD_USER}@127\\.0\\.0\\.1:${bastion.port} refused authentication \\(it accepts: publickey,password\\)`));
     assert.ok(!session.lastSecurityProblem?.includes('\n'), 'one line');
-    // The session gave up: no tunnel left that could try again.
-    await eventually(() => (session.dialer as SshDialer).openTunnels.length === 0, 15000, 'no tunnel left');
+    // The session gave up: closed, no tunnel left that could try again.
+    assert.equal(session.state, 'closed');
+    await eventually(() => dialer.openTunnels.length === 0, 15000, 'no tunnel left');
     const since = await connectionsSince(bastion, from);
-    assert.equal(count(since, FAILED), 1, since);
-    assert.equal(count(since, /^Connection from /), 1, since);
+    // The connection, and maybe a probe the session sent meanwhile (after 300 ms): one attempt each at most, and no
+    // connection the session did not dial.
+    const ports = [...since.matchAll(/^Connection from \S+ port (\d+) /gm)].map((m) => m[1]);
+    assert.ok(ports.length <= dials, since);
+    assert.ok(count(since, FAILED) >= 1, since);
+    for (const port of ports) assert.ok(count(since, new RegExp(`${FAILED.source}from \\S+ port ${port} `)) <= 1, since);
     assert.doesNotMatch(since, ACCEPTED);
   });
 
   test('the password does not go to a jump host in front of the bastion, though it would take it', async () => {
-    const from = other.log.length;
+    const from = other.logMark;
     const session = sessionThrough({ secret: password, jumps: [`${PASSWORD_USER}@localhost:${other.port}`] });
     await openFailure(session);
     const since = await connectionsSince(other, from);
@@ -152,7 +190,7 @@ describe('a ZooKeeper behind an SSH bastion that takes a password', () => {
   test('another bastion given no password gets none, while a tunnel with the password is open', async () => {
     const withPassword = sessionThrough({ secret: password });
     await withPassword.open();
-    const from = other.log.length;
+    const from = other.logMark;
     const failure = await openFailure(sessionThrough({}, other));
     assert.equal(failure.reason, 'security');
     const since = await connectionsSince(other, from);

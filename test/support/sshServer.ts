@@ -34,6 +34,7 @@ export interface BastionOptions {
 
 export class SshBastion {
   private stderr = '';
+  private written = 0;
 
   constructor(
     readonly dir: string,
@@ -41,8 +42,15 @@ export class SshBastion {
     private proc: ChildProcess,
     private readonly options: BastionOptions = {},
   ) {
+    this.hear(proc);
+  }
+
+  private hear(proc: ChildProcess): void {
     proc.stderr?.setEncoding('utf8');
-    proc.stderr?.on('data', (text: string) => { this.stderr = (this.stderr + text).slice(-20000); });
+    proc.stderr?.on('data', (text: string) => {
+      this.written += text.length;
+      this.stderr = (this.stderr + text).slice(-20000);
+    });
   }
 
   get destination(): string { return `${this.options.passwordUser ?? os.userInfo().username}@127.0.0.1:${this.port}`; }
@@ -56,6 +64,10 @@ export class SshBastion {
   /** A key the bastion does not know. */
   get strangerKey(): string { return path.join(this.dir, 'stranger'); }
   get log(): string { return this.stderr; }
+  /** Where the log is now, for logSince (the log keeps only its end, so offsets into it shift). */
+  get logMark(): number { return this.written; }
+  /** What sshd logged after `mark` (as much of it as the log still holds). */
+  logSince(mark: number): string { return this.written === mark ? '' : this.stderr.slice(-(this.written - mark)); }
   /** The listening sshd (SIGSTOP it to make new connections hang while the open ones go on). */
   get pid(): number { return this.proc.pid!; }
 
@@ -81,8 +93,7 @@ export class SshBastion {
     for (const f of ['host_ed25519', 'host_ed25519.pub']) fs.rmSync(path.join(this.dir, f));
     keygen(path.join(this.dir, 'host_ed25519'));
     this.proc = await launch(this.dir, this.port, this.options);
-    this.proc.stderr?.setEncoding('utf8');
-    this.proc.stderr?.on('data', (text: string) => { this.stderr = (this.stderr + text).slice(-20000); });
+    this.hear(this.proc);
   }
 
   private async stopProcess(): Promise<void> {
