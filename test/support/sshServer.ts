@@ -1,6 +1,7 @@
 // A bastion for the SSH tunnel tests: Debian's sshd (scripts/zk/ensure-ssh.sh installs it) run by the test as the
 // current user on loopback, with a host key, client keys and authorized_keys made by ssh-keygen in a folder of the
 // test's own. Nothing of the user's ~/.ssh is read: tunnels get an empty ssh config and the test's known_hosts.
+// A password bastion (`passwordUser`) runs sshd as root, which alone can check a password (sshPasswordUser.ts).
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
