@@ -63,7 +63,8 @@ function start(): Route {
   const client = path.join(dir, 'askpass.js');
   const helper = path.join(dir, 'askpass.sh');
   fs.writeFileSync(client, CLIENT, { mode: 0o600 });
-  fs.writeFileSync(helper, `#!/bin/sh\nELECTRON_RUN_AS_NODE=1 exec ${quoted(process.execPath)} ${quoted(client)} "$@"\n`, { mode: 0o700 });
+  // Its stdout is the answer: no NODE_OPTIONS (a debugger's preload) may add to it.
+  fs.writeFileSync(helper, `#!/bin/sh\nNODE_OPTIONS= ELECTRON_RUN_AS_NODE=1 exec ${quoted(process.execPath)} ${quoted(client)} "$@"\n`, { mode: 0o700 });
   const server = net.createServer(answer);
   // A socket file binds at once, before any ssh could run the helper.
   server.listen(socketPath);
