@@ -1,12 +1,14 @@
 // A bastion for the SSH tunnel tests: Debian's sshd (scripts/zk/ensure-ssh.sh installs it) run by the test as the
 // current user on loopback, with a host key, client keys and authorized_keys made by ssh-keygen in a folder of the
 // test's own. Nothing of the user's ~/.ssh is read: tunnels get an empty ssh config and the test's known_hosts.
+// A password bastion (`passwordUser`) runs sshd as root, which alone can check a password (sshPasswordUser.ts).
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SshTunnelSettings } from '../../src/zk/tunnel/sshSettings';
 import { freePort } from './ports';
+import { asRoot } from './sshPasswordUser';
 import { endsWithTestProcess, exitOf } from './processes';
 import { within } from './waiting';
 
@@ -26,19 +28,33 @@ export function fingerprintOf(publicKeyFile: string): string {
   return match[1];
 }
 
+export interface BastionOptions {
+  /** Accept only this system user, by password (and the test's keys): sshd then runs as root to read /etc/shadow. */
+  passwordUser?: string;
+}
+
 export class SshBastion {
   private stderr = '';
+  private written = 0;
 
   constructor(
     readonly dir: string,
     readonly port: number,
     private proc: ChildProcess,
+    private readonly options: BastionOptions = {},
   ) {
-    proc.stderr?.setEncoding('utf8');
-    proc.stderr?.on('data', (text: string) => { this.stderr = (this.stderr + text).slice(-20000); });
+    this.hear(proc);
   }
 
-  get destination(): string { return `${os.userInfo().username}@127.0.0.1:${this.port}`; }
+  private hear(proc: ChildProcess): void {
+    proc.stderr?.setEncoding('utf8');
+    proc.stderr?.on('data', (text: string) => {
+      this.written += text.length;
+      this.stderr = (this.stderr + text).slice(-20000);
+    });
+  }
+
+  get destination(): string { return `${this.options.passwordUser ?? os.userInfo().username}@127.0.0.1:${this.port}`; }
   get hostPublicKey(): string { return path.join(this.dir, 'host_ed25519.pub'); }
   /** A known_hosts file naming this bastion's host key. */
   get knownHosts(): string { return path.join(this.dir, 'known_hosts'); }
@@ -49,6 +65,10 @@ export class SshBastion {
   /** A key the bastion does not know. */
   get strangerKey(): string { return path.join(this.dir, 'stranger'); }
   get log(): string { return this.stderr; }
+  /** Where the log is now, for logSince (the log keeps only its end, so offsets into it shift). */
+  get logMark(): number { return this.written; }
+  /** What sshd logged after `mark` (as much of it as the log still holds). */
+  logSince(mark: number): string { return this.written === mark ? '' : this.stderr.slice(-(this.written - mark)); }
   /** The listening sshd (SIGSTOP it to make new connections hang while the open ones go on). */
   get pid(): number { return this.proc.pid!; }
 
@@ -73,9 +93,8 @@ export class SshBastion {
     await this.stopProcess();
     for (const f of ['host_ed25519', 'host_ed25519.pub']) fs.rmSync(path.join(this.dir, f));
     keygen(path.join(this.dir, 'host_ed25519'));
-    this.proc = await launch(this.dir, this.port);
-    this.proc.stderr?.setEncoding('utf8');
-    this.proc.stderr?.on('data', (text: string) => { this.stderr = (this.stderr + text).slice(-20000); });
+    this.proc = await launch(this.dir, this.port, this.options);
+    this.hear(this.proc);
   }
 
   private async stopProcess(): Promise<void> {
@@ -89,8 +108,10 @@ export class SshBastion {
   }
 }
 
-async function launch(dir: string, port: number): Promise<ChildProcess> {
-  const proc = spawn(SSHD, ['-D', '-e', '-f', path.join(dir, 'sshd_config'), '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+async function launch(dir: string, port: number, options: BastionOptions): Promise<ChildProcess> {
+  const args = ['-D', '-e', '-f', path.join(dir, 'sshd_config'), '-p', String(port)];
+  const [program, argv] = options.passwordUser ? asRoot(SSHD, args) : [SSHD, args];
+  const proc = spawn(program, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
   endsWithTestProcess(proc);
   let text = '';
   proc.stderr?.setEncoding('utf8');
@@ -106,10 +127,11 @@ async function launch(dir: string, port: number): Promise<ChildProcess> {
 }
 
 /** Starts a bastion on a free loopback port. */
-export async function startSshBastion(): Promise<SshBastion> {
+export async function startSshBastion(options: BastionOptions = {}): Promise<SshBastion> {
   if (!fs.existsSync(SSHD)) throw new Error(`${SSHD} not found: run scripts/zk/ensure-ssh.sh`);
   // sshd run by root needs its privilege separation folder (the package makes it only when its service starts).
   if (process.getuid?.() === 0) fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+  else if (options.passwordUser) execFileSync(...asRoot('mkdir', ['-p', '/run/sshd']));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-sshd-'));
   keygen(path.join(dir, 'host_ed25519'));
   keygen(path.join(dir, 'client'));
@@ -123,15 +145,17 @@ export async function startSshBastion(): Promise<SshBastion> {
     `HostKey ${path.join(dir, 'host_ed25519')}`,
     `PidFile ${path.join(dir, 'sshd.pid')}`,
     `AuthorizedKeysFile ${path.join(dir, 'authorized_keys')}`,
-    'UsePAM no', 'StrictModes no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
-    'PermitRootLogin prohibit-password', 'AllowTcpForwarding yes', 'MaxStartups 100', 'LogLevel VERBOSE',
+    // Without PAM, sshd checks a password against /etc/shadow itself (and keyboard-interactive has nothing to ask).
+    'UsePAM no', 'StrictModes no', `PasswordAuthentication ${options.passwordUser ? 'yes' : 'no'}`, 'KbdInteractiveAuthentication no',
+    ...(options.passwordUser ? [`AllowUsers ${options.passwordUser}`, 'PermitRootLogin no', 'PermitEmptyPasswords no'] : ['PermitRootLogin prohibit-password']),
+    'AllowTcpForwarding yes', 'MaxStartups 100', 'LogLevel VERBOSE',
   ].join('\n') + '\n');
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     try {
-      const proc = await launch(dir, port);
+      const proc = await launch(dir, port, options);
       fs.writeFileSync(path.join(dir, 'known_hosts'), `[127.0.0.1]:${port} ${fs.readFileSync(path.join(dir, 'host_ed25519.pub'), 'utf8')}`);
-      return new SshBastion(dir, port, proc);
+      return new SshBastion(dir, port, proc, options);
     } catch (error) {
       // The free port was taken before sshd bound it: try another.
       if (attempt >= 2) throw error;

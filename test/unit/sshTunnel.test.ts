@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { SecurityArgs } from '../../src/cli/securityArgs';
 import { SSH_SECRET_ENV } from '../../src/cli/sshArgs';
+import { asksForSecret } from '../../src/zk/tunnel/askpass';
 import { SECRET_ENV, sshTunnelCommand } from '../../src/zk/tunnel/sshCommand';
 import { classifySshFailure, isFinalTunnelFailure } from '../../src/zk/tunnel/sshFailure';
 import { parseSshDestination, sshSettingsProblem } from '../../src/zk/tunnel/sshSettings';
@@ -48,12 +49,19 @@ test('the command forwards stdio to the member through the bastion, with strict 
   assert.throws(() => sshTunnelCommand({ destination: 'b' }, '-oProxyCommand=x', 1), /not a host name/);
 });
 
-test('a secret goes to ssh through SSH_ASKPASS in its environment, never in argv', () => {
-  const { args, env } = sshTunnelCommand({ destination: 'b', secret: 'hunter2 pass' }, 'zk', 2181, '/tmp/askpass.sh');
+test('a secret goes to ssh through SSH_ASKPASS, never in argv nor its environment', () => {
+  const route = { SSH_ASKPASS: '/tmp/askpass.sh', SSH_ASKPASS_REQUIRE: 'force' };
+  const { args, env } = sshTunnelCommand({ destination: 'b', secret: 'hunter2 pass' }, 'zk', 2181, route);
   assert.ok(!args.join(' ').includes('hunter2'));
-  assert.deepEqual(env, { SSH_ASKPASS: '/tmp/askpass.sh', SSH_ASKPASS_REQUIRE: 'force', [SECRET_ENV]: 'hunter2 pass' });
+  assert.deepEqual(env, route);
+  assert.equal(SECRET_ENV, SSH_SECRET_ENV, 'the CLI\'s variable is the one the tunnel keeps from ssh');
   assert.equal(option(args, 'BatchMode'), 'no');
   assert.throws(() => sshTunnelCommand({ destination: 'b', secret: 's' }, 'zk', 2181), /askpass/);
+});
+
+test('askpass answers password and passphrase prompts only, never a yes/no question', () => {
+  for (const prompt of ['ops@10.0.0.5\'s password: ', '(ops@bastion) Password: ', 'Enter passphrase for key \'/k/id\': ']) assert.ok(asksForSecret(prompt), prompt);
+  for (const prompt of ['Are you sure you want to continue connecting (yes/no/[fingerprint])? ', 'Verification code: ', 'Allow use of key /k/id?', '']) assert.ok(!asksForSecret(prompt), prompt);
 });
 
 test('ZooScope\'s accepted keys are checked after the user\'s known_hosts files', () => {

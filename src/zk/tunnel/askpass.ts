@@ -1,18 +1,91 @@
-// The SSH_ASKPASS helper: a tiny script that prints the secret from its own environment, so a passphrase or
-// password reaches ssh without ever being in argv, a file or a log. Written once per process, readable by the user
-// only.
+// The SSH_ASKPASS route of a passphrase or password. ssh runs the helper with its prompt; the helper asks this
+// process over a socket in a folder only the user can open, naming the ssh that runs it (its parent). The secret is
+// given only to an ssh this process started with that secret, and only for a password or passphrase prompt: never to
+// a jump host's or ProxyCommand's ssh (children of the tunnel's ssh, so their pid is not one of ours), never as the
+// answer to a host key question. It is never in a file, an argv or ssh's environment.
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SECRET_ENV } from './sshCommand';
 
-let helperPath: string | undefined;
+/** The variable naming the socket the helper asks (not a secret). */
+const SOCKET_ENV = 'ZOOSCOPE_ASKPASS_SOCKET';
+/** A question is one short line; anything longer is not from the helper. */
+const MAX_QUESTION = 8192;
 
-export function askpassHelper(): string {
-  if (helperPath && fs.existsSync(helperPath)) return helperPath;
+/** ssh's prompts for a secret (password, keyboard-interactive password, key passphrase); not yes/no questions. */
+export function asksForSecret(prompt: string): boolean {
+  return /password: ?$/i.test(prompt) || /^Enter passphrase for /.test(prompt);
+}
+
+// Run by the program running this process (node, or VS Code's with ELECTRON_RUN_AS_NODE): `process.ppid` is the ssh.
+const CLIENT = `const net = require('net');
+let reply = '';
+const socket = net.connect(process.env.${SOCKET_ENV});
+socket.setEncoding('utf8');
+socket.on('connect', () => socket.end(JSON.stringify({ pid: process.ppid, prompt: process.argv[2] || '' }) + '\\n'));
+socket.on('data', (text) => { reply += text; });
+socket.on('error', () => process.exit(1));
+socket.on('close', () => { if (reply === '') process.exit(1); process.stdout.write(reply); });
+`;
+
+const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+interface Route {
+  dir: string;
+  server: net.Server;
+  env: Record<string, string>;
+}
+
+const secrets = new Map<number, string>();
+let route: Route | undefined;
+
+function answer(connection: net.Socket): void {
+  let question = '';
+  connection.setEncoding('utf8');
+  connection.on('error', () => undefined);
+  connection.on('data', (text: string) => {
+    question += text;
+    if (question.length > MAX_QUESTION) connection.destroy();
+  });
+  connection.on('end', () => {
+    let asked: { pid?: unknown; prompt?: unknown } = {};
+    try { asked = JSON.parse(question) as typeof asked; } catch { /* not the helper: no answer */ }
+    const secret = typeof asked.pid === 'number' ? secrets.get(asked.pid) : undefined;
+    connection.end(secret !== undefined && typeof asked.prompt === 'string' && asksForSecret(asked.prompt) ? `${secret}\n` : '');
+  });
+}
+
+function start(): Route {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-askpass-'));
-  const file = path.join(dir, 'askpass.sh');
-  fs.writeFileSync(file, `#!/bin/sh\nprintf '%s\\n' "$${SECRET_ENV}"\n`, { mode: 0o700 });
-  helperPath = file;
-  return file;
+  fs.chmodSync(dir, 0o700);
+  const socketPath = path.join(dir, 's');
+  const client = path.join(dir, 'askpass.js');
+  const helper = path.join(dir, 'askpass.sh');
+  fs.writeFileSync(client, CLIENT, { mode: 0o600 });
+  // Its stdout is the answer: no NODE_OPTIONS (a debugger's preload) may add to it.
+  fs.writeFileSync(helper, `#!/bin/sh\nNODE_OPTIONS= ELECTRON_RUN_AS_NODE=1 exec ${quoted(process.execPath)} ${quoted(client)} "$@"\n`, { mode: 0o700 });
+  const server = net.createServer(answer);
+  // A socket file binds at once, before any ssh could run the helper.
+  server.listen(socketPath);
+  server.unref();
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return { dir, server, env: { SSH_ASKPASS: helper, SSH_ASKPASS_REQUIRE: 'force', [SOCKET_ENV]: socketPath } };
+}
+
+/** What ssh's environment needs to ask for a secret (no secret in it). */
+export function askpassEnv(): Record<string, string> {
+  if (!route || !fs.existsSync(route.dir)) {
+    route?.server.close();
+    route = start();
+  }
+  return route.env;
+}
+
+/** Lets the ssh with `pid` (one this process started) have `secret`; the returned function takes it back. */
+export function allowSecret(pid: number, secret: string): () => void {
+  secrets.set(pid, secret);
+  return () => {
+    if (secrets.get(pid) === secret) secrets.delete(pid);
+  };
 }

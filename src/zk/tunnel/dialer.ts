@@ -3,7 +3,7 @@
 // an SSH tunnel. TLS, when used, goes on top of what this returns (so it verifies the member, not the bastion).
 import * as net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { askpassHelper } from './askpass';
+import { allowSecret, askpassEnv } from './askpass';
 import { sshTunnelCommand } from './sshCommand';
 import { bastionName, SshTunnelSettings } from './sshSettings';
 import { SshTunnelSocket } from './tunnelSocket';
@@ -31,8 +31,10 @@ export class SshDialer implements Dialer {
   }
 
   dial(host: string, port: number): SshTunnelSocket {
-    const askpass = this.settings.secret !== undefined ? askpassHelper() : undefined;
-    const socket = new SshTunnelSocket(sshTunnelCommand(this.settings, host, port, askpass), this.via, host, port);
+    const { secret } = this.settings;
+    const socket = new SshTunnelSocket(sshTunnelCommand(this.settings, host, port, secret !== undefined ? askpassEnv() : undefined), this.via, host, port);
+    // ssh is running already, but cannot ask before this line: its question arrives in a later turn of the loop.
+    if (secret !== undefined && socket.pid !== undefined) socket.once('close', allowSecret(socket.pid, secret));
     this.open.add(socket);
     socket.once('close', () => this.open.delete(socket));
     return socket;

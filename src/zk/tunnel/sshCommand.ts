@@ -10,7 +10,7 @@ export interface SshCommand {
   env: Record<string, string>;
 }
 
-/** The variable the askpass helper reads the secret from; set only in ssh's own environment. */
+/** The variable the CLI takes a secret from: never passed on to ssh (its environment is readable by the user's processes). */
 export const SECRET_ENV = 'ZOOSCOPE_SSH_SECRET';
 
 const OPENSSH_KNOWN_HOSTS = ['~/.ssh/known_hosts', '~/.ssh/known_hosts2'];
@@ -26,10 +26,10 @@ export function forwardTarget(host: string, port: number): string {
 }
 
 /**
- * The command for a tunnel to `host:port` as the bastion sees it. `askpassPath`: the helper that prints the secret
- * (needed only when the settings have one).
+ * The command for a tunnel to `host:port` as the bastion sees it. `askpassEnv`: what lets ssh ask for the secret
+ * (needed only when the settings have one; the secret itself is not in it).
  */
-export function sshTunnelCommand(settings: SshTunnelSettings, host: string, port: number, askpassPath?: string): SshCommand {
+export function sshTunnelCommand(settings: SshTunnelSettings, host: string, port: number, askpassEnv?: Record<string, string>): SshCommand {
   const destination = parseSshDestination(settings.destination);
   if (!destination) throw new Error(`SSH bastion ${JSON.stringify(settings.destination)} is not [user@]host[:port]`);
   if (/[\s\u0000-\u001f\u007f]/.test(host) || host.startsWith('-') || host === '') throw new Error(`${JSON.stringify(host)} is not a host name`);
@@ -52,9 +52,9 @@ export function sshTunnelCommand(settings: SshTunnelSettings, host: string, port
   };
   const env: Record<string, string> = {};
   if (settings.secret !== undefined) {
-    if (!askpassPath) throw new Error('an SSH secret needs the askpass helper');
+    if (!askpassEnv) throw new Error('an SSH secret needs the askpass helper');
     Object.assign(options, { BatchMode: 'no', NumberOfPasswordPrompts: '1' });
-    Object.assign(env, { SSH_ASKPASS: askpassPath, SSH_ASKPASS_REQUIRE: 'force', [SECRET_ENV]: settings.secret });
+    Object.assign(env, askpassEnv);
   } else {
     options.BatchMode = 'yes';
   }

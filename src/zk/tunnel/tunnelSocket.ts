@@ -3,7 +3,7 @@
 // authenticated, 'data', 'end' when the member closes, and an SshTunnelError saying why when ssh fails.
 import { ChildProcess, spawn } from 'node:child_process';
 import { Duplex } from 'node:stream';
-import type { SshCommand } from './sshCommand';
+import { SECRET_ENV, SshCommand } from './sshCommand';
 import { classifySshFailure, SshTunnelError, sshNotStarted } from './sshFailure';
 
 /** Lines of ssh's stderr kept for the failure line (it writes a few; a hostile peer's banner could write many). */
@@ -26,8 +26,11 @@ export class SshTunnelSocket extends Duplex {
     this.remotePort = port;
     const target = `${host}:${port}`;
     // detached: ssh gets no controlling terminal, so it can never prompt on the user's tty (the CLI runs in one).
+    // The CLI's secret variable stays out of ssh's environment: the secret goes only through askpass.
+    const env: NodeJS.ProcessEnv = { ...process.env, ...command.env };
+    delete env[SECRET_ENV];
     this.child = spawn(command.program, command.args, {
-      env: { ...process.env, ...command.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true,
+      env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true,
     });
     const { stdin, stdout, stderr } = this.child;
     stdin?.on('error', () => undefined);

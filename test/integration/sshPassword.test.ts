@@ -1,0 +1,201 @@
+// Password authentication to an SSH bastion, end to end: a real sshd on loopback that checks passwords against a
+// system account of the test's own (test/support/sshPasswordUser.ts, a new random password each run), in front of a
+// real ZooKeeper. The password opens the tunnel, a wrong one fails once with one line, and the password goes to
+// that sshd only: not into ssh's argv or environment, the session's lines, a file, a jump host or another bastion.
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SSH_SECRET_ENV } from '../../src/cli/sshArgs';
+import { ConnectFailure, ZkSession } from '../../src/zk/session/session';
+import { SshDialer } from '../../src/zk/tunnel/dialer';
+import type { SshTunnelSettings } from '../../src/zk/tunnel/sshSettings';
+import { sharedCliBundle } from '../support/cliBundle';
+import { alive } from '../support/processes';
+import { PASSWORD_USER, resetPasswordUser } from '../support/sshPasswordUser';
+import { SshBastion, startSshBastion } from '../support/sshServer';
+import { eventually } from '../support/waiting';
+import { startStandalone, ZkCluster } from '../support/zkServer';
+
+const count = (text: string, pattern: RegExp) => text.split('\n').filter((line) => pattern.test(line)).length;
+const ACCEPTED = new RegExp(`Accepted password for ${PASSWORD_USER} `);
+const FAILED = new RegExp(`Failed password for ${PASSWORD_USER} `);
+
+/** sshd's log lines since `from` about the connections opened since then (by client port), once each has ended. */
+async function connectionsSince(bastion: SshBastion, mark: number): Promise<string> {
+  const ports = () => [...bastion.logSince(mark).matchAll(/^Connection from \S+ port (\d+) /gm)].map((m) => m[1]);
+  const ended = (port: string) => new RegExp(`^(Connection closed by|Disconnected from|Received disconnect from) .*port ${port}\\b`, 'm').test(bastion.logSince(mark));
+  await eventually(() => ports().length > 0 && ports().every(ended), 15000, `sshd on ${bastion.port} logs its connections' ends`);
+  const mine = ports();
+  return bastion.logSince(mark).split('\n').filter((line) => mine.some((port) => new RegExp(`port ${port}\\b`).test(line))).join('\n');
+}
+
+/** Files under `dir` changed since `since` (ms) whose bytes contain `secret`; folders not ours to read are passed. */
+function filesHolding(dir: string, secret: string, since: number, depth = 4): string[] {
+  const found: string[] = [];
+  let entries: fs.Dirent[] = [];
+  try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return found; }
+  for (const entry of entries) {
+    const file = path.join(dir, entry.name);
+    try {
+      if (entry.isDirectory() && depth > 0) found.push(...filesHolding(file, secret, since, depth - 1));
+      else if (entry.isFile()) {
+        const stat = fs.statSync(file);
+        if (stat.mtimeMs >= since && stat.size < 8 << 20 && fs.readFileSync(file).includes(secret)) found.push(file);
+      }
+    } catch { /* gone meanwhile */ }
+  }
+  return found;
+}
+
+describe('a ZooKeeper behind an SSH bastion that takes a password', () => {
+  let password: string;
+  let bastion: SshBastion;
+  let other: SshBastion;
+  let zk: ZkCluster;
+  let config: string;
+  const sessions: ZkSession[] = [];
+  const startedAt = Date.now();
+
+  before(async () => {
+    password = resetPasswordUser();
+    [bastion, other, zk] = await Promise.all([startSshBastion({ passwordUser: PASSWORD_USER }), startSshBastion({ passwordUser: PASSWORD_USER }), startStandalone()]);
+    // No key is offered anywhere (not the machine's own ~/.ssh/id_*): the password is the only way in. The jump's
+    // own ssh reads only this file; it knows both host keys, and `localhost` names the jump.
+    config = path.join(bastion.dir, 'password_config');
+    const knownHosts = path.join(bastion.dir, 'both_known_hosts');
+    fs.writeFileSync(knownHosts, [
+      `[127.0.0.1]:${bastion.port} ${fs.readFileSync(bastion.hostPublicKey, 'utf8')}`,
+      `[127.0.0.1]:${other.port} ${fs.readFileSync(other.hostPublicKey, 'utf8')}`,
+      `[localhost]:${other.port} ${fs.readFileSync(other.hostPublicKey, 'utf8')}`,
+    ].join(''));
+    fs.writeFileSync(config, ['Host *', '  PubkeyAuthentication no', '  IdentityAgent none', `  UserKnownHostsFile ${knownHosts}`, '  StrictHostKeyChecking yes'].join('\n') + '\n');
+  });
+  after(async () => {
+    for (const session of sessions) session.close();
+    await Promise.all([bastion?.stop(), other?.stop(), zk?.stop()]);
+  });
+
+  const sessionThrough = (settings: Partial<SshTunnelSettings>, through = bastion): ZkSession => {
+    const session = new ZkSession({
+      connectString: zk.connectString, sessionTimeoutMs: 15000, requestTimeoutMs: 8000,
+      ssh: through.settings({ identityFile: undefined, configFile: config, knownHostsFiles: undefined, ...settings }),
+    });
+    sessions.push(session);
+    return session;
+  };
+
+  async function openFailure(session: ZkSession): Promise<ConnectFailure> {
+    try {
+      await session.open();
+    } catch (error) {
+      assert.ok(error instanceof ConnectFailure, String(error));
+      return error;
+    }
+    session.close();
+    assert.fail('connected, but should not have');
+  }
+
+  test('the right password: the session connects through the tunnel, and creates and reads a node', async () => {
+    const session = sessionThrough({ secret: password });
+    await session.open();
+    await session.libraryCall('create', '/through-password', (cb) => session.client.create('/through-password', Buffer.from('hi'), cb));
+    assert.equal((await session.getData('/through-password')).data.toString(), 'hi');
+    assert.match(bastion.log, ACCEPTED);
+    session.close();
+  });
+
+  test('the password is only where sshd reads it: not in ssh\'s argv or environment, the session\'s lines, or a file in tmp', async () => {
+    const lines: string[] = [];
+    const session = sessionThrough({ secret: password });
+    session.on('state', (state) => lines.push(`state ${state}`));
+    session.on('securityProblem', (line) => lines.push(line));
+    session.on('dropped', (line) => lines.push(line));
+    // As in the CLI, which takes the secret from this variable: ssh must not inherit it.
+    process.env[SSH_SECRET_ENV] = password;
+    try {
+      await session.open();
+    } finally {
+      delete process.env[SSH_SECRET_ENV];
+    }
+    const tunnel = (session.dialer as SshDialer).openTunnels.find((t) => t.connected);
+    assert.ok(tunnel?.pid, 'a connected tunnel');
+    const argv = fs.readFileSync(`/proc/${tunnel.pid}/cmdline`);
+    const environment = fs.readFileSync(`/proc/${tunnel.pid}/environ`);
+    assert.ok(environment.includes('SSH_ASKPASS='), 'the environment read is ssh\'s, which asks through askpass');
+    assert.ok(!argv.includes(password), 'not in ssh\'s argv');
+    assert.ok(!environment.includes(password), 'not in ssh\'s environment');
+    session.close();
+    await eventually(() => !alive(tunnel.pid!), 15000, 'the tunnel\'s ssh gone after close');
+    lines.push(session.lastSecurityProblem ?? '', session.serverAddress ?? '');
+    assert.ok(lines.some((line) => line.startsWith('state')), 'the session\'s lines were heard');
+    assert.ok(!lines.some((line) => line.includes(password)), 'not in the session\'s lines');
+    assert.deepEqual(filesHolding(os.tmpdir(), password, startedAt), [], 'no file in tmp holds it');
+  });
+
+  test('the CLI: the password from ZOOSCOPE_SSH_SECRET opens the tunnel; its output never holds it', async () => {
+    const cli = await sharedCliBundle();
+    const from = bastion.logMark;
+    const env: NodeJS.ProcessEnv = { ...process.env, [SSH_SECRET_ENV]: password };
+    const run = (args: string[]) => new Promise<{ code: number; out: string }>((resolve) => {
+      execFile(process.execPath, [cli, 'shell', zk.connectString, '--ssh', bastion.destination, '--ssh-config', config, ...args], { env, timeout: 60000 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` }));
+    });
+    const created = await run(['create', '/cli-password', 'hello']);
+    assert.equal(created.code, 0, created.out);
+    const read = await run(['get', '/cli-password']);
+    assert.equal(read.out, 'hello\n');
+    assert.match(bastion.logSince(from), ACCEPTED);
+    env[SSH_SECRET_ENV] = `${password}-wrong`;
+    const refused = await run(['get', '/cli-password']);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.out, /SSH bastion \S+ refused authentication/);
+    for (const out of [created.out, read.out, refused.out]) assert.ok(!out.includes(password), 'not in the CLI\'s output');
+  });
+
+  test('a wrong password fails with one line naming the bastion; each tunnel tries it once, and the session gives up', async () => {
+    const from = bastion.logMark;
+    const session = sessionThrough({ secret: `${password}-wrong` });
+    const dialer = session.dialer as SshDialer;
+    let dials = 0;
+    const dial = dialer.dial.bind(dialer);
+    dialer.dial = (host, port) => { dials++; return dial(host, port); };
+    const failure = await openFailure(session);
+    assert.equal(failure.reason, 'security');
+    assert.match(failure.message, new RegExp(`SSH bastion ${PASSWORD_USER}@127\\.0\\.0\\.1:${bastion.port} refused authentication \\(it accepts: publickey,password\\)`));
+    assert.ok(!session.lastSecurityProblem?.includes('\n'), 'one line');
+    // The session gave up: closed, no tunnel left that could try again.
+    assert.equal(session.state, 'closed');
+    await eventually(() => dialer.openTunnels.length === 0, 15000, 'no tunnel left');
+    const since = await connectionsSince(bastion, from);
+    // The connection, and maybe a probe the session sent meanwhile (after 300 ms): one attempt each at most, and no
+    // connection the session did not dial.
+    const ports = [...since.matchAll(/^Connection from \S+ port (\d+) /gm)].map((m) => m[1]);
+    assert.ok(ports.length <= dials, since);
+    assert.ok(count(since, FAILED) >= 1, since);
+    for (const port of ports) assert.ok(count(since, new RegExp(`${FAILED.source}from \\S+ port ${port} `)) <= 1, since);
+    assert.doesNotMatch(since, ACCEPTED);
+  });
+
+  test('the password does not go to a jump host in front of the bastion, though it would take it', async () => {
+    const from = other.logMark;
+    const session = sessionThrough({ secret: password, jumps: [`${PASSWORD_USER}@localhost:${other.port}`] });
+    await openFailure(session);
+    const since = await connectionsSince(other, from);
+    assert.doesNotMatch(since, ACCEPTED, 'the jump did not get the password');
+  });
+
+  test('another bastion given no password gets none, while a tunnel with the password is open', async () => {
+    const withPassword = sessionThrough({ secret: password });
+    await withPassword.open();
+    const from = other.logMark;
+    const failure = await openFailure(sessionThrough({}, other));
+    assert.equal(failure.reason, 'security');
+    const since = await connectionsSince(other, from);
+    assert.doesNotMatch(since, /password for/, 'no password tried at the other bastion');
+    assert.equal(withPassword.state, 'connected');
+    withPassword.close();
+  });
+});
