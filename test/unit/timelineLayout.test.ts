@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { timelineData } from '../../src/zk/history/timeline';
-import { anomaliesInView, buildLanes, frameOf, intervalAt, zoomed } from '../../src/webview/lockQueue/timelineLayout';
+import { anomaliesInView, buildLanes, frameOf, intervalAt, mergedUpright, zoomed } from '../../src/webview/lockQueue/timelineLayout';
 import { anomalyText, gapText, intervalText } from '../../src/webview/lockQueue/timelineText';
 import { chainHistory, T0 } from './timelineFixtures';
 import { testStrings } from './webviewPage';
@@ -46,6 +46,30 @@ test('bars within a pixel already drawn are merged: a frame never draws more bar
   const inside = data.start.map((start, i) => (data.kind[i] === 1 && start >= 1000 && data.end[i] <= 1050 ? i : -1)).filter((i) => i >= 0);
   assert.equal(inside.length, 50);
   for (const i of inside) assert.ok(holds.has(i) && holds.get(i)!.x1 - holds.get(i)!.x0 >= 9.9, `hold ${i} is a bar 10 pixels wide`);
+});
+
+test('zoomed out, the hand-overs of one pixel column are drawn as the union of their lane spans', () => {
+  // 5,000 holds handed from session to session (20 lanes) over 50 s on a 500-pixel plot: 10 hand-overs a column.
+  const data = timelineData(chainHistory({ nodes: 5000, sessions: 20, holdMs: 10 }));
+  const lanes = buildLanes(data, true);
+  const frame = frameOf(data, lanes, { from: 0, to: 50_000 }, 500, 0, 20, 60_000);
+  assert.ok(frame.handOvers.length <= 2 * 501, `${frame.handOvers.length} strokes for ${lanes.handOvers.length / 2} hand-overs`);
+  // Every hand-over's span is inside a stroke of its column.
+  for (let p = 0; p < lanes.handOvers.length / 2; p++) {
+    const [from, to] = [lanes.handOvers[2 * p], lanes.handOvers[2 * p + 1]];
+    const column = Math.floor(data.end[from] / 100);
+    const [lo, hi] = [Math.min(lanes.laneOf[from], lanes.laneOf[to]), Math.max(lanes.laneOf[from], lanes.laneOf[to])];
+    assert.ok(frame.handOvers.some((h) => Math.floor(h.x0) === column && h.fromLane <= lo && h.toLane >= hi), `hand-over ${p} (column ${column}, lanes ${lo}…${hi})`);
+  }
+  // Spans that do not touch stay apart (no stroke across lanes nobody handed over between); slanted ones stay as drawn.
+  const strokes = mergedUpright([
+    { x0: 10.2, x1: 10.4, fromLane: 0, toLane: 1 }, { x0: 10.9, x1: 10.9, fromLane: 2, toLane: 1 },
+    { x0: 10.5, x1: 10.5, fromLane: 5, toLane: 6 }, { x0: 11, x1: 40, fromLane: 3, toLane: 4 },
+  ]);
+  assert.deepEqual(strokes, [
+    { x0: 11, x1: 40, fromLane: 3, toLane: 4 },
+    { x0: 10.2, x1: 10.2, fromLane: 0, toLane: 2 }, { x0: 10.2, x1: 10.2, fromLane: 5, toLane: 6 },
+  ]);
 });
 
 test('per session, the nodes of one session share a lane; nodes without a session keep their own', () => {

@@ -192,7 +192,52 @@ export function frameOf(data: TimelineData, lanes: Lanes, window: TimeWindow, wi
     if ((fromLane < firstLane && toLane < firstLane) || (fromLane >= last && toLane >= last)) continue;
     frame.handOvers.push({ x0: x(data.end[from]), x1: x(data.start[to]), fromLane, toLane });
   }
+  frame.handOvers = mergedUpright(frame.handOvers);
   return frame;
+}
+
+type HandOver = Frame['handOvers'][number];
+
+/**
+ * Hand-overs narrower than a pixel are upright strokes; zoomed out, a busy lock has dozens in one pixel column, and
+ * drawing each costs more than the whole frame. Those of one column are drawn as the union of their lane spans, the
+ * same pixels in a handful of strokes; slanted ones stay as they are.
+ */
+export function mergedUpright(handOvers: HandOver[]): HandOver[] {
+  if (handOvers.length < 2) return handOvers;
+  const slanted: HandOver[] = [];
+  // Per column, its upright hand-overs.
+  const columns = new Map<number, HandOver[]>();
+  for (const h of handOvers) {
+    if (Math.abs(h.x1 - h.x0) >= 1) {
+      slanted.push(h);
+      continue;
+    }
+    const column = Math.floor(h.x0);
+    const spans = columns.get(column) ?? [];
+    spans.push(h);
+    columns.set(column, spans);
+  }
+  const merged: HandOver[] = [];
+  for (const spans of columns.values()) {
+    if (spans.length === 1) {
+      merged.push(spans[0]);
+      continue;
+    }
+    // One x for the column's strokes: the first hand-over's.
+    const x = spans[0].x0;
+    const lanes = spans.map((h) => [Math.min(h.fromLane, h.toLane), Math.max(h.fromLane, h.toLane)]).sort((a, b) => a[0] - b[0]);
+    let [lo, hi] = lanes[0];
+    for (const [from, to] of lanes.slice(1)) {
+      if (from <= hi) hi = Math.max(hi, to);
+      else {
+        merged.push({ x0: x, x1: x, fromLane: lo, toLane: hi });
+        [lo, hi] = [from, to];
+      }
+    }
+    merged.push({ x0: x, x1: x, fromLane: lo, toLane: hi });
+  }
+  return [...slanted, ...merged];
 }
 
 /** The interval under time `t` on a lane, within `slack` ms either side (the nearest when several are). */
