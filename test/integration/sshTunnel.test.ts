@@ -176,7 +176,7 @@ describe('a standalone ZooKeeper behind an SSH bastion', () => {
     const settings = bastion.settings({ knownHostsFiles: [empty], acceptedHostKeysFile: accepted });
     const refused = await openFailure(new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 15000, ssh: settings }));
     assert.equal(refused.reason, 'security');
-    assert.match(refused.message, /SSH bastion \S+: its ED25519 host key \(\S+\) is not known/);
+    assert.match(refused.message, /SSH bastion \S+: the ED25519 host key of \S+ is not known/);
     const presented = await fetchHostKey(settings);
     assert.equal(presented.fingerprint, fingerprintOf(bastion.hostPublicKey));
     // Accepting another fingerprint trusts nothing.

@@ -96,6 +96,6 @@ describe('TLS (clientAuth=need) + SASL behind an SSH bastion', () => {
     fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace(/UserKnownHostsFile .*/, 'UserKnownHostsFile /dev/null'));
     const refused = await runCli(cli, ['shell', ...flags, 'get', '/via-bastion'], env);
     assert.notEqual(refused.code, 0);
-    assert.match(refused.stderr, /SSH bastion zoo-bastion: its ED25519 host key .* is not known/);
+    assert.match(refused.stderr, /SSH bastion zoo-bastion: the ED25519 host key of .* is not known/);
   });
 });

@@ -84,6 +84,7 @@ test('ssh\'s stderr becomes one line that names the bastion; which failures are 
   assert.match(changed.line, /^SSH bastion bastion: its host key has changed \(it now presents SHA256:AbCd\+\/xyz0123=\); refused/);
   const unknown = classifySshFailure(['No ED25519 host key is known for [127.0.0.1]:2222 and you have requested strict checking.', 'Host key verification failed.'], 'b', 'zk:2181', exit);
   assert.equal(unknown.kind, 'hostKeyUnknown');
+  assert.equal(unknown.keyHost, '[127.0.0.1]:2222', 'the host whose key it is, as ssh names it (a jump host\'s may differ from the bastion)');
   assert.equal(classifySshFailure(['ops@b: Permission denied (publickey,password).'], 'b', 'zk:2181', exit).line, 'SSH bastion b refused authentication (it accepts: publickey,password)');
   assert.equal(classifySshFailure(['channel 0: open failed: connect failed: Connection refused', 'stdio forwarding failed'], 'b', 'zk:2181', exit).kind, 'memberRefused');
   assert.equal(classifySshFailure(['ssh: connect to host b port 22: Connection timed out'], 'b', 'zk:2181', exit).kind, 'bastionUnreachable');

@@ -28,6 +28,10 @@ export async function confirmBastionHostKey(connectionName: string, ssh: SshTunn
     throw new BastionRefusedError(t('The SSH bastion {0} of "{1}" now presents a different host key ({2}) from the one known: refused. Someone may be in between; if the bastion was reinstalled, remove its old key from known_hosts.',
       bastion, connectionName, verdict.fingerprint ?? t('fingerprint not shown')));
   }
+  if (verdict.kind === 'unknownJump') {
+    throw new BastionRefusedError(t('The SSH jump host {0} on the way to the bastion {1} of "{2}" presents a host key that is not known. ZooScope trusts only the bastion\'s own key: check the jump host\'s fingerprint and accept it with ssh in a terminal (it is then in ~/.ssh/known_hosts).',
+      verdict.jump, bastion, connectionName));
+  }
   if (verdict.kind === 'known' || !acceptedFile) return verdict.kind === 'known';
   const key = await fetchHostKey(ssh);
   const trust = t('Trust and Connect');

@@ -10,6 +10,11 @@ export type HostKeyVerdict =
   /** Verified (or the check could not tell: the session then says what is wrong itself). */
   | { kind: 'known' }
   | { kind: 'unknown'; line: string }
+  /**
+   * A jump host on the way has a key no known_hosts vouches for. It is not offered for trust here: the jump's own ssh
+   * reads only the user's known_hosts, and the key shown would be the bastion's, not the jump's.
+   */
+  | { kind: 'unknownJump'; line: string; jump: string }
   | { kind: 'changed'; line: string; fingerprint?: string };
 
 /** Options before the tunnel's own: ssh keeps the first value of each, so these win. */
@@ -25,9 +30,30 @@ export function checkBastionHostKey(settings: SshTunnelSettings): Promise<HostKe
     execFile(command.program, [...NO_AUTHENTICATION, ...command.args], { env: { ...process.env, ...command.env }, timeout: 30000 }, (_error, _stdout, stderr) => {
       const lines = String(stderr).split(/\r?\n/).filter((l) => l.trim() !== '');
       const failure = classifySshFailure(lines, bastionName(settings), '127.0.0.1:1', { code: null, signal: null, wasUp: false });
-      if (failure.kind === 'hostKeyUnknown') resolve({ kind: 'unknown', line: failure.line });
-      else if (failure.kind === 'hostKeyChanged') resolve({ kind: 'changed', line: failure.line, fingerprint: failure.fingerprint });
+      if (failure.kind === 'hostKeyUnknown') {
+        void bastionKeyHost(settings).then((own) => {
+          const jump = failure.keyHost !== undefined && own !== undefined && failure.keyHost !== own ? failure.keyHost : undefined;
+          resolve(jump === undefined ? { kind: 'unknown', line: failure.line } : { kind: 'unknownJump', line: failure.line, jump });
+        });
+      } else if (failure.kind === 'hostKeyChanged') resolve({ kind: 'changed', line: failure.line, fingerprint: failure.fingerprint });
       else resolve({ kind: 'known' });
+    });
+  });
+}
+
+/**
+ * The name the bastion's key has in known_hosts, as ssh itself resolves the destination (`ssh -G`: its config's
+ * HostName, Port and HostKeyAlias apply): `host`, or `[host]:port` off port 22. Undefined when ssh cannot tell.
+ */
+export function bastionKeyHost(settings: SshTunnelSettings): Promise<string | undefined> {
+  const command = sshTunnelCommand({ ...settings, secret: undefined }, '127.0.0.1', 1);
+  return new Promise((resolve) => {
+    execFile(command.program, ['-G', ...command.args], { env: { ...process.env, ...command.env }, timeout: 10000 }, (error, stdout) => {
+      if (error) return resolve(undefined);
+      const value = (key: string) => new RegExp(`^${key} (\\S+)$`, 'm').exec(String(stdout))?.[1];
+      const host = value('hostkeyalias') ?? value('hostname');
+      const port = value('port') ?? '22';
+      resolve(host === undefined ? undefined : port === '22' ? host : `[${host}]:${port}`);
     });
   });
 }

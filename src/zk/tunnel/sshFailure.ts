@@ -23,6 +23,11 @@ export interface TunnelFailure {
   line: string;
   /** The key's SHA256 fingerprint ssh printed (a changed key). */
   fingerprint?: string;
+  /**
+   * The host whose key it is, as ssh names it in known_hosts (`host`, or `[host]:port`): with jump hosts it may be a
+   * jump's rather than the bastion's.
+   */
+  keyHost?: string;
 }
 
 /** Failures that trying again cannot heal: the session gives up on them instead of retrying until its deadline. */
@@ -47,8 +52,9 @@ export function classifySshFailure(lines: readonly string[], bastion: string, ta
       line: `${via}: its host key has changed (it now presents ${fingerprint ?? 'an unknown fingerprint'}); refused. If the change is expected, remove the old key from known_hosts`,
     };
   }
+  // ssh names the host whose key it lacks: the bastion's own, or a jump host's on the way to it.
   const unknown = /No (\S+) host key is known for (\S+)/.exec(text);
-  if (unknown) return { kind: 'hostKeyUnknown', line: `${via}: its ${unknown[1]} host key (${unknown[2]}) is not known; check its fingerprint and accept it first` };
+  if (unknown) return { kind: 'hostKeyUnknown', keyHost: unknown[2], line: `${via}: the ${unknown[1]} host key of ${unknown[2]} is not known; check its fingerprint and accept it first` };
   if (/Host key verification failed/.test(text)) return { kind: 'hostKeyUnknown', line: `${via}: host key verification failed` };
   const loadKey = /Load key "([^"]*)": (.*)/.exec(text);
   if (loadKey && !/Permission denied \(/.test(text)) return { kind: 'identityFile', line: `${via}: cannot use the key ${loadKey[1]}: ${loadKey[2]}` };
