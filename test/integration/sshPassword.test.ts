@@ -26,8 +26,12 @@ const FAILED = new RegExp(`Failed password for ${PASSWORD_USER} `);
 /** sshd's log lines since `from` about the connections opened since then (by client port), once each has ended. */
 async function connectionsSince(bastion: SshBastion, mark: number): Promise<string> {
   const ports = () => [...bastion.logSince(mark).matchAll(/^Connection from \S+ port (\d+) /gm)].map((m) => m[1]);
-  const ended = (port: string) => new RegExp(`^(Connection closed by|Disconnected from|Received disconnect from) .*port ${port}\\b`, 'm').test(bastion.logSince(mark));
-  await eventually(() => ports().length > 0 && ports().every(ended), 15000, `sshd on ${bastion.port} logs its connections' ends`);
+  // Every way sshd says a connection ended: closed, reset, or a fatal error naming it (a client killed while
+  // authenticating: `ssh_dispatch_run_fatal: Connection from … port N: Broken pipe [preauth]`).
+  const ended = (port: string) => new RegExp(`^((Connection (closed|reset) by|Disconnected from|Disconnecting|Received disconnect from|Read error from remote host|Timeout before authentication for) .*port ${port}\\b|\\S+: Connection from \\S+ port ${port}: )`, 'm').test(bastion.logSince(mark));
+  // The bound only says how long a failure takes; the log is in the message so a failure shows what was missing.
+  await eventually(() => ports().length > 0 && ports().every(ended), 60000, `sshd on ${bastion.port} logs its connections' ends`)
+    .catch((error: Error) => { throw new Error(`${error.message}; sshd said:\n${bastion.logSince(mark)}`); });
   const mine = ports();
   return bastion.logSince(mark).split('\n').filter((line) => mine.some((port) => new RegExp(`port ${port}\\b`).test(line))).join('\n');
 }
