@@ -39,15 +39,7 @@ function parseArgs(args: string[]): CopyArgs {
       case '--read-only': parsed.readOnly = true; break;
       case '--batch': parsed.batchSize = integerOf(args[++i], arg, 1, 10000); break;
       case '--timeout': parsed.timeoutMs = Math.max(1000, secondsOf(args[++i], arg, 0, MAX_TIMER_MS)); break;
-      default: {
-        const last = parsed.security.take(args, i);
-        if (last !== undefined) {
-          i = last;
-          break;
-        }
-        if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
-        positional.push(arg);
-      }
+      default: i = parsed.security.takeRest(args, i, positional);
     }
   }
   if (positional.length !== 2) throw new UsageError(`expected <source> <target>\n${copyUsage}`);

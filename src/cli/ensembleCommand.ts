@@ -47,15 +47,7 @@ export function parseEnsembleArgs(args: string[], env: NodeJS.ProcessEnv = proce
       case '--max-lag': thresholds.maxLagTransactions = integerOf(args[++i], arg, 0, 0xffffffff); break;
       case '--znode-tolerance': thresholds.znodeTolerance = integerOf(args[++i], arg, 0, Number.MAX_SAFE_INTEGER); break;
       case '--deadline': thresholds.deadlineMs = secondsOf(args[++i], arg, 100, 600_000); break;
-      default: {
-        const last = security.take(args, i);
-        if (last !== undefined) {
-          i = last;
-          break;
-        }
-        if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
-        positional.push(arg);
-      }
+      default: i = security.takeRest(args, i, positional);
     }
   }
   if (!check) throw new UsageError(`--check is the one thing ensemble does for now\n${ensembleUsage}`);

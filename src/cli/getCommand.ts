@@ -28,12 +28,7 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): GetArgs {
     const arg = args[i];
     if (arg === '--decoded') decoded = true;
     else if (arg === '--timeout') timeoutMs = Math.max(1000, secondsOf(args[++i], arg, 0, MAX_TIMER_MS));
-    else {
-      const last = security.take(args, i);
-      if (last !== undefined) i = last;
-      else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}\n${getUsage}`);
-      else positional.push(arg);
-    }
+    else i = security.takeRest(args, i, positional, getUsage);
   }
   if (positional.length !== 2) throw new UsageError(`expected <connectString> <path>\n${getUsage}`);
   const { digest, tls, sasl, ssh } = security.sessionOptions(env);

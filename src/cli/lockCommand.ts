@@ -61,15 +61,7 @@ export function parseLockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
         parsed.convention = id;
         break;
       }
-      default: {
-        const last = security.take(args, i);
-        if (last !== undefined) {
-          i = last;
-          break;
-        }
-        if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
-        positional.push(arg);
-      }
+      default: i = security.takeRest(args, i, positional);
     }
   }
   if (positional.length !== 2) throw new UsageError('expected <connectString> <path>');

@@ -66,15 +66,7 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): LocksArgs {
       case '--max-queues': options.maxQueues = integerOf(args[++i], arg, 1, Number.MAX_SAFE_INTEGER); break;
       // The session and request timers (and the session timeout sent as an int32 of ms) hold at most 24.8 days.
       case '--timeout': timeoutMs = Math.max(1000, secondsOf(args[++i], arg, 0, MAX_TIMER_MS)); break;
-      default: {
-        const last = security.take(args, i);
-        if (last !== undefined) {
-          i = last;
-          break;
-        }
-        if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
-        positional.push(arg);
-      }
+      default: i = security.takeRest(args, i, positional);
     }
   }
   if (replay !== undefined) {

@@ -52,6 +52,19 @@ export class SecurityArgs {
   private readonly ssh = new SshArgs();
 
   /**
+   * A word the command's own options did not take: a security flag (with its value), else a positional word pushed
+   * onto `positional`; any other option is a usage error (with `usage` after it, when given). Returns the index of
+   * the last word taken.
+   */
+  takeRest(args: readonly string[], i: number, positional: string[], usage?: string): number {
+    const last = this.take(args, i);
+    if (last !== undefined) return last;
+    if (args[i].startsWith('--')) throw new UsageError(`unknown option ${args[i]}${usage ? `\n${usage}` : ''}`);
+    positional.push(args[i]);
+    return i;
+  }
+
+  /**
    * If `args[i]` is a security flag, takes it (and its value) and returns the index of the last word taken;
    * otherwise returns undefined and takes nothing.
    */
