@@ -6,9 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
-import { LockMonitor } from '../../src/zk/analysis';
-import { followMonitor, HistoryInterval, LockRecorder } from '../../src/zk/history';
-import { ZkSession } from '../../src/zk/session/session';
+import type { HistoryInterval } from '../../src/zk/history';
+import { RecordedLocks } from '../support/recordedLocks';
 import { eventually } from '../support/waiting';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { startStandalone, ZkCluster } from '../support/zkServer';
@@ -19,31 +18,22 @@ const kazooNode = (c: string) => `${c.repeat(32)}__lock__`;
 
 describe('lock history from the events the server tells', () => {
   let zk: ZkCluster;
-  let session: ZkSession;
-  let monitor: LockMonitor;
+  let recording: RecordedLocks;
   let a: OtherClient;
   let b: OtherClient;
-  const recorder = new LockRecorder();
-  const monitorErrors: string[] = [];
 
   before(async () => {
     zk = await startStandalone();
     a = await connectOtherClient(zk.connectString, 20000);
     b = await connectOtherClient(zk.connectString, 20000);
     await a.mkdirp('/fast/lock');
-    session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 30000, requestTimeoutMs: 20000 });
-    await session.open();
-    monitor = new LockMonitor(session, '/fast', { serverWatches: false });
-    monitor.onError((error) => monitorErrors.push(error.message));
-    followMonitor(session, monitor, recorder);
-    monitor.start();
-    // The watch is set and the full read after it is in: from here every create and delete is followed.
-    await eventually(() => recorder.followingEvents.synced, 30000, 'the recorder following the events');
+    recording = await RecordedLocks.start(zk.connectString, '/fast', { serverWatches: false });
+    // From here every create and delete is followed.
+    await recording.following();
   });
 
   after(async () => {
-    monitor?.dispose();
-    session?.close();
+    recording?.close();
     a?.close();
     b?.close();
     await zk?.stop();
@@ -60,7 +50,8 @@ describe('lock history from the events the server tells', () => {
       taken.push({ node: path.basename(first), session: a.sessionId }, { node: path.basename(second), session: b.sessionId });
       waited.push(path.basename(second));
     }
-    const intervals = () => [...recorder.history.intervals()].filter((i) => i.lock === '/fast/lock');
+    const { recorder, monitorErrors } = recording;
+    const intervals = () => recording.intervalsOf('/fast/lock');
     const closedHolds = () => intervals().filter((i) => i.kind === 'hold' && i.end !== undefined);
     await eventually(() => closedHolds().length >= taken.length && recorder.history.open.size === 0, 60000,
       `every hold closed (closed ${closedHolds().length} of ${taken.length}; open ${recorder.history.open.size}; errors ${JSON.stringify(monitorErrors)})`);

@@ -7,9 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
-import { LockMonitor } from '../../src/zk/analysis';
-import { followMonitor, HistoryInterval, LockRecorder } from '../../src/zk/history';
-import { ZkSession } from '../../src/zk/session/session';
+import type { HistoryInterval } from '../../src/zk/history';
+import { RecordedLocks } from '../support/recordedLocks';
 import { startCurator } from '../support/thirdParty/curator';
 import type { DriverEvent, ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo } from '../support/thirdParty/kazoo';
@@ -25,12 +24,9 @@ const LEADER = '/sem/app/leader';
 
 describe('lock history of semaphores and a fixed leader node, from the events, against the clients\' logs', () => {
   let zk: ZkCluster;
-  let session: ZkSession;
-  let monitor: LockMonitor;
+  let recording: RecordedLocks;
   let leaderClient: OtherClient;
-  const recorder = new LockRecorder();
   const drivers: ThirdPartyClient[] = [];
-  const monitorErrors: string[] = [];
 
   before(async () => {
     zk = await startStandalone();
@@ -46,16 +42,14 @@ describe('lock history of semaphores and a fixed leader node, from the events, a
   });
 
   after(async () => {
-    monitor?.dispose();
-    session?.close();
+    recording?.close();
     leaderClient?.close();
     for (const d of drivers) await d.close().catch(() => undefined);
     await zk?.stop();
   });
 
-  const intervalsOf = (lock: string) => [...recorder.history.intervals()].filter((i) => i.lock === lock);
-  const holdsOf = (lock: string) => intervalsOf(lock).filter((i) => i.kind === 'hold').sort((x, y) => x.start - y.start || x.id - y.id);
-  const diagnosis = () => `open ${[...recorder.history.open.values()].map((i) => `${i.kind} ${i.lock}/${i.node}`).join(', ')}; gaps ${JSON.stringify(recorder.history.gaps)}; monitor errors ${JSON.stringify(monitorErrors)}`;
+  const holdsOf = (lock: string) => recording.holdsOf(lock);
+  const diagnosis = () => recording.diagnosis();
 
   /** `CYCLES` × (acquire a lease, release it the moment it is logged) by fresh contenders `<prefix>-<i>`. */
   async function loop(driver: ThirdPartyClient, lock: string, prefix: string): Promise<void> {
@@ -75,12 +69,8 @@ describe('lock history of semaphores and a fixed leader node, from the events, a
     kazoo.acquire('kz-first', 'semaphore', '/sem/kazoo', String(LEASES));
     await kazoo.waitForEvent('kz-first', 'acquired', 60000);
 
-    session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 30000, requestTimeoutMs: 20000 });
-    await session.open();
-    monitor = new LockMonitor(session, '/sem', { serverWatches: false });
-    monitor.onError((error) => monitorErrors.push(error.message));
-    followMonitor(session, monitor, recorder);
-    monitor.start();
+    recording = await RecordedLocks.start(zk.connectString, '/sem', { serverWatches: false });
+    const { recorder } = recording;
     await eventually(() => recorder.followingEvents.synced && holdsOf('/sem/kazoo').length === 1 && holdsOf(LEADER).length === 1, 60000,
       `the recorder following the events, the first lease and leadership found (${diagnosis()})`);
     kazoo.release('kz-first');

@@ -6,9 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { LockMonitor } from '../../src/zk/analysis';
-import { followMonitor, HistoryInterval, LockRecorder } from '../../src/zk/history';
-import { ZkSession } from '../../src/zk/session/session';
+import type { HistoryInterval } from '../../src/zk/history';
+import { RecordedLocks } from '../support/recordedLocks';
 import { startCurator } from '../support/thirdParty/curator';
 import type { DriverEvent, ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo } from '../support/thirdParty/kazoo';
@@ -21,11 +20,8 @@ const WORKERS = 2;
 
 describe('lock history against Curator and kazoo logs', () => {
   let zk: ZkCluster;
-  let session: ZkSession;
-  let monitor: LockMonitor;
-  const recorder = new LockRecorder();
+  let recording: RecordedLocks;
   const drivers: ThirdPartyClient[] = [];
-  const monitorErrors: string[] = [];
 
   before(async () => {
     zk = await startStandalone();
@@ -33,22 +29,14 @@ describe('lock history against Curator and kazoo logs', () => {
     await setup.mkdirp('/truth/kazoo');
     await setup.mkdirp('/truth/curator');
     setup.close();
-    session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 30000, requestTimeoutMs: 20000 });
-    await session.open();
     // With the servers' tables, as the panel reads them: they tell the killed client's session from a release.
     // Through the AdminServer, as the panel reads it: the leader's dump tells each session's expiry time.
-    monitor = new LockMonitor(session, '/truth', { pollIntervalMs: 500, adminPort: zk.members[0].adminPort });
-    let first = false;
-    monitor.onUpdate(() => { first = true; });
-    monitor.onError((error) => monitorErrors.push(error.message));
-    followMonitor(session, monitor, recorder);
-    monitor.start();
-    await eventually(() => first, 30000, 'the first look');
+    recording = await RecordedLocks.start(zk.connectString, '/truth', { pollIntervalMs: 500, adminPort: zk.members[0].adminPort });
+    await eventually(() => recording.looked, 30000, 'the first look');
   });
 
   after(async () => {
-    monitor?.dispose();
-    session?.close();
+    recording?.close();
     for (const d of drivers) await d.close().catch(() => undefined);
     await zk?.stop();
   });
@@ -66,6 +54,7 @@ describe('lock history against Curator and kazoo logs', () => {
   }
 
   test('every logged hold is recorded once, in order, on its lock and session; none invented; none overlapping', async (t) => {
+    const { recorder, monitorErrors } = recording;
     const [kazoo, curator, doomed] = await Promise.all([startKazoo(zk.connectString), startCurator(zk.connectString), startKazoo(zk.connectString, 8000)]);
     drivers.push(kazoo, curator, doomed);
     // Held by a client that is then killed: its session expires with the hold. Its 8 s session timeout leaves the
