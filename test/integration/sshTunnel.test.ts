@@ -11,12 +11,13 @@ import * as path from 'node:path';
 import { LockManager } from '../../src/zk/locks';
 import { probeServer } from '../../src/zk/servers/probe';
 import { askAdmin, askWord } from '../../src/zk/servers/serverCommands';
-import { ConnectFailure, ZkSession } from '../../src/zk/session/session';
+import { ZkSession } from '../../src/zk/session/session';
 import type { Dialer } from '../../src/zk/tunnel/dialer';
 import { SshDialer } from '../../src/zk/tunnel/dialer';
 import { fetchHostKey, trustHostKey } from '../../src/zk/tunnel/hostKeys';
 import type { SshTunnelSettings } from '../../src/zk/tunnel/sshSettings';
 import { ownerOf, trail } from '../support/lockHelpers';
+import { openFailure } from '../support/openFailure';
 import { freePort } from '../support/ports';
 import { alive } from '../support/processes';
 import { fingerprintOf, KEY_PASSPHRASE, SshBastion, startAgent, startSshBastion } from '../support/sshServer';
@@ -29,17 +30,6 @@ function countingDialer(settings: SshTunnelSettings): { dialer: Dialer; dialed: 
   const inner = new SshDialer(settings);
   const dialed: string[] = [];
   return { dialed, dialer: { via: inner.via, dial: (host, port) => { dialed.push(`${host}:${port}`); return inner.dial(host, port); } } };
-}
-
-async function openFailure(session: ZkSession): Promise<ConnectFailure> {
-  try {
-    await session.open();
-  } catch (error) {
-    assert.ok(error instanceof ConnectFailure, String(error));
-    return error;
-  }
-  session.close();
-  assert.fail('connected, but should not have');
 }
 
 describe('a standalone ZooKeeper behind an SSH bastion', () => {

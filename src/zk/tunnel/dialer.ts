@@ -4,7 +4,9 @@
 import * as net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { allowSecret, askpassEnv } from './askpass';
-import { sshTunnelCommand } from './sshCommand';
+import { SshCommand, sshTunnelCommand } from './sshCommand';
+import { SshTunnelError } from './sshFailure';
+import { SecretTrial } from './secretTrial';
 import { bastionName, SshTunnelSettings } from './sshSettings';
 import { SshTunnelSocket } from './tunnelSocket';
 
@@ -23,6 +25,7 @@ export const directDialer: Dialer = {
 
 export class SshDialer implements Dialer {
   private readonly open = new Set<SshTunnelSocket>();
+  private readonly trial = new SecretTrial();
 
   constructor(readonly settings: SshTunnelSettings) {}
 
@@ -32,11 +35,33 @@ export class SshDialer implements Dialer {
 
   dial(host: string, port: number): SshTunnelSocket {
     const { secret } = this.settings;
-    const socket = new SshTunnelSocket(sshTunnelCommand(this.settings, host, port, secret !== undefined ? askpassEnv() : undefined), this.via, host, port);
-    // ssh is running already, but cannot ask before this line: its question arrives in a later turn of the loop.
-    if (secret !== undefined && socket.pid !== undefined) socket.once('close', allowSecret(socket.pid, secret));
+    const command = sshTunnelCommand(this.settings, host, port, secret !== undefined ? askpassEnv() : undefined);
+    const socket = secret === undefined
+      ? new SshTunnelSocket(command, this.via, host, port)
+      : this.tunnelTryingSecret(command, host, port, secret);
     this.open.add(socket);
     socket.once('close', () => this.open.delete(socket));
+    return socket;
+  }
+
+  /** A tunnel whose ssh may have the secret: it starts in its turn of the trial, and tells the trial what became of it. */
+  private tunnelTryingSecret(command: SshCommand, host: string, port: number, secret: string): SshTunnelSocket {
+    const turn = this.trial.turn();
+    const socket = new SshTunnelSocket(command, this.via, host, port, {
+      after: turn.then((t) => t.refused),
+      // ssh cannot ask before this: its question arrives in a later turn of the loop.
+      onSpawn: (pid) => socket.once('close', allowSecret(pid, secret)),
+    });
+    void turn.then((t) => {
+      if (t.refused) return;
+      // Ended while it waited (a probe's time ran out): it never starts, and the next tunnel takes the turn.
+      if (socket.destroyed) return t.report('unknown');
+      socket.once('connect', () => t.report('accepted'));
+      socket.once('error', (error: Error) => {
+        if (error instanceof SshTunnelError && error.failure.kind === 'authFailed') t.report(error.failure);
+      });
+      socket.once('close', () => t.report('unknown'));
+    });
     return socket;
   }
 

@@ -4,35 +4,59 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { Duplex } from 'node:stream';
 import { SECRET_ENV, SshCommand } from './sshCommand';
-import { classifySshFailure, SshTunnelError, sshNotStarted } from './sshFailure';
+import { classifySshFailure, SshTunnelError, sshNotStarted, TunnelFailure } from './sshFailure';
 
 /** Lines of ssh's stderr kept for the failure line (it writes a few; a hostile peer's banner could write many). */
 const MAX_STDERR_LINES = 40;
+
+/** When a tunnel's ssh starts: at once, or after `after` (which may instead give the failure to end with). */
+export interface TunnelStart {
+  after?: Promise<TunnelFailure | undefined>;
+  /** Called with ssh's pid as soon as it runs, before it can ask for anything. */
+  onSpawn?: (pid: number) => void;
+}
 
 export class SshTunnelSocket extends Duplex {
   /** The member as the connect string names it (where the bytes really go), for status lines. */
   readonly remoteAddress: string;
   readonly remotePort: number;
-  private readonly child: ChildProcess;
+  /** The ssh process; none yet while the tunnel waits for its turn (see SecretTrial). */
+  private child: ChildProcess | undefined;
+  /** Writes made before ssh started, sent once it has. */
+  private readonly beforeSpawn: Array<() => void> = [];
   private readonly stderrLines: string[] = [];
   private stderrRest = '';
   private connectedValue = false;
   private idleMs = 0;
   private idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(command: SshCommand, readonly bastion: string, host: string, port: number) {
+  constructor(command: SshCommand, readonly bastion: string, host: string, port: number, start: TunnelStart = {}) {
     super({ allowHalfOpen: false });
     this.remoteAddress = host;
     this.remotePort = port;
-    const target = `${host}:${port}`;
+    if (!start.after) {
+      this.spawnSsh(command, start.onSpawn);
+      return;
+    }
+    start.after.then((refused) => {
+      if (this.destroyed) return;
+      if (refused) this.destroy(new SshTunnelError(refused));
+      else this.spawnSsh(command, start.onSpawn);
+    }, (error: Error) => this.destroy(error));
+  }
+
+  private spawnSsh(command: SshCommand, onSpawn?: (pid: number) => void): void {
+    const target = `${this.remoteAddress}:${this.remotePort}`;
     // detached: ssh gets no controlling terminal, so it can never prompt on the user's tty (the CLI runs in one).
     // The CLI's secret variable stays out of ssh's environment: the secret goes only through askpass.
     const env: NodeJS.ProcessEnv = { ...process.env, ...command.env };
     delete env[SECRET_ENV];
-    this.child = spawn(command.program, command.args, {
+    const child = spawn(command.program, command.args, {
       env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true,
     });
-    const { stdin, stdout, stderr } = this.child;
+    this.child = child;
+    if (child.pid !== undefined) onSpawn?.(child.pid);
+    const { stdin, stdout, stderr } = child;
     stdin?.on('error', () => undefined);
     stdout?.on('data', (chunk: Buffer) => {
       this.touch();
@@ -40,21 +64,22 @@ export class SshTunnelSocket extends Duplex {
     });
     stderr?.setEncoding('utf8');
     stderr?.on('data', (text: string) => this.onStderr(text));
-    this.child.on('error', (error) => {
+    child.on('error', (error) => {
       if (!this.destroyed) this.destroy(new SshTunnelError(sshNotStarted(command.program, error)));
     });
     // After exit and all of ssh's output: its last words are in, so the reason is complete.
-    this.child.on('close', (code, signal) => {
+    child.on('close', (code, signal) => {
       this.onStderr('\n');
       if (this.destroyed) return;
       if (code === 0 && this.connectedValue) return void this.push(null);
-      this.destroy(new SshTunnelError(classifySshFailure(this.stderrLines, bastion, target, { code, signal, wasUp: this.connectedValue })));
+      this.destroy(new SshTunnelError(classifySshFailure(this.stderrLines, this.bastion, target, { code, signal, wasUp: this.connectedValue })));
     });
+    for (const flush of this.beforeSpawn.splice(0)) flush();
   }
 
   /** ssh's pid (tests end one tunnel by it). */
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.child?.pid;
   }
 
   /** Whether ssh authenticated to the bastion (the forward then opens or ssh says why not). */
@@ -77,11 +102,12 @@ export class SshTunnelSocket extends Duplex {
   }
 
   override _read(): void {
-    this.child.stdout?.resume();
+    this.child?.stdout?.resume();
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.touch();
+    if (!this.child) return void this.beforeSpawn.push(() => this._write(chunk, _encoding, callback));
     const stdin = this.child.stdin;
     if (!stdin || stdin.destroyed) return callback();
     if (stdin.write(chunk)) callback();
@@ -89,14 +115,18 @@ export class SshTunnelSocket extends Duplex {
   }
 
   override _final(callback: (error?: Error | null) => void): void {
+    if (!this.child) return void this.beforeSpawn.push(() => this._final(callback));
     this.child.stdin?.end();
     callback();
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     clearTimeout(this.idleTimer);
-    this.child.stdin?.destroy();
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    const child = this.child;
+    if (child) {
+      child.stdin?.destroy();
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    }
     callback(error);
   }
 
