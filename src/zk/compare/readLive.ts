@@ -4,14 +4,14 @@
 // pipelined with at most `window` nodes in flight, parents before children. Replies about one node come in the
 // order they were sent, so Stats that disagree between them mean the node was written meanwhile.
 import { DepthFirstPaths } from '../depthFirstPaths';
-import { ZkError } from '../errors';
 import { getDataNullable } from '../protocol/nullableData';
 import * as ops from '../protocol/operations';
 import { AclEntry, getAcl } from '../protocol/writes';
 import type { ZkSession } from '../session/session';
 import { nodeKind, ZnodeStat } from '../stat';
 import { readLiveTreeBatched, sameStat } from './readLiveBatched';
-import { emptySnapshot, relativePath, TreeSnapshot } from './snapshot';
+import { relativePath, TreeSnapshot } from './snapshot';
+import { SubtreeRead } from './subtreeRead';
 
 export interface ReadOptions {
   /** Most nodes in flight (default 256). */
@@ -41,57 +41,16 @@ export async function readLiveTree(session: ZkSession, root: string, options: Re
 }
 
 function readLiveTreeSingly(session: ZkSession, root: string, options: ReadOptions): Promise<TreeSnapshot> {
-  const snapshot = emptySnapshot('live', root);
   const window = Math.max(1, options.window ?? 256);
   const wantAcl = options.acls ?? true;
   const channel = session.channel;
   const order = new DepthFirstPaths(root);
   let inFlight = 0;
-  let stopped = false;
-  let done = false;
-  let lastProgress = 0;
 
   return new Promise<TreeSnapshot>((resolve) => {
-    const stallMs = options.stallTimeoutMs ?? session.requestTimeoutMs;
-    let lastReply = Date.now();
-    const watchdog = setInterval(() => {
-      if (inFlight > 0 && Date.now() - lastReply > stallMs) {
-        snapshot.error ??= { code: 'clientTimeout', operation: 'getData', path: root };
-        stopped = true;
-        finish();
-      }
-    }, Math.min(1000, stallMs));
-    watchdog.unref();
-    const finish = () => {
-      if (done) return;
-      done = true;
-      clearInterval(watchdog);
-      options.signal?.removeEventListener('abort', onAbort);
-      options.onProgress?.(snapshot.nodes.size);
-      resolve(snapshot);
-    };
-    const onAbort = () => {
-      snapshot.cancelled = true;
-      stopped = true;
-      finish();
-    };
-    if (options.signal?.aborted) return onAbort();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const run = new SubtreeRead(root, options, session, () => inFlight, resolve);
+    const { snapshot } = run;
 
-    const failed = (path: string, error: unknown) => {
-      if (stopped) return;
-      const zkError = ZkError.from(error, 'getData', path);
-      if (zkError.code === 'noNode') {
-        if (path === root) snapshot.rootMissing = true;
-        else snapshot.changed.add(relativePath(path, root));
-      } else if (zkError.code === 'noAuth') snapshot.unreadable.push(relativePath(path, root));
-      else {
-        snapshot.error = { code: zkError.code, operation: zkError.operation, path: zkError.path ?? path };
-        stopped = true;
-      }
-    };
-
-    // Straight on the channel, without a timer per request: the watchdog below gives up when replies stop.
     const read = async (path: string) => {
       const data = getDataNullable(channel, path, false);
       const acl: Promise<{ acl: AclEntry[]; stat: ZnodeStat } | undefined> = wantAcl ? getAcl(channel, path) : Promise.resolve(undefined);
@@ -99,7 +58,7 @@ function readLiveTreeSingly(session: ZkSession, root: string, options: ReadOptio
       const { data: bytes, stat } = await data;
       const children = stat.numChildren > 0 ? await ops.getChildren2(channel, path) : undefined;
       const aclReply = await acl;
-      if (stopped) return;
+      if (run.stopped) return;
       const relative = relativePath(path, root);
       if ((children && !sameStat(children.stat, stat)) || (aclReply && !sameStat(aclReply.stat, stat))) snapshot.changed.add(relative);
       snapshot.nodes.set(relative, { data: bytes, acl: aclReply?.acl, kind: nodeKind(stat), stat });
@@ -107,23 +66,19 @@ function readLiveTreeSingly(session: ZkSession, root: string, options: ReadOptio
     };
 
     const pump = () => {
-      if (done) return;
-      while (!stopped && inFlight < window) {
+      if (run.ended) return;
+      while (!run.stopped && inFlight < window) {
         const path = order.next();
         if (path === undefined) break;
         inFlight++;
-        read(path).catch((error: unknown) => failed(path, error)).finally(() => {
+        read(path).catch((error: unknown) => run.failed(path, error)).finally(() => {
           inFlight--;
-          lastReply = Date.now();
+          run.replied();
           pump();
         });
       }
-      const now = Date.now();
-      if (options.onProgress && now - lastProgress >= 100) {
-        lastProgress = now;
-        options.onProgress(snapshot.nodes.size);
-      }
-      if (inFlight === 0) finish();
+      run.progress();
+      if (inFlight === 0) run.finish();
     };
     pump();
   });

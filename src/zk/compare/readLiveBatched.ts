@@ -14,7 +14,8 @@ import { AclEntry, getAcl } from '../protocol/writes';
 import type { ZkSession } from '../session/session';
 import { nodeKind, ZnodeStat } from '../stat';
 import type { ReadOptions } from './readLive';
-import { emptySnapshot, relativePath, TreeSnapshot } from './snapshot';
+import { relativePath, TreeSnapshot } from './snapshot';
+import { SubtreeRead } from './subtreeRead';
 
 /** getData ops a request: 32 nodes of the 1 MB jute.maxbuffer default stay well under a frame's 64 MiB limit. */
 export const READ_BATCH = 32;
@@ -28,7 +29,6 @@ interface Listing { parent: string; names: string[]; next: number; pzxid: bigint
 interface ToRead { path: string; parent?: string; parentPzxid?: bigint }
 
 export function readLiveTreeBatched(session: ZkSession, root: string, options: ReadOptions = {}): Promise<TreeSnapshot | 'unimplemented'> {
-  const snapshot = emptySnapshot('live', root);
   const wantAcl = options.acls ?? true;
   const nodeWindow = Math.max(1, options.window ?? 256);
   const requestWindow = Math.ceil(nodeWindow / READ_BATCH);
@@ -38,49 +38,10 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
   let rootState: 'unsent' | 'sent' | 'read' = 'unsent';
   let requests = 0;
   let aclsInFlight = 0;
-  let stopped = false;
-  let done = false;
-  let lastProgress = 0;
 
   return new Promise<TreeSnapshot | 'unimplemented'>((resolve) => {
-    const stallMs = options.stallTimeoutMs ?? session.requestTimeoutMs;
-    let lastReply = Date.now();
-    const watchdog = setInterval(() => {
-      if (requests + aclsInFlight > 0 && Date.now() - lastReply > stallMs) {
-        snapshot.error ??= { code: 'clientTimeout', operation: 'getData', path: root };
-        stopped = true;
-        finish();
-      }
-    }, Math.min(1000, stallMs));
-    watchdog.unref();
-    const finish = (result: TreeSnapshot | 'unimplemented' = snapshot) => {
-      if (done) return;
-      done = true;
-      clearInterval(watchdog);
-      options.signal?.removeEventListener('abort', onAbort);
-      if (result !== 'unimplemented') options.onProgress?.(snapshot.nodes.size);
-      resolve(result);
-    };
-    const onAbort = () => {
-      snapshot.cancelled = true;
-      stopped = true;
-      finish();
-    };
-    if (options.signal?.aborted) return onAbort();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-
-    const failed = (path: string, error: unknown, operation = 'getData') => {
-      if (stopped) return;
-      const zkError = ZkError.from(error, operation, path);
-      if (zkError.code === 'noNode') {
-        if (path === root) snapshot.rootMissing = true;
-        else snapshot.changed.add(relativePath(path, root));
-      } else if (zkError.code === 'noAuth') snapshot.unreadable.push(relativePath(path, root));
-      else {
-        snapshot.error = { code: zkError.code, operation: zkError.operation, path: zkError.path ?? path };
-        stopped = true;
-      }
-    };
+    const run = new SubtreeRead<'unimplemented'>(root, options, session, () => requests + aclsInFlight, resolve);
+    const { snapshot } = run;
 
     const nextToRead = (): ToRead | undefined => {
       while (listings.length > 0) {
@@ -122,18 +83,18 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
     const readAcl = (path: string, data: Buffer | null, stat: ZnodeStat) => {
       aclsInFlight++;
       getAcl(channel, path).then((reply) => {
-        if (stopped) return;
+        if (run.stopped) return;
         if (!sameStat(reply.stat, stat)) snapshot.changed.add(relativePath(path, root));
         keep(path, data, stat, reply.acl);
-      }, (error: unknown) => failed(path, error, 'getACL')).finally(() => {
+      }, (error: unknown) => run.failed(path, error, 'getACL')).finally(() => {
         aclsInFlight--;
-        lastReply = Date.now();
+        run.replied();
         pump();
       });
     };
 
     const take = (read: ToRead, op: ReadOp, result: ReadOpResult) => {
-      if (!result.ok) return failed(read.path, ZkError.fromCode(result.err, op.type, read.path), op.type);
+      if (!result.ok) return run.failed(read.path, ZkError.fromCode(result.err, op.type, read.path), op.type);
       if (result.type === 'getData') {
         // A child newer than its parent's listing Stat: the listing is not the one that Stat describes.
         if (read.parent !== undefined && result.stat.czxid > read.parentPzxid!) snapshot.changed.add(relativePath(read.parent, root));
@@ -149,37 +110,33 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
     const send = (ops: ReadOp[], reads: ToRead[]) => {
       requests++;
       multiRead(channel, ops).then((results) => {
-        if (stopped) return;
+        if (run.stopped) return;
         if (reads[0].path === root && rootState === 'sent') rootState = 'read';
-        for (let i = 0; i < ops.length && !stopped; i++) take(reads[i], ops[i], results[i]);
+        for (let i = 0; i < ops.length && !run.stopped; i++) take(reads[i], ops[i], results[i]);
       }, (error: unknown) => {
         if (rootState === 'sent' && isZkError(error, 'unimplemented')) {
-          stopped = true;
-          return finish('unimplemented');
+          run.stopped = true;
+          return run.finish('unimplemented');
         }
-        failed(reads[0].path, error, 'multiRead');
+        run.failed(reads[0].path, error, 'multiRead');
       }).finally(() => {
         requests--;
-        lastReply = Date.now();
+        run.replied();
         pump();
       });
     };
 
     const pump = () => {
-      if (done) return;
+      if (run.ended) return;
       // The root goes alone and first: a server without multiRead refuses it before anything else is sent.
       // ACL reads count against the window too: each request's nodes ask for theirs when their data is back.
-      while (!stopped && requests < requestWindow && aclsInFlight < nodeWindow && rootState !== 'sent') {
+      while (!run.stopped && requests < requestWindow && aclsInFlight < nodeWindow && rootState !== 'sent') {
         const { ops, reads } = nextBatch();
         if (ops.length === 0) break;
         send(ops, reads);
       }
-      const now = Date.now();
-      if (options.onProgress && now - lastProgress >= 100) {
-        lastProgress = now;
-        options.onProgress(snapshot.nodes.size);
-      }
-      if (requests === 0 && aclsInFlight === 0) finish();
+      run.progress();
+      if (requests === 0 && aclsInFlight === 0) run.finish();
     };
     pump();
   });

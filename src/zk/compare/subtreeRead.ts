@@ -1,0 +1,90 @@
+// What every live subtree read shares, batched or node by node: the snapshot it fills, how a failed read counts (a
+// node gone meanwhile is a change, one we may not read is listed, anything else stops the read), cancelling, progress
+// at most every 100 ms, and a watchdog that gives up when replies stop (the reads go straight on the channel,
+// without a timer per request).
+import { ZkError } from '../errors';
+import type { ZkSession } from '../session/session';
+import type { ReadOptions } from './readLive';
+import { emptySnapshot, relativePath, TreeSnapshot } from './snapshot';
+
+export class SubtreeRead<Other = never> {
+  readonly snapshot: TreeSnapshot;
+  /** No more reads are sent, and replies still coming are ignored. */
+  stopped = false;
+  private done = false;
+  private lastReply = Date.now();
+  private lastProgress = 0;
+  private readonly watchdog: NodeJS.Timeout;
+
+  /**
+   * `inFlight`: how many reads are unanswered now (the watchdog waits only while some are). `resolve` gets the
+   * snapshot, or what `finish` is given instead.
+   */
+  constructor(
+    private readonly root: string,
+    private readonly options: ReadOptions,
+    session: ZkSession,
+    inFlight: () => number,
+    private readonly resolve: (result: TreeSnapshot | Other) => void,
+  ) {
+    this.snapshot = emptySnapshot('live', root);
+    const stallMs = options.stallTimeoutMs ?? session.requestTimeoutMs;
+    this.watchdog = setInterval(() => {
+      if (inFlight() > 0 && Date.now() - this.lastReply > stallMs) {
+        this.snapshot.error ??= { code: 'clientTimeout', operation: 'getData', path: root };
+        this.stopped = true;
+        this.finish();
+      }
+    }, Math.min(1000, stallMs));
+    this.watchdog.unref();
+    if (options.signal?.aborted) this.onAbort();
+    else options.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** Whether the read has ended (finished, cancelled or given up). */
+  get ended(): boolean {
+    return this.done;
+  }
+
+  /** A reply came (of any kind). */
+  replied(): void {
+    this.lastReply = Date.now();
+  }
+
+  failed(path: string, error: unknown, operation = 'getData'): void {
+    if (this.stopped) return;
+    const zkError = ZkError.from(error, operation, path);
+    if (zkError.code === 'noNode') {
+      if (path === this.root) this.snapshot.rootMissing = true;
+      else this.snapshot.changed.add(relativePath(path, this.root));
+    } else if (zkError.code === 'noAuth') this.snapshot.unreadable.push(relativePath(path, this.root));
+    else {
+      this.snapshot.error = { code: zkError.code, operation: zkError.operation, path: zkError.path ?? path };
+      this.stopped = true;
+    }
+  }
+
+  /** Tells the nodes read so far, at most every 100 ms. */
+  progress(): void {
+    const now = Date.now();
+    if (this.options.onProgress && now - this.lastProgress >= 100) {
+      this.lastProgress = now;
+      this.options.onProgress(this.snapshot.nodes.size);
+    }
+  }
+
+  finish(result: TreeSnapshot | Other = this.snapshot): void {
+    if (this.done) return;
+    this.done = true;
+    clearInterval(this.watchdog);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    if (result === this.snapshot) this.options.onProgress?.(this.snapshot.nodes.size);
+    this.resolve(result);
+  }
+
+  private readonly onAbort = () => {
+    this.snapshot.cancelled = true;
+    this.stopped = true;
+    this.finish();
+  };
+}
