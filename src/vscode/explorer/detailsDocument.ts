@@ -2,15 +2,13 @@
 // kept up to date by a watch while it is open.
 import * as vscode from 'vscode';
 import { hex, nodeKind, ZnodeStat } from '../../zk/stat';
-import type { ConnectionManager } from '../core/connectionManager';
-import { describeError } from '../common/failureTexts';
+import type { ConnectionManager, LiveConnection } from '../core/connectionManager';
 import { formatTime } from '../common/format';
-import { visiblePath, znodePathOf } from '../common/znodeUriPath';
+import { LiveNodeDocuments, nodeDocumentUri } from '../core/liveNodeDocuments';
 import { kindLabel } from '../core/tree/tooltip';
 import { aclLines, AclView, readAcl } from '../common/aclText';
 import { sequenceNumber } from '../../zk/tree/naturalOrder';
 import { baseName } from '../../zk/paths';
-import { HeldWatches } from '../../zk/heldWatches';
 import { QuotaInfo, readQuota } from '../../zk/quota';
 import { quotaLines } from '../core/tree/tooltip';
 import { syncBeforeRead } from '../core/settings';
@@ -22,11 +20,7 @@ export const DETAILS_SCHEME = 'zooscope-details';
 const t = vscode.l10n.t;
 
 export function detailsUri(connectionId: string, path: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: DETAILS_SCHEME, authority: Buffer.from(connectionId).toString('hex'), path: visiblePath(path), query: 'details' });
-}
-
-function parse(uri: vscode.Uri): { connectionId: string; path: string } {
-  return { connectionId: Buffer.from(uri.authority, 'hex').toString('utf8'), path: znodePathOf(uri.path) };
+  return nodeDocumentUri(DETAILS_SCHEME, 'details', connectionId, path);
 }
 
 /** UTF-8 text if the bytes decode without loss and hold no control characters besides whitespace. */
@@ -73,42 +67,19 @@ export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?:
   return `${header}${meaningText}${aclSection}${quotaSection}\n\n── ${title} ──\n${text ?? hexDump(data)}\n`;
 }
 
-export class DetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-  private readonly watches = new HeldWatches();
-  private readonly subscription: vscode.Disposable;
-
+export class DetailsProvider extends LiveNodeDocuments {
   /** `decode`: the node's meaning from data just read (the tree remembers it, so its item shows it too). */
-  constructor(private readonly connections: ConnectionManager,
+  constructor(connections: ConnectionManager,
     private readonly decode: (connectionId: string, path: string, mzxid: bigint, data: Buffer, context: MeaningContext) => Meaning | undefined = () => undefined) {
-    this.subscription = vscode.workspace.onDidCloseTextDocument((doc) => {
-      if (doc.uri.scheme !== DETAILS_SCHEME) return;
-      this.watches.release(doc.uri.toString());
-    });
+    super(connections, DETAILS_SCHEME);
   }
 
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const { connectionId, path } = parse(uri);
-    const live = this.connections.get(connectionId);
-    if (!live) return t('Not connected.');
-    const key = uri.toString();
-    void this.watches.hold(key, () => live.session.watches.watch(path, () => this.changed.fire(uri)));
-    try {
-      // zooscope.syncBeforeRead: a session on a lagging follower catches up with the leader before the read.
-      if (syncBeforeRead()) await live.session.sync(path).catch(() => undefined);
-      // The related nodes a meaning uses (a Patroni member's lag: the leader's status) are known from the path alone.
-      const [{ data, stat }, acl, quota, context] = await Promise.all([live.session.getData(path), readAcl(live.session, path),
-        readQuota(live.session, path).catch(() => undefined), readMeaningContext(path, sessionContextRead(live.session))]);
-      return renderDetails(path, stat, data, acl, quota, this.decode(connectionId, path, stat.mzxid, data, context));
-    } catch (error) {
-      return describeError(error);
-    }
-  }
-
-  dispose(): void {
-    this.watches.releaseAll();
-    this.subscription.dispose();
-    this.changed.dispose();
+  protected async render(live: LiveConnection, connectionId: string, path: string): Promise<string> {
+    // zooscope.syncBeforeRead: a session on a lagging follower catches up with the leader before the read.
+    if (syncBeforeRead()) await live.session.sync(path).catch(() => undefined);
+    // The related nodes a meaning uses (a Patroni member's lag: the leader's status) are known from the path alone.
+    const [{ data, stat }, acl, quota, context] = await Promise.all([live.session.getData(path), readAcl(live.session, path),
+      readQuota(live.session, path).catch(() => undefined), readMeaningContext(path, sessionContextRead(live.session))]);
+    return renderDetails(path, stat, data, acl, quota, this.decode(connectionId, path, stat.mzxid, data, context));
   }
 }
