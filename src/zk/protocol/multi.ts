@@ -4,7 +4,8 @@
 // with 0 if they came before it or runtimeInconsistency after it), so the caller learns which op failed.
 import { ErrorCode, ZkError } from '../errors';
 import { readStat, ZnodeStat } from '../stat';
-import { JuteReader, JuteWriter } from './jute';
+import { JuteWriter } from './jute';
+import { ERROR_TYPE, forEachMultiResult } from './multiReply';
 import { OpCode } from './opcodes';
 import type { RawChannel } from './rawChannel';
 import { createBody, createOpCode, deleteBody, NullableCreateFields, setDataBody } from './writes';
@@ -25,8 +26,6 @@ export interface MultiReply {
   ok: boolean;
   results: MultiOpResult[];
 }
-
-const ERROR_TYPE = -1;
 
 function opCodeOf(op: MultiOp): number {
   switch (op.type) {
@@ -58,13 +57,8 @@ export function multiBody(channel: RawChannel, ops: readonly MultiOp[]): Buffer 
 }
 
 function readResults(channel: RawChannel, ops: readonly MultiOp[], reply: Buffer): MultiOpResult[] {
-  const reader = new JuteReader(reply);
   const results: MultiOpResult[] = [];
-  for (let i = 0; ; i++) {
-    const type = reader.int();
-    const done = reader.bool();
-    reader.int(); // the header's err; an error result repeats it in its body
-    if (done) break;
+  forEachMultiResult(reply, (type, i, reader) => {
     const path = ops[i]?.path ?? '';
     switch (type) {
       case ERROR_TYPE: results.push({ ok: false, path, err: reader.int() }); break;
@@ -79,7 +73,7 @@ function readResults(channel: RawChannel, ops: readonly MultiOp[], reply: Buffer
       case OpCode.setData: results.push({ ok: true, path, stat: readStat(reader) }); break;
       default: results.push({ ok: true, path }); // delete, check: no body
     }
-  }
+  });
   return results;
 }
 

@@ -3,7 +3,7 @@
 // own: one node's noNode or noAuth is that op's error result, the others still carry their data. A server
 // before 3.6 answers the whole request with `unimplemented` (and then closes the connection).
 import { readStat, ZnodeStat } from '../stat';
-import { JuteReader } from './jute';
+import { ERROR_TYPE, forEachMultiResult } from './multiReply';
 import { OpCode } from './opcodes';
 import type { RawChannel } from './rawChannel';
 
@@ -15,8 +15,6 @@ export type ReadOpResult =
   /** Names only: multiRead's getChildren carries no Stat. */
   | { ok: true; type: 'getChildren'; path: string; children: string[] }
   | { ok: false; path: string; err: number };
-
-const ERROR_TYPE = -1;
 
 const opCodeOf = (op: ReadOp) => (op.type === 'getData' ? OpCode.getData : OpCode.getChildren);
 
@@ -49,13 +47,8 @@ export function multiReadBody(channel: Pick<RawChannel, 'serverPath'>, ops: read
 
 /** The per-op results of a multiRead reply, in the order of `ops`. */
 export function readMultiReadReply(ops: readonly ReadOp[], reply: Buffer): ReadOpResult[] {
-  const reader = new JuteReader(reply);
   const results: ReadOpResult[] = [];
-  for (let i = 0; ; i++) {
-    const type = reader.int();
-    const done = reader.bool();
-    reader.int(); // the header's err; an error result repeats it in its body
-    if (done) break;
+  forEachMultiResult(reply, (type, i, reader) => {
     const path = ops[i]?.path ?? '';
     switch (type) {
       case ERROR_TYPE: results.push({ ok: false, path, err: reader.int() }); break;
@@ -68,7 +61,7 @@ export function readMultiReadReply(ops: readonly ReadOp[], reply: Buffer): ReadO
       case OpCode.getChildren: results.push({ ok: true, type: 'getChildren', path, children: reader.vector((r) => r.string()) }); break;
       default: throw new RangeError(`multiRead: unexpected result type ${type} for op ${i}`);
     }
-  }
+  });
   if (results.length !== ops.length) throw new RangeError(`multiRead: ${results.length} results for ${ops.length} ops`);
   return results;
 }
