@@ -15,6 +15,7 @@ import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
 
 const KAZOO_TIMEOUT_MS = 12000;
+const SLOW_POLL_HOLDER_TIMEOUT_MS = 20000;
 const kazooNode = (c: string) => `${c.repeat(32)}__lock__`;
 
 /** Holders of the locks under /ends, each waited for until the recording has its hold with its session. */
@@ -22,9 +23,9 @@ function holders(zk: () => ZkCluster, recording: () => RecordedLocks) {
   const drivers: ThirdPartyClient[] = [];
   const others: OtherClient[] = [];
   return {
-    /** A kazoo client holding `/ends/<lock>`. */
-    async kazoo(lock: string): Promise<{ driver: ThirdPartyClient; node: string; session: string }> {
-      const driver = await startKazoo(zk().connectString, KAZOO_TIMEOUT_MS);
+    /** A kazoo client (session timeout `timeoutMs`) holding `/ends/<lock>`. */
+    async kazoo(lock: string, timeoutMs = KAZOO_TIMEOUT_MS): Promise<{ driver: ThirdPartyClient; node: string; session: string }> {
+      const driver = await startKazoo(zk().connectString, timeoutMs);
       drivers.push(driver);
       driver.acquire(lock, 'mutex', `/ends/${lock}`);
       const acquired = await driver.waitForEvent(lock, 'acquired', 60000);
@@ -155,5 +156,53 @@ describe('lock history in an ensemble: a session loss told apart from a release'
     await client.remove(node);
     const hold = await recording.decidedHold(node, 'the release told');
     assert.equal(hold.ended, 'released');
+  });
+});
+
+// The regular poll may read the tracker before a killed holder's last ticks and next after its expiry: then no
+// sighting proves the loss. A sighting of it connected nowhere makes the recorder ask the monitor for a reading in
+// those last ticks. Here the regular poll is a minute apart, longer than the holder's whole timeout (20 s: however
+// long after its last ping the holder is killed, a reading in its last ticks can prove the loss).
+describe('lock history with a slow poll: the monitor reads the tracker in a lost holder\'s last ticks', () => {
+  let zk: ZkCluster;
+  let recording: RecordedLocks;
+  const holder = holders(() => zk, () => recording);
+
+  before(async () => {
+    zk = await startStandalone();
+    const setup = await connectOtherClient(zk.connectString);
+    for (const lock of ['killed', 'poke']) await setup.mkdirp(`/ends/${lock}`);
+    setup.close();
+    recording = await RecordedLocks.start(zk.connectString, '/ends', { pollIntervalMs: 60000, adminPort: zk.members[0].adminPort });
+    await recording.following();
+  });
+
+  after(async () => {
+    recording?.close();
+    await holder.close();
+    await zk?.stop();
+  });
+
+  test('a holder killed between two regular polls: its hold still ends as a session loss', async () => {
+    const { driver, node, session } = await holder.kazoo('killed', SLOW_POLL_HOLDER_TIMEOUT_MS);
+    let disconnectedSeen = false;
+    const stop = recording.monitor.onTables(({ tables }) => {
+      if (tables.every((t) => t.connections !== undefined && !t.connections.has(session))) disconnectedSeen = true;
+    });
+    await driver.kill();
+    // A queue that changes makes the monitor read the tables soon: once with the holder connected nowhere.
+    const poker = await connectOtherClient(zk.connectString);
+    try {
+      for (let i = 0; !disconnectedSeen; i++) {
+        await poker.remove(await poker.create(`/ends/poke/${kazooNode('p')}`, 'poke', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL));
+        await eventually(() => disconnectedSeen, 3000, 'a reading with the holder connected nowhere').catch(() => undefined);
+        assert.ok(i < 20, 'no reading showed the killed holder connected nowhere');
+      }
+    } finally {
+      stop();
+      poker.close();
+    }
+    const hold = await recording.decidedHold(node, 'the killed holder\'s end told', SLOW_POLL_HOLDER_TIMEOUT_MS + 60000);
+    assert.equal(hold.ended, 'sessionEnded');
   });
 });

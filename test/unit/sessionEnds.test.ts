@@ -83,3 +83,42 @@ describe('telling a node\'s end from the leader\'s session tracker', () => {
     assert.equal(judge(silentUntilExpiry, 12_050, [reading(12_000, undefined)]), undefined);
   });
 });
+
+describe('asking for the reading that can prove an expiry', () => {
+  const wanted = (...readings: TrackerReading[]) => {
+    const sightings = new TrackerSightings();
+    for (const r of readings) sightings.note(r, new Set([S]));
+    return sightings.readingWantedAt();
+  };
+
+  test('a session connected nowhere, with its node, due later than two ticks: a reading 1.5 ticks before it is due', () => {
+    // Seen at 1000, due at 12 000 at the latest (its clock at least 1000): read at 12 000 − 3000.
+    assert.equal(wanted(reading(1000, 12_000)), 9000);
+    // The clock ahead of the wall: due sooner, asked sooner, but only once the expiry time has stood still long enough.
+    assert.equal(wanted(reading(1000, 12_000, { clock: 2000 })), 8005);
+  });
+
+  test('first seen late: asked once its expiry time has stood still longer than it has left plus two ticks', () => {
+    // (12 000 + 7010 + 4000) / 2: silent 4495 ms then, with 495 ms left.
+    assert.equal(wanted(reading(7000, 12_000)), 11_505);
+  });
+
+  test('the reading it asked for, and every near miss, ask for nothing more', () => {
+    // Seen within its last two ticks already: that sighting is the one the proof needs.
+    assert.equal(wanted(reading(1000, 12_000), reading(9000, 12_000)), undefined);
+    assert.equal(wanted(reading(1000, 12_000, { connected: true })), undefined, 'connected: its client may come back');
+    assert.equal(wanted(reading(1000, 12_000, { node: false })), undefined, 'no node of ours left');
+    assert.equal(wanted({ ...reading(1000, 12_000), clockAtLeast: undefined }), undefined, 'the tracker\'s clock unknown');
+    assert.equal(wanted(reading(1000, undefined)), undefined, 'not tracked');
+    assert.equal(wanted(reading(9500, 12_000)), undefined, 'first seen too late to prove anything');
+  });
+
+  test('the soonest of several sessions', () => {
+    const sightings = new TrackerSightings();
+    const two = reading(1000, 12_000);
+    (two.sessions as Map<string, number>).set('0x2', 8000);
+    (two.ephemerals as Map<string, string[]>).set('0x2', ['/lock/n-0000000002']);
+    sightings.note(two, new Set([S, '0x2']));
+    assert.equal(sightings.readingWantedAt(), 6505);
+  });
+});

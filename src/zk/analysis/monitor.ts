@@ -45,6 +45,8 @@ export class LockMonitor {
   private readonly errorListeners = new Set<(error: Error) => void>();
   private readonly tablesListeners = new Set<(reading: TablesReading) => void>();
   private readonly pollIntervalMs: number;
+  /** A reading of the tables asked for by this time (wall ms; 0: none), sooner than the regular poll. */
+  private tablesWantedAt = 0;
   private readonly abort = new AbortController();
   private specs: QueueSpec[] = [];
   private readonly raws = new Map<string, RawQueue>();
@@ -275,10 +277,13 @@ export class LockMonitor {
 
   private schedulePoll(delayMs = this.pollIntervalMs): void {
     if (this.disposed || !this.started || this.options.serverWatches === false) return;
+    if (this.tablesWantedAt) delayMs = Math.min(delayMs, Math.max(this.tablesWantedAt, this.lastPollAt + POLL_SOON_SPACING_MS) - Date.now());
+    delayMs = Math.max(0, delayMs);
     clearTimeout(this.pollTimer);
     this.pollDueAt = Date.now() + delayMs;
     this.pollTimer = setTimeout(() => {
       this.pollDueAt = 0;
+      this.tablesWantedAt = 0;
       this.enqueue(async () => {
         this.lastPollAt = Date.now();
         if (this.tablesListeners.size > 0) await this.session.exists(this.root).catch(() => undefined);
@@ -296,6 +301,15 @@ export class LockMonitor {
     if (!this.pollDueAt) return; // a poll is running and schedules the next one itself
     const at = Math.max(Date.now() + POLL_SOON_DELAY_MS, this.lastPollAt + POLL_SOON_SPACING_MS);
     if (at < this.pollDueAt) this.schedulePoll(at - Date.now());
+  }
+
+  /**
+   * Reads the servers' tables again by `at` (wall ms) if the next regular poll comes later, though never sooner than
+   * POLL_SOON_SPACING_MS after the last. Asked during a poll, it applies to the poll that one schedules.
+   */
+  readTablesBy(at: number): void {
+    if (!this.tablesWantedAt || at < this.tablesWantedAt) this.tablesWantedAt = at;
+    if (this.pollDueAt) this.schedulePoll(this.pollDueAt - Date.now());
   }
 
   private emitTables(askedAt: number): void {

@@ -84,7 +84,10 @@ export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder
     if (stopped) return;
     const own = { sessionId: session.sessionId, timeoutMs: session.negotiatedTimeoutMs, chroot: session.parsed.chroot };
     const tracker = trackerReadingOf(reading, own);
-    if (tracker) recorder.noteTracker(tracker);
+    if (!tracker) return;
+    recorder.noteTracker(tracker);
+    const wantedAt = recorder.trackerReadingWantedAt();
+    if (wantedAt !== undefined) monitor.readTablesBy(wantedAt);
   });
   const stopErrors = monitor.onError(() => {
     away = true;

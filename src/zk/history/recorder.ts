@@ -562,6 +562,11 @@ export class LockRecorder {
     }
   }
 
+  /** When a reading of the tracker would tell more than the regular poll can (see TrackerSightings.readingWantedAt). */
+  trackerReadingWantedAt(): number | undefined {
+    return this.sightings.readingWantedAt();
+  }
+
   private closeAs(path: string, interval: HistoryInterval, at: number, exact: boolean, ended: EndReason): void {
     interval.end = Math.max(at, interval.start);
     interval.endExact = exact;

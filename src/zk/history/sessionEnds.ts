@@ -32,6 +32,8 @@ interface Sighting {
   expiry: number;
   /** When a reading first showed this expiry time (its answer complete). */
   firstSeenAt: number;
+  /** When the reading that made this sighting began (wall ms). */
+  askedAt: number;
   /** The expiry time unmoved at least this long (wall ms). */
   silentFor: number;
   /** Expiry time minus how late the tracker's clock was at least: an upper bound of the time it had left. */
@@ -67,7 +69,7 @@ export class TrackerSightings {
       const previous = this.last.get(session);
       const firstSeenAt = previous?.expiry === expiry ? previous.firstSeenAt : reading.answeredAt;
       this.last.set(session, {
-        expiry, firstSeenAt, silentFor: reading.askedAt - firstSeenAt,
+        expiry, firstSeenAt, askedAt: reading.askedAt, silentFor: reading.askedAt - firstSeenAt,
         leftAtMost: reading.clockAtLeast === undefined ? undefined : expiry - reading.clockAtLeast,
         tickMs: reading.tickMs, paths: new Set(reading.ephemerals.get(session) ?? []),
         disconnected: reading.connected !== undefined && !reading.connected.has(session),
@@ -78,6 +80,28 @@ export class TrackerSightings {
   get(session: string): Sighting | undefined {
     return this.last.get(session);
   }
+
+  /**
+   * When a reading would prove a session's expiry once it is gone (showsExpiry): one that finds it connected nowhere,
+   * its nodes still there, in its last two ticks, its expiry time unmoved longer than it has left plus two ticks. The
+   * regular poll may read just before that window and next after the expiry; this asks for a reading in it. Aimed at
+   * least 1.5 ticks before the latest the session can expire, as the tracker's clock may be up to a tick ahead of what
+   * we know of it. Undefined: no session needs one, or none could still be proven.
+   */
+  readingWantedAt(): number | undefined {
+    let wanted: number | undefined;
+    for (const sighting of this.last.values()) {
+      const { tickMs, leftAtMost } = sighting;
+      if (!sighting.disconnected || sighting.paths.size === 0 || !tickMs || leftAtMost === undefined) continue;
+      const window = 2 * tickMs;
+      if (leftAtMost <= window && sighting.silentFor >= leftAtMost + window) continue; // this sighting is the proof
+      const dueBy = sighting.askedAt + leftAtMost;
+      const at = Math.max(dueBy - 1.5 * tickMs, (dueBy + sighting.firstSeenAt + window) / 2);
+      if (at < dueBy && (wanted === undefined || at < wanted)) wanted = at;
+    }
+    return wanted;
+  }
+
 }
 
 /** Whether a sighting of a session with its node there proves the session went by expiry once it is gone. */
