@@ -115,7 +115,6 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
         for (let i = 0; i < ops.length && !run.stopped; i++) take(reads[i], ops[i], results[i]);
       }, (error: unknown) => {
         if (rootState === 'sent' && isZkError(error, 'unimplemented')) {
-          run.stopped = true;
           return run.finish('unimplemented');
         }
         run.failed(reads[0].path, error, 'multiRead');

@@ -9,8 +9,7 @@ import { emptySnapshot, relativePath, TreeSnapshot } from './snapshot';
 
 export class SubtreeRead<Other = never> {
   readonly snapshot: TreeSnapshot;
-  /** No more reads are sent, and replies still coming are ignored. */
-  stopped = false;
+  private stoppedValue = false;
   private done = false;
   private lastReply = Date.now();
   private lastProgress = 0;
@@ -32,13 +31,17 @@ export class SubtreeRead<Other = never> {
     this.watchdog = setInterval(() => {
       if (inFlight() > 0 && Date.now() - this.lastReply > stallMs) {
         this.snapshot.error ??= { code: 'clientTimeout', operation: 'getData', path: root };
-        this.stopped = true;
         this.finish();
       }
     }, Math.min(1000, stallMs));
     this.watchdog.unref();
     if (options.signal?.aborted) this.onAbort();
     else options.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** No more reads are sent, and replies still coming are ignored: a read failed, or the read has ended. */
+  get stopped(): boolean {
+    return this.stoppedValue;
   }
 
   /** Whether the read has ended (finished, cancelled or given up). */
@@ -52,7 +55,7 @@ export class SubtreeRead<Other = never> {
   }
 
   failed(path: string, error: unknown, operation = 'getData'): void {
-    if (this.stopped) return;
+    if (this.stoppedValue) return;
     const zkError = ZkError.from(error, operation, path);
     if (zkError.code === 'noNode') {
       if (path === this.root) this.snapshot.rootMissing = true;
@@ -60,7 +63,7 @@ export class SubtreeRead<Other = never> {
     } else if (zkError.code === 'noAuth') this.snapshot.unreadable.push(relativePath(path, this.root));
     else {
       this.snapshot.error = { code: zkError.code, operation: zkError.operation, path: zkError.path ?? path };
-      this.stopped = true;
+      this.stoppedValue = true;
     }
   }
 
@@ -76,6 +79,7 @@ export class SubtreeRead<Other = never> {
   finish(result: TreeSnapshot | Other = this.snapshot): void {
     if (this.done) return;
     this.done = true;
+    this.stoppedValue = true;
     clearInterval(this.watchdog);
     this.options.signal?.removeEventListener('abort', this.onAbort);
     if (result === this.snapshot) this.options.onProgress?.(this.snapshot.nodes.size);
@@ -84,7 +88,6 @@ export class SubtreeRead<Other = never> {
 
   private readonly onAbort = () => {
     this.snapshot.cancelled = true;
-    this.stopped = true;
     this.finish();
   };
 }
