@@ -34,8 +34,6 @@ interface Sighting {
   firstSeenAt: number;
   /** When the reading that made this sighting began (wall ms). */
   askedAt: number;
-  /** The expiry time unmoved at least this long (wall ms). */
-  silentFor: number;
   /** Expiry time minus how late the tracker's clock was at least: an upper bound of the time it had left. */
   leftAtMost?: number;
   tickMs?: number;
@@ -69,7 +67,7 @@ export class TrackerSightings {
       const previous = this.last.get(session);
       const firstSeenAt = previous?.expiry === expiry ? previous.firstSeenAt : reading.answeredAt;
       this.last.set(session, {
-        expiry, firstSeenAt, askedAt: reading.askedAt, silentFor: reading.askedAt - firstSeenAt,
+        expiry, firstSeenAt, askedAt: reading.askedAt,
         leftAtMost: reading.clockAtLeast === undefined ? undefined : expiry - reading.clockAtLeast,
         tickMs: reading.tickMs, paths: new Set(reading.ephemerals.get(session) ?? []),
         disconnected: reading.connected !== undefined && !reading.connected.has(session),
@@ -94,14 +92,18 @@ export class TrackerSightings {
       const { tickMs, leftAtMost } = sighting;
       if (!sighting.disconnected || sighting.paths.size === 0 || !tickMs || leftAtMost === undefined) continue;
       const window = 2 * tickMs;
-      if (leftAtMost <= window && sighting.silentFor >= leftAtMost + window) continue; // this sighting is the proof
+      if (leftAtMost <= window && silentFor(sighting) >= leftAtMost + window) continue; // this sighting is the proof
       const dueBy = sighting.askedAt + leftAtMost;
       const at = Math.max(dueBy - 1.5 * tickMs, (dueBy + sighting.firstSeenAt + window) / 2);
       if (at < dueBy && (wanted === undefined || at < wanted)) wanted = at;
     }
     return wanted;
   }
+}
 
+/** How long the sighting's expiry time had stood still at least when it was seen (wall ms). */
+function silentFor(sighting: Sighting): number {
+  return sighting.askedAt - sighting.firstSeenAt;
 }
 
 /** Whether a sighting of a session with its node there proves the session went by expiry once it is gone. */
@@ -111,7 +113,7 @@ function showsExpiry(sighting: Sighting | undefined, path: string): boolean {
   const window = 2 * sighting.tickMs;
   // A client pings at least every third of its timeout, and each ping moves the expiry time on by a whole timeout
   // (rounded to a tick): one unmoved longer than what it had left plus two ticks was not pinging.
-  return sighting.leftAtMost <= window && sighting.silentFor >= sighting.leftAtMost + window;
+  return sighting.leftAtMost <= window && silentFor(sighting) >= sighting.leftAtMost + window;
 }
 
 /**
