@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { writeTraceFromHistory } from '../../src/zk/history';
-import { RecordedLocks } from '../support/recordedLocks';
+import { MonitorOptions, RecordedLocks } from '../support/recordedLocks';
 import type { ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo } from '../support/thirdParty/kazoo';
 import { eventually, sleep } from '../support/waiting';
@@ -47,12 +47,12 @@ function holders(zk: () => ZkCluster, recording: () => RecordedLocks) {
   };
 }
 
-/** Folders /ends/<lock> for each lock, then a recording of /ends following the events. */
-async function recordEnds(zk: ZkCluster, locks: string[], adminPorts: { adminPort?: number; adminPorts?: Record<string, number> }): Promise<RecordedLocks> {
+/** Folders /ends/<lock> for each lock, then a recording of /ends following the events (a poll every 250 ms by default). */
+async function recordEnds(zk: ZkCluster, locks: string[], options: MonitorOptions): Promise<RecordedLocks> {
   const setup = await connectOtherClient(zk.connectString);
   for (const lock of locks) await setup.mkdirp(`/ends/${lock}`);
   setup.close();
-  const recording = await RecordedLocks.start(zk.connectString, '/ends', { pollIntervalMs: 250, ...adminPorts });
+  const recording = await RecordedLocks.start(zk.connectString, '/ends', { pollIntervalMs: 250, ...options });
   await recording.following();
   return recording;
 }
@@ -170,11 +170,7 @@ describe('lock history with a slow poll: the monitor reads the tracker in a lost
 
   before(async () => {
     zk = await startStandalone();
-    const setup = await connectOtherClient(zk.connectString);
-    for (const lock of ['killed', 'poke']) await setup.mkdirp(`/ends/${lock}`);
-    setup.close();
-    recording = await RecordedLocks.start(zk.connectString, '/ends', { pollIntervalMs: 60000, adminPort: zk.members[0].adminPort });
-    await recording.following();
+    recording = await recordEnds(zk, ['killed', 'poke'], { pollIntervalMs: 60000, adminPort: zk.members[0].adminPort });
   });
 
   after(async () => {

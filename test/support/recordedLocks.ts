@@ -5,7 +5,7 @@ import { followMonitor, HistoryInterval, LockRecorder } from '../../src/zk/histo
 import { ZkSession } from '../../src/zk/session/session';
 import { eventually } from './waiting';
 
-type MonitorOptions = ConstructorParameters<typeof LockMonitor>[2];
+export type MonitorOptions = ConstructorParameters<typeof LockMonitor>[2];
 
 export class RecordedLocks {
   readonly recorder = new LockRecorder();
