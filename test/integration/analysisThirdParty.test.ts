@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { analyzeLocks, AnalyzeOptions, LockAnalysis, LockQueue } from '../../src/zk/analysis';
@@ -168,6 +169,19 @@ describe('analysis of real third-party clients (standalone server)', () => {
     assert.ok(q.participants[2].path.startsWith(`${sem}-__lock__/`));
     assert.deepEqual(q.participants[2].watches, [{ path: sem, source: 'inferred' }]);
     assert.deepEqual(q.anomalies, []);
+  });
+
+  test('kazoo Semaphore leases whose uuid ends in ten digits (one lease in a hundred) are still its leases', async () => {
+    const sem = '/tp/kazoo/sem-digits';
+    const hex22 = () => randomBytes(11).toString('hex');
+    const digits10 = () => String(randomInt(1e9, 1e10));
+    const leases = [`${hex22()}${digits10()}`, `${hex22()}${digits10()}`];
+    const holders = await contend(kazoo, 'semaphore', sem, ['kd1'], `2 lease=${leases[0]}`);
+    holders.push(...await contend(kazoo, 'semaphore', sem, ['kd2'], `2 lease=${leases[1]}`));
+    assert.deepEqual(holders.map((h) => h.node), leases.map((l) => `${sem}/${l}`));
+    const q = single(await analyseUntil(session, sem, options, (x) => single(x)?.participants.length === 2));
+    assert.equal(q.recipe, 'kazoo-semaphore');
+    assert.deepEqual(q.participants.map((p) => [p.path, p.session, p.role]).sort(), holders.map((h) => [h.node, h.session, 'holder']).sort());
   });
 
   test('a deadlock between two kazoo clients across two locks, and the subtree analysis naming it', async () => {

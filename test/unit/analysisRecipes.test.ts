@@ -51,6 +51,16 @@ describe('recognising queues from child names', () => {
     assert.equal(recognizeQueue([`${hex32('a')}__lock__${seq(0)}`], '/svc/election')?.recipe, 'kazoo-election');
   });
 
+  test('kazoo semaphore leases whose uuid ends in ten digits are leases, not sequential names', () => {
+    // uuid4().hex ends in ten decimal digits about once in a hundred leases.
+    const digitTail = (c: string, tail: string) => `${c.repeat(22)}${tail}`;
+    assert.equal(looksLikeLockQueue([digitTail('a', '0123456789')]), 'kazoo-semaphore');
+    assert.equal(looksLikeLockQueue([hex32('b'), digitTail('c', '9876543210')]), 'kazoo-semaphore');
+    assert.equal(looksLikeLockQueue([digitTail('d', '1111111111'), digitTail('e', '2222222222')]), 'kazoo-semaphore');
+    // One 22-digit hex prefix with sequence numbers after it is a queue of sequential names.
+    assert.equal(looksLikeLockQueue([digitTail('f', seq(0)), digitTail('f', seq(1))]), 'unknown');
+  });
+
   test('ordinary folders are not queues', () => {
     assert.equal(looksLikeLockQueue([]), undefined);
     assert.equal(looksLikeLockQueue(['config', 'brokers', 'topics']), undefined);

@@ -226,6 +226,14 @@ describe('lock history: semaphores and fixed leader nodes followed from the even
     assert.deepEqual(holdsOf(recorder.history).map((h) => `${h.node.slice(0, 1)} ${h.start - T0}..${(h.end ?? 0) - T0}`), ['e 11..14', 'f 15..17', 'g 19..20']);
   });
 
+  test('a kazoo lease whose uuid ends in ten digits is not taken for the first node of a new lock queue', () => {
+    const recorder = following();
+    recorder.nodeCreated(`/K/${'c'.repeat(22)}0123456789`, T0 + 10);
+    recorder.nodeDeleted(`/K/${'c'.repeat(22)}0123456789`, T0 + 11);
+    assert.deepEqual(brief(recorder.history), []);
+    assert.equal(recorder.history.open.size, 0);
+  });
+
   test('a fixed leader node: each create is a hold by its owner until its delete, also after a read no longer shows it', async () => {
     const reads = heldReads();
     const recorder = followingQueue('/app/leader', 'fixed-leader', reads.reader);

@@ -86,11 +86,23 @@ export interface Recognition {
   parsed: ParsedName[];
 }
 
+/**
+ * kazoo's Semaphore names each lease a bare uuid4 in hex. About one lease in a hundred ends in ten decimal digits and
+ * so also reads as a sequential name: the leases are told first. Only names sharing everything before the last ten
+ * characters are a prefix with sequence numbers instead (two uuids never share 22 hex digits).
+ */
+function areKazooLeases(childNames: readonly string[]): boolean {
+  if (childNames.length === 0 || !childNames.every((c) => KAZOO_SEMAPHORE_LEASE.test(c))) return false;
+  const prefix = childNames[0].slice(0, -10);
+  return childNames.length === 1 || childNames.some((c) => !c.startsWith(prefix));
+}
+
 /** Recognises a queue from its children; `path` helps tell an election from a lock where names cannot. */
 export function recognizeQueue(childNames: readonly string[], path = ''): Recognition | undefined {
   if (childNames.length > 0 && childNames.includes('leases') && childNames.every((c) => c === 'leases' || c === 'locks')) {
     return { recipe: 'curator-semaphore', family: 'curator', parsed: [] };
   }
+  if (areKazooLeases(childNames)) return { recipe: 'kazoo-semaphore', family: 'kazoo', parsed: [] };
   const parsed: ParsedName[] = [];
   const counts = new Map<Family, number>();
   for (const name of childNames) {
@@ -99,12 +111,7 @@ export function recognizeQueue(childNames: readonly string[], path = ''): Recogn
     parsed.push(p);
     counts.set(p.family, (counts.get(p.family) ?? 0) + 1);
   }
-  if (parsed.length === 0) {
-    if (childNames.length > 0 && childNames.every((c) => KAZOO_SEMAPHORE_LEASE.test(c))) {
-      return { recipe: 'kazoo-semaphore', family: 'kazoo', parsed: [] };
-    }
-    return undefined;
-  }
+  if (parsed.length === 0) return undefined;
   // The library most names belong to; 'unknown' only when no library matches.
   let family: Family = 'unknown';
   let best = 0;

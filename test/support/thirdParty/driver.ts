@@ -6,7 +6,7 @@
 //   acquire <id> <kind> <path> [n] [timeout=<s>]   a new contender on a session of its own; node data = <id>.
 //       kinds: mutex, read, write, semaphore <n> (both); leader-latch, leader-selector, zk-write-lock (ZooKeeper's
 //       WriteLock), zk-leader-election (LeaderElectionSupport) (Curator driver); election (kazoo driver).
-//       An unsupported kind answers {"event":"error",...}.
+//       An unsupported kind answers {"event":"error",...}. kazoo only: `lease=<name>` names a semaphore's lease node.
 //   release <id>          releases a held lock or leadership, or cancels a waiting attempt.
 //   cycles <path> <n> <logFile> [id=<name>] [kind=mutex|read|write] [hold=<ms>]
 //       n × (acquire, append `enter <kind> <name> <i>`, sleep hold ms (default 2), append `exit …`, release) on

@@ -3,7 +3,8 @@ interoperability tests and benchmarks. Started by kazoo.ts; the line protocol is
 (see driver.ts):
   stdin:  one command per line, words separated by spaces, trailing `key=value` options.
   stdout: one JSON object per line with an "event" field (`ready` first).
-Commands: acquire <id> <kind> <path> [n] [timeout=<s>] (kinds: mutex, read, write, semaphore <n>, election),
+Commands: acquire <id> <kind> <path> [n] [timeout=<s>] [lease=<name>] (kinds: mutex, read, write, semaphore <n>,
+election; `lease` names a semaphore's lease node instead of kazoo's random uuid),
 release <id>, cycles <path> <n> <logFile> [id=] [kind=] [hold=<ms>], handoff <path> <contenders> [rounds=], quit.
 Every contender id gets a session of its own; node data is the id.
 """
@@ -69,7 +70,7 @@ def find_by_data(client, parent, data):
 
 
 class Contender:
-    def __init__(self, ident, kind, path, leases):
+    def __init__(self, ident, kind, path, leases, lease_name=None):
         self.ident, self.kind, self.path = ident, kind, path
         self.client = new_client()
         self.held = False
@@ -87,6 +88,8 @@ class Contender:
             self.recipe = self.client.Lock(path, ident)  # kazoo's Election is a Lock run until cancelled
         elif kind == "semaphore":
             self.recipe = self.client.Semaphore(path, ident, max_leases=leases)
+            if lease_name:
+                self.recipe.create_path = path + "/" + lease_name
         else:
             self.client.stop()
             raise ValueError("unsupported kind " + kind)
@@ -149,7 +152,7 @@ def acquire(words, opts):
     if ident in CONTENDERS:
         return emit("error", ident, message="id in use")
     leases = int(words[4]) if len(words) > 4 else 1
-    contender = Contender(ident, kind, path, leases)
+    contender = Contender(ident, kind, path, leases, opts.get("lease"))
     CONTENDERS[ident] = contender
     timeout = float(opts["timeout"]) if "timeout" in opts else None
     contender.run(timeout)
