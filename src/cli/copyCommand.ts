@@ -3,7 +3,7 @@
 // changes and, with --mirror, deletes — is printed before anything is written; --dry-run stops there. Writes are
 // version-checked against what the plan read; a second run after an interruption finishes the job. Exit codes:
 // 0 done (or planned), 1 some writes refused or left (run again), 2 bad arguments or a plan that cannot be made.
-import { CopyPlan, CopyReport, CopyStep, executeCopy, planCopy, SkipReason } from '../zk/compare';
+import { CopyPlan, CopyReport, CopyStep, executeCopy, planCopy, planForShowing, SkipReason } from '../zk/compare';
 import { MAX_TIMER_MS } from '../zk/timeouts';
 import { formatPermissions } from '../zk/write/aclFormat';
 import { CREDENTIALS_HINT, integerOf, secondsOf, UsageError } from './args';
@@ -73,8 +73,9 @@ export function formatPlan(source: string, target: string, plan: CopyPlan): stri
   const c = plan.counts;
   const lines = [`${plan.mirror ? 'mirror' : 'copy'} ${source} → ${target}`,
     `plan: ${c.create} create(s), ${c.setData} data change(s), ${c.setAcl} ACL change(s)${plan.mirror ? `, ${c.delete} delete(s)` : ''}, ${c.skip} skipped, ${c.unchanged} unchanged`];
-  for (const step of [...plan.writes, ...plan.deletes, ...plan.aclChanges]) lines.push(stepLine(step));
-  for (const skipped of plan.skipped) lines.push(`skip      ${skipped.path}  (${skipText(skipped.reason)})`);
+  const shown = planForShowing(plan);
+  for (const step of [...shown.writes, ...shown.deletes, ...shown.aclChanges]) lines.push(stepLine(step));
+  for (const skipped of shown.skipped) lines.push(`skip      ${skipped.path}  (${skipText(skipped.reason)})`);
   return lines.join('\n');
 }
 

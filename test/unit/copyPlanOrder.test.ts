@@ -1,8 +1,8 @@
 // The plan's cheaper bookkeeping gives what the plain forms give: the path order of sort(comparePaths) and the
-// create record's length as createBody serializes it.
+// create record's length as createBody serializes it; the plan's order (as read) and the order it is shown in.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { comparePaths, createRecordBytes, sortPaths } from '../../src/zk/compare';
+import { comparePaths, CopyPlan, CopyStep, createRecordBytes, emptySnapshot, inPathOrder, parentsFirst, planForShowing, sortPaths } from '../../src/zk/compare';
 import { createBody } from '../../src/zk/protocol/writes';
 import { HOSTILE_NAMES } from '../support/hostileFixture';
 
@@ -34,4 +34,26 @@ test('createRecordBytes counts what createBody serializes (data, null data, seve
       }
     }
   }
+});
+
+test('a plan is applied in the order read (parents first) and shown in path order; an export is sorted before planning', () => {
+  const live = emptySnapshot('live', '/src');
+  for (const path of ['/', '/b', '/b/z', '/a', '/b/y', '/a/x']) live.nodes.set(path, { data: null, kind: 'persistent' });
+  assert.deepEqual([...parentsFirst(live)], ['/', '/b', '/b/z', '/a', '/b/y', '/a/x']);
+  const exported = emptySnapshot('export', '/src');
+  for (const path of ['/a/x', '/b', '/', '/a']) exported.nodes.set(path, { data: null, kind: 'persistent' });
+  assert.deepEqual([...parentsFirst(exported)], ['/', '/a', '/a/x', '/b']);
+
+  const step = (path: string): CopyStep => ({ action: 'create', path, data: null });
+  const plan = {
+    writes: ['/t/b', '/t/b/z', '/t/a', '/t/a-b', '/t/a/x'].map(step),
+    deletes: ['/t/q/r', '/t/p', '/t/q'].map((path): CopyStep => ({ action: 'delete', path, version: 0 })),
+    aclChanges: [], skipped: [{ path: '/t/s', reason: { code: 'ephemeral' } }, { path: '/t/e', reason: { code: 'ephemeral' } }],
+  } as unknown as CopyPlan;
+  const shown = planForShowing(plan);
+  assert.deepEqual(shown.writes.map((s) => s.path), ['/t/a', '/t/a/x', '/t/a-b', '/t/b', '/t/b/z']);
+  assert.deepEqual(shown.deletes.map((s) => s.path), ['/t/q/r', '/t/q', '/t/p']);
+  assert.deepEqual(shown.skipped.map((s) => s.path), ['/t/e', '/t/s']);
+  // Two steps of one path both stay.
+  assert.deepEqual(inPathOrder([{ path: '/b', n: 1 }, { path: '/a', n: 2 }, { path: '/b', n: 3 }]).map((x) => x.n), [2, 1, 3]);
 });

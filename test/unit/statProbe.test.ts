@@ -44,6 +44,25 @@ describe('stat', () => {
     });
     assert.equal(nodeKind(stat), 'ttl');
   });
+
+  test('readStat: equal zxids and no owner read as the same values, times as signed numbers, the reader moves on', () => {
+    const stat = (czxid: bigint, mzxid: bigint, time: bigint, owner: bigint, pzxid: bigint) => new JuteWriter()
+      .long(czxid).long(mzxid).long(time).long(time).int(0).int(0).int(0).long(owner).int(0).int(0).long(pzxid);
+    const bytes = Buffer.concat([
+      stat(0x1_0000_0001n, 0x1_0000_0001n, -1n, 0n, 0x1_0000_0001n).toBuffer(), // a leaf never changed
+      stat(0x2n, 0x1_0000_0002n, -0x1_0000_0001n, 0x1_0000_0000n, 0x1_0000_0002n).toBuffer(), // pzxid = mzxid; halves differ
+      stat(0x1_0000_0000n, 0x2_0000_0000n, 0x1f_ffff_ffff_ffffn, 0x8000000000000000n, 0x1n).toBuffer(),
+      new JuteWriter().int(42).toBuffer(),
+    ]);
+    const reader = new JuteReader(bytes);
+    const [a, b, c] = [readStat(reader), readStat(reader), readStat(reader)];
+    assert.equal(reader.int(), 42);
+    assert.deepEqual([a.czxid, a.mzxid, a.pzxid, a.ctime, a.mtime, a.ephemeralOwner], [0x1_0000_0001n, 0x1_0000_0001n, 0x1_0000_0001n, -1, -1, 0n]);
+    assert.deepEqual([b.czxid, b.mzxid, b.pzxid, b.ctime, b.ephemeralOwner], [0x2n, 0x1_0000_0002n, 0x1_0000_0002n, -0x1_0000_0001, 0x1_0000_0000n]);
+    assert.deepEqual([c.czxid, c.mzxid, c.pzxid, c.mtime, c.ephemeralOwner], [0x1_0000_0000n, 0x2_0000_0000n, 0x1n, 0x1f_ffff_ffff_ffff, 0x8000000000000000n]);
+    assert.equal(nodeKind(c), 'container');
+    assert.throws(() => readStat(new JuteReader(bytes.subarray(0, 67))), /truncated/);
+  });
 });
 
 describe('probe.classifySrvrAnswer', () => {

@@ -1,6 +1,6 @@
 // The words of Compare With…, Copy To… and Mirror To…: difference kinds, limits, the copy plan and its report.
 import * as vscode from 'vscode';
-import type { CompareLimit, CopyPlan, CopyReport, CopyStep, DifferenceKind, SkipReason } from '../../zk/compare';
+import { CompareLimit, CopyPlan, CopyReport, CopyStep, DifferenceKind, planForShowing, SkipReason } from '../../zk/compare';
 import { formatAclEntry } from '../../zk/write/aclFormat';
 import { describeWriteFailure } from '../common/failureTexts';
 import { listLines } from '../common/reports';
@@ -61,7 +61,8 @@ export function planCounts(plan: CopyPlan): string {
 
 export function planDocument(plan: CopyPlan, source: string, target: string): string {
   const section = (heading: string, steps: readonly string[]) => steps.length ? [`## ${heading}`, ...listLines(steps), ''] : [];
-  const of = (action: CopyStep['action']) => [...plan.writes, ...plan.deletes, ...plan.aclChanges].filter((s) => s.action === action).map(stepText);
+  const shown = planForShowing(plan);
+  const of = (action: CopyStep['action']) => [...shown.writes, ...shown.deletes, ...shown.aclChanges].filter((s) => s.action === action).map(stepText);
   return [
     `# ${plan.mirror ? t('Mirror plan: {0} → {1}', source, target) : t('Copy plan: {0} → {1}', source, target)}`, '',
     t('Nothing has been written yet.'), '', planCounts(plan), '',
@@ -69,7 +70,7 @@ export function planDocument(plan: CopyPlan, source: string, target: string): st
     ...section(t('Change data ({0})', plan.counts.setData), of('setData')),
     ...section(t('Set ACL ({0})', plan.counts.setAcl), of('setAcl')),
     ...section(t('Delete ({0})', plan.counts.delete), of('delete')),
-    ...section(t('Skip ({0})', plan.counts.skip), plan.skipped.map((s) => `${s.path}: ${skipText(s.reason)}`)),
+    ...section(t('Skip ({0})', plan.counts.skip), shown.skipped.map((s) => `${s.path}: ${skipText(s.reason)}`)),
   ].join('\n').trimEnd() + '\n';
 }
 

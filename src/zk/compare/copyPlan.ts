@@ -15,7 +15,7 @@ import { parentPath } from '../paths';
 import type { CompareSide } from './compareSubtrees';
 import { readLiveTree } from './readLive';
 import { snapshotOfExport } from './readExport';
-import { absolutePath, isWhole, sortPaths, TreeSnapshot } from './snapshot';
+import { absolutePath, inPathOrder, isWhole, parentsFirst, TreeSnapshot } from './snapshot';
 import { hidesDigest } from './hiddenDigest';
 
 export type CopyStep =
@@ -37,7 +37,7 @@ export interface CopyPlan {
   targetRoot: string;
   mirror: boolean;
   acls: boolean;
-  /** Creates and data changes, parents first. */
+  /** Creates and data changes, parents first (in the order read: show them with inPathOrder). */
   writes: CopyStep[];
   /** Mirror: children before their parents. */
   deletes: CopyStep[];
@@ -83,6 +83,11 @@ export function createRecordBytes(channel: Pick<RawChannel, 'serverPath'>, path:
   return 4 + Buffer.byteLength(channel.serverPath(path)) + 4 + (data?.length ?? 0) + aclBytes + 4;
 }
 
+/** The plan's steps as a person reads them: writes and ACL changes by path, deletes children first, skips by path. */
+export function planForShowing(plan: CopyPlan): Pick<CopyPlan, 'writes' | 'deletes' | 'aclChanges' | 'skipped'> {
+  return { writes: inPathOrder(plan.writes), deletes: inPathOrder(plan.deletes, true), aclChanges: inPathOrder(plan.aclChanges), skipped: inPathOrder(plan.skipped) };
+}
+
 /** Whether one subtree holds the other (a mirror of /app onto /app/copy, or back, would delete its own source). */
 function overlaps(a: string, b: string): boolean {
   const under = (inner: string, outer: string) => outer === '/' || inner === outer || inner.startsWith(`${outer}/`);
@@ -113,7 +118,7 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
   const guard = options.guard ?? { readOnly: false };
   const skip = (path: string, reason: SkipReason) => plan.skipped.push({ path, reason });
 
-  for (const path of sortPaths(from.nodes.keys())) {
+  for (const path of parentsFirst(from)) {
     const node = from.nodes.get(path)!;
     const absolute = absolutePath(path, targetRoot);
     const there = to.nodes.get(path);
@@ -150,7 +155,7 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
   if (plan.mirror) {
     /** Parent → a child that stays (so the parent must stay too). */
     const keptChildOf = new Map<string, string>();
-    for (const path of sortPaths(to.nodes.keys()).reverse()) {
+    for (const path of [...parentsFirst(to)].reverse()) {
       const node = to.nodes.get(path)!;
       const absolute = absolutePath(path, targetRoot);
       const keptChild = keptChildOf.get(absolute);

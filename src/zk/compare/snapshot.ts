@@ -21,6 +21,7 @@ export interface TreeSnapshot {
   source: SideSource;
   /** The absolute path of the subtree's root on its side. */
   root: string;
+  /** Live sides keep the order read, where every parent comes before its children (see parentsFirst). */
   nodes: Map<string, NodeSnapshot>;
   /** The root did not exist (everything is on the other side only). */
   rootMissing: boolean;
@@ -74,4 +75,25 @@ export function sortPaths(paths: Iterable<string>): string[] {
   const keyed = Array.from(paths, (path) => ({ path, key: path.replace(/\//g, '\u0000') }));
   keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return keyed.map((entry) => entry.path);
+}
+
+/**
+ * The snapshot's paths with every parent before its children: a live read already has them so (a node's children
+ * are listed only once it is kept), an export is sorted. Saves sorting 100,000 paths where order is all that matters.
+ */
+export function parentsFirst(snapshot: TreeSnapshot): Iterable<string> {
+  return snapshot.source === 'live' ? snapshot.nodes.keys() : sortPaths(snapshot.nodes.keys());
+}
+
+/** `items` ordered by their paths as sortPaths orders them (for showing; reversed: children before parents). */
+export function inPathOrder<T extends { path: string }>(items: readonly T[], reversed = false): T[] {
+  const byPath = new Map<string, T[]>();
+  for (const item of items) {
+    const same = byPath.get(item.path);
+    if (same) same.push(item);
+    else byPath.set(item.path, [item]);
+  }
+  const paths = sortPaths(byPath.keys());
+  if (reversed) paths.reverse();
+  return paths.flatMap((path) => byPath.get(path)!);
 }

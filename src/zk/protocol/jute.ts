@@ -80,6 +80,14 @@ export class JuteReader {
     return v;
   }
 
+  /** The next `length` bytes where they lie (no copy, no view): a caller decoding a fixed record itself. */
+  fixed(length: number): { bytes: Buffer; at: number } {
+    this.need(length);
+    const at = this.offset;
+    this.offset += length;
+    return { bytes: this.data, at };
+  }
+
   bool(): boolean {
     this.need(1);
     return this.data[this.offset++] !== 0;
