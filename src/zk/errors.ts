@@ -34,7 +34,8 @@ export const ErrorCode = {
   throttled: -127,
 } as const;
 
-export type ErrorName = keyof typeof ErrorCode | 'clientTimeout' | 'closed' | 'unknown';
+/** Besides the server's codes: no answer in time, a closed session, a reply longer than the channel accepts. */
+export type ErrorName = keyof typeof ErrorCode | 'clientTimeout' | 'closed' | 'replyTooLarge' | 'unknown';
 
 const namesByCode = new Map<number, ErrorName>(
   Object.entries(ErrorCode).map(([name, code]) => [code, name as ErrorName]),

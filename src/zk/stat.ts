@@ -31,10 +31,18 @@ const NO_OWNER = 0n;
 /** A Stat's length on the wire: eight longs or ints, in the order of the fields above. */
 const STAT_BYTES = 68;
 
-const sameLong = (b: Buffer, x: number, y: number) => b.readInt32BE(x) === b.readInt32BE(y) && b.readInt32BE(x + 4) === b.readInt32BE(y + 4);
+// Bytes read by index: Buffer's read methods check their offset on every call, and a Stat has eleven fields.
+const int32 = (b: Buffer, at: number) => (b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3];
+
+function sameLong(b: Buffer, x: number, y: number): boolean {
+  for (let i = 0; i < 8; i++) if (b[x + i] !== b[y + i]) return false;
+  return true;
+}
+
+const isZeroLong = (b: Buffer, at: number) => int32(b, at) === 0 && int32(b, at + 4) === 0;
 
 /** A signed long as a number (times in ms are far below 2^53), without making a bigint first. */
-const longNumber = (b: Buffer, at: number) => b.readInt32BE(at) * 0x1_0000_0000 + b.readUInt32BE(at + 4);
+const longNumber = (b: Buffer, at: number) => int32(b, at) * 0x1_0000_0000 + (int32(b, at + 4) >>> 0);
 
 /**
  * Reads a Stat. Equal 64-bit values share one bigint (a leaf never changed has mzxid = pzxid = czxid; most nodes
@@ -51,12 +59,12 @@ export function readStat(reader: JuteReader): ZnodeStat {
     mzxid,
     ctime: longNumber(b, at + 16),
     mtime: longNumber(b, at + 24),
-    version: b.readInt32BE(at + 32),
-    cversion: b.readInt32BE(at + 36),
-    aversion: b.readInt32BE(at + 40),
-    ephemeralOwner: b.readInt32BE(at + 44) === 0 && b.readInt32BE(at + 48) === 0 ? NO_OWNER : b.readBigUInt64BE(at + 44),
-    dataLength: b.readInt32BE(at + 52),
-    numChildren: b.readInt32BE(at + 56),
+    version: int32(b, at + 32),
+    cversion: int32(b, at + 36),
+    aversion: int32(b, at + 40),
+    ephemeralOwner: isZeroLong(b, at + 44) ? NO_OWNER : b.readBigUInt64BE(at + 44),
+    dataLength: int32(b, at + 52),
+    numChildren: int32(b, at + 56),
     pzxid,
   };
 }

@@ -7,7 +7,7 @@ import * as zookeeper from 'node-zookeeper-client';
 import { planCopy, planForShowing } from '../../src/zk/compare';
 import { readLiveTree } from '../../src/zk/compare/readLive';
 import type { TreeSnapshot } from '../../src/zk/compare/snapshot';
-import { createNullable } from '../../src/zk/protocol/nullableData';
+import { createNullable, getDataNullable } from '../../src/zk/protocol/nullableData';
 import * as writes from '../../src/zk/protocol/writes';
 import { ZkSession } from '../../src/zk/session/session';
 import { mapBounded } from '../../src/zk/timeouts';
@@ -115,6 +115,31 @@ describe('multiRead reads the same subtree as node-by-node reads (real server)',
         }
         assert.ok(batched.counts.create > WIDE);
       }
+    }
+  });
+
+  test('replies too long for the channel: a batch is asked again in halves, one node too big fails alone, the connection stays', async () => {
+    const small = new ZkSession({ connectString: server.connectString, sessionTimeoutMs: 20000, maxFrameBytes: 256 * 1024 });
+    await small.open();
+    try {
+      await put('/big', null);
+      await mapBounded(Array.from({ length: 40 }, (_, i) => i), 8, (i) => put(`/big/n${i}`, Buffer.alloc(20 * 1024, i)));
+      await put('/big/n3/small', Buffer.from('below'));
+      // 40 nodes of 20 KiB (800 KiB) do not fit one 256 KiB reply.
+      const split = await readLiveTree(small, '/big', { acls: false });
+      const singly = await readLiveTree(session, '/big', { acls: false, multiRead: false });
+      assert.equal(split.error, undefined, JSON.stringify(split.error));
+      assert.deepEqual(plain(split), plain(singly));
+      assert.equal(split.nodes.size, 42);
+      // A node whose data alone is over the limit: its read fails with a reason, nothing else does.
+      await put('/huge', null);
+      await put('/huge/blob', Buffer.alloc(300 * 1024, 7));
+      const huge = await readLiveTree(small, '/huge', { acls: false });
+      assert.deepEqual(huge.error, { code: 'replyTooLarge', operation: 'multiRead', path: '/huge/blob' });
+      assert.equal(small.lastDrop, undefined, small.lastDrop);
+      assert.equal((await getDataNullable(small.channel, '/big/n3/small', false)).data?.toString(), 'below');
+    } finally {
+      small.close();
     }
   });
 

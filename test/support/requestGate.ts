@@ -15,9 +15,9 @@ export function holdRequestsFrom(channel: RawChannel, matches: (operation: strin
   const wire: string[] = [];
   const send = channel.send.bind(channel);
   let gate: Promise<unknown> | undefined;
-  channel.send = (opCode, body, operation, path) => {
+  channel.send = (opCode, body, operation, path, options) => {
     if (!gate && matches(operation, path)) gate = meanwhile();
-    const sent = gate ? gate.then(() => send(opCode, body, operation, path)) : send(opCode, body, operation, path);
+    const sent = gate ? gate.then(() => send(opCode, body, operation, path, options)) : send(opCode, body, operation, path, options);
     wire.push(`send ${operation}`);
     sent.then(() => wire.push(`answer ${operation}`), () => wire.push(`error ${operation}`));
     return sent;

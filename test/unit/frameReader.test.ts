@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { FrameReader } from '../../src/zk/protocol/frameReader';
+import { FrameLengthError, FrameReader } from '../../src/zk/protocol/frameReader';
 
 function frame(body: Buffer | string): Buffer {
   const b = Buffer.isBuffer(body) ? body : Buffer.from(body);
@@ -79,5 +79,43 @@ describe('FrameReader', () => {
     const reader = new FrameReader();
     reader.push(Buffer.from([0xff, 0xff, 0xff, 0xfe, 0]));
     assert.throws(() => reader.next(), RangeError);
+  });
+
+  test('a frame above the limit is refused with its reply header, then skipped as it arrives, keeping the stream in step', () => {
+    const header = Buffer.alloc(16);
+    header.writeInt32BE(77, 0); // xid
+    header.writeInt32BE(5, 12); // err
+    const big = frame(Buffer.concat([header, Buffer.alloc(200, 0xab)]));
+    const stream = Buffer.concat([frame('before'), big, frame('after'), frame('and more')]);
+    for (const chunkSize of [1, 7, 19, 64, stream.length]) {
+      const reader = new FrameReader(100, () => true);
+      const got: string[] = [];
+      const refused: FrameLengthError[] = [];
+      for (let at = 0; at < stream.length; at += chunkSize) {
+        reader.push(stream.subarray(at, at + chunkSize));
+        for (;;) {
+          try {
+            const f = reader.next();
+            if (!f) break;
+            got.push(f.subarray(4).toString());
+          } catch (error) {
+            assert.ok(error instanceof FrameLengthError);
+            refused.push(error);
+            reader.skipRefusedFrame();
+          }
+        }
+      }
+      assert.deepEqual(got, ['before', 'after', 'and more'], `chunks of ${chunkSize}`);
+      assert.equal(refused.length, 1);
+      assert.deepEqual([refused[0].length, refused[0].limit, refused[0].header], [216, 100, header]);
+    }
+    // Without its header yet, nothing is said.
+    const waiting = new FrameReader(100, () => true);
+    waiting.push(big.subarray(0, 19));
+    assert.equal(waiting.next(), undefined);
+    // When no header is wanted (no request that may fail alone is waiting), the length is refused at its 4 bytes.
+    const atOnce = new FrameReader(100);
+    atOnce.push(big.subarray(0, 4));
+    assert.throws(() => atOnce.next(), (error) => error instanceof FrameLengthError && error.header === undefined);
   });
 });

@@ -80,6 +80,7 @@ export function describeZkError(error: ZkError): string {
     case 'unimplemented': return t('This ZooKeeper server does not support {0}.', error.operation);
     case 'quotaExceeded': return t('{0} {1} was refused: it would exceed a hard quota (remove or raise the quota with Set Quota…).', error.operation, path);
     case 'closed': return t('The connection is closed.');
+    case 'replyTooLarge': return t('The answer to {0} {1} was larger than ZooScope accepts in one reply.', error.operation, path);
     default: return t('{0} {1} failed: {2}', error.operation, path, error.code);
   }
 }

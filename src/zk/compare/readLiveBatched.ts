@@ -1,6 +1,8 @@
 // Reads a live subtree as readLive does, but many nodes a request: getData of up to READ_BATCH nodes (and
 // getChildren of the parents among those already read) in one multiRead (3.6+), so a 100,000-node subtree takes
-// a few thousand round trips instead of 100,000. ACLs cannot go in a multiRead: when wanted, each node's getACL
+// about a thousand round trips instead of 100,000. The window of nodes in flight is shared by a few requests; a
+// reply longer than the channel accepts (big nodes) fails alone and its request is asked again in halves, and
+// requests get smaller once big nodes were seen. ACLs cannot go in a multiRead: when wanted, each node's getACL
 // follows its data, one request each, and its Stat must match the data's. A server that does not know multiRead
 // answers the first request (the root alone, sent before anything else) with `unimplemented`: the caller then
 // reads node by node.
@@ -17,8 +19,15 @@ import type { ReadOptions } from './readLive';
 import { relativePath, TreeSnapshot } from './snapshot';
 import { SubtreeRead } from './subtreeRead';
 
-/** getData ops a request: 32 nodes of the 1 MB jute.maxbuffer default stay well under a frame's 64 MiB limit. */
-export const READ_BATCH = 32;
+/** getData ops a request at most: per-request costs (a write, a reply, a promise) dwarf per-node ones. */
+export const READ_BATCH = 128;
+/**
+ * The window is shared by this many requests, so the server works on one while we read another; more, smaller
+ * requests cost more (measured: 2 × 128 nodes reads 100,000 nodes in 460 ms, 4 × 64 in 470–600, 8 × 32 in 580–670).
+ */
+const REQUESTS_IN_FLIGHT = 2;
+/** Data a reply should carry at most, judged by the largest node seen so far (the channel accepts up to 64 MiB). */
+const REPLY_DATA_BUDGET = 16 * 1024 * 1024;
 /** Names a request may list at most (more than one listing only while under it). */
 const NAMES_PER_REQUEST = 100_000;
 
@@ -27,12 +36,15 @@ export const sameStat = (a: ZnodeStat, b: ZnodeStat) =>
 
 interface Listing { parent: string; names: string[]; next: number; pzxid: bigint }
 interface ToRead { path: string; parent?: string; parentPzxid?: bigint }
+interface Batch { ops: ReadOp[]; reads: ToRead[] }
 
 export function readLiveTreeBatched(session: ZkSession, root: string, options: ReadOptions = {}): Promise<TreeSnapshot | 'unimplemented'> {
   const wantAcl = options.acls ?? true;
   const nodeWindow = Math.max(1, options.window ?? 256);
-  const requestWindow = Math.ceil(nodeWindow / READ_BATCH);
+  let batchSize = Math.min(READ_BATCH, Math.max(1, Math.floor(nodeWindow / REQUESTS_IN_FLIGHT)));
   const channel = session.channel;
+  /** Halves of batches whose reply was too large, asked again before anything new. */
+  const retries: Batch[] = [];
   const listings: Listing[] = [];
   const toList: { path: string; stat: ZnodeStat }[] = [];
   let rootState: 'unsent' | 'sent' | 'read' = 'unsent';
@@ -52,7 +64,9 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
       return undefined;
     };
 
-    const nextBatch = (): { ops: ReadOp[]; reads: ToRead[] } => {
+    const nextBatch = (): Batch => {
+      const retry = retries.pop();
+      if (retry) return retry;
       if (rootState === 'unsent') {
         rootState = 'sent';
         return { ops: [{ type: 'getData', path: root }], reads: [{ path: root }] };
@@ -66,7 +80,7 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
         ops.push({ type: 'getChildren', path: parent.path });
         reads.push({ path: parent.path });
       }
-      while (reads.length < READ_BATCH) {
+      while (reads.length < batchSize) {
         const next = nextToRead();
         if (!next) break;
         ops.push({ type: 'getData', path: next.path });
@@ -76,6 +90,7 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
     };
 
     const keep = (path: string, data: Buffer | null, stat: ZnodeStat, acl?: AclEntry[]) => {
+      if (stat.dataLength > 0) batchSize = Math.min(batchSize, Math.max(1, Math.floor(REPLY_DATA_BUDGET / stat.dataLength)));
       snapshot.nodes.set(relativePath(path, root), { data, acl, kind: nodeKind(stat), stat });
       if (stat.numChildren > 0) toList.push({ path, stat });
     };
@@ -117,6 +132,12 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
         if (rootState === 'sent' && isZkError(error, 'unimplemented')) {
           return run.finish('unimplemented');
         }
+        if (isZkError(error, 'replyTooLarge') && ops.length > 1) {
+          const half = Math.ceil(ops.length / 2);
+          batchSize = Math.min(batchSize, ops.length - half);
+          retries.push({ ops: ops.slice(half), reads: reads.slice(half) }, { ops: ops.slice(0, half), reads: reads.slice(0, half) });
+          return;
+        }
         run.failed(reads[0].path, error, 'multiRead');
       }).finally(() => {
         requests--;
@@ -129,7 +150,7 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
       if (run.ended) return;
       // The root goes alone and first: a server without multiRead refuses it before anything else is sent.
       // ACL reads count against the window too: each request's nodes ask for theirs when their data is back.
-      while (!run.stopped && requests < requestWindow && aclsInFlight < nodeWindow && rootState !== 'sent') {
+      while (!run.stopped && requests < Math.ceil(nodeWindow / batchSize) && aclsInFlight < nodeWindow && rootState !== 'sent') {
         const { ops, reads } = nextBatch();
         if (ops.length === 0) break;
         send(ops, reads);

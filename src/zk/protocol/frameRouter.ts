@@ -1,6 +1,7 @@
 // Takes the replies to our own requests (any opcode, including ones the library does not know) and every watch
 // notification from the frames the server sends; the rest goes on to the library.
 import { ZkError } from '../errors';
+import { FrameLengthError } from './frameReader';
 import { JuteReader } from './jute';
 import { ConnectionManagerInternals, LibraryState } from './libraryInternals';
 import { Xid } from './opcodes';
@@ -31,6 +32,14 @@ export function malformedFrame(frame: Buffer, connecting: boolean): string | und
   return frame.length < REPLY_HEADER_END ? `reply of ${frame.length - 4} bytes is shorter than a reply header` : undefined;
 }
 
+/** What a request of ours gets when its reply was longer than the channel accepts (see refuseTooLarge). */
+export class ReplyTooLarge extends Error {
+  constructor(readonly length: number, readonly limit: number) {
+    super(`reply of ${length} bytes exceeds the limit of ${limit} bytes`);
+    this.name = 'ReplyTooLarge';
+  }
+}
+
 export class FrameRouter {
   private readonly notificationListeners = new Set<(n: WatchNotification) => void>();
 
@@ -40,6 +49,25 @@ export class FrameRouter {
   onNotification(listener: (n: WatchNotification) => void): () => void {
     this.notificationListeners.add(listener);
     return () => this.notificationListeners.delete(listener);
+  }
+
+  /**
+   * A reply refused for its length (see FrameReader): when it answers the oldest request and that one may fail
+   * alone, fails it and returns true (the caller skips the frame); otherwise false (the connection must go).
+   */
+  refuseTooLarge(error: FrameLengthError): boolean {
+    if (!error.header || !this.oldestFailsAloneIfTooLarge()) return false;
+    const head = this.manager.pendingQueue[0];
+    if (head.request.header?.xid !== error.header.readInt32BE(0)) return false;
+    this.manager.pendingQueue.shift();
+    head.callback?.(new ReplyTooLarge(error.length, error.limit));
+    return true;
+  }
+
+  /** Whether the oldest request waiting for its reply is ours and may fail alone when that reply is too large. */
+  oldestFailsAloneIfTooLarge(): boolean {
+    const manager = this.manager;
+    return manager.state !== LibraryState.connecting && manager.pendingQueue[0]?.request.failsAloneIfTooLarge === true;
   }
 
   /** Handles a frame if it is ours; returns false to let the library handle it. */

@@ -10,11 +10,13 @@ export interface OwnRequest {
   header: { xid: number; type: number };
   payload: { setChrootPath(): void } | null;
   zooscope: true;
+  /** A reply too long for the channel fails this request alone (its sender asks again in smaller parts). */
+  failsAloneIfTooLarge?: true;
   toBuffer(): Buffer;
 }
 
 export interface PendingPacket {
-  request: { header: { xid: number; type: number } | null; zooscope?: true };
+  request: { header: { xid: number; type: number } | null; zooscope?: true; failsAloneIfTooLarge?: true };
   callback?: LibraryCallback;
 }
 
@@ -73,11 +75,12 @@ export function connectionManagerOf(client: Client): ConnectionManagerInternals 
 }
 
 /** A request whose `body` (the record after the request header) is already serialized, chroot included. */
-export function ownRequest(opCode: number, body: Buffer): OwnRequest {
+export function ownRequest(opCode: number, body: Buffer, failsAloneIfTooLarge = false): OwnRequest {
   return {
     header: { xid: 0, type: opCode },
     payload: { setChrootPath() { /* paths in `body` already carry the chroot */ } },
     zooscope: true,
+    ...(failsAloneIfTooLarge ? { failsAloneIfTooLarge: true as const } : {}),
     toBuffer() {
       const frame = Buffer.allocUnsafe(12 + body.length);
       frame.writeInt32BE(8 + body.length, 0);

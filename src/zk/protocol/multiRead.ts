@@ -66,8 +66,9 @@ export function readMultiReadReply(ops: readonly ReadOp[], reply: Buffer): ReadO
   return results;
 }
 
-/** Sends one multiRead. Rejects with the server's code when it refuses the whole request (`unimplemented`). */
+/** Sends one multiRead. Rejects with the server's code when it refuses the whole request (`unimplemented`), or with `replyTooLarge`. */
 export async function multiRead(channel: RawChannel, ops: readonly ReadOp[]): Promise<ReadOpResult[]> {
-  const reply = await channel.send(OpCode.multiRead, multiReadBody(channel, ops), 'multiRead', ops[0]?.path);
+  // Many nodes' data: a reply too long for the channel fails alone, and the caller asks again in smaller parts.
+  const reply = await channel.send(OpCode.multiRead, multiReadBody(channel, ops), 'multiRead', ops[0]?.path, { failsAloneIfTooLarge: true });
   return readMultiReadReply(ops, reply);
 }

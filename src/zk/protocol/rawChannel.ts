@@ -13,8 +13,8 @@ import type { PreparedTls } from '../security/tlsSettings';
 import type { Dialer } from '../tunnel/dialer';
 import type { TunnelFailure } from '../tunnel/sshFailure';
 import { installTunnelTransport } from '../tunnel/tunnelTransport';
-import { DEFAULT_MAX_FRAME_BYTES, FrameReader } from './frameReader';
-import { FrameRouter, malformedFrame, WatchNotification } from './frameRouter';
+import { DEFAULT_MAX_FRAME_BYTES, FrameLengthError, FrameReader } from './frameReader';
+import { FrameRouter, malformedFrame, ReplyTooLarge, WatchNotification } from './frameRouter';
 import {
   connectionManagerOf, ConnectionManagerInternals, isConnected, LibraryCallback, LibraryState, ownRequest, pingRequest, sessionSetUpFirst,
 } from './libraryInternals';
@@ -23,6 +23,9 @@ import { SaslGate } from './saslGate';
 import { SilentCloseCheck } from './silentCloseCheck';
 
 export type { WatchNotification } from './frameRouter';
+
+const failureOf = (error: unknown, operation: string, path?: string): ZkError =>
+  error instanceof ReplyTooLarge ? new ZkError('replyTooLarge', operation, path) : ZkError.from(error, operation, path);
 
 /** The server closes a session that did not authenticate with SASL when it requires SASL. */
 const SESSION_CLOSED_REQUIRE_SASL = -124;
@@ -38,6 +41,14 @@ export interface ChannelOptions {
   sasl?: (serverHost: string) => SaslMechanism;
   /** Opens every connection through an SSH bastion (TLS, when used, goes on top of the tunnel). */
   dialer?: Dialer;
+}
+
+export interface SendOptions {
+  /**
+   * A reply longer than the channel accepts fails this request alone with `replyTooLarge` (the frame is skipped as
+   * it arrives), instead of ending the connection: for requests the sender can ask again in smaller parts.
+   */
+  failsAloneIfTooLarge?: boolean;
 }
 
 /** What the channel reports about TLS and SASL, as it happens. */
@@ -81,7 +92,7 @@ export class RawChannel {
   constructor(client: Client, options: ChannelOptions | number = {}) {
     const o = typeof options === 'number' ? { handshakeTimeoutMs: options } : options;
     this.handshakeTimeoutMs = o.handshakeTimeoutMs ?? 10000;
-    this.frames = new FrameReader(o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
+    this.frames = new FrameReader(o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, () => this.router.oldestFailsAloneIfTooLarge());
     const manager = connectionManagerOf(client);
     this.manager = manager;
     this.router = new FrameRouter(manager, (path) => this.clientPath(path));
@@ -204,17 +215,17 @@ export class RawChannel {
    * (after the reply header); rejects with a ZkError for a server error or a lost connection. No timeout here:
    * callers add one.
    */
-  send(opCode: number, body: Buffer, operation: string, path?: string): Promise<Buffer> {
+  send(opCode: number, body: Buffer, operation: string, path?: string, options: SendOptions = {}): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       this.queueOwn(opCode, body, (error, reply) => {
-        if (error) reject(ZkError.from(error, operation, path));
+        if (error) reject(failureOf(error, operation, path));
         else resolve(reply ?? Buffer.alloc(0));
-      });
+      }, options);
     });
   }
 
-  private queueOwn(opCode: number, body: Buffer, callback: LibraryCallback): void {
-    this.manager.queue(ownRequest(opCode, body), callback);
+  private queueOwn(opCode: number, body: Buffer, callback: LibraryCallback, options: SendOptions = {}): void {
+    this.manager.queue(ownRequest(opCode, body, options.failsAloneIfTooLarge), callback);
   }
 
   /**
@@ -227,7 +238,7 @@ export class RawChannel {
         const code = (error as { code?: unknown } | null)?.code;
         if (!error) resolve({ err: 0, reply: reply ?? Buffer.alloc(0) });
         else if (typeof code === 'number' && reply) resolve({ err: code, reply });
-        else reject(ZkError.from(error, operation, path));
+        else reject(failureOf(error, operation, path));
       });
     });
   }
@@ -302,6 +313,11 @@ export class RawChannel {
       try {
         frame = this.frames.next();
       } catch (error) {
+        // A reply too long for us, to a request of ours: that request fails, the connection stays in step.
+        if (error instanceof FrameLengthError && !this.saslGate?.holds(socket) && this.router.refuseTooLarge(error)) {
+          this.frames.skipRefusedFrame();
+          continue;
+        }
         return this.drop(`${(error as Error).message}`);
       }
       if (!frame) break;
