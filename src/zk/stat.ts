@@ -28,7 +28,7 @@ const TTL_MARK = 0xff00000000000000n;
 /** The ephemeralOwner of every node no session owns: one value for all of them. */
 const NO_OWNER = 0n;
 
-/** A Stat's length on the wire: eight longs or ints, in the order of the fields above. */
+/** A Stat's length on the wire: six longs and five ints, in the order of the fields above. */
 const STAT_BYTES = 68;
 
 // Bytes read by index: Buffer's read methods check their offset on every call, and a Stat has eleven fields.

@@ -1,7 +1,7 @@
 // Takes the replies to our own requests (any opcode, including ones the library does not know) and every watch
 // notification from the frames the server sends; the rest goes on to the library.
 import { ZkError } from '../errors';
-import { FrameLengthError } from './frameReader';
+import { FrameLengthError, REPLY_HEADER_BYTES } from './frameReader';
 import { JuteReader } from './jute';
 import { ConnectionManagerInternals, LibraryState } from './libraryInternals';
 import { Xid } from './opcodes';
@@ -13,8 +13,8 @@ export interface WatchNotification {
   path: string;
 }
 
-/** The reply header (xid, zxid, err) after the 4-byte length. */
-const REPLY_HEADER_END = 20;
+/** Where the reply header (xid, zxid, err) after the 4-byte length ends. */
+const REPLY_HEADER_END = 4 + REPLY_HEADER_BYTES;
 /** A ConnectResponse up to its password length: protocolVersion, timeOut, sessionId, passwd length. */
 const CONNECT_RESPONSE_MIN = 24;
 
