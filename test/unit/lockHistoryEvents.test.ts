@@ -88,7 +88,7 @@ describe('lock history: followed from the events', () => {
     assert.equal(recorder.history.closed.length, 2);
   });
 
-  test('nodes there before the watch come from the full read after it; one gone untold ends at that read (as read-driven); then events are exact', () => {
+  test('nodes there before the watch come from the full read after it; one gone untold ends by the first change told (a bound); then events are exact', () => {
     const recorder = new LockRecorder();
     const [a, b, c] = [k('a', 1), k('b', 2), k('c', 3)];
     recorder.observe(snapshot(0, { '/L': [{ name: a, session: '0xa', since: 0, holding: true }, { name: b, session: '0xb', since: 1 }] }));
@@ -100,16 +100,16 @@ describe('lock history: followed from the events', () => {
     recorder.observe(full);
     recorder.resync(full, T0 + 7);
     assert.deepEqual(recorder.followingEvents, { following: true, synced: true });
-    // Seen gone between two reads with no gap, as on the read-driven path: it ended by this read, and no later than
-    // b's hold began (at 8 as the read says, a bound: the folder's counters do not prove it).
-    assert.deepEqual(brief(recorder.history), ['wait b2 1..8~ acquired', 'hold a1 0..8 unknown']);
-    assert.deepEqual(openBrief(recorder.history).sort(), ['hold b2 8~', 'wait c3 6']);
+    // a went, and b took over, before the first change told (c's create at 6): both by then, as bounds (the read's
+    // "held since 8" is later than the members at 6 show b holding).
+    assert.deepEqual(brief(recorder.history), ['hold a1 0..6~ unknown', 'wait b2 1..6~ acquired']);
+    assert.deepEqual(openBrief(recorder.history).sort(), ['hold b2 6~', 'wait c3 6']);
     recorder.nodeDeleted(`/L/${b}`, T0 + 20);
-    assert.deepEqual(brief(recorder.history).slice(2), ['hold b2 8~..20 unknown', 'wait c3 6..20 acquired']);
+    assert.deepEqual(brief(recorder.history).slice(2), ['hold b2 6~..20 unknown', 'wait c3 6..20 acquired']);
     assert.deepEqual(openBrief(recorder.history), ['hold c3 20']);
   });
 
-  test('after a gap, members the full read no longer lists end as bounds; those told since stay', () => {
+  test('after a gap, members the full read no longer lists end as bounds, by when the read was asked; those told since stay', () => {
     const recorder = following();
     const [a, b, c] = [k('a', 1), k('b', 2), k('c', 3)];
     recorder.nodeCreated(`/L/${a}`, T0 + 10);
@@ -122,8 +122,76 @@ describe('lock history: followed from the events', () => {
     recorder.observe(full);
     recorder.resync(full, T0 + 32);
     assert.deepEqual(recorder.history.gaps, [{ from: T0 + 20, to: T0 + 30 }]);
-    assert.deepEqual(brief(recorder.history), ['hold a1 10..40~ unknown', 'wait b2 11..40~ acquired']);
-    assert.deepEqual(openBrief(recorder.history).sort(), ['hold b2 40~', 'wait c3 33']);
+    assert.deepEqual(brief(recorder.history), ['hold a1 10..32~ unknown', 'wait b2 11..32~ acquired']);
+    assert.deepEqual(openBrief(recorder.history).sort(), ['hold b2 32~', 'wait c3 33']);
+  });
+
+  // Issue 33: the last read before the watch showed a holding and b waiting; before the watch was set, a went, b
+  // took over and c queued behind it, untold. Then d queued, b released and c released, all told before the full
+  // read after the watch came in.
+  function startedLate(): { recorder: LockRecorder; names: string[] } {
+    const recorder = new LockRecorder();
+    const names = [k('a', 1), k('b', 2), k('c', 3), k('d', 4)];
+    const [a, b, c, d] = names;
+    recorder.observe(snapshot(0, { '/L': [{ name: a, session: '0xa', since: 0, holding: true }, { name: b, session: '0xb', since: 1 }] }));
+    recorder.followEvents(T0 + 5);
+    recorder.nodeCreated(`/L/${d}`, T0 + 6);
+    recorder.nodeDeleted(`/L/${b}`, T0 + 7);
+    assert.deepEqual(openBrief(recorder.history).sort(), ['hold a1 0', 'wait b2 1'], 'no one judged a holder from events alone');
+    recorder.nodeDeleted(`/L/${c}`, T0 + 8);
+    assert.equal(recorder.history.closed.length, 0, 'no wait closed from events alone');
+    // A read the monitor made before the watch, arriving now, changes nothing either.
+    recorder.observe(snapshot(9, { '/L': [{ name: b, session: '0xb', since: 1, holding: true }, { name: c, session: '0xc', since: 3 }] }));
+    assert.equal(recorder.history.closed.length, 0);
+    const full = snapshot(10, { '/L': [{ name: d, session: '0xd', since: 6, holding: true, held: [8, false] }] });
+    recorder.observe(full);
+    recorder.resync(full, T0 + 5);
+    return { recorder, names };
+  }
+
+  test('started while the queue moved: waiters there before the watch are not taken for holders, nor their holds lost', () => {
+    const { recorder } = startedLate();
+    assert.deepEqual(brief(recorder.history), [
+      'hold a1 0..5~ unknown', // went before the watch: by then, a bound
+      'wait b2 1..5~ acquired', // took over before the watch: a bound
+      'hold b2 5~..7 unknown',
+      'wait c3 5~..7 acquired', // queued before the watch (no read saw it), then acquired when b's release was told
+      'hold c3 7..8 unknown', // c's hold, exact: not a wait that ended
+      'wait d4 6..8 acquired',
+    ]);
+    assert.deepEqual(openBrief(recorder.history), ['hold d4 8']);
+    const holds = holdsOf(recorder.history).map((h) => h.node.slice(-1));
+    assert.deepEqual(holds, ['1', '2', '3', '4'], 'each hold once');
+    assert.ok(!recorder.history.closed.some((i) => i.kind === 'wait' && i.ended !== 'acquired'), 'no wait ended other than by acquiring');
+  });
+
+  test('after a reconnect, what is told before the full read is held for it too', () => {
+    const recorder = following();
+    const [a, b, c, d] = [k('a', 1), k('b', 2), k('c', 3), k('d', 4)];
+    recorder.nodeCreated(`/L/${a}`, T0 + 10);
+    recorder.nodeCreated(`/L/${b}`, T0 + 11);
+    recorder.gapStarted(T0 + 20);
+    recorder.gapEnded(T0 + 30);
+    // In the gap: a went, b took over, c queued. After it, told: d queued, b and c released.
+    recorder.nodeCreated(`/L/${d}`, T0 + 31);
+    recorder.nodeDeleted(`/L/${b}`, T0 + 32);
+    recorder.nodeDeleted(`/L/${c}`, T0 + 33);
+    assert.deepEqual(openBrief(recorder.history).sort(), ['hold a1 10', 'wait b2 11'], 'no one judged a holder from events alone');
+    const full = snapshot(40, { '/L': [{ name: d, session: '0xd', since: 31, holding: true }] });
+    // A full read asked before the gap ended cannot sync.
+    recorder.resync(full, T0 + 25);
+    assert.deepEqual(recorder.followingEvents, { following: true, synced: false });
+    recorder.observe(full);
+    recorder.resync(full, T0 + 30);
+    assert.deepEqual(brief(recorder.history), [
+      'hold a1 10..30~ unknown',
+      'wait b2 11..30~ acquired',
+      'hold b2 30~..32 unknown',
+      'wait c3 30~..32 acquired',
+      'hold c3 32..33 unknown',
+      'wait d4 31..33 acquired',
+    ]);
+    assert.deepEqual(openBrief(recorder.history), ['hold d4 33']);
   });
 });
 

@@ -26,7 +26,11 @@ export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder
     if (event.kind === 'created') recorder.nodeCreated(event.path, now());
     else if (event.kind === 'deleted') recorder.nodeDeleted(event.path, now());
   };
-  /** One full read (refresh) whose reads all begin after this moment: what it lists is the membership now. */
+  /**
+   * One full read (refresh) whose reads all begin after this moment, on the session the events come on: with the
+   * changes told since, it gives the members when the watch was set. Again until one syncs (a read begun before
+   * the last gap ended cannot).
+   */
   const resync = () => {
     if (resyncing || stopped) return;
     resyncing = true;
@@ -34,7 +38,9 @@ export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder
     monitor.refresh().then(() => {
       resyncing = false;
       // refresh() always emits, and settles right after: `last` is its analysis.
-      if (!stopped && !away && last) recorder.resync(last, readsFrom);
+      if (stopped || away || !last) return;
+      recorder.resync(last, readsFrom);
+      if (!recorder.followingEvents.synced) resync();
     }, () => { resyncing = false; });
   };
   const arm = () => {

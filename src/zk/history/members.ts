@@ -43,7 +43,10 @@ export interface Member {
   intervals: HistoryInterval[];
 }
 
-/** A create or delete told while an earlier create of the same queue waits for its read. */
+/**
+ * A create or delete told while an earlier create of the same queue waits for its read, or while the recorder is
+ * not yet synced (held until the first full read after the watch is in: membersAtSync).
+ */
 export interface PendingChange {
   kind: 'created' | 'deleted';
   path: string;
@@ -176,4 +179,25 @@ export function newQueueFor(nodePath: string, queues: ReadonlyMap<string, Follow
   const recognition = recognizeQueue([baseName(nodePath)], folder);
   if (!recognition || shapeOf(recognition.recipe) !== 'names') return undefined;
   return new FollowedQueue(folder, recognition.recipe, recognition.family);
+}
+
+/**
+ * Who was a member when the told `changes` began (the watch set, or set again after a reconnect): replies and
+ * notifications come on one connection in the server's order, so a full read taken after that moment shows what
+ * the changes told before its answer already did. A node's last told change says whether it is there now; one with
+ * none told is there now exactly when the read lists it; undoing the changes from the last back then gives the
+ * members at the start, with no need to know where among the changes the read fell.
+ */
+export function membersAtSync(read: ReadonlySet<string>, changes: readonly Pick<PendingChange, 'kind' | 'path'>[]): Set<string> {
+  const last = new Map<string, PendingChange['kind']>();
+  for (const change of changes) last.set(change.path, change.kind);
+  const members = new Set<string>();
+  for (const path of read) if (!last.has(path)) members.add(path);
+  for (const [path, kind] of last) if (kind === 'created') members.add(path);
+  for (let i = changes.length - 1; i >= 0; i--) {
+    const { kind, path } = changes[i];
+    if (kind === 'created') members.delete(path);
+    else members.add(path);
+  }
+  return members;
 }

@@ -3,7 +3,11 @@
 // moment the event arrived (members.ts); the analyses then only add what reads tell (session, client, label) and
 // what was there before the watch. Where the rules need a node's owner or data (semaphores, fixed leaders), that
 // one node is read when its create is told, and the queue's later changes wait for it, so they apply in the order
-// told; a node gone before the read is still recorded, from its create to its delete. Before the watch is set,
+// told; a node gone before the read is still recorded, from its create to its delete. Until the first full read
+// after the watch is set (and after every gap) has come in, what is told is only held: the members known then may
+// be stale or short (changes between the last read and the watch went untold), so no one is judged a holder from
+// events alone; that read, with the changes held, tells who was there when they began (membersAtSync), and the
+// changes are then applied in order, exact. Before the watch is set,
 // every queue follows the analyses: each is compared with the participants open so far; a node
 // that appeared opens a wait (from its ctime) or a hold; a waiter now holding closes its wait and opens its hold; a
 // node gone closes what was open. While the monitor cannot see the servers (gapStarted … gapEnded, then a full read,
@@ -12,7 +16,7 @@ import { baseName, parentPath } from '../paths';
 import type { LockAnalysis, LockQueue, Participant, RecipeId } from '../../shared/lockAnalysis';
 import { recognizeQueue } from '../analysis/recipes';
 import { LockHistory } from './history';
-import { FollowedQueue, Member, newQueueFor, NodeDetails, PendingChange } from './members';
+import { FollowedQueue, Member, membersAtSync, newQueueFor, NodeDetails, PendingChange } from './members';
 import type { EndReason, HistoryGap, HistoryInterval, QueueSample } from './model';
 import { AwaitedEnd, judgeEnd, TrackerReading, TrackerSightings } from './sessionEnds';
 
@@ -36,6 +40,8 @@ export type HistoryEvent =
 
 /** Closed intervals whose session is still to be told alive or gone, at most this many (then left unknown). */
 const MAX_PENDING_ENDS = 10_000;
+/** Changes held until the full read at most (then dropped: a gap until that read). */
+const MAX_HELD = 200_000;
 
 export class LockRecorder {
   private readonly listeners = new Set<(event: HistoryEvent) => void>();
@@ -59,6 +65,12 @@ export class LockRecorder {
   private following = false;
   /** Whether the followed members are known as they are (false from a gap until the full read after it). */
   private synced = false;
+  /** The creates and deletes told while not synced, in the order told (every path under the watch). */
+  private held: PendingChange[] = [];
+  /** When the held changes grew past MAX_HELD and were dropped (undefined: none dropped). */
+  private heldDroppedAt?: number;
+  /** A full read that began before this (the watch set, a gap's end) cannot sync: changes before it went untold. */
+  private syncableFrom = 0;
   /** Queues followed from the events, by path, and by the folders their members are in. */
   private readonly followed = new Map<string, FollowedQueue>();
   private readonly memberDirs = new Map<string, FollowedQueue>();
@@ -79,6 +91,8 @@ export class LockRecorder {
   /** The monitor lost sight of the servers at `at` (disconnected, suspended, a read failed). */
   gapStarted(at: number): void {
     this.synced = false;
+    // What was held before the gap cannot be told apart from what the gap hid: the read after it finds the rest.
+    this.held = [];
     if (this.openGap) return;
     this.openGap = { from: at };
     this.history.gaps.push(this.openGap);
@@ -89,6 +103,7 @@ export class LockRecorder {
   /** It sees again from `at`; the next analysis is compared as bounds. */
   gapEnded(at: number): void {
     if (!this.openGap) return;
+    this.syncableFrom = Math.max(this.syncableFrom, at);
     this.openGap.to = at;
     this.emit({ type: 'gap', gap: this.openGap });
     this.openGap = undefined;
@@ -144,7 +159,7 @@ export class LockRecorder {
       this.observeFollowed({ path: followed.path, recipe: followed.recipe, participants: [], anomalies: [] }, at, live);
       // A name queue comes back with its next create (newQueueFor); a semaphore or fixed leader node, which a name
       // alone does not tell, goes from the reads while empty and stays followed, so its next create is told.
-      if (followed.members.size === 0 && followed.pending.length === 0 && followed.shape === 'names') this.forget(followed);
+      if (this.synced && followed.members.size === 0 && followed.pending.length === 0 && followed.shape === 'names') this.forget(followed);
     }
     for (const [lock, length] of this.lengths) {
       if (length > 0 && !queues.has(lock) && !this.followed.has(lock)) this.sample(lock, 0, at);
@@ -165,6 +180,8 @@ export class LockRecorder {
     if (this.following) return;
     this.following = true;
     this.synced = false;
+    this.held = [];
+    this.syncableFrom = Math.max(this.syncableFrom, at);
     this.readNode = readNode;
     this.lastEventAt = Math.max(this.lastEventAt, at);
     for (const [path, recipe] of this.lastRecipes) {
@@ -185,6 +202,10 @@ export class LockRecorder {
   nodeCreated(path: string, at: number): void {
     if (!this.following) return;
     at = this.eventTime(at);
+    if (!this.synced) {
+      this.holdUntilSynced({ kind: 'created', path, at, ready: true });
+      return;
+    }
     let queue = this.queueOfNode(path);
     if (!queue && !this.truncated) {
       queue = newQueueFor(path, this.followed, this.memberDirs);
@@ -197,13 +218,34 @@ export class LockRecorder {
     }
     const change: PendingChange = { kind: 'created', path, at, ready: false };
     queue.pending.push(change);
+    this.readDetails(queue, change, this.readNode);
+  }
+
+  /** Reads a created node's owner and data, then applies what waited for it. */
+  private readDetails(queue: FollowedQueue, change: PendingChange, readNode: NodeReader): void {
     const settle = (details?: NodeDetails) => {
       change.ready = true;
       change.details = details;
       this.applyPending(queue);
     };
     // A read that fails (the connection went) leaves the owner unknown; the gap it causes says the rest.
-    this.readNode(path).then(settle, () => settle());
+    readNode(change.path).then(settle, () => settle());
+  }
+
+  /** A change told before the full read that syncs: kept for it (its node read at once where the rules need it). */
+  private holdUntilSynced(change: PendingChange): void {
+    if (this.heldDroppedAt !== undefined) return;
+    if (this.held.length >= MAX_HELD) {
+      this.held = [];
+      this.heldDroppedAt = change.at;
+      return;
+    }
+    this.held.push(change);
+    const queue = this.queueOfNode(change.path);
+    if (change.kind === 'created' && queue?.needsDetails && this.readNode) {
+      change.ready = false;
+      this.readDetails(queue, change, this.readNode);
+    }
   }
 
   /** The server told that `path` was deleted. */
@@ -211,6 +253,10 @@ export class LockRecorder {
     if (!this.following) return;
     at = this.eventTime(at);
     this.learnt = Math.max(this.learnt, at);
+    if (!this.synced) {
+      this.holdUntilSynced({ kind: 'deleted', path, at, ready: true });
+      return;
+    }
     const queue = this.queueOfNode(path);
     if (!queue) return;
     if (queue.pending.length > 0) queue.pending.push({ kind: 'deleted', path, at, ready: true });
@@ -246,27 +292,77 @@ export class LockRecorder {
   }
 
   /**
-   * `analysis` is a full read that began at `readsFrom` or later (after a gap, or after the watch was set): members
-   * it does not list that no event since `readsFrom` told of went unseen, and end there as bounds. From then on what
-   * is told is exact again.
+   * `analysis` is a full read that began at `readsFrom` or later (after a gap, or after the watch was set), on the
+   * session the changes are told on. With the changes held since then it tells each queue's members when they
+   * began: members missing there went unseen (before the watch, or in the gap) and end by then as bounds; members
+   * there but not known begin as bounds (a wait from its node's ctime, where the read gives it). The held changes
+   * then apply in the order told, exact.
    */
   resync(analysis: LockAnalysis, readsFrom: number): void {
-    if (!this.following) return;
-    const at = analysis.takenAt;
-    this.learnt = Math.max(this.learnt, at);
-    const listed = new Set<string>();
-    for (const q of analysis.queues) for (const p of q.participants) listed.add(p.path);
-    for (const queue of this.followed.values()) {
-      let dropped = false;
-      for (const member of [...queue.members.values()]) {
-        if (listed.has(member.path) || (member.source === 'event' && member.since >= readsFrom)) continue;
-        this.dropMember(queue, member, at, false);
-        dropped = true;
-      }
-      if (dropped) this.applyRoles(queue, at, false);
+    if (!this.following || this.openGap || readsFrom < this.syncableFrom) return;
+    this.learnt = Math.max(this.learnt, analysis.takenAt);
+    const held = this.held;
+    this.held = [];
+    if (this.heldDroppedAt !== undefined) {
+      const gap: HistoryGap = { from: this.heldDroppedAt, to: readsFrom };
+      this.history.gaps.push(gap);
+      this.emit({ type: 'gap', gap });
+      this.heldDroppedAt = undefined;
     }
-    this.synced = !this.openGap;
-    this.seenLive = !this.openGap;
+    // A queue a held create makes (as nodeCreated would), before the changes are shared out: a delete told before
+    // that create belongs to it too.
+    if (analysis.truncated !== true) {
+      for (const change of held) {
+        if (change.kind !== 'created' || this.queueOfNode(change.path)) continue;
+        const queue = newQueueFor(change.path, this.followed, this.memberDirs);
+        if (queue) this.track(queue);
+      }
+    }
+    const changesOf = new Map<FollowedQueue, PendingChange[]>();
+    for (const change of held) {
+      const queue = this.queueOfNode(change.path);
+      if (!queue) continue;
+      const changes = changesOf.get(queue) ?? [];
+      changes.push(change);
+      changesOf.set(queue, changes);
+    }
+    const read = new Map(analysis.queues.map((q) => [q.path, q]));
+    for (const queue of [...this.followed.values()]) {
+      const changes = changesOf.get(queue) ?? [];
+      this.syncQueue(queue, read.get(queue.path), analysis.truncated === true, changes, Math.min(readsFrom, changes[0]?.at ?? readsFrom));
+    }
+    this.synced = true;
+    this.seenLive = true;
+  }
+
+  /** One queue's members at `since` (when its held `changes` began) from the full read, then the changes applied. */
+  private syncQueue(queue: FollowedQueue, lockQueue: LockQueue | undefined, truncated: boolean, changes: PendingChange[], since: number): void {
+    // Changes told before the gap whose node reads were still out: applied first, where they were told.
+    for (const change of queue.pending) change.ready = true;
+    this.applyPending(queue);
+    const listed = new Map<string, Participant>();
+    for (const p of lockQueue?.participants ?? []) if (!p.nodeless) listed.set(p.path, p);
+    // A queue a cut-short read left out: what was known stands.
+    const readNow = lockQueue || !truncated ? new Set(listed.keys()) : new Set(queue.members.keys());
+    const members = membersAtSync(readNow, changes);
+    for (const member of [...queue.members.values()]) if (!members.has(member.path)) this.dropMember(queue, member, since, false);
+    for (const path of members) {
+      const p = listed.get(path);
+      const member = queue.members.get(path);
+      if (member) {
+        member.source = 'event';
+        if (p) {
+          member.owner ??= ownerOf(p.session);
+          this.attach(member.intervals, p);
+        }
+        continue;
+      }
+      queue.gone.delete(path);
+      queue.members.set(path, { name: baseName(path), path, source: 'event', since: p && p.since > 0 ? Math.min(p.since, since) : since, owner: ownerOf(p?.session), intervals: [] });
+    }
+    this.applyRoles(queue, since, false, listed);
+    queue.pending.push(...changes);
+    this.applyPending(queue);
   }
 
   private eventTime(at: number): number {
@@ -310,6 +406,15 @@ export class LockRecorder {
   private observeFollowed(lockQueue: LockQueue, at: number, live: boolean): void {
     const present = lockQueue.participants.filter((p) => !p.nodeless);
     const queue = this.followedQueue(lockQueue.path, lockQueue.recipe, present.map((p) => p.name));
+    if (!this.synced) {
+      // Members wait for the full read that syncs (resync): this read may be older than what was told since.
+      for (const p of present) {
+        const member = queue.members.get(p.path);
+        if (member) member.owner ??= ownerOf(p.session);
+        this.attach(member?.intervals ?? queue.gone.get(p.path) ?? [], p);
+      }
+      return;
+    }
     const listed = new Map<string, Participant>();
     let found = 0;
     for (const p of present) {
@@ -414,8 +519,10 @@ export class LockRecorder {
   /** A node a read found (not told of): its wait from its ctime, its hold from when the read says, as the analysis-driven path does. */
   private openFound(lock: string, p: Participant, holding: boolean, at: number): HistoryInterval[] {
     if (!holding) return [this.openInterval('wait', lock, p, p.since > 0 ? p.since : at, p.since > 0, true)];
-    const heldSince = p.role !== 'waiter' ? p.held?.since ?? at : at;
-    const heldExact = p.role !== 'waiter' && p.held?.exact === true;
+    // A read after `at` (the one that syncs) may say a hold began later than the members at `at` show it held.
+    const readSince = p.role !== 'waiter' ? p.held?.since ?? at : at;
+    const heldSince = Math.min(at, readSince);
+    const heldExact = p.role !== 'waiter' && p.held?.exact === true && readSince <= at;
     const opened: HistoryInterval[] = [];
     if (heldExact && p.since > 0 && heldSince > p.since) {
       const wait = this.openInterval('wait', lock, p, p.since, true, true);
