@@ -11,13 +11,19 @@ export interface RequestGate {
   restore(): void;
 }
 
-export function holdRequestsFrom(channel: RawChannel, matches: (operation: string, path?: string) => boolean, meanwhile: () => Promise<unknown>): RequestGate {
+/** `after`: the matched request goes out at once, only the later ones wait (to hold what follows a watch being set). */
+export function holdRequestsFrom(channel: RawChannel, matches: (operation: string, path?: string, body?: Buffer) => boolean, meanwhile: () => Promise<unknown>,
+  options: { after?: boolean } = {}): RequestGate {
   const wire: string[] = [];
   const send = channel.send.bind(channel);
   let gate: Promise<unknown> | undefined;
-  channel.send = (opCode, body, operation, path, options) => {
-    if (!gate && matches(operation, path)) gate = meanwhile();
-    const sent = gate ? gate.then(() => send(opCode, body, operation, path, options)) : send(opCode, body, operation, path, options);
+  channel.send = (opCode, body, operation, path, sendOptions) => {
+    let wait = gate;
+    if (!gate && matches(operation, path, body)) {
+      gate = meanwhile();
+      wait = options.after ? undefined : gate;
+    }
+    const sent = wait ? wait.then(() => send(opCode, body, operation, path, sendOptions)) : send(opCode, body, operation, path, sendOptions);
     wire.push(`send ${operation}`);
     sent.then(() => wire.push(`answer ${operation}`), () => wire.push(`error ${operation}`));
     return sent;
