@@ -24,3 +24,10 @@ export async function waitForParticipants(frame: FrameLocator, check: (rows: str
   }
   throw new Error(`webview: ${what} not shown; rows: ${JSON.stringify(rows).slice(0, 800)}`);
 }
+
+/** The time range the lock timeline shows, its first tick (ms since the epoch) and what it draws, as its canvas reports them. */
+export async function timelineRange(frame: FrameLocator): Promise<{ from: number; to: number; firstTick: number; bars: number; lanes: number }> {
+  const data = await frame.locator('.timeline-canvas').evaluate((c) => ({ ...(c as HTMLElement).dataset }));
+  const number = (key: string) => Number(data[key] ?? NaN);
+  return { from: number('viewFrom'), to: number('viewTo'), firstTick: number('firstTick'), bars: number('bars'), lanes: number('lanes') };
+}

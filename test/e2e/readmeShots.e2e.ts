@@ -1,6 +1,6 @@
 // The README's screenshots, taken from the demo (its seed data and live Curator/kazoo lock clients) so they show
-// the product as it is: the tree with a node's tooltip, the lock-queue panel on the demo's queues, and the Held
-// Locks view with a lock taken by hand. Each shot first checks what it shows. They go to
+// the product as it is: the tree with a node's tooltip, the lock-queue panel on the demo's queues, the Held
+// Locks view with a lock taken by hand, and the lock timeline after a few hand-overs. Each shot first checks what it shows. They go to
 // test-results/screenshots/readme/; with ZOOSCOPE_README_IMAGES=1 to docs/images/ (committed) instead:
 //   ZOOSCOPE_README_IMAGES=1 ZOOSCOPE_E2E_GREP='^readme:' node out/test/e2e/run.js   (see scripts/host/run-ui-tests.sh)
 import * as assert from 'node:assert';
@@ -10,7 +10,7 @@ import { DemoLockClients, startDemoLockClients } from '../../scripts/demo/lockCl
 import { DEMO_ROOT, seedDemoData } from '../../scripts/demo/seed';
 import { waitFor } from '../support/waiting';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { lockPanel, waitForParticipants } from './lockPanel';
+import { lockPanel, timelineRange, waitForParticipants } from './lockPanel';
 import { contextSubmenu } from './menus';
 import { E2eTest, escapeRegExp, repoRoot, screenshotDir, Workbench } from './workbench';
 
@@ -120,6 +120,40 @@ export const tests: E2eTest[] = [
         await locks.stop();
         await other.removeRecursive(HAND_LOCK).catch(() => undefined);
         other.close();
+      }
+    },
+  },
+  {
+    name: 'readme: the lock timeline on the demo\'s queues after a few hand-overs',
+    timeoutMs: 300000,
+    async run(ctx) {
+      assert.ok(ctx.zk, 'no test ZooKeeper');
+      const releases: number[] = [];
+      // The demo's lock clients, taking turns every few seconds (the demo's own take 20–40 s).
+      const locks = await startDemoLockClients(ctx.zk, {
+        holdMs: { min: 2000, max: 5000 }, rejoinDelayMs: 1000,
+        log: (line) => { if (/: released /.test(line)) releases.push(Date.now()); },
+      });
+      try {
+        const wb = await ctx.open({ settings: { 'zooscope.connections': [{ id: 'local', name: CONNECTION, connectString: ctx.zk }] } });
+        await wb.page.setViewportSize(VIEWPORT);
+        await wb.openZooScope();
+        const openedAt = Date.now();
+        await wb.runCommand('ZooScope: Show Locks Under…');
+        await wb.answerInput(/Path of the subtree/, `${DEMO_ROOT}/locks`);
+        const panel = lockPanel(wb);
+        await waitForParticipants(panel, (r) => r.length === 7, 'both demo queues', 60000);
+        const shownAt = Date.now();
+        await waitFor('six hand-overs drawn', async () => releases.filter((t) => t > shownAt).length >= 6 && (await timelineRange(panel)).bars >= 12, 120000, 250);
+        // The whole editor for the panel: the queues above, the timeline and its figures below.
+        await wb.runCommand('View: Toggle Primary Side Bar Visibility');
+        await panel.locator('.timeline-canvas').scrollIntoViewIfNeeded();
+        const range = await timelineRange(panel);
+        assert.ok(range.from >= openedAt && range.firstTick >= range.from, `the view starts ${new Date(range.from).toISOString()}`);
+        await wb.page.mouse.move(VIEWPORT.width - 20, VIEWPORT.height - 40);
+        await shoot(wb, 'lock-timeline');
+      } finally {
+        await locks.stop();
       }
     },
   },

@@ -14,6 +14,8 @@ test('an exported history reads back as the same timeline: closed and open inter
   const history = chainHistory({ nodes: 12_000, locks: 2, sessions: 3, lastOpen: true });
   history.gaps.push({ from: T0 + 50, to: T0 + 80 }, { from: T0 + 90, lock: '/locks/l1', unseen: 3, to: T0 + 95 });
   history.addSample({ lock: '/locks/l0', at: T0, length: 4 });
+  // When recording began travels with the file (a replay's first view starts there).
+  history.startedAt = T0;
   const chunks: string[] = [];
   const shares: number[] = [];
   const { lines, summarised } = await writeHistoryRecording(history, (c) => chunks.push(c), { root: '/locks', onProgress: (s) => shares.push(s) });

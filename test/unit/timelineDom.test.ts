@@ -8,6 +8,7 @@ import type { HostMessage, WebviewMessage } from '../../src/shared/lockQueueMess
 import { lockFigures } from '../../src/zk/history/figures';
 import { participantBounds } from '../../src/zk/history/figureBounds';
 import { timelineData } from '../../src/zk/history/timeline';
+import { LockHistory } from '../../src/zk/history/history';
 import { launchChromium } from '../support/chromium';
 import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
 import { chainHistory, T0 } from './timelineFixtures';
@@ -161,6 +162,56 @@ describe('lock history timeline (bundled webview, in Chromium)', () => {
       // Zooming in while following keeps following (it zooms at now).
       await fe.page.locator('.timeline .action').nth(0).click();
       await following('true');
+    } finally {
+      await fe.close();
+    }
+  });
+
+  /** The window the figures are asked over once "visible window" is chosen again: where the view stands now. */
+  async function visibleWindowAsked(fe: FrontEnd): Promise<{ from: number; to: number }> {
+    await fe.page.locator('.figures-scope').selectOption({ index: 0 });
+    await fe.page.locator('.figures-scope').selectOption({ index: 1 });
+    const asked = (await fe.posted()).filter((m): m is Extract<WebviewMessage, { type: 'figuresWindow' }> => m.type === 'figuresWindow');
+    const window = asked[asked.length - 1].window;
+    assert.ok(window, 'a window asked for');
+    return window;
+  }
+
+  it('live: the first view is the recorded window, also when the first timeline is empty (never from 1970)', async () => {
+    const fe = await open();
+    try {
+      const sentAt = Date.now();
+      // What a panel sends before anything is recorded: an empty history, its origin 0.
+      await fe.send({ type: 'timeline', seq: 1, timelineJson: JSON.stringify(timelineData(new LockHistory())), live: true, now: T0 });
+      await fe.send({ type: 'timeline', seq: 2, timelineJson: JSON.stringify(timelineData(history())), live: true, now: T0 + 3000 });
+      await fe.page.waitForFunction(() => Number(document.querySelector<HTMLCanvasElement>('.timeline-canvas')?.dataset.bars) > 0);
+      const window = await visibleWindowAsked(fe);
+      const elapsed = Date.now() - sentAt;
+      assert.ok(window.from >= T0, `the view starts ${new Date(window.from).toISOString()}, before anything was recorded`);
+      // The recording (3 s, and the time this test took) fills at least 30 s from its start, with a 2% margin.
+      assert.ok(window.to - window.from <= Math.max(30_000, (3000 + elapsed) * 1.02) + 1, `a view of ${window.to - window.from} ms`);
+      assert.ok(window.to - window.from >= 30_000, `a view of ${window.to - window.from} ms`);
+      const firstTick = Number(await fe.page.locator('.timeline-canvas').getAttribute('data-first-tick'));
+      assert.ok(firstTick >= T0 && firstTick % 1000 === 0, `first tick at ${firstTick}: on a whole second, after the recording began`);
+    } finally {
+      await fe.close();
+    }
+  });
+
+  it('replay: the view stays on the same moments when the origin moves (a node found from earlier)', async () => {
+    const fe = await open({ file: 'night.jsonl' });
+    try {
+      await showHistory(fe);
+      assert.deepEqual(await visibleWindowAsked(fe), { from: T0, to: T0 + 3060 });
+      await fe.page.locator('.timeline-canvas').focus();
+      await fe.page.keyboard.press('+');
+      const zoomedIn = await visibleWindowAsked(fe);
+      assert.ok(zoomedIn.to - zoomedIn.from < 3060, JSON.stringify(zoomedIn));
+      const earlier = history();
+      earlier.addClosed({ id: earlier.newId(), kind: 'wait', lock: '/locks/l1', node: 'lock-0000000001', participant: 'exclusive', start: T0 - 60_000, startExact: true, end: T0 + 100, endExact: true, ended: 'gaveUp' });
+      await fe.send({ type: 'timeline', seq: 2, timelineJson: JSON.stringify(timelineData(earlier)), live: false, now: T0 + 3000 });
+      await fe.page.waitForFunction(() => document.querySelector<HTMLCanvasElement>('.timeline-canvas')?.dataset.lanes === '4');
+      assert.deepEqual(await visibleWindowAsked(fe), zoomedIn);
     } finally {
       await fe.close();
     }

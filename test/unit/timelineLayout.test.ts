@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { timelineData } from '../../src/zk/history/timeline';
-import { anomaliesInView, buildLanes, frameOf, intervalAt, mergedUpright, zoomed } from '../../src/webview/lockQueue/timelineLayout';
+import { anomaliesInView, buildLanes, EARLIEST_TIME, frameOf, intervalAt, mergedUpright, MIN_LIVE_SPAN_MS, MIN_REPLAY_SPAN_MS, recordedWindow, zoomed } from '../../src/webview/lockQueue/timelineLayout';
+import { LockHistory } from '../../src/zk/history/history';
 import { anomalyText, gapText, intervalText } from '../../src/webview/lockQueue/timelineText';
 import { chainHistory, T0 } from './timelineFixtures';
 import { testStrings } from './webviewPage';
@@ -157,4 +158,52 @@ test('anomalies are marks where they appeared, only those in the window; their t
   assert.match(anomalyText(marks[0]), /^Held too long · \/locks\/l0 · /);
   assert.match(anomalyText(marks[1]), /\[U\+202E\]/);
   assert.doesNotMatch(anomalyText(marks[1]), RAW_HIDDEN);
+});
+
+test('the first view is the recorded window: from when recording began, at least 30 s live, never from time 0', () => {
+  // Live, nothing recorded yet (the panel's first timeline): the window starts where recording began.
+  const empty = new LockHistory();
+  empty.startedAt = T0;
+  const young = timelineData(empty);
+  assert.equal(young.origin, T0, 'the origin of an empty history is where it began, not 1970');
+  assert.equal(young.startedAt, T0);
+  assert.deepEqual(recordedWindow(young, 5_000, true), { from: 0, to: MIN_LIVE_SPAN_MS }, 'a young recording fills the minimum span from the left');
+  // A minute and a half of hand-overs: all of it, with a small margin after now.
+  const history = chainHistory({ nodes: 90, holdMs: 1000, lastOpen: true });
+  history.startedAt = T0;
+  assert.deepEqual(recordedWindow(timelineData(history), 90_000, true), { from: 0, to: 90_000 * 1.02 });
+  // A waiter found already queued since an hour before: its bar starts before the view, the view where recording began.
+  const found = chainHistory({ nodes: 3, holdMs: 1000 });
+  found.startedAt = T0;
+  found.addClosed({ id: found.newId(), kind: 'wait', lock: '/locks/l1', node: 'lock-0000000001', participant: 'exclusive', start: T0 - 3_600_000, startExact: true, end: T0 + 2000, endExact: true, ended: 'gaveUp' });
+  const foundData = timelineData(found);
+  assert.equal(foundData.origin, T0 - 3_600_000);
+  assert.equal(recordedWindow(foundData, 3_600_000 + 40_000, true).from + foundData.origin, T0);
+});
+
+test('no time 0 or otherwise absurd defines the view: a ctime of 0, a start of 0 in a file, a history that never began', () => {
+  // A bar from a Stat's ctime of 0 (and no known start): the view begins at the earliest plausible time.
+  const zero = chainHistory({ nodes: 3, holdMs: 1000 });
+  zero.addClosed({ id: zero.newId(), kind: 'wait', lock: '/locks/l0', node: 'root', participant: 'exclusive', start: 0, startExact: true, end: T0 + 10, endExact: true, ended: 'acquired' });
+  const zeroData = timelineData(zero);
+  assert.equal(zeroData.origin, 0);
+  const live = recordedWindow(zeroData, T0 + 3000, true);
+  assert.equal(live.from, T0);
+  assert.equal(live.to - live.from, MIN_LIVE_SPAN_MS);
+  // A recording whose header says it began at 0: the same (replay: its end is the recording's last record).
+  zero.startedAt = 0;
+  assert.deepEqual(recordedWindow(timelineData(zero), T0 + 3000, false), { from: T0, to: T0 + 3000 * 1.02 });
+  // A start after the recording's end is no start either.
+  zero.startedAt = T0 + 10_000;
+  assert.equal(recordedWindow(timelineData(zero), T0 + 3000, false).from, T0);
+  assert.ok(EARLIEST_TIME > 0 && EARLIEST_TIME < T0);
+  // Nothing recorded and no start known (the data's origin is 0): the last minimum span before now.
+  const never = timelineData(new LockHistory());
+  const unknown = recordedWindow(never, T0, true);
+  assert.equal(unknown.from, T0 - MIN_LIVE_SPAN_MS);
+  assert.ok(unknown.to >= T0 && unknown.to - unknown.from < MIN_LIVE_SPAN_MS * 1.05, JSON.stringify(unknown));
+  // A replay of 200 ms is shown whole (its minimum span is a second, not the live 30 s).
+  const short = chainHistory({ nodes: 2, holdMs: 100 });
+  short.startedAt = T0;
+  assert.deepEqual(recordedWindow(timelineData(short), 200, false), { from: 0, to: MIN_REPLAY_SPAN_MS });
 });

@@ -64,6 +64,8 @@ export class PanelHistory implements vscode.Disposable {
    * monitor restarted) is a gap, ended by the first analysis of this monitor.
    */
   follow(session: ZkSession, monitor: LockMonitor): () => void {
+    // The recorded window starts with the first monitor (a panel restored hidden records nothing until shown).
+    this.history.startedAt ??= this.now();
     let gapOpen = this.history.gaps.some((g) => g.to === undefined && g.lock === undefined);
     // Subscribed before followMonitor's listener: the gap ends before that analysis is observed (as bounds).
     const endGap = monitor.onUpdate((analysis) => {

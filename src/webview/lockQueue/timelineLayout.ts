@@ -257,12 +257,41 @@ export function intervalAt(data: TimelineData, lane: DisplayLane, t: number, sla
   return best;
 }
 
-/** The latest time the data knows of (the last start or end), ms after the origin. */
-export function lastTime(data: TimelineData): number {
-  let last = 0;
-  for (let i = 0; i < data.start.length; i++) last = Math.max(last, data.start[i], data.end[i]);
-  for (const gap of data.gaps) last = Math.max(last, (gap.to ?? gap.from) - data.origin);
-  return last;
+/** The shortest first view of a live history: a young recording fills it from the left as it goes on. */
+export const MIN_LIVE_SPAN_MS = 30_000;
+/** The shortest first view of a replay: a short recording is shown whole. */
+export const MIN_REPLAY_SPAN_MS = 1_000;
+/**
+ * Nothing a lock history records happened before this (ZooKeeper's first release was 2008): an earlier time is a
+ * Stat's ctime of 0, a clock never set, or a file made by hand, and never defines a view.
+ */
+export const EARLIEST_TIME = Date.UTC(2000, 0, 1);
+
+/**
+ * The recorded window, ms after data.origin: from when recording began to `now` (the host's clock while live, the
+ * recording's end in a replay) and a margin after it, at least the minimum span (from where recording began, so a
+ * young recording fills it from the left). Intervals found already there start earlier: they begin at the left edge.
+ */
+export function recordedWindow(data: TimelineData, now: number, live: boolean): TimeWindow {
+  const minSpan = live ? MIN_LIVE_SPAN_MS : MIN_REPLAY_SPAN_MS;
+  const from = recordingStart(data, now) ?? now - minSpan;
+  return { from, to: from + Math.max(minSpan, (now - from) * 1.02) };
+}
+
+/**
+ * When recording began, ms after data.origin: data.startedAt, or without a plausible one the earliest plausible time
+ * in the data (a bar, a gap, a queue length); undefined when there is none. Plausible: from EARLIEST_TIME to `now`.
+ */
+export function recordingStart(data: TimelineData, now: number): number | undefined {
+  const earliest = EARLIEST_TIME - data.origin;
+  const plausible = (t: number) => t >= earliest && t <= now;
+  if (data.startedAt !== undefined && plausible(data.startedAt - data.origin)) return data.startedAt - data.origin;
+  let first = Infinity;
+  const consider = (t: number) => { if (t < first && plausible(t)) first = t; };
+  data.start.forEach(consider);
+  for (const gap of data.gaps) consider(gap.from - data.origin);
+  for (const series of data.queue) series.at.forEach(consider);
+  return Number.isFinite(first) ? first : undefined;
 }
 
 /** The window zoomed by `factor` (< 1 zooms in) around the time at fraction `at` (0…1) of its width. */

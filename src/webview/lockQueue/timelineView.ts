@@ -1,13 +1,14 @@
 // The lock history as a timeline on a <canvas>: a lane per participant (or per session), waits and holds as bars on
 // a shared time axis, hand-overs as links from one hold's end to the next hold, gaps in what was seen as shaded
 // bands with dashed edges (never filled in), session losses and anomalies as marks. Only what is on screen is drawn
-// (timelineLayout.ts). Wheel or buttons zoom, drag or Shift+wheel pans, and the view follows "now" while live until
+// (timelineLayout.ts). The first view is the recorded window (recordedWindow), growing with it while live, until the
+// user zooms or pans. Wheel or buttons zoom, drag or Shift+wheel pans, and the view follows "now" while live until
 // the user looks back. Keyboard: ↑/↓ choose a lane, ←/→ an interval on it, Shift+←/→ pan, +/− zoom, Home follows
 // now, Enter reveals.
 import type { AnomalyMark, WebviewStrings } from '../../shared/lockQueueMessages';
 import { shortened, visibleText } from '../../shared/visibleText';
 import type { TimelineData } from '../../zk/history/timeline';
-import { anomaliesInView, buildLanes, firstVisible, frameOf, intervalAt, isExact, Lanes, lastTime, panned, TimeWindow, zoomed } from './timelineLayout';
+import { anomaliesInView, buildLanes, firstVisible, frameOf, intervalAt, isExact, Lanes, panned, recordedWindow, TimeWindow, zoomed } from './timelineLayout';
 import { anomalyText, clockTime, dataLaneOf, gapText, intervalText, nodePath } from './timelineText';
 import { el, icon } from './rowView';
 
@@ -37,6 +38,8 @@ export class TimelineView {
   private lanes: Lanes | undefined;
   private perSession = false;
   private window: TimeWindow = { from: 0, to: 60_000 };
+  /** The view is the recorded window (until the user zooms or pans). */
+  private fitting = true;
   private following = true;
   private live = false;
   /** The host's clock at the last data (ms since the epoch), and when it arrived here. */
@@ -99,18 +102,21 @@ export class TimelineView {
 
   /** New history data; `now` is the host's clock (ms since the epoch) when it was taken. */
   setData(data: TimelineData, live: boolean, now: number, anomalies: readonly AnomalyMark[] = []): void {
-    const first = !this.data;
+    const previous = this.data;
     this.data = data;
     this.anomalies = anomalies;
     this.live = live;
     this.hostNow = now;
     this.receivedAt = performance.now();
     this.lanes = buildLanes(data, this.perSession);
-    if (first) {
-      const end = Math.max(lastTime(data), this.now());
-      this.window = { from: 0, to: Math.max(1000, end * 1.02) };
+    if (!previous) {
+      this.fitting = true;
       this.following = live;
+    } else if (previous.origin !== data.origin) {
+      // The window is kept after the origin: the same moments when the origin moves (a node found from earlier).
+      this.window = panned(this.window, previous.origin - data.origin);
     }
+    this.placeWindow();
     this.followButton.setAttribute('aria-pressed', String(this.following));
     this.schedule();
   }
@@ -123,6 +129,17 @@ export class TimelineView {
   /** Where the view stands (tests and the figures' window). */
   get visibleWindow(): { from: number; to: number } | undefined {
     return this.data ? { from: Math.round(this.data.origin + Math.max(0, this.window.from)), to: Math.round(this.data.origin + Math.max(0, this.window.to)) } : undefined;
+  }
+
+  /** The recorded window while fitting, the latest moments while following live; else where the user put it. */
+  private placeWindow(): void {
+    if (!this.data) return;
+    const now = this.now();
+    if (this.fitting) this.window = recordedWindow(this.data, now, this.live);
+    else if (this.following && this.live) {
+      const span = this.window.to - this.window.from;
+      this.window = { from: now + span * 0.02 - span, to: now + span * 0.02 };
+    }
   }
 
   /** ms after the origin that "now" is: the host's clock moved on by the time since, or the data's end in a replay. */
@@ -147,10 +164,12 @@ export class TimelineView {
   }
 
   private moveTo(window: TimeWindow, keepFollowing = false): void {
+    const before = this.window;
     this.window = window;
-    // Looking back stops following; reaching now again resumes.
+    this.fitting = false;
+    // Looking back (the view's end moves earlier) stops following; reaching now again resumes.
     const now = this.now();
-    this.following = this.live && (keepFollowing || window.to >= now);
+    this.following = this.live && (keepFollowing || (window.to >= now && window.to >= before.to));
     this.followButton.setAttribute('aria-pressed', String(this.following));
     this.schedule();
     const visible = this.visibleWindow;
@@ -327,6 +346,7 @@ export class TimelineView {
     ctx.textBaseline = 'middle';
     const data = this.data;
     const lanes = this.lanes;
+    this.placeWindow();
     if (!data || !lanes || data.start.length === 0 && data.gaps.length === 0) {
       ctx.fillStyle = this.colour('axis');
       ctx.fillText(visibleText(this.strings.noHistory), 8, AXIS + LANE / 2);
@@ -335,10 +355,6 @@ export class TimelineView {
       return;
     }
     const now = this.now();
-    if (this.following && this.live) {
-      const span = this.window.to - this.window.from;
-      this.window = { from: now + span * 0.02 - span, to: now + span * 0.02 };
-    }
     const plot = Math.max(1, width - LABELS);
     const rows = this.laneRows();
     const frame = frameOf(data, lanes, this.window, plot, this.firstLane, this.firstLane + rows, now);
@@ -348,7 +364,7 @@ export class TimelineView {
     ctx.rect(LABELS, 0, plot, height);
     ctx.clip();
     ctx.translate(LABELS, 0);
-    this.drawAxis(ctx, plot, height, data.origin);
+    const firstTick = this.drawAxis(ctx, plot, height, data.origin);
     // Gaps first, under the bars: a shaded band over the lanes it concerns, dashed edges across the plot, so it never reads as quiet.
     for (const gap of frame.gaps) {
       ctx.fillStyle = this.colour('gap');
@@ -417,17 +433,19 @@ export class TimelineView {
     }
     ctx.restore();
     this.drawLabels(ctx, height, rows);
-    this.report(frame.bars.length, Math.min(rows, lanes.lanes.length - this.firstLane), frame.merged);
+    this.report(frame.bars.length, Math.min(rows, lanes.lanes.length - this.firstLane), frame.merged, firstTick);
     this.showTooltip(this.hoverText(frame.gaps));
   }
 
-  private drawAxis(ctx: CanvasRenderingContext2D, plot: number, height: number, origin: number): void {
+  /** Draws the time axis; returns its first tick (ms since the epoch), if any. */
+  private drawAxis(ctx: CanvasRenderingContext2D, plot: number, height: number, origin: number): number | undefined {
     const span = this.window.to - this.window.from;
     const target = span / Math.max(1, plot / 110);
     const power = 10 ** Math.floor(Math.log10(Math.max(1, target)));
     const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= target) ?? 10 * power;
     ctx.fillStyle = this.colour('grid');
-    const first = Math.ceil(this.window.from / step) * step;
+    // Ticks on round times of the clock (whole seconds, tens of seconds…), not on the origin's odd milliseconds.
+    const first = Math.ceil((origin + this.window.from) / step) * step - origin;
     for (let t = first; t <= this.window.to; t += step) {
       const x = ((t - this.window.from) / span) * plot;
       ctx.fillStyle = this.colour('grid');
@@ -436,6 +454,7 @@ export class TimelineView {
       const text = clockTime(origin + t);
       ctx.fillText(step >= 1000 ? text.slice(0, -4) : text, x + 3, AXIS / 2);
     }
+    return first <= this.window.to ? origin + first : undefined;
   }
 
   private drawLabels(ctx: CanvasRenderingContext2D, height: number, rows: number): void {
@@ -451,11 +470,19 @@ export class TimelineView {
     ctx.fillRect(LABELS - 1, 0, 1, height);
   }
 
-  private report(bars: number, lanes: number, merged: number): void {
-    this.canvas.dataset.bars = String(bars);
-    this.canvas.dataset.lanes = String(lanes);
-    this.canvas.dataset.merged = String(merged);
-    this.canvas.dataset.following = String(this.following);
+  private report(bars: number, lanes: number, merged: number, firstTick?: number): void {
+    const dataset = this.canvas.dataset;
+    dataset.bars = String(bars);
+    dataset.lanes = String(lanes);
+    dataset.merged = String(merged);
+    dataset.following = String(this.following);
+    // The time range on screen and its first tick (ms since the epoch).
+    if (this.data) {
+      dataset.viewFrom = String(Math.round(this.data.origin + this.window.from));
+      dataset.viewTo = String(Math.round(this.data.origin + this.window.to));
+    }
+    if (firstTick === undefined) delete dataset.firstTick;
+    else dataset.firstTick = String(Math.round(firstTick));
   }
 
   private hoverText(gaps: { x0: number; x1: number }[]): string | undefined {

@@ -27,6 +27,11 @@ export class LockHistory {
   readonly gaps: HistoryGap[] = [];
   readonly samples: QueueSample[] = [];
   readonly summaries = new Map<string, LockSummary>();
+  /**
+   * When recording began (ms since the epoch): a panel's first look at the servers, a recording's header. Intervals
+   * found already there start earlier (from their node's creation); the recorded window starts here.
+   */
+  startedAt?: number;
   private nextId = 1;
 
   constructor(readonly maxIntervals = DEFAULT_MAX_INTERVALS) {}

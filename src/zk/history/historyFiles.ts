@@ -28,7 +28,8 @@ export interface ExportProgress {
  * `close` record, the open ones as `open`, the gaps and the queue samples. Throws CancelledError when `signal` aborts.
  */
 export async function writeHistoryRecording(history: LockHistory, write: (chunk: string) => void, options: ExportProgress & { root?: string; startedAt?: number } = {}): Promise<{ lines: number; summarised: number }> {
-  let startedAt = options.startedAt ?? Infinity;
+  // When recording began, or earlier when a node found then began before: the file's records all follow its header.
+  let startedAt = options.startedAt ?? history.startedAt ?? Infinity;
   for (const i of history.intervals()) if (i.start < startedAt) startedAt = i.start;
   for (const g of history.gaps) if (g.from < startedAt) startedAt = g.from;
   if (!Number.isFinite(startedAt)) startedAt = Date.now();

@@ -128,6 +128,7 @@ export function parseRecordings(texts: readonly string[], maxIntervals?: number)
     first ??= header;
   });
   if (!first) throw new RecordingFormatError('empty recording');
+  history.startedAt = first.startedAt;
   return { history, startedAt: first.startedAt, root: first.root, tornLastLine: state.tornLastLine, lastAt: state.lastAt };
 }
 

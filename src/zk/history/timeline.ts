@@ -20,7 +20,10 @@ export interface TimelineLane {
 
 export interface TimelineData {
   version: number;
+  /** No later than any time below (all times are ms after it): where the history starts, never a view's start. */
   origin: number;
+  /** When recording began (ms since the epoch; LockHistory.startedAt): the recorded window starts here. */
+  startedAt?: number;
   locks: string[];
   lanes: TimelineLane[];
   /** Where each lane's run starts in the interval columns (lanes.length + 1 entries). */
@@ -37,7 +40,7 @@ export interface TimelineData {
 
 export function timelineData(history: LockHistory): TimelineData {
   const intervals = [...history.intervals()];
-  let origin = Infinity;
+  let origin = history.startedAt ?? Infinity;
   for (const i of intervals) if (i.start < origin) origin = i.start;
   for (const g of history.gaps) if (g.from < origin) origin = g.from;
   for (const s of history.samples) if (s.at < origin) origin = s.at;
@@ -61,7 +64,7 @@ export function timelineData(history: LockHistory): TimelineData {
   });
   const order = intervals.map((_, k) => k).sort((a, b) => laneOf[a] - laneOf[b] || intervals[a].start - intervals[b].start);
   const data: TimelineData = {
-    version: TIMELINE_VERSION, origin, locks: [], lanes, laneStart: [], kind: [], start: [], end: [], exact: [], ended: [],
+    version: TIMELINE_VERSION, origin, ...(history.startedAt !== undefined ? { startedAt: history.startedAt } : {}), locks: [], lanes, laneStart: [], kind: [], start: [], end: [], exact: [], ended: [],
     gaps: history.gaps.map((g) => ({ ...g })), queue: [],
   };
   let lane = -1;
