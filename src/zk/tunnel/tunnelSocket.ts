@@ -3,6 +3,7 @@
 // authenticated, 'data', 'end' when the member closes, and an SshTunnelError saying why when ssh fails.
 import { ChildProcess, spawn } from 'node:child_process';
 import { Duplex } from 'node:stream';
+import { AckNudge } from './ackNudge';
 import { SECRET_ENV, SshCommand } from './sshCommand';
 import { classifySshFailure, SshTunnelError, sshNotStarted, TunnelFailure } from './sshFailure';
 
@@ -29,6 +30,11 @@ export class SshTunnelSocket extends Duplex {
   private connectedValue = false;
   private idleMs = 0;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** Set for a plain ZooKeeper connection (see ackNudge.ts). */
+  private nudge: AckNudge | undefined;
+  /** The server's bytes came and nothing went back since: ssh's kernel may hold the ACK. */
+  private ackOwed = false;
+  private nudgeQueued = false;
 
   constructor(command: SshCommand, readonly bastion: string, host: string, port: number, start: TunnelStart = {}) {
     super({ allowHalfOpen: false });
@@ -61,6 +67,7 @@ export class SshTunnelSocket extends Duplex {
     stdout?.on('data', (chunk: Buffer) => {
       this.touch();
       if (!this.push(chunk)) stdout.pause();
+      if (this.nudge) this.oweAck();
     });
     stderr?.setEncoding('utf8');
     stderr?.on('data', (text: string) => this.onStderr(text));
@@ -75,6 +82,29 @@ export class SshTunnelSocket extends Duplex {
       this.destroy(new SshTunnelError(classifySshFailure(this.stderrLines, this.bastion, target, { code, signal, wasUp: this.connectedValue })));
     });
     for (const flush of this.beforeSpawn.splice(0)) flush();
+  }
+
+  /**
+   * The bytes are ZooKeeper frames (not TLS, not a four-letter word): sends a byte ahead when an ACK is owed (see
+   * ackNudge.ts). Called before anything is written.
+   */
+  carryZooKeeperFrames(): void {
+    this.nudge ??= new AckNudge();
+  }
+
+  /** After the reader has had the bytes: when it wrote nothing back (it waits for an event), the nudge goes. */
+  private oweAck(): void {
+    this.ackOwed = true;
+    if (this.nudgeQueued) return;
+    this.nudgeQueued = true;
+    setImmediate(() => {
+      this.nudgeQueued = false;
+      const stdin = this.child?.stdin;
+      if (!this.ackOwed || this.destroyed || !stdin || stdin.destroyed) return;
+      this.ackOwed = false;
+      const ahead = this.nudge?.nudge();
+      if (ahead) stdin.write(ahead);
+    });
   }
 
   /** ssh's pid (tests end one tunnel by it). */
@@ -110,7 +140,8 @@ export class SshTunnelSocket extends Duplex {
     if (!this.child) return void this.beforeSpawn.push(() => this._write(chunk, _encoding, callback));
     const stdin = this.child.stdin;
     if (!stdin || stdin.destroyed) return callback();
-    if (stdin.write(chunk)) callback();
+    this.ackOwed = false;
+    if (stdin.write(this.nudge ? this.nudge.outgoing(chunk) : chunk)) callback();
     else stdin.once('drain', () => callback());
   }
 

@@ -4,6 +4,7 @@
 import type { TransportManager } from '../security/secureTransport';
 import type { Dialer } from './dialer';
 import { SshTunnelError, TunnelFailure } from './sshFailure';
+import { SshTunnelSocket } from './tunnelSocket';
 
 const CONNECTING = 1;
 
@@ -28,6 +29,8 @@ export function watchTunnelFailure(socket: NodeJS.EventEmitter, server: string, 
 
 function openTunnelSocket(manager: TransportManager, dialer: Dialer, events: TunnelEvents, host: string, port: number): void {
   const socket = dialer.dial(host, port);
+  // Plain ZooKeeper (TLS goes through secureTransport): its frames let the tunnel send a byte ahead for the ACK.
+  if (socket instanceof SshTunnelSocket) socket.carryZooKeeperFrames();
   manager.socket = socket;
   const connectTimer = setTimeout(() => manager.onSocketConnectTimeout(), manager.connectTimeout);
   manager.connectTimeoutHandler = connectTimer;
