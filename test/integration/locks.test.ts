@@ -104,7 +104,8 @@ describe('lock recipes', () => {
     const started = Date.now();
     const hb = await b.acquire('/x/timeout', { timeoutMs: 400 });
     await assert.rejects(hb.whenHeld(), (e: unknown) => e instanceof LockError && e.snapshot.state === 'timedOut');
-    assert.ok(Date.now() - started < 3000);
+    // Not before its time (a slow machine may tell it later; that it is told at all is the rejection above).
+    assert.ok(Date.now() - started >= 390, `timed out after ${Date.now() - started} ms`);
     assert.deepEqual(await children(suite.other, '/x/timeout'), [ha.snapshot.node!.split('/').pop()]);
     assert.equal(ha.state, 'held');
     await ha.release();
