@@ -10,7 +10,7 @@ import { runReplay, runWatch, WatchArgs } from './locksWatch';
 import { MAX_TIMER_MS } from '../zk/timeouts';
 import { formatAnalysis } from './locksFormat';
 import type { Output } from './output';
-import { SecurityArgs } from './securityArgs';
+import { digestInClearNotice, SecurityArgs } from './securityArgs';
 
 export const locksUsage = `usage: zooscope locks <connectString> <path> [--json] [--admin-port <port>] [--held-too-long <seconds>]
                       [--max-queues <n>] [--no-server-watches] [--timeout <seconds>] [--strict] [--digest <user>]
@@ -107,6 +107,8 @@ export async function runLocks(args: string[], out: Output): Promise<number> {
     ...parsed.security,
   });
   const session = newSession();
+  const notice = digestInClearNotice(session.options);
+  if (notice) out.error(`zooscope locks: ${notice}`);
   try {
     await session.open();
     if (parsed.watch) {
