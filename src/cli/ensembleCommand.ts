@@ -12,7 +12,7 @@ import { dialerFor } from '../zk/tunnel/dialer';
 import { shortened, visibleText } from '../shared/visibleText';
 import { checkedConnectString, checkedPath, integerOf, secondsOf, UsageError } from './args';
 import type { Output } from './output';
-import { SecurityArgs } from './securityArgs';
+import { digestInClearNotice, SecurityArgs } from './securityArgs';
 
 export const ensembleUsage = `usage: zooscope ensemble <connectString> --check [--path <path> [--children]] [--json] [--admin-port <port>]
                 [--max-lag <transactions>] [--znode-tolerance <n>] [--deadline <s>] [security options]`;
@@ -161,6 +161,8 @@ export async function runEnsemble(args: string[], out: Output): Promise<number> 
     out.error(`zooscope ensemble: ${(error as Error).message}`);
     return 2;
   }
+  const notice = digestInClearNotice({ connectString: parsed.connectString, ...parsed.security });
+  if (notice) out.error(`zooscope ensemble: ${notice}`);
   try {
     const { tls, ssh } = parsed.security;
     const result = await checkEnsemble(parsed.connectString, {

@@ -7,7 +7,7 @@ import { SessionOptions, ZkSession } from '../zk/session/session';
 import { MAX_TIMER_MS } from '../zk/timeouts';
 import { checkedConnectString, checkedPath, CREDENTIALS_HINT, secondsOf, UsageError } from './args';
 import type { Output } from './output';
-import { SecurityArgs } from './securityArgs';
+import { digestInClearNotice, SecurityArgs } from './securityArgs';
 
 export const getUsage = 'usage: zooscope get <connectString> <path> [--decoded] [--digest <user>] [--timeout <seconds>] [security options]';
 
@@ -45,6 +45,8 @@ export async function runGet(args: string[], out: Output): Promise<number> {
     return 2;
   }
   const session = new ZkSession({ connectString: parsed.connectString, sessionTimeoutMs: Math.max(4000, parsed.timeoutMs), requestTimeoutMs: parsed.timeoutMs, ...parsed.session });
+  const notice = digestInClearNotice(session.options);
+  if (notice) out.error(`zooscope get: ${notice}`);
   try {
     await session.open();
     const reply = await session.request(getDataNullable(session.channel, parsed.path, false), 'getData', parsed.path);

@@ -7,17 +7,22 @@ import { isZkError } from '../zk/errors';
 import { SessionOptions, ZkSession } from '../zk/session/session';
 import { checkedConnectString, checkedPath, CREDENTIALS_HINT, durationOf, integerOf, numberOf, secondsOf, UsageError } from './args';
 import { runReplay, runWatch, WatchArgs } from './locksWatch';
+import { DEFAULT_RECORDING_LIMIT_BYTES } from '../zk/history';
 import { MAX_TIMER_MS } from '../zk/timeouts';
 import { formatAnalysis } from './locksFormat';
 import type { Output } from './output';
-import { SecurityArgs } from './securityArgs';
+import { digestInClearNotice, SecurityArgs } from './securityArgs';
+
+const MIB = 1024 * 1024;
 
 export const locksUsage = `usage: zooscope locks <connectString> <path> [--json] [--admin-port <port>] [--held-too-long <seconds>]
                       [--max-queues <n>] [--no-server-watches] [--timeout <seconds>] [--strict] [--digest <user>]
                       [--tls] [--tls-ca <file>] [--tls-cert <file> --tls-key <file> | --tls-pfx <file>]
                       [--tls-no-server-name-check] [--tls-pin-sha256 <fingerprint>] [--sasl-user <name> | --kerberos]
                       [--watch [--for <duration>] [--record <file> [--record-limit <MiB>]] [--trace <file>]]
-       zooscope locks --replay <recording> [--json] [--trace <file>]`;
+       zooscope locks --replay <recording> [--json] [--trace <file>]
+--record-limit: the recording is rotated at this size, ${DEFAULT_RECORDING_LIMIT_BYTES / MIB} MiB when not given; <file>.1 keeps
+                the part before, so at most twice the limit is on disk`;
 
 /** --for and the largest a timer holds (24.8 days). */
 const MAX_WATCH_MS = MAX_TIMER_MS;
@@ -57,7 +62,7 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): LocksArgs {
       case '--watch': watching = true; break;
       case '--for': watch.forMs = durationOf(args[++i], arg, 1000, MAX_WATCH_MS); break;
       case '--record': watch.record = fileOf(args[++i], arg); break;
-      case '--record-limit': watch.recordLimitBytes = Math.round(numberOf(args[++i], arg, 'a size in MiB') * 1024 * 1024); break;
+      case '--record-limit': watch.recordLimitBytes = Math.round(numberOf(args[++i], arg, 'a size in MiB') * MIB); break;
       case '--trace': watch.trace = fileOf(args[++i], arg); break;
       case '--replay': replay = fileOf(args[++i], arg); break;
       case '--no-server-watches': options.serverWatches = false; break;
@@ -107,6 +112,8 @@ export async function runLocks(args: string[], out: Output): Promise<number> {
     ...parsed.security,
   });
   const session = newSession();
+  const notice = digestInClearNotice(session.options);
+  if (notice) out.error(`zooscope locks: ${notice}`);
   try {
     await session.open();
     if (parsed.watch) {

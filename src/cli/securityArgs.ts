@@ -5,6 +5,7 @@ import type { SessionOptions } from '../zk/session/session';
 import type { SaslSettings } from '../zk/security/sasl';
 import type { TlsSettings } from '../zk/security/tlsSettings';
 import { normalizeSha256Fingerprint, splitFingerprints } from '../zk/security/certificatePin';
+import { digestInClearServers, digestInClearWarning } from '../zk/security/digestInClear';
 import { digestCredentials, UsageError } from './args';
 import { SSH_USAGE, SshArgs } from './sshArgs';
 
@@ -148,4 +149,14 @@ export class SecurityArgs {
     if (password === undefined) throw new UsageError(`--sasl-user ${this.saslUser} needs the password in ${SASL_PASSWORD_ENV}`);
     return { mechanism: 'DIGEST-MD5', username: this.saslUser, password };
   }
+}
+
+/**
+ * The warning for a session whose digest password (--digest, ZOOSCOPE_DIGEST) would go in clear text over plain TCP
+ * to another machine, as a VS Code connection asks before sending it; undefined when it would not.
+ */
+export function digestInClearNotice(options: Pick<SessionOptions, 'connectString' | 'digest' | 'tls'>): string | undefined {
+  if (!options.digest?.length) return undefined;
+  const servers = digestInClearServers(options.connectString, !!options.tls);
+  return servers === undefined ? undefined : digestInClearWarning(servers);
 }

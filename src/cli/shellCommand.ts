@@ -11,7 +11,7 @@ import { terminalText } from '../zk/shell/terminalText';
 import { checkedConnectString, secondsOf, UsageError } from './args';
 import { MAX_TIMER_MS } from '../zk/timeouts';
 import type { Output } from './output';
-import { SecurityArgs } from './securityArgs';
+import { digestInClearNotice, SecurityArgs } from './securityArgs';
 import { runInteractive } from './shellInteractive';
 import { readLines } from './shellLines';
 
@@ -67,9 +67,18 @@ export async function runShell(args: string[], out: Output): Promise<number> {
     connectString: parsed.connectString, sessionTimeoutMs: Math.max(4000, parsed.timeoutMs), requestTimeoutMs: parsed.timeoutMs,
     digest: parsed.digest, ...parsed.security,
   };
+  // A digest password over plain TCP to another machine: said before it goes, as a VS Code connection asks.
+  const warnDigest = (sessionOptions: SessionOptions) => {
+    const notice = digestInClearNotice(sessionOptions);
+    if (notice) out.error(`zooscope shell: ${notice}`);
+  };
   // `connect host`: the credentials go to other servers only when the user says yes on the prompt.
-  const openSession = async (connectString: string, ask: AskYesNo) =>
-    new ZkSession(await optionsForConnect(connectString, parsed.connectString, options, ask, credentialsQuestion));
+  const openSession = async (connectString: string, ask: AskYesNo) => {
+    const next = await optionsForConnect(connectString, parsed.connectString, options, ask, credentialsQuestion);
+    warnDigest(next);
+    return new ZkSession(next);
+  };
+  warnDigest(options);
   const session = new ZkSession(options);
   try {
     await session.open();

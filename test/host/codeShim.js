@@ -61,7 +61,8 @@ async function main() {
       if (NOISE.test(line)) return;
       (type === 'error' ? process.stderr : process.stdout).write(line + '\n');
     });
-    await page.goto(`${server.url}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    // Playwright's 30 s default is too short for a workbench load on a machine shared by several runs; a guard only.
+    await page.goto(`${server.url}&payload=${encodeURIComponent(JSON.stringify(payload))}`, { timeout: 180000 });
     let timer;
     const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), TIMEOUT_MS)));
     const code = await Promise.race([exited, timeout]);

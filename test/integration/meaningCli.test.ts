@@ -8,6 +8,7 @@ import { startStandalone, ZkCluster } from '../support/zkServer';
 import { sharedCliBundle } from '../support/cliBundle';
 import { fixtures } from '../unit/meaningFixtures';
 import { LEADER_LSN, memberPath, MIB, statusPath, touchMemberRecord, writeStatusValue } from '../unit/patroniLagFixtures';
+import { FORGED_ROW, forgedLines, HOSTILE_BROKER, HOSTILE_BROKER_PATH } from '../support/hostileFixture';
 
 let cli: string;
 
@@ -32,6 +33,7 @@ describe('get --decoded (CLI and shell)', () => {
     writer = await connectOtherClient(zk.connectString, 20000);
     await writer.mkdirp('/brokers/ids');
     await writer.create(broker.path, Buffer.from(broker.data));
+    await writer.create(HOSTILE_BROKER_PATH, HOSTILE_BROKER);
     await writer.mkdirp('/hbase');
     await writer.create(master.path, Buffer.from(master.data));
     await writer.create('/plain', 'just text');
@@ -83,6 +85,21 @@ describe('get --decoded (CLI and shell)', () => {
       assert.equal(doc.decoded.summary, 'replica · streaming · lag 16 MiB', args[0]);
       assert.equal(doc.decoded.fields.lag, String(16 * MIB), args[0]);
     }
+  });
+
+  test('the hostile broker (a host with line breaks and an override): no forged row from the CLI or the shell', async () => {
+    const cliRun = await run(['get', zk.connectString, HOSTILE_BROKER_PATH, '--decoded']);
+    assert.equal(cliRun.code, 0, cliRun.stderr);
+    assert.deepEqual(forgedLines(cliRun.stdout), []);
+    // The CLI's JSON keeps the values: the escapes read back as the bytes' text.
+    const doc = JSON.parse(cliRun.stdout) as { decoded: { summary: string; fields: Record<string, unknown> } };
+    const host = (JSON.parse(HOSTILE_BROKER.toString('utf8')) as { host: string }).host;
+    assert.equal(doc.decoded.fields.host, host);
+    assert.ok(doc.decoded.summary.includes(`\n${FORGED_ROW}`));
+    const shellRun = await run(['shell', zk.connectString, 'get', '--decoded', HOSTILE_BROKER_PATH]);
+    assert.equal(shellRun.code, 0, shellRun.stderr);
+    assert.deepEqual(forgedLines(shellRun.stdout), []);
+    assert.ok(shellRun.stdout.includes(`kafka7\\n${FORGED_ROW}\\n[U+202E]2909:evil`), shellRun.stdout);
   });
 
   test('a missing node is an error, not an empty document', async () => {

@@ -28,3 +28,21 @@ export const RAW_HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e
 
 /** Whether an icon-rendering surface would show `$(name)` as an icon: an unescaped `$(` (VS Code shows `\$(` as text). */
 export const UNESCAPED_ICON = /(?<!\\)\$\([a-z0-9-]+(~[a-z]+)?\)/i;
+
+/**
+ * Decoded text: a Kafka broker registration (Kafka's BrokerIdZNode, version 5) whose host, endpoint and listener map
+ * hold line breaks that would start a forged `leader` row of their own, and a right-to-left override. Every surface
+ * that shows what a node means must show these as text: no line of its own may begin with FORGED_ROW.
+ */
+export const FORGED_ROW = 'leader            1';
+export const HOSTILE_BROKER_PATH = '/brokers/ids/7';
+export const HOSTILE_BROKER = Buffer.from(JSON.stringify({
+  version: 5, host: `kafka7\n${FORGED_ROW}\n\u202e2909:evil`, port: 9092, jmx_port: -1, timestamp: '1700000000000',
+  endpoints: [`PLAINTEXT://kafka7:9092\n${FORGED_ROW}`],
+  listener_security_protocol_map: { [`PLAINTEXT\n${FORGED_ROW}`]: 'PLAINTEXT' },
+}));
+
+/** The lines of `text` that a hostile value made: a forged row, or a raw hidden character. */
+export function forgedLines(text: string): string[] {
+  return text.split('\n').filter((line) => line.trimStart().startsWith(FORGED_ROW) || RAW_HIDDEN.test(line));
+}

@@ -9,7 +9,8 @@ import { Writable } from 'node:stream';
 import { durationOf, UsageError } from '../../src/cli/args';
 import { runLocks } from '../../src/cli/locksCommand';
 import { createOutput } from '../../src/cli/output';
-import { LockRecorder, RecordingWriter } from '../../src/zk/history';
+import { DEFAULT_RECORDING_LIMIT_BYTES, LockRecorder, RecordingWriter } from '../../src/zk/history';
+import { locksUsage } from '../../src/cli/locksCommand';
 import { snapshot, T0 } from './lockHistoryFixtures';
 
 function sink(): { stream: Writable; text: () => string } {
@@ -51,6 +52,19 @@ describe('zooscope locks: history arguments', () => {
       assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
       assert.match(stderr, /^zooscope locks: /);
     }
+  });
+
+  test('--record has a size limit when none is given: the writer rotates at the default, and the usage says it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-record-'));
+    // What runWatch builds for `--record <file>` without --record-limit: no maxBytes.
+    const unlimitedByDefault = new RecordingWriter(path.join(dir, 'a.jsonl'), { maxBytes: undefined, root: '/a' });
+    unlimitedByDefault.close();
+    assert.equal(unlimitedByDefault.maxBytes, DEFAULT_RECORDING_LIMIT_BYTES);
+    assert.ok(DEFAULT_RECORDING_LIMIT_BYTES > 0 && DEFAULT_RECORDING_LIMIT_BYTES <= 1024 ** 3, `${DEFAULT_RECORDING_LIMIT_BYTES} bytes`);
+    const explicit = new RecordingWriter(path.join(dir, 'b.jsonl'), { maxBytes: 4096 });
+    explicit.close();
+    assert.equal(explicit.maxBytes, 4096);
+    assert.match(locksUsage, new RegExp(`--record-limit.*${DEFAULT_RECORDING_LIMIT_BYTES / 1024 / 1024} MiB when not given`));
   });
 
   test('--replay: the figures of a recording; a torn last line is noted, hostile names shown visibly', async () => {

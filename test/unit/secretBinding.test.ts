@@ -27,7 +27,34 @@ test('another server, port, chroot, user or TLS file is another binding', () => 
   }
   const tls = { ...prod, tls: { certFile: '/me/cert.pem', keyFile: '/me/key.pem' } };
   assert.equal(sameBinding(bindingFor(tls, 'tlsPassphrase'), bindingFor({ ...tls, tls: { certFile: '/me/cert.pem', keyFile: '/them/key.pem' } }, 'tlsPassphrase')), false);
-  assert.ok(sameBinding(bindingFor(tls, 'tlsPassphrase'), bindingFor({ ...tls, tls: { ...tls.tls, checkServerName: false } }, 'tlsPassphrase')));
+});
+
+const PIN_A = 'AB:'.repeat(31) + 'AB';
+const PIN_B = 'CD:'.repeat(31) + 'CD';
+
+test('how the servers are verified is part of the binding: the name check off or another pin is somewhere else', () => {
+  const verified: SavedConnection = { ...prod, tls: { caFile: '/etc/zk-ca.pem', certFile: '/me/cert.pem', keyFile: '/me/key.pem', pinnedSha256: [PIN_A] } };
+  for (const kind of ['password', 'saslPassword', 'tlsPassphrase'] as const) {
+    const given = bindingFor({ ...verified, sasl: { mechanism: 'DIGEST-MD5', user: 'alice' } }, kind);
+    for (const tls of [
+      { ...verified.tls, checkServerName: false },
+      { ...verified.tls, pinnedSha256: [PIN_B] },
+      { ...verified.tls, pinnedSha256: [PIN_A, PIN_B] },
+      { ...verified.tls, pinnedSha256: undefined },
+      { ...verified.tls, caFile: undefined },
+    ]) {
+      assert.equal(sameBinding(given, bindingFor({ ...verified, sasl: { mechanism: 'DIGEST-MD5', user: 'alice' }, tls }, kind)), false, `${kind}: ${JSON.stringify(tls)}`);
+    }
+  }
+  // The same pins written otherwise (lower case, no colons, another order, one string) are the same check.
+  const given = bindingFor({ ...verified, tls: { ...verified.tls, pinnedSha256: [PIN_A, PIN_B] } }, 'password');
+  const rewritten = { ...verified, tls: { ...verified.tls, pinnedSha256: `${PIN_B.replace(/:/g, '').toLowerCase()}, ${PIN_A}` as unknown as string[] } };
+  assert.ok(sameBinding(given, bindingFor(rewritten, 'password')));
+  // checkServerName: true is the default: a binding stored before the check was recorded still matches.
+  const checked: SavedConnection = { ...prod, tls: { caFile: '/etc/zk-ca.pem' } };
+  const stored = { hosts: ['zk1.example.com:2181', 'zk2.example.com:2181'], chroot: '/app', user: 'ops', tls: { caFile: '/etc/zk-ca.pem' } };
+  assert.ok(sameBinding(stored, bindingFor({ ...checked, tls: { ...checked.tls, checkServerName: true } }, 'password')));
+  assert.equal(sameBinding(stored, bindingFor({ ...checked, tls: { ...checked.tls, checkServerName: false } }, 'password')), false);
 });
 
 test('the SASL password is bound to the SASL user, the digest password to the digest user', () => {

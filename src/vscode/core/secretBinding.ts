@@ -1,7 +1,13 @@
-// What a stored secret was given for: the servers, chroot, user and TLS identity of the connection as it was when the
-// user typed it. Kept in SecretStorage beside the value (a settings file cannot forge it), so a secret is sent only
-// where it was given, and the user is asked before it goes anywhere else. No `vscode` here: unit-tested.
+// What a stored secret was given for: the servers, chroot, user, TLS identity and how the servers are verified (CA,
+// server name check, pinned certificates, SSH route), as the connection was when the user typed it. Kept in
+// SecretStorage beside the value (a settings file cannot forge it), so a secret is sent only where it was given, and
+// the user is asked before it goes anywhere else: the same hosts checked less (name check off, another pin) are
+// somewhere else too, since whoever answers on them may not be the servers. No `vscode` here: unit-tested.
 import { isConnectStringProblem, parseConnectString } from '../../zk/connectString';
+import { normalizeSha256Fingerprint, splitFingerprints } from '../../zk/security/certificatePin';
+import { digestInClearServers } from '../../zk/security/digestInClear';
+
+export { isLoopback } from '../../zk/security/digestInClear';
 import type { ConnectionSecrets, SavedConnection } from './savedConnection';
 
 export type SecretKind = keyof ConnectionSecrets;
@@ -12,8 +18,12 @@ export interface SecretBinding {
   chroot: string;
   /** The user the secret authenticates (digest or SASL); none for a TLS passphrase. */
   user?: string;
-  /** The TLS files (paths) the connection used; absent for plain TCP. */
-  tls?: { caFile?: string; certFile?: string; keyFile?: string; pfxFile?: string };
+  /**
+   * The TLS files (paths) the connection used and how it checks the server: `checkServerName` only when off,
+   * `pinnedSha256` (normalized, sorted) only when pinned, so bindings stored before these were recorded still match
+   * a connection that checks as they did. Absent for plain TCP.
+   */
+  tls?: { caFile?: string; certFile?: string; keyFile?: string; pfxFile?: string; checkServerName?: false; pinnedSha256?: string[] };
   /**
    * The SSH route: jump hosts and bastion (`a,b → bastion`). Behind another bastion the same private address is
    * another machine, so a secret given for one route is not sent over another. For the SSH secret itself, `hosts`
@@ -58,10 +68,7 @@ export function bindingFor(saved: SavedConnection, kind: SecretKind): SecretBind
     : kind === 'saslPassword' && saved.sasl?.mechanism === 'DIGEST-MD5' ? saved.sasl.user : undefined;
   const binding: SecretBinding = { hosts, chroot: `${chroot ?? ''}${saved.chroot ?? ''}` };
   if (user !== undefined) binding.user = user;
-  if (saved.tls) {
-    const { caFile, certFile, keyFile, pfxFile } = saved.tls;
-    binding.tls = Object.fromEntries(Object.entries({ caFile, certFile, keyFile, pfxFile }).filter(([, v]) => v)) as SecretBinding['tls'];
-  }
+  if (saved.tls) binding.tls = tlsBinding(saved.tls);
   const route = sshRoute(saved);
   if (route) binding.via = route.toLowerCase();
   return binding;
@@ -69,9 +76,29 @@ export function bindingFor(saved: SavedConnection, kind: SecretKind): SecretBind
 
 const TLS_FILES = ['caFile', 'certFile', 'keyFile', 'pfxFile'] as const;
 
+function tlsBinding(tls: NonNullable<SavedConnection['tls']>): NonNullable<SecretBinding['tls']> {
+  const binding: NonNullable<SecretBinding['tls']> = {};
+  for (const file of TLS_FILES) if (tls[file]) binding[file] = tls[file];
+  if (tls.checkServerName === false) binding.checkServerName = false;
+  // Hand-edited settings may hold one string; a pin that is no fingerprint is kept as written (the session refuses it).
+  const given: unknown = tls.pinnedSha256;
+  const pins = (typeof given === 'string' ? splitFingerprints(given) : Array.isArray(given) ? given.map(String) : [])
+    .map((pin) => normalizeSha256Fingerprint(pin) ?? pin.trim());
+  if (pins.length) binding.pinnedSha256 = [...new Set(pins)].sort();
+  return binding;
+}
+
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) => (a ?? []).join(',') === (b ?? []).join(',');
+
+/** Whether two TLS bindings name the same files and check the server the same way. */
+function sameTls(a: SecretBinding['tls'], b: SecretBinding['tls']): boolean {
+  if (!a || !b) return !a && !b;
+  return TLS_FILES.every((f) => a[f] === b[f]) && (a.checkServerName ?? true) === (b.checkServerName ?? true)
+    && sameList(a.pinnedSha256, b.pinnedSha256);
+}
+
 export function sameBinding(a: SecretBinding, b: SecretBinding): boolean {
-  const sameTls = !a.tls || !b.tls ? !a.tls && !b.tls : TLS_FILES.every((f) => a.tls?.[f] === b.tls?.[f]);
-  return sameTls && a.hosts.join(',') === b.hosts.join(',') && a.chroot === b.chroot && a.user === b.user
+  return sameTls(a.tls, b.tls) && a.hosts.join(',') === b.hosts.join(',') && a.chroot === b.chroot && a.user === b.user
     && a.via === b.via && a.identityFile === b.identityFile;
 }
 
@@ -101,17 +128,7 @@ function isBinding(v: unknown): v is SecretBinding {
   return !!b && Array.isArray(b.hosts) && b.hosts.every((h) => typeof h === 'string') && typeof b.chroot === 'string';
 }
 
-/** Loopback by name or address: what never leaves this machine. */
-export function isLoopback(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
-    || /^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-
 /** The digest scheme sends `user:password` as it is: in clear text unless over TLS, readable on the way unless local. */
 export function sendsDigestInClear(saved: SavedConnection): boolean {
-  if (!saved.digestUser || saved.tls) return false;
-  const parsed = parseConnectString(saved.connectString);
-  if (isConnectStringProblem(parsed)) return true;
-  return parsed.servers.some((s) => !isLoopback(s.host));
+  return !!saved.digestUser && digestInClearServers(saved.connectString, !!saved.tls) !== undefined;
 }

@@ -21,17 +21,39 @@ function kindName(kind: SecretKind): string {
     : kind === 'sshSecret' ? t('SSH passphrase or password') : t('TLS passphrase');
 }
 
-/** True when the user chose to send it (and so to bind it to where it goes now). */
+/** How the servers of a binding are told from others: over TLS with which CA, name check and pins. */
+function verificationText(binding: SecretBinding): string | undefined {
+  const tls = binding.tls;
+  if (!tls) return undefined;
+  const parts = [tls.caFile ? t('TLS, CA {0}', tls.caFile) : t('TLS, the system\'s CAs')];
+  if (tls.checkServerName === false) parts.push(t('server name not checked'));
+  if (tls.pinnedSha256?.length) parts.push(t('pinned to {0}', tls.pinnedSha256.map((pin) => pin.slice(0, 11)).join(', ')));
+  const client = tls.pfxFile ?? tls.certFile;
+  if (client) parts.push(t('client certificate {0}', client));
+  return parts.join(', ');
+}
+
+/** Where a secret goes, as the user reads it: the servers and how they are verified. */
+export function describeDestination(binding: SecretBinding): string {
+  const verification = verificationText(binding);
+  return verification ? `${describeHosts(binding)} (${verification})` : describeHosts(binding);
+}
+
+/**
+ * True when the user chose to send it (and so to bind it to where it goes now). The safe answer comes first, so it
+ * is the dialog's default: Enter (or a hurried click on the first button) sends nothing.
+ */
 export async function askToSendSecret(request: SecretRequest): Promise<boolean> {
   const send = t('Send');
+  const dontSend = t('Don\'t Send');
   const what = kindName(request.kind);
-  const from = request.givenFor ? describeHosts(request.givenFor) : t('servers ZooScope did not record');
-  const to = describeHosts(request.sendTo);
+  const from = request.givenFor ? describeDestination(request.givenFor) : t('servers ZooScope did not record');
+  const to = describeDestination(request.sendTo);
   const message = request.fromWorkspace
     ? t('The connection "{0}" in this folder\'s settings would use the {1} of your own connection "{0}", given for {2}. Send it to {3}?', request.connectionName, what, from, to)
     : t('The {1} of "{0}" was given for {2}, but the connection now goes to {3}. Send it there?', request.connectionName, what, from, to);
-  const detail = [t('Send: it goes to {0} from now on. Cancel: the session opens without it and nothing is sent.', to)];
-  return (await ask('warning', message, detail, send)) === send;
+  const detail = [t('Send: it goes to {0} from now on. Don\'t Send: the session opens without it and nothing is sent.', to)];
+  return (await ask('warning', message, detail, dontSend, send)) === send;
 }
 
 export type DigestChoice = 'send' | 'secure' | undefined;

@@ -2,7 +2,8 @@
 // (src/zk/meaning), refreshed when the node changes; the bytes stay one click away (Open Data as Hex/Text).
 import * as vscode from 'vscode';
 import { decodeMeaning, Meaning, MeaningContext, readMeaningContext, sessionContextRead } from '../../zk/meaning';
-import { fieldLines, meaningHeading } from '../../zk/meaning/meaningText';
+import { meaningLines } from '../../zk/meaning/meaningText';
+import { visibleText } from '../../shared/visibleText';
 import { LiveNodeDocuments, nodeDocumentUri } from '../core/liveNodeDocuments';
 import type { ConnectionManager, LiveConnection } from '../core/connectionManager';
 import type { Core } from '../core/core';
@@ -16,12 +17,9 @@ export function decodedUri(connectionId: string, path: string): vscode.Uri {
 }
 
 export function renderDecoded(path: string, meaning: Meaning | undefined): string {
-  if (!meaning) return `${path}\n\n${t('No known system (Kafka, ClickHouse, Patroni, HBase, Hadoop HA, Solr, Dubbo, Curator discovery) recognises this node.')}\n`;
-  const lines = [path, '', `── ${meaningHeading(meaning)} ──`];
-  if (meaning.raw) lines.push(t('Not decoded: {0}', meaning.raw.reason));
-  else lines.push(meaning.summary, ...(meaning.election ? [t('Election: {0}', meaning.election)] : []), '', ...fieldLines(meaning.fields));
-  lines.push('', t('The raw bytes: Open Data As → Text or Hex.'));
-  return lines.join('\n') + '\n';
+  if (!meaning) return `${visibleText(path)}\n\n${t('No known system (Kafka, ClickHouse, Patroni, HBase, Hadoop HA, Solr, Dubbo, Curator discovery) recognises this node.')}\n`;
+  // The meaning's text is made visible by meaningLines, the one renderer of decoded fields.
+  return [visibleText(path), '', ...meaningLines(meaning, t), '', t('The raw bytes: Open Data As → Text or Hex.')].join('\n') + '\n';
 }
 
 export class DecodedViewProvider extends LiveNodeDocuments {

@@ -14,7 +14,8 @@ import { quotaLines } from '../core/tree/tooltip';
 import { syncBeforeRead } from '../core/settings';
 import { readMeaningContext, sessionContextRead } from '../../zk/meaning';
 import type { Meaning, MeaningContext } from '../../zk/meaning';
-import { fieldLines, meaningHeading } from '../../zk/meaning/meaningText';
+import { meaningLines } from '../../zk/meaning/meaningText';
+import { visibleText } from '../../shared/visibleText';
 
 export const DETAILS_SCHEME = 'zooscope-details';
 const t = vscode.l10n.t;
@@ -44,14 +45,13 @@ export function hexDump(data: Buffer, maxBytes = 64 * 1024): string {
 
 /** The meaning's section of Show Details: its fields, or why the bytes were not decoded (the data follows below). */
 export function meaningSection(meaning: Meaning): string {
-  const body = meaning.raw ? t('Not decoded: {0}', meaning.raw.reason) : [meaning.summary, '', ...fieldLines(meaning.fields)].join('\n');
-  return `\n\n── ${meaningHeading(meaning)} ──\n${body}`;
+  return `\n\n${meaningLines(meaning, t).join('\n')}`;
 }
 
 export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?: AclView, quota?: QuotaInfo, meaning?: Meaning): string {
   const text = asText(data);
   const rows: [string, string][] = [
-    [t('Path'), path], [t('Kind'), kindLabel(stat, sequenceNumber(baseName(path)) !== undefined)],
+    [t('Path'), visibleText(path)], [t('Kind'), kindLabel(stat, sequenceNumber(baseName(path)) !== undefined)],
     ['czxid', hex(stat.czxid)], ['mzxid', hex(stat.mzxid)], ['pzxid', hex(stat.pzxid)],
     ['ctime', formatTime(stat.ctime)], ['mtime', formatTime(stat.mtime)],
     ['version', String(stat.version)], ['cversion', String(stat.cversion)], ['aversion', String(stat.aversion)],

@@ -26,8 +26,14 @@ export function lineOf(event: HistoryEvent): RecordingLine {
   }
 }
 
+/**
+ * The size a recording is rotated at when none is given: a recording left running (a night, a weekend) must not fill
+ * the disk. With its rotated part, at most twice this is kept.
+ */
+export const DEFAULT_RECORDING_LIMIT_BYTES = 256 * 1024 * 1024;
+
 export interface RecordingOptions {
-  /** Rotate once the file reaches this many bytes (0: never). */
+  /** Rotate once the file reaches this many bytes (0: never); DEFAULT_RECORDING_LIMIT_BYTES when not given. */
   maxBytes?: number;
   root?: string;
   now?: () => number;
@@ -39,8 +45,11 @@ export class RecordingWriter {
   private headerBytes = 0;
   private readonly open = new Map<number, HistoryInterval>();
   rotations = 0;
+  /** The size this file is rotated at (0: never). */
+  readonly maxBytes: number;
 
   constructor(readonly file: string, private readonly options: RecordingOptions = {}) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_RECORDING_LIMIT_BYTES;
     this.fd = openPrivate(file);
     this.writeHeader();
   }
@@ -50,8 +59,7 @@ export class RecordingWriter {
     else if (event.type === 'close') this.open.delete(event.interval.id);
     const line = lineOf(event);
     const text = JSON.stringify(line) + '\n';
-    const maxBytes = this.options.maxBytes ?? 0;
-    if (maxBytes > 0 && this.bytes + Buffer.byteLength(text) > maxBytes && this.bytes > this.headerBytes) this.rotate();
+    if (this.maxBytes > 0 && this.bytes + Buffer.byteLength(text) > this.maxBytes && this.bytes > this.headerBytes) this.rotate();
     this.append(text);
   }
 

@@ -6,6 +6,7 @@ import { AddWatchMode, WatcherType } from '../protocol/opcodes';
 import { CreateFlags, OPEN_ACL, setAcl, setData, deleteNode } from '../protocol/writes';
 import { parseAclList } from './aclParser';
 import { ZkError } from '../errors';
+import { digestInClearServers, digestInClearWarning } from '../security/digestInClear';
 import { CliError, keeperMessage, validatePath, wrapError, wrapperMessage, zkCodeOf } from './cliErrors';
 import { parse, RunContext, Runner, usageError } from './context';
 import { javaParseInt, statLines } from './javaFormat';
@@ -157,6 +158,9 @@ const addauth: Runner = async (ctx, words, spec) => {
   const parsed = parse(spec, words);
   if (parsed.args.length < 2) throw usageError(spec);
   const auth = parsed.args[2] === undefined ? Buffer.alloc(0) : Buffer.from(parsed.args[2], 'utf8');
+  // digest sends user:password as it is: over plain TCP to another machine it is said first, as for a connection.
+  const inClear = parsed.args[1] === 'digest' ? digestInClearServers(ctx.session.options.connectString, !!ctx.session.options.tls) : undefined;
+  if (inClear !== undefined) ctx.err(`${digestInClearWarning(inClear)}\n`);
   ctx.session.client.addAuthInfo(parsed.args[1], auth);
 };
 

@@ -7,6 +7,7 @@ import type { TestApi } from '../../../src/vscode/testApi';
 import { connectOtherClient, OtherClient } from '../../support/zkClient';
 import { fixtures } from '../../unit/meaningFixtures';
 import { LEADER_LSN, MIB, touchMemberRecord, writeStatusValue } from '../../unit/patroniLagFixtures';
+import { FORGED_ROW, forgedLines, HOSTILE_BROKER, HOSTILE_BROKER_PATH } from '../../support/hostileFixture';
 import { nextChange, services, testZk, znodeAt } from './zooscope';
 
 const ID = 'host-meaning';
@@ -16,6 +17,7 @@ const BROKER = `${BASE}${broker.path}`;
 // A Patroni leader key naming a "member" that is a command link with a right-to-left override.
 const LEADER = `${BASE}/service/pg/leader`;
 const HOSTILE = '[x](command:workbench.action.quit)\u202e';
+const HOSTILE_BROKER_NODE = `${BASE}${HOSTILE_BROKER_PATH}`;
 const REPLICA = `${BASE}/service/pg/members/pg\u202e2`;
 
 describe('Meaning of known systems\' nodes', function () {
@@ -28,6 +30,7 @@ describe('Meaning of known systems\' nodes', function () {
     other = await connectOtherClient(testZk());
     await other.mkdirp(`${BASE}/brokers/ids`);
     await other.create(BROKER, Buffer.from(broker.data));
+    await other.create(HOSTILE_BROKER_NODE, HOSTILE_BROKER);
     await other.mkdirp(`${BASE}/service/pg`);
     await other.create(LEADER, HOSTILE);
     await other.mkdirp(`${BASE}/service/pg/members`);
@@ -102,5 +105,21 @@ describe('Meaning of known systems\' nodes', function () {
     const decoded = vscode.window.activeTextEditor?.document.getText() ?? '';
     assert.ok(decoded.includes('replica · streaming · lag 16 MiB'), decoded);
     assert.ok(decoded.includes(String(16 * MIB)), decoded);
+  });
+
+  it('a broker whose host forges a leader row: Show Details and Decoded show it as text, one row', async () => {
+    const node = await znodeAt(s, ID, HOSTILE_BROKER_NODE);
+    await vscode.commands.executeCommand('zooscope.showDetails', node);
+    const details = vscode.window.activeTextEditor?.document.getText() ?? '';
+    // The meaning's section: from its heading to the next one (the data below is the bytes themselves).
+    const start = details.indexOf('── Kafka: Kafka broker ──');
+    assert.ok(start >= 0, details);
+    const section = details.slice(start, details.indexOf('\n── ', start + 1));
+    await vscode.commands.executeCommand('zooscope.openDataDecoded', node);
+    const decoded = vscode.window.activeTextEditor?.document.getText() ?? '';
+    for (const [surface, text] of [['Show Details', section], ['Decoded', decoded]]) {
+      assert.deepEqual(forgedLines(text), [], `${surface}: ${text}`);
+      assert.ok(text.includes(`kafka7[U+000A]${FORGED_ROW}[U+000A][U+202E]2909:evil`), `${surface}: ${text}`);
+    }
   });
 });

@@ -10,17 +10,22 @@ import { services, testZk } from './zooscope';
 
 type Show = (message: unknown, options?: unknown, ...items: unknown[]) => Thenable<unknown>;
 
-/** Answers every modal warning with `answer` (what VS Code's buttons would return) until restored. */
-function answerModals(answer: (message: string) => string | undefined): { asked: string[]; restore(): void } {
+/**
+ * Answers every modal warning with `answer` (what VS Code's buttons would return) until restored. `buttons`: each
+ * question's items in order (the first is the dialog's default, what Enter chooses).
+ */
+function answerModals(answer: (message: string) => string | undefined): { asked: string[]; buttons: string[][]; restore(): void } {
   const window = vscode.window as unknown as { showWarningMessage: Show };
   const original = window.showWarningMessage;
   const asked: string[] = [];
+  const buttons: string[][] = [];
   window.showWarningMessage = (message, options, ...items) => {
     if (!(options as vscode.MessageOptions | undefined)?.modal) return original.call(vscode.window, message, options, ...items);
     asked.push(String(message));
+    buttons.push(items.map(String));
     return Promise.resolve(answer(String(message)));
   };
-  return { asked, restore: () => { window.showWarningMessage = original; } };
+  return { asked, buttons, restore: () => { window.showWarningMessage = original; } };
 }
 
 /** Answers the connection form: the servers given, every other question as it stands (first item, value shown). */
@@ -134,6 +139,46 @@ describe('Secrets go only where they were given', function () {
       modals.restore();
       await s.store.remove(remote.id);
       await s.store.remove(local.id);
+    }
+  });
+
+  it('the same servers checked less (the server name check off) are asked about, and Enter sends nothing', async () => {
+    const id = 'host-secret-weaker-check';
+    const verified = { id, name: id, connectString: zk, digestUser: 'ops', tls: { caFile: '/etc/zooscope-test-ca.pem' } };
+    const nameCheckOff = { ...verified, tls: { ...verified.tls, checkServerName: false } };
+    await s.store.save(verified, { password: 'for-the-verified-servers' });
+    let answer: string | undefined;
+    const modals = answerModals(() => answer);
+    try {
+      assert.deepStrictEqual((await s.store.sessionOptions(verified)).digest, ['ops:for-the-verified-servers']);
+      assert.strictEqual(modals.asked.length, 0, 'where it was given: no question');
+      // The user's own connection, its check turned off behind their back (a synced or hand-edited settings file).
+      assert.deepStrictEqual((await s.store.sessionOptions(nameCheckOff)).digest, [], 'not given silently');
+      assert.strictEqual(modals.asked.length, 1, modals.asked.join('\n'));
+      assert.match(modals.asked[0], /server name not checked/);
+      assert.strictEqual(modals.buttons[0][0], 'Don\'t Send', `the safe answer is the default: ${modals.buttons[0].join(' | ')}`);
+      answer = modals.buttons[0][0];
+      assert.deepStrictEqual((await s.store.sessionOptions(nameCheckOff)).digest, [], 'the default answer sends nothing');
+
+      // A trusted folder's connection of that name: agreed once for the verified servers, then its check turned off.
+      await zooscope().update('connections', [{ name: id, connectString: zk, digestUser: 'ops', tls: verified.tls }], vscode.ConfigurationTarget.Workspace);
+      await eventually(() => s.store.get(id)?.tls?.caFile === verified.tls.caFile && s.store.origin() === 'workspace', 10000, 'the folder\'s connection listed');
+      answer = 'Send';
+      assert.deepStrictEqual((await s.store.sessionOptions(s.store.get(id)!)).digest, ['ops:for-the-verified-servers']);
+      const agreed = modals.asked.length;
+      await zooscope().update('connections', [{ name: id, connectString: zk, digestUser: 'ops', tls: nameCheckOff.tls }], vscode.ConfigurationTarget.Workspace);
+      await eventually(() => s.store.get(id)?.tls?.checkServerName === false, 10000, 'the folder\'s check turned off');
+      answer = undefined;
+      assert.deepStrictEqual((await s.store.sessionOptions(s.store.get(id)!)).digest, [], 'the lookalike is not given the secret silently');
+      assert.strictEqual(modals.asked.length, agreed + 1, modals.asked.join('\n'));
+      assert.strictEqual(modals.buttons.at(-1)?.[0], 'Don\'t Send');
+    } finally {
+      modals.restore();
+      // The folder's secret goes with the folder's connection, then the user's with theirs.
+      if (s.store.origin() === 'workspace') await s.store.remove(id);
+      await zooscope().update('connections', undefined, vscode.ConfigurationTarget.Workspace);
+      await eventually(() => s.store.origin() === 'user', 10000, 'the user\'s list back');
+      await s.store.remove(id);
     }
   });
 });

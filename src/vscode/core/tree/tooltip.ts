@@ -6,7 +6,7 @@ import { escapeMarkdown, formatBytes, formatTime } from '../../common/format';
 import { QuotaInfo, statsValue } from '../../../zk/quota';
 import { kindNameWith } from '../../../zk/tree/znodePresentation';
 import type { Meaning } from '../../../zk/meaning';
-import { flatFields, meaningHeading } from '../../../zk/meaning/meaningText';
+import { flatFields, meaningHeading, meaningSummary, notDecodedLine } from '../../../zk/meaning/meaningText';
 
 const t = vscode.l10n.t;
 
@@ -70,8 +70,8 @@ const MAX_TOOLTIP_ROWS = 20;
 /** The meaning first (what people came for): heading, summary, up to MAX_TOOLTIP_ROWS fields. Everything escaped. */
 export function meaningMarkdown(meaning: Meaning): string {
   let text = `**${escapeMarkdown(meaningHeading(meaning))}**\n\n`;
-  if (meaning.raw) return `${text}${escapeMarkdown(t('Not decoded: {0}', meaning.raw.reason))}\n\n`;
-  if (meaning.summary) text += `${escapeMarkdown(meaning.summary)}\n\n`;
+  if (meaning.raw) return `${text}${escapeMarkdown(notDecodedLine(meaning, t))}\n\n`;
+  if (meaning.summary) text += `${escapeMarkdown(meaningSummary(meaning))}\n\n`;
   const rows = flatFields(meaning.fields);
   if (rows.length) {
     text += `| ${t('Field')} | ${t('Value')} |\n|---|---|\n`;
