@@ -4,13 +4,14 @@
 import { visibleText } from '../shared/visibleText';
 import { connectStringProblemText, isConnectStringProblem, parseConnectString } from '../zk/connectString';
 import { checkPath } from '../zk/paths';
+import { SECRET_VARIABLES } from '../zk/secretVariables';
 
 /** A bad argument: the command prints this one line and exits 2. */
 export class UsageError extends Error {}
 
 /** The environment variables credentials come from. */
-export const DIGEST_ENV = 'ZOOSCOPE_DIGEST';
-export const PASSWORD_ENV = 'ZOOSCOPE_DIGEST_PASSWORD';
+export const DIGEST_ENV = SECRET_VARIABLES.digest;
+export const PASSWORD_ENV = SECRET_VARIABLES.digestPassword;
 
 /** A non-negative finite number from a flag's value ('' and `--next-flag` are not numbers). */
 export function numberOf(text: string | undefined, flag: string, what: string): number {

@@ -4,13 +4,14 @@
 import type { SessionOptions } from '../zk/session/session';
 import type { SaslSettings } from '../zk/security/sasl';
 import type { TlsSettings } from '../zk/security/tlsSettings';
+import { SECRET_VARIABLES } from '../zk/secretVariables';
 import { normalizeSha256Fingerprint, splitFingerprints } from '../zk/security/certificatePin';
 import { digestInClearServers, digestInClearWarning } from '../zk/security/digestInClear';
 import { digestCredentials, UsageError } from './args';
 import { SSH_USAGE, SshArgs } from './sshArgs';
 
-export const TLS_PASSPHRASE_ENV = 'ZOOSCOPE_TLS_PASSPHRASE';
-export const SASL_PASSWORD_ENV = 'ZOOSCOPE_SASL_PASSWORD';
+export const TLS_PASSPHRASE_ENV = SECRET_VARIABLES.tlsPassphrase;
+export const SASL_PASSWORD_ENV = SECRET_VARIABLES.saslPassword;
 
 export const SECURITY_USAGE = `security (any --tls-* option implies --tls; secrets only from the environment):
   --tls                          connect with TLS (the system's CAs unless --tls-ca)
@@ -23,7 +24,7 @@ export const SECURITY_USAGE = `security (any --tls-* option implies --tls; secre
                                  -sha256 prints it, colons optional); repeat or separate by commas for more
   --sasl-user <name>             SASL DIGEST-MD5; password in ${SASL_PASSWORD_ENV}
   --kerberos                     SASL GSSAPI (Kerberos ticket cache; needs the optional "kerberos" module)
-  --digest <user>                digest credentials; password in ZOOSCOPE_DIGEST_PASSWORD
+  --digest <user>                digest credentials; password in ${SECRET_VARIABLES.digestPassword}
 ${SSH_USAGE}`;
 
 /** Flags that would put a secret on the command line, and where the secret goes instead. */
@@ -32,7 +33,7 @@ const SECRET_FLAGS: Record<string, string> = {
   '--tls-password': TLS_PASSPHRASE_ENV,
   '--sasl-password': SASL_PASSWORD_ENV,
   '--password': SASL_PASSWORD_ENV,
-  '--digest-password': 'ZOOSCOPE_DIGEST_PASSWORD',
+  '--digest-password': SECRET_VARIABLES.digestPassword,
 };
 
 const FILE_FLAGS = { '--tls-ca': 'caFile', '--tls-cert': 'certFile', '--tls-key': 'keyFile', '--tls-pfx': 'pfxFile' } as const;

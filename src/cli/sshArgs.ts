@@ -3,14 +3,16 @@
 // every secret of the CLI.
 import type { SshTunnelSettings } from '../zk/tunnel/sshSettings';
 import { parseSshDestination } from '../zk/tunnel/sshSettings';
+import { SECRET_VARIABLES } from '../zk/secretVariables';
 import { UsageError } from './args';
 
-export const SSH_SECRET_ENV = 'ZOOSCOPE_SSH_SECRET';
+export const SSH_SECRET_ENV = SECRET_VARIABLES.sshSecret;
 
 export const SSH_USAGE = `SSH bastion (the system's OpenSSH client; ~/.ssh/config, known_hosts and the agent apply):
   --ssh <[user@]host[:port]>     reach every server through this bastion (or a Host alias of ~/.ssh/config)
   --ssh-jump <[user@]host[:port]>  a jump host before the bastion; repeat or separate by commas for a chain
-  --ssh-identity <file>          private key to offer; its passphrase (or the bastion's password) in ${SSH_SECRET_ENV}
+  --ssh-identity <file>          private key to offer (password login is then off); its passphrase in ${SSH_SECRET_ENV}
+                                 (without --ssh-identity, ${SSH_SECRET_ENV} is the bastion's password)
   --ssh-config <file>            an ssh_config file instead of ~/.ssh/config
   An unknown or changed host key is refused: connect once with ssh in a terminal to check and accept it.`;
 

@@ -7,6 +7,8 @@ import { ensembleMembers, parseEnsembleConfig, readEnsembleConfig } from '../../
 import { getEnsembleStatus } from '../../src/zk/servers/ensembleStatus';
 import { ZkSession } from '../../src/zk/session/session';
 import { connectOtherClient } from '../support/zkClient';
+import { checkEnsemble } from '../../src/zk/servers/consistencyCheck';
+import { freePort } from '../support/ports';
 import { startEnsemble, ZkCluster } from '../support/zkServer';
 
 /** A TCP listener on 127.0.0.2 (loopback, apart from the servers' 127.0.0.1) that records every connection. */
@@ -39,9 +41,9 @@ describe('ensemble members from /zookeeper/config', () => {
       const { members, withoutClient } = ensembleMembers([first], config);
       assert.deepEqual(members.map((m) => m.source), ['connectString']);
       assert.equal(withoutClient.length, 3);
-      // The same lines with client addresses (the 3.5+ form `;host:port`) make every member askable.
+      // The same lines with client addresses (the 3.5+ form `;host:port`) make every member askable, once allowed.
       const lines = config.members.map((m, i) => `server.${m.id}=${m.host}:${m.quorumPort}:${m.electionPort}:participant;${zk.members[i].address}`);
-      const withClients = ensembleMembers([first], parseEnsembleConfig(lines.join('\n')));
+      const withClients = ensembleMembers([first], parseEnsembleConfig(lines.join('\n')), zk.members.map((m) => m.address));
       assert.deepEqual(withClients.members.map((m) => m.source), ['both', 'config', 'config']);
       const statuses = await getEnsembleStatus(first, { adminPort: 1, timeoutMs: 5000, members: withClients.members });
       assert.deepEqual(statuses.map((s) => [s.address, s.source, s.reachable]), zk.members.map((m, i) => [m.address, i === 0 ? 'both' : 'config', true]));
@@ -75,6 +77,43 @@ describe('ensemble members from /zookeeper/config', () => {
       await other.removeRecursive('/app').catch(() => undefined);
       other.close();
       await listener.close();
+    }
+  });
+});
+
+describe('a member /zookeeper/config names and the connect string does not', () => {
+  let zk: ZkCluster;
+  let listener: Awaited<ReturnType<typeof recordingListener>>;
+  before(async () => {
+    listener = await recordingListener();
+    // The servers' own config lists an observer that is not running, with a client address the test owns.
+    zk = await startEnsemble(3, { extraServerLines: [`server.4=127.0.0.2:${await freePort()}:${await freePort()}:observer;127.0.0.2:${listener.port}`] });
+  });
+  after(async () => { await zk?.stop(); await listener?.close(); });
+
+  test('is not contacted by the Ensemble view\'s status nor Check Members Agree unless the user allowed it', async () => {
+    const named = zk.members.slice(0, 2).map((m) => m.address).join(',');
+    const session = new ZkSession({ connectString: named, requestTimeoutMs: 10000 });
+    await session.open();
+    try {
+      const config = await readEnsembleConfig(session);
+      assert.ok(config?.members.some((m) => m.client === `127.0.0.2:${listener.port}`), 'the config names the listener');
+      // What the Ensemble view and Check Members Agree do, with no answer from the user.
+      const servers = named.split(',');
+      const { members, unnamed } = ensembleMembers(servers, config);
+      const extraMembers = members.filter((m) => m.source === 'config').map((m) => m.address);
+      const statuses = await getEnsembleStatus(named, { adminPort: listener.port, timeoutMs: 5000, members });
+      const check = await checkEnsemble(named, { adminPort: listener.port, extraMembers, thresholds: { deadlineMs: 5000 } });
+      assert.deepEqual(statuses.map((s) => s.address), servers);
+      assert.deepEqual(check.members.map((m) => m.address), servers);
+      assert.deepEqual(listener.connections, [], 'the member the user did not name was not contacted');
+      assert.deepEqual(unnamed.map((m) => m.client), [`127.0.0.2:${listener.port}`], 'it is told apart as not asked');
+      // Once allowed, it is asked (so the listener would have seen the asking above).
+      const allowed = ensembleMembers(servers, config, [`127.0.0.2:${listener.port}`]);
+      await getEnsembleStatus(named, { adminPort: listener.port, timeoutMs: 5000, members: allowed.members });
+      assert.notDeepEqual(listener.connections, []);
+    } finally {
+      session.close();
     }
   });
 });

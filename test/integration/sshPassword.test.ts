@@ -4,7 +4,7 @@
 // that sshd only: not into ssh's argv or environment, the session's lines, a file, a jump host or another bastion.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -216,6 +216,20 @@ describe('a ZooKeeper behind an SSH bastion that takes a password', () => {
     await openFailure(session);
     const since = await connectionsSince(other, from);
     assert.doesNotMatch(since, ACCEPTED, 'the jump did not get the password');
+  });
+
+  test('a key login: a bastion that refuses the key and asks for a password gets no answer, not even the passphrase', async () => {
+    // A key the bastion does not know, whose passphrase is the account's password: were the passphrase answered to
+    // the bastion's "password:" prompt (or password login left on), sshd would log it as the password tried.
+    const key = path.join(bastion.dir, `refused-${Date.now()}`);
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', password, '-C', 'refused', '-f', key]);
+    const from = bastion.logMark;
+    const failure = await openFailure(sessionThrough({ configFile: bastion.settings().configFile, knownHostsFiles: [bastion.knownHosts], identityFile: key, secret: password }));
+    assert.equal(failure.reason, 'security');
+    assert.match(failure.message, /refused authentication/);
+    const since = await connectionsSince(bastion, from);
+    assert.match(since, /^Connection from /m, since);
+    assert.doesNotMatch(since, /password for/, 'no password was tried');
   });
 
   test('another bastion given no password gets none, while a tunnel with the password is open', async () => {

@@ -28,6 +28,8 @@ export interface ZkServerOptions {
    * lines (the Netty factory, key and trust stores, client auth) go into every member's config.
    */
   secure?: { configLines: string[] };
+  /** More `server.N=` lines for every member's config (an ensemble only), e.g. an observer that is not running. */
+  extraServerLines?: string[];
 }
 
 /** The Netty jars zookeeper.jar's manifest forgets: without them the Netty factory (the one with TLS) cannot load. */
@@ -214,7 +216,7 @@ async function startClusterOnce(size: number, o: ZkServerOptions): Promise<ZkClu
     let cfg = configText(o, path.join(s.dir, 'data'), s.client, s.admin);
     if (o.secure && s.secure) cfg += [`secureClientPort=${s.secure}`, ...o.secure.configLines].join('\n') + '\n';
     if (size > 1) {
-      cfg += peers.join('\n') + '\n';
+      cfg += [...peers, ...(o.extraServerLines ?? [])].join('\n') + '\n';
       fs.writeFileSync(path.join(s.dir, 'data', 'myid'), `${id}\n`);
     }
     fs.writeFileSync(path.join(s.dir, 'zoo.cfg'), cfg);

@@ -29,10 +29,16 @@ test('a config without client addresses: members known by their quorum address o
   assert.deepEqual(parseEnsembleConfig('').members, [], 'standalone: empty');
 });
 
-test('members beyond the connect string are added and say where they come from', () => {
-  const { members, withoutClient } = ensembleMembers(['10.0.0.1:2181', '10.9.9.9:2181'], parseEnsembleConfig(WITH_CLIENTS));
+test('members beyond the connect string are asked only when the user allowed them; the others come back unnamed', () => {
+  const config = parseEnsembleConfig(WITH_CLIENTS);
+  // The server chooses what its config lists: by default none of it beyond the connect string is asked.
+  const unasked = ensembleMembers(['10.0.0.1:2181', '10.9.9.9:2181'], config);
+  assert.deepEqual(unasked.members.map((m) => [m.address, m.source]), [['10.0.0.1:2181', 'both'], ['10.9.9.9:2181', 'connectString']]);
+  assert.deepEqual(unasked.unnamed.map((m) => m.client), ['10.0.0.2:2182', 'zk3.example:2183', '[fe80::1]:2184']);
+  const { members, withoutClient, unnamed } = ensembleMembers(['10.0.0.1:2181', '10.9.9.9:2181'], config, ['10.0.0.2:2182', 'zk3.example:2183', '[fe80::1]:2184']);
   assert.deepEqual(members.map((m) => [m.address, m.source]), [
     ['10.0.0.1:2181', 'both'], ['10.9.9.9:2181', 'connectString'], ['10.0.0.2:2182', 'config'], ['zk3.example:2183', 'config'], ['[fe80::1]:2184', 'config'],
   ]);
   assert.deepEqual(withoutClient, []);
+  assert.deepEqual(unnamed, []);
 });

@@ -28,7 +28,7 @@ test('jump hosts: comma-separated, in order, empty for none; each checked like a
   assert.deepEqual(splitJumps(''), []);
   assert.equal(jumpsProblem(english, ''), undefined);
   assert.equal(jumpsProblem(english, 'j1, ops@j2:22'), undefined);
-  assert.equal(jumpsProblem(english, 'j1, -oProxyCommand=x'), 'Not a jump host: -oProxyCommand=x (give [user@]host[:port], comma-separated).');
+  assert.equal(jumpsProblem(english, 'j1, -oProxyCommand=x'), 'Not a jump host: -oProxyCommand=x (give [user@]host[:port] of letters, digits, ".", "-", "_", comma-separated).');
 });
 
 test('the tooltip says the connection goes through the bastion, and when the bastion is the problem', () => {

@@ -1,7 +1,8 @@
 // In Restricted Mode a folder's settings cannot add or change connections: the manifest declares the setting
 // restricted (VS Code then ignores the folder's value), ZooScope reads only the user's list, and every setting has
-// its scope said. The connections stay `window`: `machine` scopes would hide the connections in a user's own settings
-// in every remote window (VS Code applies those only from the remote machine's settings).
+// its scope said. The ssh program and config file are `machine`: VS Code ignores a folder's value of those, trusted or
+// not. The connections stay `window`: `machine` scopes would hide the connections in a user's own settings in every
+// remote window (VS Code applies those only from the remote machine's settings).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -30,11 +31,15 @@ test('the ssh program and config file come from the user\'s settings only, never
   assert.equal(userOnlyText(undefined), undefined);
 });
 
-test('every setting has its scope said: window (a folder may set them; the connections only when trusted)', () => {
+test('every setting has its scope said: the ssh program and config file machine (no folder sets them, trusted or not), the rest window', () => {
   const properties = manifest.contributes.configuration.properties;
-  const scopes = Object.entries(properties).map(([k, v]) => [k, v.scope]);
-  assert.ok(scopes.length >= 9);
-  assert.deepEqual(scopes.filter(([, scope]) => scope !== 'window'), []);
+  const scopes = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, v.scope]));
+  assert.ok(Object.keys(scopes).length >= 9);
+  // What runs on this machine (a program, an ssh_config that can name a ProxyCommand) is the machine's user's choice.
+  assert.deepEqual(Object.entries(scopes).filter(([, scope]) => scope === 'machine').map(([k]) => k), ['zooscope.ssh.path', 'zooscope.ssh.configFile']);
+  // The connections (hosts, bastions, key files) stay window: a trusted folder's connections are a feature, kept from
+  // Restricted Mode (restrictedConfigurations) and given no secret of the user's (the secret binding).
+  assert.deepEqual(Object.entries(scopes).filter(([, scope]) => scope !== 'window' && scope !== 'machine'), []);
 });
 
 test('the explorer\'s welcome says in Restricted Mode that the folder\'s connections are ignored', () => {

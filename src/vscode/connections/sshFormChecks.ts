@@ -7,7 +7,7 @@ import type { Translate } from '../core/connectionTooltip';
 export function bastionProblem(t: Translate, text: string): string | undefined {
   const value = text.trim();
   if (!value) return t('The bastion cannot be empty.');
-  return parseSshDestination(value) ? undefined : t('Not a bastion: give [user@]host[:port] or a Host alias of your ssh config (no spaces, no leading "-").');
+  return parseSshDestination(value) ? undefined : t('Not a bastion: give [user@]host[:port] or a Host alias of your ssh config (letters, digits, ".", "-", "_"; no leading "-").');
 }
 
 /** The jump hosts written in the form, in order; empty for none. */
@@ -18,5 +18,5 @@ export function splitJumps(text: string): string[] {
 /** Why `text` cannot be the jump hosts; undefined when it can (empty: none). */
 export function jumpsProblem(t: Translate, text: string): string | undefined {
   const bad = splitJumps(text).find((jump) => !parseSshDestination(jump));
-  return bad === undefined ? undefined : t('Not a jump host: {0} (give [user@]host[:port], comma-separated).', bad);
+  return bad === undefined ? undefined : t('Not a jump host: {0} (give [user@]host[:port] of letters, digits, ".", "-", "_", comma-separated).', bad);
 }

@@ -241,7 +241,7 @@ export class ConnectionStore implements vscode.Disposable {
     if (auth === 'key' && identityFile) settings.identityFile = identityFile;
     if (auth === 'key' || auth === 'password') {
       const secret = await this.release(saved, 'sshSecret');
-      if (secret) settings.secret = secret;
+      if (secret) Object.assign(settings, { secret, secretKind: auth === 'key' ? 'passphrase' : 'password' });
     }
     return settings;
   }

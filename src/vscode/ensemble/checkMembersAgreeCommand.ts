@@ -27,7 +27,7 @@ export function isCancel(error: unknown): boolean {
 
 /** The check itself, with the connection's TLS, bastion, AdminServer port and configured members. */
 export async function checkConnection(core: Core, saved: SavedConnection, signal: AbortSignal): Promise<AgreementResult> {
-  const access = await memberAccess(core, saved.id, saved.connectString);
+  const access = await memberAccess(core, saved.id, saved.connectString, saved.name);
   return checkEnsemble(saved.connectString, { ...access, adminPort: adminPortOf(saved), thresholds: agreementThresholds(), signal });
 }
 

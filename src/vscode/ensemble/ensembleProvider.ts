@@ -22,11 +22,16 @@ interface Fetched {
   statuses?: ServerStatus[];
   /** Members `/zookeeper/config` lists without a client address: known, not askable. */
   unaskable?: ConfigMember[];
+  /** Members `/zookeeper/config` lists that the connect string does not name, and the user did not allow: not asked. */
+  unnamed?: ConfigMember[];
   error?: string;
 }
 
 /** The membership a connection's live session reads from `/zookeeper/config`; undefined when not connected. */
 export type ConfigReader = (connectionId: string) => Promise<EnsembleConfig | undefined>;
+
+/** Which of the members the connect string does not name may be asked (see unnamedMembers.ts); `mayAsk`: the user may be asked. */
+export type UnnamedMembersPolicy = (connectionId: string, connectionName: string, unnamed: readonly ConfigMember[], mayAsk: boolean) => Promise<string[]>;
 
 export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<EnsembleNode | undefined>();
@@ -50,6 +55,7 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
     private readonly readConfig: ConfigReader = () => Promise.resolve(undefined),
     private readonly tlsOf: (connectionId: string) => Promise<PreparedTls | undefined> = () => Promise.resolve(undefined),
     private readonly dialerOf: (connectionId: string) => Promise<Dialer | undefined> = () => Promise.resolve(undefined),
+    private readonly allowUnnamed: UnnamedMembersPolicy = () => Promise.resolve([]),
   ) {
     this.subscriptions.push(store.onDidChange(() => { this.fetched.clear(); this.changed.fire(undefined); }));
   }
@@ -67,18 +73,18 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
 
   setPolling(on: boolean): void {
     if (on && !this.timer) {
-      this.timer = setInterval(() => void this.refresh(), ensembleRefreshMs());
+      this.timer = setInterval(() => void this.refresh(false), ensembleRefreshMs());
     } else if (!on && this.timer) {
       clearInterval(this.timer);
       this.timer = undefined;
     }
   }
 
-  /** Asks the servers of every connection shown again. */
-  async refresh(): Promise<void> {
+  /** Asks the servers of every connection shown again; `byUser`: the user asked (a timer's refresh raises no dialog). */
+  async refresh(byUser = true): Promise<void> {
     this.refreshCount++;
     await Promise.all([...this.fetched.keys()].map(async (id) => {
-      await this.fetch(id, true);
+      await this.fetch(id, true, byUser);
       this.changed.fire(this.rootFor(id));
     }));
   }
@@ -106,12 +112,14 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
     if (!node) return this.store.list().map((c) => this.rootFor(c.id));
     if (node instanceof EnsembleServerNode) return details(node);
     if (!(node instanceof EnsembleConnectionNode)) return [];
-    const result = await this.fetch(node.connectionId, false);
+    const result = await this.fetch(node.connectionId, false, true);
     if (result.error) return [new EnsembleDetailNode(node, t('Cannot ask the servers'), result.error, 'error', 'error')];
     return [
       ...(result.statuses ?? []).map((s) => new EnsembleServerNode(node, s)),
       ...(result.unaskable ?? []).map((m) => new EnsembleDetailNode(node, t('server.{0} {1}:{2}', m.id, m.host, m.quorumPort),
         t('in /zookeeper/config without a client address: not asked'), 'question')),
+      ...(result.unnamed ?? []).map((m) => new EnsembleDetailNode(node, t('server.{0} {1}', m.id, m.client ?? m.host),
+        t('in /zookeeper/config, not in the connect string: not asked'), 'question')),
     ];
   }
 
@@ -119,18 +127,18 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
     return node instanceof EnsembleConnectionNode ? undefined : node.parent;
   }
 
-  private fetch(connectionId: string, fresh: boolean): Promise<Fetched> {
+  private fetch(connectionId: string, fresh: boolean, byUser: boolean): Promise<Fetched> {
     const cached = this.fetched.get(connectionId);
     if (cached && !fresh) return Promise.resolve(cached);
     let pending = this.inFlight.get(connectionId);
     if (!pending) {
-      pending = this.ask(connectionId).finally(() => this.inFlight.delete(connectionId));
+      pending = this.ask(connectionId, byUser).finally(() => this.inFlight.delete(connectionId));
       this.inFlight.set(connectionId, pending);
     }
     return pending;
   }
 
-  private async ask(connectionId: string): Promise<Fetched> {
+  private async ask(connectionId: string, byUser: boolean): Promise<Fetched> {
     const saved = this.store.get(connectionId);
     let result: Fetched;
     if (!saved) result = { at: Date.now(), error: t('No such connection.') };
@@ -140,11 +148,12 @@ export class EnsembleProvider implements vscode.TreeDataProvider<EnsembleNode>, 
         const config = await this.readConfig(connectionId).catch(() => undefined);
         const parsed = parseConnectString(saved.connectString);
         const servers = isConnectStringProblem(parsed) ? [] : parsed.servers.map((s) => `${s.host}:${s.port}`);
-        const { members, withoutClient } = ensembleMembers(servers, config);
+        const allowed = await this.allowUnnamed(connectionId, saved.name, ensembleMembers(servers, config).unnamed, byUser);
+        const { members, withoutClient, unnamed } = ensembleMembers(servers, config, allowed);
         const tls = await this.tlsOf(connectionId);
         const dialer = await this.dialerOf(connectionId);
         const statuses = await getEnsembleStatus(saved.connectString, { adminPort: adminPortOf(saved), timeoutMs: 3000, signal: this.abort.signal, members, tls, dialer });
-        result = { at: Date.now(), statuses, unaskable: withoutClient };
+        result = { at: Date.now(), statuses, unaskable: withoutClient, unnamed };
       } catch (error) {
         log().warn(`ensemble ${saved.name}: ${String(error)}`);
         result = { at: Date.now(), error: error instanceof Error ? error.message : String(error) };

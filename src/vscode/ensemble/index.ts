@@ -10,6 +10,7 @@ import { EnsembleProvider } from './ensembleProvider';
 import { checkMembersAgree } from './checkMembersAgreeCommand';
 import { comparePathAcrossMembersCommand } from './comparePathCommand';
 import { dialerOf, tlsOf } from './memberAccess';
+import { allowedUnnamedMembers } from './unnamedMembers';
 
 export interface EnsembleParts {
   readonly ensemble: EnsembleProvider;
@@ -20,7 +21,7 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
   const ensemble = new EnsembleProvider(core.store, async (id) => {
     const live = core.connections.get(id);
     return live && core.connections.state(id) === 'connected' ? readEnsembleConfig(live.session) : undefined;
-  }, (id) => tlsOf(core, id), (id) => dialerOf(core, id));
+  }, (id) => tlsOf(core, id), (id) => dialerOf(core, id), allowedUnnamedMembers);
   const ensembleView = vscode.window.createTreeView<EnsembleNode>('zooscope.ensemble', { treeDataProvider: ensemble });
   return {
     api: undefined,
@@ -28,7 +29,7 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
     disposables: [
       ensemble, ensembleView, ensemble.attach(ensembleView),
       ...registerCommands({
-        [Command.refreshEnsemble]: () => ensemble.refresh(),
+        [Command.refreshEnsemble]: () => ensemble.refresh(true),
         [Command.checkMembersAgree]: (target) => checkMembersAgree(core, target),
         [Command.comparePathAcrossMembers]: (target) => comparePathAcrossMembersCommand(core, target),
       }),

@@ -1,15 +1,16 @@
 // How a connection's members are reached beside its session: its TLS settings and SSH bastion (the live session's
-// when connected), and the members `/zookeeper/config` lists beyond the connect string.
+// when connected), and the members `/zookeeper/config` lists beyond the connect string that the user allowed.
 import type { Core } from '../core/core';
 import { ensembleMembers, readEnsembleConfig } from '../../zk/servers/ensembleConfig';
 import { membersToAsk } from '../../zk/servers/consistencyCheck';
 import { prepareTls, PreparedTls } from '../../zk/security/tlsSettings';
 import { Dialer, dialerFor } from '../../zk/tunnel/dialer';
+import { allowedUnnamedMembers } from './unnamedMembers';
 
 export interface MemberAccess {
   tls?: PreparedTls;
   dialer?: Dialer;
-  /** Members the servers list in `/zookeeper/config` (with a client address) beyond the connect string. */
+  /** Members the servers list in `/zookeeper/config` (with a client address) beyond the connect string, as the user allowed. */
   extraMembers: string[];
 }
 
@@ -32,11 +33,12 @@ export async function dialerOf(core: Core, connectionId: string): Promise<Dialer
   return ssh ? dialerFor(ssh) : undefined;
 }
 
-export async function memberAccess(core: Core, connectionId: string, connectString: string): Promise<MemberAccess> {
+export async function memberAccess(core: Core, connectionId: string, connectString: string, connectionName: string): Promise<MemberAccess> {
   const live = core.connections.get(connectionId);
   const connected = live && core.connections.state(connectionId) === 'connected';
   const config = connected ? await readEnsembleConfig(live.session).catch(() => undefined) : undefined;
   const listed = membersToAsk(connectString);
-  const extraMembers = ensembleMembers(listed, config).members.filter((m) => m.source === 'config').map((m) => m.address);
+  const allowed = await allowedUnnamedMembers(connectionId, connectionName, ensembleMembers(listed, config).unnamed, true);
+  const extraMembers = ensembleMembers(listed, config, allowed).members.filter((m) => m.source === 'config').map((m) => m.address);
   return { tls: await tlsOf(core, connectionId), dialer: await dialerOf(core, connectionId), extraMembers };
 }

@@ -82,17 +82,24 @@ export interface EnsembleMember {
   configId?: number;
 }
 
-/** The members to ask: the connect string's, then the config's members with a client address beyond it. Config
- *  members without a client address come back apart (known, not askable). */
-export function ensembleMembers(connectServers: readonly string[], config: EnsembleConfig | undefined):
-  { members: EnsembleMember[]; withoutClient: ConfigMember[] } {
+/**
+ * The members to ask: the connect string's, then those of the config with a client address that the user allowed
+ * (`allowed`, addresses). The server chooses what the config lists, and asking a member sends it four-letter words,
+ * AdminServer requests, the connection's client certificate and a tunnel through its bastion: so a member the user
+ * did not name is asked only when allowed, and otherwise comes back in `unnamed`. Config members without a client
+ * address come back apart (known, not askable).
+ */
+export function ensembleMembers(connectServers: readonly string[], config: EnsembleConfig | undefined, allowed: readonly string[] = []):
+  { members: EnsembleMember[]; withoutClient: ConfigMember[]; unnamed: ConfigMember[] } {
   const members: EnsembleMember[] = connectServers.map((address) => ({ address, source: 'connectString' }));
   const withoutClient: ConfigMember[] = [];
+  const unnamed: ConfigMember[] = [];
   for (const c of config?.members ?? []) {
     if (!c.client) { withoutClient.push(c); continue; }
     const known = members.find((m) => m.address === c.client);
     if (known) Object.assign(known, { source: 'both', configId: c.id });
-    else members.push({ address: c.client, source: 'config', configId: c.id });
+    else if (allowed.includes(c.client)) members.push({ address: c.client, source: 'config', configId: c.id });
+    else unnamed.push(c);
   }
-  return { members, withoutClient };
+  return { members, withoutClient, unnamed };
 }

@@ -1,21 +1,47 @@
 // The SSH_ASKPASS route of a passphrase or password. ssh runs the helper with its prompt; the helper asks this
 // process over a socket in a folder only the user can open, naming the ssh that runs it (its parent). The secret is
-// given only to an ssh this process started with that secret, and only for a password or passphrase prompt: never to
-// a jump host's or ProxyCommand's ssh (children of the tunnel's ssh, so their pid is not one of ours), never as the
-// answer to a host key question. It is never in a file, an argv or ssh's environment.
+// given only to an ssh this process started with that secret, and only for the prompt of its kind: a password to a
+// password prompt, a key's passphrase to the passphrase prompt of that key file. Never to a jump host's or
+// ProxyCommand's ssh (children of the tunnel's ssh, so their pid is not one of ours), never as the answer to a host
+// key question or a bastion's other questions. It is never in a file, an argv or ssh's environment.
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { SshSecretKind } from './sshSettings';
 
 /** The variable naming the socket the helper asks (not a secret). */
 const SOCKET_ENV = 'ZOOSCOPE_ASKPASS_SOCKET';
 /** A question is one short line; anything longer is not from the helper. */
 const MAX_QUESTION = 8192;
 
-/** ssh's prompts for a secret (password, keyboard-interactive password, key passphrase); not yes/no questions. */
-export function asksForSecret(prompt: string): boolean {
-  return /password: ?$/i.test(prompt) || /^Enter passphrase for /.test(prompt);
+/** A secret and what it may answer. */
+export interface AllowedSecret {
+  secret: string;
+  kind: SshSecretKind;
+  /** The key file a passphrase belongs to, as the settings name it; undefined: the key ssh's config names. */
+  keyFile?: string;
+}
+
+/** OpenSSH's passphrase prompt (`sshconnect2.c`: the file name cut at 100 characters). */
+const PASSPHRASE_PROMPT = /^Enter passphrase for key '(.*)': ?$/s;
+
+/** The names ssh may print for `file`: as given, and with `~/` expanded as ssh does; each cut as ssh cuts it. */
+function keyFileNames(file: string): string[] {
+  const expanded = file === '~' || file.startsWith('~/') ? path.join(os.homedir(), file.slice(1)) : file;
+  return [file, expanded].map((name) => name.slice(0, 100));
+}
+
+/**
+ * Whether `prompt` asks for the secret `allowed` is: a password (ssh's `user@host's password:` or a keyboard-interactive
+ * `Password:`), or the passphrase of its key file. Never a yes/no question, and never one kind for the other: a
+ * bastion that refuses the key and asks "Password:" does not get the passphrase.
+ */
+export function answersPrompt(allowed: Pick<AllowedSecret, 'kind' | 'keyFile'>, prompt: string): boolean {
+  const passphraseFor = PASSPHRASE_PROMPT.exec(prompt)?.[1];
+  if (allowed.kind === 'password') return passphraseFor === undefined && /password: ?$/i.test(prompt);
+  if (passphraseFor === undefined) return false;
+  return allowed.keyFile === undefined || keyFileNames(allowed.keyFile).includes(passphraseFor);
 }
 
 // Run by the program running this process (node, or VS Code's with ELECTRON_RUN_AS_NODE): `process.ppid` is the ssh.
@@ -37,7 +63,7 @@ interface Route {
   env: Record<string, string>;
 }
 
-const secrets = new Map<number, string>();
+const secrets = new Map<number, AllowedSecret>();
 let route: Route | undefined;
 
 function answer(connection: net.Socket): void {
@@ -51,8 +77,8 @@ function answer(connection: net.Socket): void {
   connection.on('end', () => {
     let asked: { pid?: unknown; prompt?: unknown } = {};
     try { asked = JSON.parse(question) as typeof asked; } catch { /* not the helper: no answer */ }
-    const secret = typeof asked.pid === 'number' ? secrets.get(asked.pid) : undefined;
-    connection.end(secret !== undefined && typeof asked.prompt === 'string' && asksForSecret(asked.prompt) ? `${secret}\n` : '');
+    const allowed = typeof asked.pid === 'number' ? secrets.get(asked.pid) : undefined;
+    connection.end(allowed !== undefined && typeof asked.prompt === 'string' && answersPrompt(allowed, asked.prompt) ? `${allowed.secret}\n` : '');
   });
 }
 
@@ -82,10 +108,10 @@ export function askpassEnv(): Record<string, string> {
   return route.env;
 }
 
-/** Lets the ssh with `pid` (one this process started) have `secret`; the returned function takes it back. */
-export function allowSecret(pid: number, secret: string): () => void {
-  secrets.set(pid, secret);
+/** Lets the ssh with `pid` (one this process started) have the secret for its prompt; the returned function takes it back. */
+export function allowSecret(pid: number, allowed: AllowedSecret): () => void {
+  secrets.set(pid, allowed);
   return () => {
-    if (secrets.get(pid) === secret) secrets.delete(pid);
+    if (secrets.get(pid) === allowed) secrets.delete(pid);
   };
 }

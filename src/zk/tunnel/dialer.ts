@@ -4,10 +4,10 @@
 import * as net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { allowSecret, askpassEnv } from './askpass';
-import { SshCommand, sshTunnelCommand } from './sshCommand';
-import { SshTunnelError } from './sshFailure';
+import { SshCommand, SshSettingsError, sshTunnelCommand } from './sshCommand';
+import { SshTunnelError, TunnelFailure } from './sshFailure';
 import { SecretTrial } from './secretTrial';
-import { bastionName, SshTunnelSettings } from './sshSettings';
+import { bastionName, secretKindOf, sshSettingsProblem, SshTunnelSettings } from './sshSettings';
 import { SshTunnelSocket } from './tunnelSocket';
 
 /** A connection that emits 'connect' once bytes can flow, then 'data', 'end', 'error', 'close' as a socket does. */
@@ -27,7 +27,11 @@ export class SshDialer implements Dialer {
   private readonly open = new Set<SshTunnelSocket>();
   private readonly trial = new SecretTrial();
 
-  constructor(readonly settings: SshTunnelSettings) {}
+  /** Throws SshTunnelError when the settings cannot go to ssh (a caller that skipped the check learns it here). */
+  constructor(readonly settings: SshTunnelSettings) {
+    const problem = sshSettingsProblem(settings);
+    if (problem !== undefined) throw new SshTunnelError({ kind: 'settings', line: problem });
+  }
 
   get via(): string {
     return bastionName(this.settings);
@@ -35,7 +39,14 @@ export class SshDialer implements Dialer {
 
   dial(host: string, port: number): SshTunnelSocket {
     const { secret } = this.settings;
-    const command = sshTunnelCommand(this.settings, host, port, secret !== undefined ? askpassEnv() : undefined);
+    let command: SshCommand;
+    try {
+      command = sshTunnelCommand(this.settings, host, port, secret !== undefined ? askpassEnv() : undefined);
+    } catch (error) {
+      if (!(error instanceof SshSettingsError)) throw error;
+      // A member no ssh may be given (a hostile /zookeeper/config's), or no ssh at all: the socket fails with the line.
+      return this.refusedSocket(host, port, { kind: error.notInstalled ? 'notInstalled' : 'settings', line: error.message });
+    }
     const socket = secret === undefined
       ? new SshTunnelSocket(command, this.via, host, port)
       : this.tunnelTryingSecret(command, host, port, secret);
@@ -50,7 +61,7 @@ export class SshDialer implements Dialer {
     const socket = new SshTunnelSocket(command, this.via, host, port, {
       after: turn.then((t) => t.refused),
       // ssh cannot ask before this: its question arrives in a later turn of the loop.
-      onSpawn: (pid) => socket.once('close', allowSecret(pid, secret)),
+      onSpawn: (pid) => socket.once('close', allowSecret(pid, { secret, kind: secretKindOf(this.settings), keyFile: this.settings.identityFile })),
     });
     void turn.then((t) => {
       if (t.refused) return;
@@ -63,6 +74,12 @@ export class SshDialer implements Dialer {
       socket.once('close', () => t.report('unknown'));
     });
     return socket;
+  }
+
+  /** A tunnel that never starts ssh and ends with `failure`, as a socket that could not connect does. */
+  private refusedSocket(host: string, port: number, failure: TunnelFailure): SshTunnelSocket {
+    const never: SshCommand = { program: '', args: [], env: {} };
+    return new SshTunnelSocket(never, this.via, host, port, { after: Promise.resolve(failure) });
   }
 
   /** The tunnels open now (tests end one to see the session recover). */

@@ -23,11 +23,11 @@ const NO_AUTHENTICATION = [
   'GSSAPIAuthentication=no', 'HostbasedAuthentication=no', 'IdentityAgent=none', 'NumberOfPasswordPrompts=0',
 ].flatMap((option) => ['-o', option]);
 
-export function checkBastionHostKey(settings: SshTunnelSettings): Promise<HostKeyVerdict> {
+export async function checkBastionHostKey(settings: SshTunnelSettings): Promise<HostKeyVerdict> {
   // The forward target is never reached: authentication fails first, by design.
   const command = sshTunnelCommand({ ...settings, secret: undefined }, '127.0.0.1', 1);
   return new Promise((resolve) => {
-    execFile(command.program, [...NO_AUTHENTICATION, ...command.args], { env: { ...process.env, ...command.env }, timeout: 30000 }, (_error, _stdout, stderr) => {
+    execFile(command.program, [...NO_AUTHENTICATION, ...command.args], { env: command.env, timeout: 30000 }, (_error, _stdout, stderr) => {
       const lines = String(stderr).split(/\r?\n/).filter((l) => l.trim() !== '');
       const failure = classifySshFailure(lines, bastionName(settings), '127.0.0.1:1', { code: null, signal: null, wasUp: false });
       if (failure.kind === 'hostKeyUnknown') {
@@ -45,10 +45,10 @@ export function checkBastionHostKey(settings: SshTunnelSettings): Promise<HostKe
  * The name the bastion's key has in known_hosts, as ssh itself resolves the destination (`ssh -G`: its config's
  * HostName, Port and HostKeyAlias apply): `host`, or `[host]:port` off port 22. Undefined when ssh cannot tell.
  */
-export function bastionKeyHost(settings: SshTunnelSettings): Promise<string | undefined> {
+export async function bastionKeyHost(settings: SshTunnelSettings): Promise<string | undefined> {
   const command = sshTunnelCommand({ ...settings, secret: undefined }, '127.0.0.1', 1);
   return new Promise((resolve) => {
-    execFile(command.program, ['-G', ...command.args], { env: { ...process.env, ...command.env }, timeout: 10000 }, (error, stdout) => {
+    execFile(command.program, ['-G', ...command.args], { env: command.env, timeout: 10000 }, (error, stdout) => {
       if (error) return resolve(undefined);
       const value = (key: string) => new RegExp(`^${key} (\\S+)$`, 'm').exec(String(stdout))?.[1];
       const host = value('hostkeyalias') ?? value('hostname');

@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { parseSshDestination, SshTunnelSettings } from './sshSettings';
+import { sshCommand, sshProgram } from './sshCommand';
+import type { SshTunnelSettings } from './sshSettings';
 
 const run = promisify(execFile);
 
@@ -22,28 +23,25 @@ export interface PresentedHostKey {
 
 /** The host key the bastion of `settings` presents now, or a one-line error saying why it cannot be read. */
 export async function fetchHostKey(settings: SshTunnelSettings): Promise<PresentedHostKey> {
-  const destination = parseSshDestination(settings.destination);
-  if (!destination) throw new Error(`SSH bastion ${JSON.stringify(settings.destination)} is not [user@]host[:port]`);
+  // Built (and the settings checked) before anything is made or run.
+  const options = (file: string) => [
+    '-o', 'StrictHostKeyChecking=accept-new', '-o', `UserKnownHostsFile=${file}`, '-o', 'GlobalKnownHostsFile=/dev/null',
+    '-o', 'HashKnownHosts=no', '-o', 'BatchMode=yes', '-o', 'ControlMaster=no', '-o', 'ControlPath=none',
+    '-o', 'PubkeyAuthentication=no', '-o', 'PasswordAuthentication=no', '-o', 'KbdInteractiveAuthentication=no',
+    '-o', 'GSSAPIAuthentication=no', '-o', 'HostbasedAuthentication=no', '-o', 'IdentityAgent=none',
+    '-o', `ConnectTimeout=${settings.connectTimeoutSeconds ?? 10}`,
+  ];
+  const keygen = sshProgram(settings, 'ssh-keygen');
+  sshCommand(settings, { options: [], action: [], identity: false });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-hostkey-'));
   const file = path.join(dir, 'known_hosts');
   try {
-    const args = [
-      ...(settings.configFile ? ['-F', settings.configFile] : []),
-      '-o', 'StrictHostKeyChecking=accept-new', '-o', `UserKnownHostsFile=${file}`, '-o', 'GlobalKnownHostsFile=/dev/null',
-      '-o', 'HashKnownHosts=no', '-o', 'BatchMode=yes', '-o', 'ControlMaster=no', '-o', 'ControlPath=none',
-      '-o', 'PubkeyAuthentication=no', '-o', 'PasswordAuthentication=no', '-o', 'KbdInteractiveAuthentication=no',
-      '-o', 'GSSAPIAuthentication=no', '-o', 'HostbasedAuthentication=no', '-o', 'IdentityAgent=none',
-      '-o', `ConnectTimeout=${settings.connectTimeoutSeconds ?? 10}`,
-      ...(settings.jumps?.length ? ['-J', settings.jumps.join(',')] : []),
-      ...(destination.user !== undefined ? ['-l', destination.user] : []),
-      ...(destination.port !== undefined ? ['-p', String(destination.port)] : []),
-      '-N', '--', destination.host,
-    ];
+    const command = sshCommand(settings, { options: options(file), action: ['-N'], identity: false });
     // Fails by design (no way to authenticate); the key is written once the bastion presented it.
-    const failed = await run(settings.sshPath ?? 'ssh', args, { timeout: 30000 }).then(() => undefined, (error: { stderr?: string }) => error.stderr ?? '');
+    const failed = await run(command.program, command.args, { env: command.env, timeout: 30000 }).then(() => undefined, (error: { stderr?: string }) => error.stderr ?? '');
     const entries = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
     if (!entries) throw new Error(`SSH bastion ${settings.destination}: could not read its host key (${(failed ?? '').trim().split('\n').pop() || 'no answer'})`);
-    const { stdout } = await run('ssh-keygen', ['-l', '-f', file]);
+    const { stdout } = await run(keygen, ['-l', '-f', file], { env: command.env });
     const match = /^\d+ (SHA256:\S+) .*\((\S+)\)\s*$/m.exec(stdout);
     if (!match) throw new Error(`SSH bastion ${settings.destination}: could not read its host key's fingerprint`);
     return { fingerprint: match[1], keyType: match[2], entries };

@@ -14,6 +14,8 @@ export type TunnelFailureKind =
   | 'memberRefused'
   | 'memberUnreachable'
   | 'notInstalled'
+  /** Settings or a member that must not reach ssh (see sshSettings.ts): nothing was run. */
+  | 'settings'
   /** The tunnel ended after it was up (ssh killed, the bastion went away). */
   | 'closed'
   | 'other';
@@ -32,7 +34,7 @@ export interface TunnelFailure {
 
 /** Failures that trying again cannot heal: the session gives up on them instead of retrying until its deadline. */
 export function isFinalTunnelFailure(kind: TunnelFailureKind): boolean {
-  return kind === 'hostKeyUnknown' || kind === 'hostKeyChanged' || kind === 'authFailed' || kind === 'identityFile' || kind === 'notInstalled' || kind === 'bastionUnresolved';
+  return kind === 'hostKeyUnknown' || kind === 'hostKeyChanged' || kind === 'authFailed' || kind === 'identityFile' || kind === 'notInstalled' || kind === 'bastionUnresolved' || kind === 'settings';
 }
 
 /** Lines LogLevel=VERBOSE adds that say nothing about a failure. */

@@ -12,6 +12,11 @@ export interface SshTunnelSettings {
   agentSocket?: string;
   /** The key's passphrase or the bastion's password: given to ssh only through SSH_ASKPASS, never argv. */
   secret?: string;
+  /**
+   * What `secret` is, so it answers only its own prompt: a key's passphrase (password and keyboard-interactive
+   * authentication are then off) or the bastion's password. Default: a passphrase with `identityFile`, else a password.
+   */
+  secretKind?: SshSecretKind;
   /** Host keys the user accepted in ZooScope, checked after the user's own known_hosts files. */
   acceptedHostKeysFile?: string;
   /** The user's known_hosts files (default: what the ssh config says, or OpenSSH's two beside `acceptedHostKeysFile`). */
@@ -24,6 +29,13 @@ export interface SshTunnelSettings {
   connectTimeoutSeconds?: number;
 }
 
+export type SshSecretKind = 'password' | 'passphrase';
+
+/** What the secret of `settings` is (see `secretKind`). */
+export function secretKindOf(settings: SshTunnelSettings): SshSecretKind {
+  return settings.secretKind ?? (settings.identityFile !== undefined ? 'passphrase' : 'password');
+}
+
 export interface SshDestination {
   user?: string;
   host: string;
@@ -31,11 +43,19 @@ export interface SshDestination {
 }
 
 /**
- * A word ssh would read as an option, or with characters no host name has (controls, invisible and direction marks
- * that would make the name shown differ from the one used): refused before it reaches argv.
+ * What a host or user name given to ssh may hold: letters, digits and `._-` (`+` in a user), not starting with `-`
+ * (ssh would read an option), and nothing else. Every word here may reach `sh -c`: some OpenSSH versions paste `-J`
+ * hosts into a ProxyCommand, and a user's config may paste `%h`/`%r` into one; so no quotes, `$`, backticks, `;`,
+ * `|`, `&`, spaces, commas, controls or invisible characters, whatever their source (the form, the CLI, a folder's
+ * settings, a server's `/zookeeper/config`).
  */
-function unsafeWord(value: string): boolean {
-  return value === '' || value.startsWith('-') || /[\s\p{Cc}\p{Cf},]/u.test(value);
+const SSH_HOST = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+const SSH_USER = /^[A-Za-z0-9_][A-Za-z0-9._+-]*$/;
+const IPV6_LITERAL = /^[0-9A-Fa-f:.]+$/;
+
+/** Whether `host` is a name or address ssh may be given (an IPv6 address without brackets). */
+export function isSafeSshHost(host: string): boolean {
+  return host.length <= 255 && (SSH_HOST.test(host) || (host.includes(':') && IPV6_LITERAL.test(host)));
 }
 
 /** Parses `[user@]host[:port]`; undefined when it cannot be one (the reason is not needed: the caller says which). */
@@ -46,18 +66,32 @@ export function parseSshDestination(text: string): SshDestination | undefined {
   const host = rawHost.startsWith('[') ? rawHost.slice(1, -1) : rawHost;
   const port = rawPort === undefined ? undefined : Number(rawPort);
   if (port !== undefined && (port < 1 || port > 65535)) return undefined;
-  if (unsafeWord(host) || (user !== undefined && unsafeWord(user))) return undefined;
+  if (!isSafeSshHost(host) || (user !== undefined && !SSH_USER.test(user))) return undefined;
   return { user, host, port };
 }
 
-/** Why `settings` cannot work, in one line; undefined when they can. */
+/** A file name given to ssh (as an argument or inside a quoted `-o` value): no controls, no quote that would end it. */
+function fileProblem(file: string): boolean {
+  return file === '' || /[\u0000-\u001f\u007f"]/.test(file);
+}
+
+/**
+ * Why `settings` cannot work, in one line; undefined when they can. Every ssh ZooScope runs is built by
+ * sshCommand.ts, which refuses settings this finds a problem in: no caller can skip it.
+ */
 export function sshSettingsProblem(settings: SshTunnelSettings): string | undefined {
-  if (!parseSshDestination(settings.destination)) return `SSH bastion ${JSON.stringify(settings.destination.slice(0, 120))} is not [user@]host[:port]`;
+  const shown = (text: string) => JSON.stringify(text.slice(0, 120));
+  if (!parseSshDestination(settings.destination)) return `SSH bastion ${shown(settings.destination)} is not [user@]host[:port] (letters, digits, ".", "-", "_")`;
   for (const jump of settings.jumps ?? []) {
-    if (!parseSshDestination(jump)) return `SSH jump host ${JSON.stringify(jump.slice(0, 120))} is not [user@]host[:port]`;
+    if (!parseSshDestination(jump)) return `SSH jump host ${shown(jump)} is not [user@]host[:port] (letters, digits, ".", "-", "_")`;
   }
-  for (const [name, file] of [['identity file', settings.identityFile], ['config file', settings.configFile]] as const) {
-    if (file !== undefined && (file === '' || /[\u0000-\u001f]/.test(file))) return `SSH ${name} ${JSON.stringify(file)} is not a file name`;
+  const files: [string, string | undefined][] = [
+    ['identity file', settings.identityFile], ['config file', settings.configFile], ['program', settings.sshPath],
+    ['agent socket', settings.agentSocket], ['known hosts file', settings.acceptedHostKeysFile],
+    ...(settings.knownHostsFiles ?? []).map((f): [string, string] => ['known hosts file', f]),
+  ];
+  for (const [name, file] of files) {
+    if (file !== undefined && fileProblem(file)) return `SSH ${name} ${shown(file)} is not a file name`;
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { Duplex } from 'node:stream';
 import { AckNudge } from './ackNudge';
-import { SECRET_ENV, SshCommand } from './sshCommand';
+import type { SshCommand } from './sshCommand';
 import { classifySshFailure, SshTunnelError, sshNotStarted, TunnelFailure } from './sshFailure';
 
 /** Lines of ssh's stderr kept for the failure line (it writes a few; a hostile peer's banner could write many). */
@@ -54,11 +54,9 @@ export class SshTunnelSocket extends Duplex {
   private spawnSsh(command: SshCommand, onSpawn?: (pid: number) => void): void {
     const target = `${this.remoteAddress}:${this.remotePort}`;
     // detached: ssh gets no controlling terminal, so it can never prompt on the user's tty (the CLI runs in one).
-    // The CLI's secret variable stays out of ssh's environment: the secret goes only through askpass.
-    const env: NodeJS.ProcessEnv = { ...process.env, ...command.env };
-    delete env[SECRET_ENV];
+    // command.env holds no secret's variable (sshCommand.ts): the secret goes only through askpass.
     const child = spawn(command.program, command.args, {
-      env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true,
+      env: command.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true,
     });
     this.child = child;
     if (child.pid !== undefined) onSpawn?.(child.pid);
