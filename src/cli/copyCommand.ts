@@ -1,19 +1,27 @@
-// `zooscope copy <source> <target> [--mirror] [--dry-run] [--no-acl]`: makes the target subtree hold the source's
-// (a live `<connectString>/<path>` or an export file; the target is live). The plan — creates, data changes, ACL
-// changes and, with --mirror, deletes — is printed before anything is written; --dry-run stops there. Writes are
-// version-checked against what the plan read; a second run after an interruption finishes the job. Exit codes:
-// 0 done (or planned), 1 some writes refused or left (run again), 2 bad arguments or a plan that cannot be made.
+// `zooscope copy <source> <target> [--mirror] [--dry-run] [--no-acl] [--yes]`: makes the target subtree hold the
+// source's (a live `<connectString>/<path>` or an export file; the target is live). The plan — creates, data
+// changes, ACL changes and, with --mirror, deletes — is printed before anything is written; --dry-run stops there.
+// A plan that deletes is confirmed on a terminal first; from a pipe or a script it needs --yes. Source and target
+// may not overlap on one ensemble, however each is spelled (src/zk/compare/overlap.ts). Writes are version-checked
+// against what the plan read; a second run after an interruption finishes the job. Exit codes: 0 done (or planned),
+// 1 some writes refused or left (run again), 2 bad arguments, a plan that cannot be made, or deletes planned without
+// a terminal to confirm them and without --yes; 6 the deletes were not confirmed (as `zooscope lock`'s "cancelled
+// before anything was done"). Nothing is written in cases 2 and 6.
 import { CopyPlan, CopyReport, CopyStep, executeCopy, planCopy, planForShowing, SkipReason } from '../zk/compare';
+import { DEFAULT_MAX_NODES } from '../zk/compare/subtreeRead';
+import { confirmOnTerminal } from './confirm';
 import { MAX_TIMER_MS } from '../zk/timeouts';
 import { formatPermissions } from '../zk/write/aclFormat';
 import { CREDENTIALS_HINT, integerOf, secondsOf, UsageError } from './args';
-import type { Output } from './output';
+import { Output, valueLines } from './output';
 import { SecurityArgs } from './securityArgs';
-import { parseSide, runWithSides, SideSpec } from './subtreeSides';
+import { parseSide, runWithSides, SideSpec, tooLargeLine } from './subtreeSides';
 
-export const copyUsage = `usage: zooscope copy <source> <target> [--mirror] [--dry-run] [--no-acl] [--read-only] [--batch <ops>]
-                     [--timeout <seconds>] [--digest <user>] [security options]
-       <source>: <connectString>/<path> or an export file (file:<name>); <target>: <connectString>/<path>`;
+export const copyUsage = `usage: zooscope copy <source> <target> [--mirror] [--dry-run] [--yes] [--no-acl] [--read-only] [--batch <ops>]
+                     [--max-nodes <n>] [--timeout <seconds>] [--digest <user>] [security options]
+       <source>: <connectString>/<path> or an export file (file:<name>); <target>: <connectString>/<path>
+       --yes: write planned deletes without asking (needed when stdin is not a terminal)
+       --max-nodes: nodes read at most per side (default ${DEFAULT_MAX_NODES})`;
 
 interface CopyArgs {
   source: SideSpec;
@@ -22,14 +30,16 @@ interface CopyArgs {
   dryRun: boolean;
   acls: boolean;
   readOnly: boolean;
+  yes: boolean;
   batchSize?: number;
+  maxNodes?: number;
   timeoutMs: number;
   security: SecurityArgs;
 }
 
 function parseArgs(args: string[]): CopyArgs {
   const positional: string[] = [];
-  const parsed = { mirror: false, dryRun: false, acls: true, readOnly: false, batchSize: undefined as number | undefined, timeoutMs: 15000, security: new SecurityArgs() };
+  const parsed = { mirror: false, dryRun: false, acls: true, readOnly: false, yes: false, batchSize: undefined as number | undefined, maxNodes: undefined as number | undefined, timeoutMs: 15000, security: new SecurityArgs() };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     switch (arg) {
@@ -37,6 +47,8 @@ function parseArgs(args: string[]): CopyArgs {
       case '--dry-run': parsed.dryRun = true; break;
       case '--no-acl': case '--no-acls': parsed.acls = false; break;
       case '--read-only': parsed.readOnly = true; break;
+      case '--yes': case '-y': parsed.yes = true; break;
+      case '--max-nodes': parsed.maxNodes = integerOf(args[++i], arg, 1, Number.MAX_SAFE_INTEGER); break;
       case '--batch': parsed.batchSize = integerOf(args[++i], arg, 1, 10000); break;
       case '--timeout': parsed.timeoutMs = Math.max(1000, secondsOf(args[++i], arg, 0, MAX_TIMER_MS)); break;
       default: i = parsed.security.takeRest(args, i, positional);
@@ -76,30 +88,45 @@ export function formatPlan(source: string, target: string, plan: CopyPlan): stri
   const shown = planForShowing(plan);
   for (const step of [...shown.writes, ...shown.deletes, ...shown.aclChanges]) lines.push(stepLine(step));
   for (const skipped of shown.skipped) lines.push(`skip      ${skipped.path}  (${skipText(skipped.reason)})`);
-  return lines.join('\n');
+  return valueLines(lines);
 }
 
 function formatReport(report: CopyReport): string {
   const lines = [`done: ${report.created} created, ${report.updated} data changed, ${report.aclsSet} ACL(s) set, ${report.deleted} deleted`];
   for (const failure of report.failed) lines.push(`refused   ${failure.path}  (${failure.operation}: ${failure.code}${failure.code === 'badVersion' || failure.code === 'nodeExists' ? ', changed since the plan' : ''})`);
   if (report.remaining > 0) lines.push(`${report.remaining} left ${report.cancelled ? '(cancelled)' : `(${report.interrupted?.code ?? 'interrupted'})`}: run the same command again to finish`);
-  return lines.join('\n');
+  return valueLines(lines);
+}
+
+/** Undefined when the deletes may go ahead; else the exit code, the reason said in one line. */
+async function deletesConfirmed(deletes: number, out: Output): Promise<number | undefined> {
+  const answer = await confirmOnTerminal(`delete ${deletes} node(s) as planned above? [y/N] `);
+  if (answer === 'yes') return undefined;
+  if (answer === 'notATerminal') {
+    out.error(`zooscope copy: the plan deletes ${deletes} node(s) and stdin is not a terminal to confirm it: nothing written; add --yes to write it`);
+    return 2;
+  }
+  out.error('zooscope copy: not confirmed: nothing written');
+  return 6;
 }
 
 export function runCopy(args: string[], out: Output): Promise<number> {
   return runWithSides('copy', args, out, parseArgs, async (parsed, sessions) => {
     const source = await sessions.open(parsed.source);
     const target = await sessions.session(parsed.target.connectString);
-    const plan = await planCopy(source, target, parsed.target.path, { mirror: parsed.mirror, acls: parsed.acls, guard: { readOnly: parsed.readOnly } });
+    const plan = await planCopy(source, target, parsed.target.path, { mirror: parsed.mirror, acls: parsed.acls, guard: { readOnly: parsed.readOnly }, maxNodes: parsed.maxNodes });
     if (plan.problem) {
       const p = plan.problem;
-      if (p.code === 'overlap') out.error('zooscope copy: the source and the target overlap (one holds the other): choose a target outside the source');
+      if (p.code === 'overlap') out.error('zooscope copy: the source and the target overlap on the same ZooKeeper servers (one holds the other): choose a target outside the source');
+      else if (p.code === 'subtreeTooLarge') out.error(tooLargeLine('copy', p.side, p.path, parsed.maxNodes));
       else if (p.code === 'aclHidden') out.error(`zooscope copy: the server hides the digest passwords in the ACL of ${p.path} from this session (it lacks ADMIN permission there): copying that ACL would lock everyone out; use --no-acl, or credentials with ADMIN permission`);
       else out.error(`zooscope copy: cannot plan: the ${p.side} ${p.code === 'changed' ? 'was written while it was read' : p.code === 'unreadable' ? 'has nodes this session may not read' : `says ${p.code}`}${p.path ? ` at ${p.path}` : ''}${p.code === 'unreadable' ? `; ${CREDENTIALS_HINT}` : ''}`);
       return 2;
     }
     out.text(formatPlan(parsed.source.text, parsed.target.text, plan));
     if (parsed.dryRun) return 0;
+    const stop = plan.counts.delete > 0 && !parsed.yes ? await deletesConfirmed(plan.counts.delete, out) : undefined;
+    if (stop !== undefined) return stop;
     const run = await executeCopy(target, plan, { readOnly: parsed.readOnly }, { batchSize: parsed.batchSize });
     if (!run.ok) {
       out.error(`zooscope copy: refused: ${run.failure.code === 'readOnly' ? 'the connection is read-only' : run.failure.code}`);

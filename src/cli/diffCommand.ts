@@ -4,14 +4,16 @@
 // but through the Output's visibleText / JSON escapes.
 import { compareSubtrees, CompareLimit, CompareResult, Difference, NodeFacts } from '../zk/compare';
 import { MAX_TIMER_MS } from '../zk/timeouts';
-import { secondsOf, UsageError } from './args';
-import type { Output } from './output';
+import { DEFAULT_MAX_NODES } from '../zk/compare/subtreeRead';
+import { integerOf, secondsOf, UsageError } from './args';
+import { Output, valueLines } from './output';
 import { SecurityArgs } from './securityArgs';
-import { parseSide, runWithSides, SideSpec } from './subtreeSides';
+import { parseSide, runWithSides, SideSpec, tooLargeLine } from './subtreeSides';
 
 export const diffUsage = `usage: zooscope diff <left> <right> [--json] [--ignore-ephemeral] [--ignore-acl] [--ignore-data <glob>]…
-                     [--timeout <seconds>] [--digest <user>] [security options]
+                     [--max-nodes <n>] [--timeout <seconds>] [--digest <user>] [security options]
        <left>, <right>: <connectString>/<path> (e.g. 127.0.0.1:2181/app) or an export file (file:<name>)
+       --max-nodes: nodes read at most per side (default ${DEFAULT_MAX_NODES})
        --ignore-data globs are relative to each side's path: /services/*/config, /**/cache`;
 
 interface DiffArgs {
@@ -21,13 +23,14 @@ interface DiffArgs {
   ignoreEphemeral: boolean;
   ignoreAcls: boolean;
   ignoreData: string[];
+  maxNodes?: number;
   timeoutMs: number;
   security: SecurityArgs;
 }
 
 function parseArgs(args: string[]): DiffArgs {
   const positional: string[] = [];
-  const parsed = { json: false, ignoreEphemeral: false, ignoreAcls: false, ignoreData: [] as string[], timeoutMs: 15000, security: new SecurityArgs() };
+  const parsed = { json: false, ignoreEphemeral: false, ignoreAcls: false, ignoreData: [] as string[], maxNodes: undefined as number | undefined, timeoutMs: 15000, security: new SecurityArgs() };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     switch (arg) {
@@ -40,6 +43,7 @@ function parseArgs(args: string[]): DiffArgs {
         parsed.ignoreData.push(glob);
         break;
       }
+      case '--max-nodes': parsed.maxNodes = integerOf(args[++i], arg, 1, Number.MAX_SAFE_INTEGER); break;
       case '--timeout': parsed.timeoutMs = Math.max(1000, secondsOf(args[++i], arg, 0, MAX_TIMER_MS)); break;
       default: i = parsed.security.takeRest(args, i, positional);
     }
@@ -80,13 +84,17 @@ export function formatDiff(left: string, right: string, result: CompareResult): 
     if (paths.length > 0) lines.push(`not readable on the ${side} (noAuth): ${paths.length}, e.g. ${paths[0]}`);
   }
   for (const limit of result.limits) lines.push(`note: ${LIMIT_TEXT[limit]}`);
-  return lines.join('\n');
+  return valueLines(lines);
 }
 
 export function runDiff(args: string[], out: Output): Promise<number> {
   return runWithSides('diff', args, out, parseArgs, async (parsed, sessions) => {
     const [left, right] = [await sessions.open(parsed.left), await sessions.open(parsed.right)];
-    const result = await compareSubtrees(left, right, { ignoreEphemeral: parsed.ignoreEphemeral, ignoreAcls: parsed.ignoreAcls, ignoreData: parsed.ignoreData });
+    const result = await compareSubtrees(left, right, { ignoreEphemeral: parsed.ignoreEphemeral, ignoreAcls: parsed.ignoreAcls, ignoreData: parsed.ignoreData, maxNodes: parsed.maxNodes });
+    if (result.error?.code === 'subtreeTooLarge') {
+      out.error(tooLargeLine('diff', `${result.error.side} side`, result.error.path, parsed.maxNodes));
+      return 2;
+    }
     if (result.error) {
       out.error(`zooscope diff: reading the ${result.error.side} side: ${result.error.operation} ${result.error.path}: ${result.error.code}`);
       return 2;

@@ -1,6 +1,8 @@
 // `zooscope lock <connectString> <path> [--read | --write | --election | --unfair-election] [--timeout <s>]
-//  [--hold <s>] [--convention <id>] [--session-timeout <s>] [--digest <user>] [security options]`: takes a lock by hand with the extension's recipe and
-// convention detection, and says what happens, one line per event, each starting with a stable word:
+//  [--hold <s>] [--convention <id>] [--session-timeout <s>] [--here] [--digest <user>] [security options]`: takes a lock by hand with the extension's recipe and
+// convention detection, and says what happens, one line per event, each starting with a stable word.
+// A path with lock queues below it (a folder of queues) is refused, the queues named, as VS Code offers them
+// instead: a node beside them is a lock no client of theirs sees. --here locks that path itself all the same.
 //   session <0x…>                              the lock session is open
 //   convention <id> recognised|empty|chosen     the rules our node follows (or `<id> unknown|mixed` before failing)
 //   waiting position=<i>/<n> for=<node>         queued; repeated whenever the position or the node waited for changes
@@ -9,7 +11,7 @@
 //   released|cancelled|timeout|lost reason=<r>|failed error=<code>
 // Holds until --hold seconds have passed, SIGINT/SIGTERM/SIGHUP, or stdout's reader goes away; then releases.
 // Digest credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=user:password. Exit codes: 0 released, 1 error (cannot
-// connect, ZooKeeper error), 2 usage, 3 timed out waiting, 4 lost, 5 the queue's convention is unknown or has no
+// connect, ZooKeeper error), 2 usage (or a folder of lock queues without --here), 3 timed out waiting, 4 lost, 5 the queue's convention is unknown or has no
 // such lock (choose one with --convention), 6 cancelled by a signal before it was held.
 import { ConnectFailure, SessionOptions } from '../zk/session/session';
 import { AcquireOptions, CONVENTION_IDS, isConventionId, LockError, LockManager, LockMode, LockSnapshot } from '../zk/locks';
@@ -31,6 +33,8 @@ interface LockArgs {
   holdMs?: number;
   convention?: AcquireOptions['convention'];
   sessionTimeoutMs: number;
+  /** Lock the path itself even when lock queues are below it. */
+  here?: boolean;
   digest: string[];
   tls?: SessionOptions['tls'];
   sasl?: SessionOptions['sasl'];
@@ -49,6 +53,7 @@ export function parseLockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
       case '--write': mode = 'write'; break;
       case '--election': mode = 'election'; break;
       case '--unfair-election': mode = 'unfairElection'; break;
+      case '--here': parsed.here = true; break;
       // The lock layer waits with one timer: above 24.8 days it would fire at once.
       case '--timeout': parsed.timeoutMs = secondsOf(args[++i], arg, 0, MAX_TIMER_MS); break;
       // Holds of any length are chained timers; beyond 2^53 ms is not a duration.
@@ -101,6 +106,15 @@ function emptyPathNote(path: string): string {
     + `clients only see nodes named their way and will not wait for this lock; to share it with them, choose --convention ${theirs}`;
 }
 
+/** The lock queues below `path` (src/zk/locks/lockPathSurvey, as VS Code asks); none when it cannot be listed (the acquire says why). */
+async function queuesBelow(manager: LockManager, path: string): Promise<string[]> {
+  try {
+    return (await manager.surveyPath(path)).queuesBelow;
+  } catch {
+    return [];
+  }
+}
+
 export async function runLock(args: string[], out: Output): Promise<number> {
   let options: LockArgs;
   try {
@@ -143,6 +157,12 @@ export async function runLock(args: string[], out: Output): Promise<number> {
       return EXIT.error;
     }
     out.text(`session ${manager.sessionId}`);
+    const queues = options.here ? [] : await queuesBelow(manager, options.path);
+    if (queues.length > 0) {
+      out.error(`zooscope lock: ${options.path} holds lock queues below it (${queues.join(', ')}): a lock node here is one no client of `
+        + `theirs sees; lock one of them, or add --here to lock ${options.path} itself`);
+      return EXIT.usage;
+    }
     const handle = await manager.acquire(options.path, {
       mode: options.mode, timeoutMs: options.timeoutMs, convention: options.convention ?? 'auto', positionRefreshMs: 1000,
     });

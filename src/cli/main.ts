@@ -22,7 +22,8 @@ const version = typeof ZOOSCOPE_CLI_VERSION === 'string' ? ZOOSCOPE_CLI_VERSION 
 
 const usage = `usage:
   zooscope lock <connectString> <path> [--read | --write | --election | --unfair-election] [--timeout <s>] [--hold <s>]
-                [--convention <id>] [--session-timeout <s>] [--digest <user>]
+                [--convention <id>] [--session-timeout <s>] [--here] [--digest <user>]
+                (--here: lock <path> itself even when lock queues are below it; without it that is refused, exit 2)
   zooscope locks <connectString> <path> [--json] [--strict] [--digest <user>] …   (zooscope locks for all options)
   zooscope locks <connectString> <path> --watch [--for <duration>] [--record <file>] [--trace <file>]   (lock history)
   zooscope locks --replay <recording> [--json] [--trace <file>]
@@ -30,8 +31,9 @@ const usage = `usage:
   zooscope shell <connectString> [--digest <user>] [--timeout <s>] [--read-only] [command [args…]]   (zkCli 3.8's commands and output)
   zooscope ensemble <connectString> --check [--path <path>] [--json] …   (do the members agree; zooscope ensemble for all options)
   zooscope diff <connectString>/<path> <connectString>/<path> [--json] [--ignore-ephemeral] [--ignore-acl] [--ignore-data <glob>]
-                (either side may be an export file; exit 0 equal, 1 different, 2 trouble)
-  zooscope copy <source> <connectString>/<path> [--mirror] [--dry-run] [--no-acl]   (plan printed first)
+                [--max-nodes <n>] (either side may be an export file; exit 0 equal, 1 different, 2 trouble)
+  zooscope copy <source> <connectString>/<path> [--mirror] [--dry-run] [--yes] [--no-acl] [--max-nodes <n>]
+                (plan printed first; deletes are confirmed on a terminal, or need --yes; exit 6: not confirmed)
   zooscope --version
   credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=<user>:<password>
 ${SECURITY_USAGE}`;

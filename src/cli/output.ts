@@ -59,6 +59,14 @@ export function escapeHiddenInJson(json: string): string {
   }).join('\n');
 }
 
+/**
+ * Lines of our own making, each made visible on its own: a line break inside a value (a path from an export file)
+ * is written out as [U+000A] instead of starting a line of its own. Give the result to `text`.
+ */
+export function valueLines(lines: readonly string[]): string {
+  return lines.map(visibleText).join('\n');
+}
+
 /** Each line through visibleText; the newlines between lines are ours and stay. */
 export function visibleLines(text: string): string {
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;

@@ -3,6 +3,7 @@
 // exists, or `file:<name>`). One session per distinct connect string, shared by both sides when they are the same.
 import * as fs from 'node:fs';
 import type { CompareSide } from '../zk/compare';
+import { DEFAULT_MAX_DATA_BYTES, DEFAULT_MAX_NODES } from '../zk/compare/subtreeRead';
 import { SessionOptions, ZkSession } from '../zk/session/session';
 import { parseExport } from '../zk/transfer';
 import { visibleText } from '../shared/visibleText';
@@ -27,6 +28,12 @@ function isFile(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The one line of a side whose read passed --max-nodes (or the data bound): nothing is kept, nothing written. */
+export function tooLargeLine(command: string, side: string, path: string | undefined, maxNodes: number | undefined): string {
+  return `zooscope ${command}: the ${side} holds more than ${maxNodes ?? DEFAULT_MAX_NODES} nodes or ${DEFAULT_MAX_DATA_BYTES / 1024 / 1024} MiB of data`
+    + `${path ? ` (reading ${path})` : ''}: stopped reading, nothing written; raise --max-nodes if the subtree really is that large`;
 }
 
 /** The sessions of `zooscope diff` and `zooscope copy`: one timeout and one set of credentials for every side. */

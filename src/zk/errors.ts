@@ -35,7 +35,8 @@ export const ErrorCode = {
 } as const;
 
 /** Besides the server's codes: no answer in time, a closed session, a reply longer than the channel accepts. */
-export type ErrorName = keyof typeof ErrorCode | 'clientTimeout' | 'closed' | 'replyTooLarge' | 'unknown';
+/** `subtreeTooLarge`: a subtree read passed its bound of nodes or data (ReadOptions.maxNodes / maxDataBytes). */
+export type ErrorName = keyof typeof ErrorCode | 'clientTimeout' | 'closed' | 'replyTooLarge' | 'subtreeTooLarge' | 'unknown';
 
 const namesByCode = new Map<number, ErrorName>(
   Object.entries(ErrorCode).map(([name, code]) => [code, name as ErrorName]),

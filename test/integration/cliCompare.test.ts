@@ -108,7 +108,7 @@ describe('zooscope diff and zooscope copy (CLI)', () => {
     assert.equal(equal.code, 0, equal.stdout);
 
     // Mirror the other server's /app onto the copy: the extra node goes, the data changes.
-    const mirrored = await run(['copy', `${two.connectString}/app`, `${two.connectString}/copied`, '--mirror']);
+    const mirrored = await run(['copy', `${two.connectString}/app`, `${two.connectString}/copied`, '--mirror', '--yes']);
     assert.equal(mirrored.code, 0, mirrored.stderr);
     assert.match(mirrored.stdout, /^delete {4}\/copied\/a/m);
     assert.equal((await run(['diff', `${two.connectString}/app`, `${two.connectString}/copied`])).code, 0);

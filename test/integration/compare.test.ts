@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { compareSubtrees, CompareResult, CompareSide, Difference, executeCopy, planCopy, CopyPlan } from '../../src/zk/compare';
+import { readLiveTree } from '../../src/zk/compare/readLive';
 import { OpCode } from '../../src/zk/protocol/opcodes';
 import { createNullable } from '../../src/zk/protocol/nullableData';
 import * as writes from '../../src/zk/protocol/writes';
@@ -286,5 +287,18 @@ describe('compare, copy and mirror subtrees on two servers', () => {
       const overlap = await planCopy({ session: left, root: from }, left, to, { mirror: true });
       assert.deepEqual(overlap.problem, { side: 'target', code: 'overlap', path: to });
     }
+  });
+
+  test('a read past its bound of nodes stops with subtreeTooLarge, batched and node by node; the copy plans nothing', async () => {
+    for (const multiRead of [true, false]) {
+      const read = await readLiveTree(left, '/cmp/wide', { maxNodes: 100, multiRead });
+      assert.deepEqual(read.error && { code: read.error.code, path: read.error.path }, { code: 'subtreeTooLarge', path: '/cmp/wide' }, `multiRead ${multiRead}`);
+      assert.ok(read.nodes.size <= 101, `kept ${read.nodes.size}`);
+      const bytes = await readLiveTree(left, '/cmp/wide', { maxDataBytes: 100, multiRead });
+      assert.equal(bytes.error?.code, 'subtreeTooLarge', `multiRead ${multiRead}`);
+    }
+    const plan = await planCopy({ session: left, root: '/cmp' }, right, '/bounded', { maxNodes: 100 });
+    assert.deepEqual(plan.problem, { side: 'source', code: 'subtreeTooLarge', path: '/cmp/wide' });
+    assert.equal(await otherRight.exists('/bounded'), undefined);
   });
 });

@@ -16,6 +16,7 @@ import { children, newManager } from '../support/lockHelpers';
 import { ThirdPartyClient } from '../support/thirdParty/driver';
 import { sharedCliBundle } from '../support/cliBundle';
 import { startCurator } from '../support/thirdParty/curator';
+import { startKazoo } from '../support/thirdParty/kazoo';
 import { LockManager } from '../../src/zk/locks';
 import { digestId } from '../../src/zk/write';
 
@@ -272,6 +273,28 @@ describe('zooscope lock (CLI)', () => {
     const chosen = run(zk.connectString, '/cli/note', '--hold', '0', '--convention', 'plain');
     assert.equal(await exitOf(chosen), 0);
     assert.equal(chosen.stderr, '');
+  });
+
+  test('a folder of kazoo queues is refused (exit 2, one line naming them, no node created); --here locks it all the same', { timeout: 90000 }, async () => {
+    const kazoo = await startKazoo(zk.connectString);
+    try {
+      kazoo.acquire('kq1', 'mutex', '/cli/folder/q1');
+      kazoo.acquire('kq2', 'mutex', '/cli/folder/q2');
+      await Promise.all([kazoo.waitForEvent('kq1', 'acquired'), kazoo.waitForEvent('kq2', 'acquired')]);
+      const refused = run(zk.connectString, '/cli/folder', '--hold', '0');
+      assert.equal(await exitOf(refused), 2, refused.lines.join('\n') + refused.stderr);
+      const lines = refused.stderr.trimEnd().split('\n');
+      assert.equal(lines.length, 1, refused.stderr);
+      assert.match(lines[0], /^zooscope lock: \/cli\/folder holds lock queues below it \(\/cli\/folder\/q1, \/cli\/folder\/q2\): .*--here/);
+      assert.ok(!refused.lines.some((l) => l.startsWith('held')), refused.lines.join('\n'));
+      assert.deepEqual((await children(other, '/cli/folder')).sort(), ['q1', 'q2']);
+
+      const here = run(zk.connectString, '/cli/folder', '--hold', '0', '--here');
+      assert.equal(await exitOf(here), 0, here.stderr);
+      assert.match(await here.line('held'), /^held node=\/cli\/folder\/[0-9a-f]{32}-lock-\d{10} /);
+    } finally {
+      await kazoo.close();
+    }
   });
 
   test('hostile node names are printed visibly: bidi override and zero-width space as [U+…], no raw invisible character', { timeout: 60000 }, async () => {

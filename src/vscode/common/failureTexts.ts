@@ -81,6 +81,7 @@ export function describeZkError(error: ZkError): string {
     case 'quotaExceeded': return t('{0} {1} was refused: it would exceed a hard quota (remove or raise the quota with Set Quota…).', error.operation, path);
     case 'closed': return t('The connection is closed.');
     case 'replyTooLarge': return t('The answer to {0} {1} was larger than ZooScope accepts in one reply.', error.operation, path);
+    case 'subtreeTooLarge': return t('The subtree at {0} holds more nodes or data than ZooScope reads at once (2,000,000 nodes, 1 GiB of data): reading stopped.', path);
     default: return t('{0} {1} failed: {2}', error.operation, path, error.code);
   }
 }

@@ -1,6 +1,6 @@
 // Read-only report documents (what a delete, import or export did), kept in memory for the window's lifetime.
 import * as vscode from 'vscode';
-import { shown } from './untrustedText';
+import { linkSafe, shown } from './untrustedText';
 
 export const REPORT_SCHEME = 'zooscope-report';
 const KEPT = 50;
@@ -24,9 +24,15 @@ export class ReportDocuments implements vscode.TextDocumentContentProvider {
   }
 }
 
-/** Up to `max` lines of a list, then how many more there were. */
+/**
+ * A line of a report with values in it (paths, connection names, ACL ids): hidden characters written out, so a line
+ * break or a U+202E in a value cannot start or reverse a line, and `[x](command:…)` made no link.
+ */
+export const reportLine = linkSafe;
+
+/** Up to `max` lines of a list (each a reportLine), then how many more there were. */
 export function listLines(items: readonly string[], max = 1000): string[] {
-  const lines = items.slice(0, max).map((item) => `- ${item}`);
+  const lines = items.slice(0, max).map((item) => `- ${reportLine(item)}`);
   if (items.length > max) lines.push(`- ${vscode.l10n.t('… and {0} more', items.length - max)}`);
   return lines;
 }

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { CompareLimit, CopyPlan, CopyReport, CopyStep, DifferenceKind, planForShowing, SkipReason } from '../../zk/compare';
 import { formatAclEntry } from '../../zk/write/aclFormat';
 import { describeWriteFailure } from '../common/failureTexts';
-import { listLines } from '../common/reports';
+import { listLines, reportLine } from '../common/reports';
 
 const t = vscode.l10n.t;
 
@@ -64,7 +64,7 @@ export function planDocument(plan: CopyPlan, source: string, target: string): st
   const shown = planForShowing(plan);
   const of = (action: CopyStep['action']) => [...shown.writes, ...shown.deletes, ...shown.aclChanges].filter((s) => s.action === action).map(stepText);
   return [
-    `# ${plan.mirror ? t('Mirror plan: {0} → {1}', source, target) : t('Copy plan: {0} → {1}', source, target)}`, '',
+    `# ${reportLine(plan.mirror ? t('Mirror plan: {0} → {1}', source, target) : t('Copy plan: {0} → {1}', source, target))}`, '',
     t('Nothing has been written yet.'), '', planCounts(plan), '',
     ...section(t('Create ({0})', plan.counts.create), of('create')),
     ...section(t('Change data ({0})', plan.counts.setData), of('setData')),
@@ -83,6 +83,6 @@ export function copySummary(plan: CopyPlan, report: CopyReport): string {
 }
 
 export function copyReportDocument(plan: CopyPlan, report: CopyReport): string {
-  return [`# ${plan.targetRoot}`, '', copySummary(plan, report), '',
+  return [`# ${reportLine(plan.targetRoot)}`, '', reportLine(copySummary(plan, report)), '',
     `## ${t('Failed ({0})', report.failed.length)}`, ...listLines(report.failed.map(describeWriteFailure))].join('\n') + '\n';
 }

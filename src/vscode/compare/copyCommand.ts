@@ -4,6 +4,8 @@
 // interruption, running the command again plans and writes only what is left.
 import * as vscode from 'vscode';
 import { CopyPlan, CopyReport, executeCopy, planCopy } from '../../zk/compare';
+import { ZkError } from '../../zk/errors';
+import { describeZkError } from '../common/failureTexts';
 import { log } from '../common/log';
 import { ask, info, warn } from '../common/notifier';
 import { withCancellableProgress } from '../common/progress';
@@ -59,6 +61,7 @@ export async function copyTo(core: Core, mirror: boolean, arg?: unknown, preset?
   if (plan.problem) {
     if (plan.problem.code === 'overlap') showProblem(t('{0}: the source and the target overlap (one holds the other). Choose a target outside the source.', title));
     else if (plan.problem.code === 'aclHidden') showProblem(t('{0}: the server hides the digest passwords in the ACL of {1} from this session (it lacks ADMIN permission there), and copying that ACL would lock everyone out. Copy without ACLs, or add credentials with ADMIN permission.', title, plan.problem.path ?? ''));
+    else if (plan.problem.code === 'subtreeTooLarge') showProblem(describeZkError(new ZkError('subtreeTooLarge', 'getChildren', plan.problem.path)));
     else if (plan.problem.code !== 'cancelled') showProblem(t('Cannot plan {0}: the {1} could not be read whole ({2} {3}).', title, plan.problem.side, plan.problem.code, plan.problem.path ?? ''));
     return { plan };
   }

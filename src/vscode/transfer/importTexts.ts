@@ -4,7 +4,7 @@ import type { ImportPlan, ImportReport } from '../../zk/transfer';
 import type { ImportEntry } from '../../zk/transfer/importPlan';
 import { formatAclEntry } from '../../zk/write/aclFormat';
 import { describeImportSkip, describeWriteFailure } from '../common/failureTexts';
-import { listLines } from '../common/reports';
+import { listLines, reportLine } from '../common/reports';
 
 const t = vscode.l10n.t;
 
@@ -27,7 +27,7 @@ export function importPreview(plan: ImportPlan, file: string): { text: string; m
   // Only the sections that list something: the counts line already says which are empty.
   const section = (heading: string, items: readonly string[]) => items.length ? [`## ${heading}`, ...listLines(items), ''] : [];
   const text = [
-    `# ${t('Import preview: {0} → {1}', file, plan.targetRoot)}`, '', t('Nothing has been written yet.'), '', counts, '',
+    `# ${reportLine(t('Import preview: {0} → {1}', file, plan.targetRoot))}`, '', t('Nothing has been written yet.'), '', counts, '',
     ...section(t('Create ({0})', plan.counts.create), of('create')),
     ...section(t('Change data ({0})', plan.counts.update), of('update')),
     ...section(t('Set ACL ({0})', acls.length), acls),
@@ -49,7 +49,7 @@ export function importSummary(plan: ImportPlan, report: ImportReport): string {
 
 export function importReport(plan: ImportPlan, report: ImportReport): string {
   return [
-    `# ${t('Import into {0}', plan.targetRoot)}`, '', importSummary(plan, report), '',
+    `# ${reportLine(t('Import into {0}', plan.targetRoot))}`, '', reportLine(importSummary(plan, report)), '',
     `## ${t('Failed ({0})', report.failed.length)}`, ...listLines(report.failed.map(describeWriteFailure)), '',
     `## ${t('Created ({0})', report.created.length)}`, ...listLines(report.created), '',
     `## ${t('Changed ({0})', report.updated.length)}`, ...listLines(report.updated), '',

@@ -36,6 +36,8 @@ export interface CompareProgress {
 
 export interface CompareRunOptions extends CompareOptions {
   window?: number;
+  /** Nodes each side's read keeps at most (ReadOptions.maxNodes). */
+  maxNodes?: number;
   signal?: AbortSignal;
   onProgress?: (progress: CompareProgress) => void;
 }
@@ -57,7 +59,7 @@ export interface CompareResult {
 
 function read(side: CompareSide, options: CompareRunOptions, onCount: (n: number) => void): Promise<TreeSnapshot> {
   if ('export' in side) return Promise.resolve(snapshotOfExport(side.export, side.root));
-  return readLiveTree(side.session, side.root, { window: options.window, acls: !options.ignoreAcls, signal: options.signal, onProgress: onCount });
+  return readLiveTree(side.session, side.root, { maxNodes: options.maxNodes, window: options.window, acls: !options.ignoreAcls, signal: options.signal, onProgress: onCount });
 }
 
 function limitsOf(left: TreeSnapshot, right: TreeSnapshot): CompareLimit[] {

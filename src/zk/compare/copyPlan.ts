@@ -17,6 +17,7 @@ import { readLiveTree } from './readLive';
 import { snapshotOfExport } from './readExport';
 import { absolutePath, inPathOrder, isWhole, parentsFirst, TreeSnapshot } from './snapshot';
 import { hidesDigest } from './hiddenDigest';
+import { subtreesOverlap } from './overlap';
 
 export type CopyStep =
   | { action: 'create'; path: string; data: Buffer | null }
@@ -59,6 +60,8 @@ export interface CopyPlanOptions {
   signal?: AbortSignal;
   onProgress?: (progress: { source: number; target: number }) => void;
   guard?: GuardOptions;
+  /** Nodes each side's read keeps at most (ReadOptions.maxNodes). */
+  maxNodes?: number;
 }
 
 const sameAcl = (a: readonly AclEntry[], b: readonly AclEntry[]) => a.length === b.length &&
@@ -88,15 +91,10 @@ export function planForShowing(plan: CopyPlan): Pick<CopyPlan, 'writes' | 'delet
   return { writes: inPathOrder(plan.writes), deletes: inPathOrder(plan.deletes, true), aclChanges: inPathOrder(plan.aclChanges), skipped: inPathOrder(plan.skipped) };
 }
 
-/** Whether one subtree holds the other (a mirror of /app onto /app/copy, or back, would delete its own source). */
-function overlaps(a: string, b: string): boolean {
-  const under = (inner: string, outer: string) => outer === '/' || inner === outer || inner.startsWith(`${outer}/`);
-  return under(a, b) || under(b, a);
-}
-
 export async function planCopy(source: CompareSide, target: ZkSession, targetRoot: string, options: CopyPlanOptions = {}): Promise<CopyPlan> {
   const acls = options.acls ?? true;
-  if ('session' in source && source.session === target && overlaps(source.root, targetRoot)) {
+  // Checked on the servers, not by session or text: see overlap.ts.
+  if ('session' in source && await subtreesOverlap(source, { session: target, root: targetRoot })) {
     return {
       sourceRoot: source.root, targetRoot, mirror: options.mirror ?? false, acls, writes: [], deletes: [], aclChanges: [], skipped: [],
       counts: { create: 0, setData: 0, setAcl: 0, delete: 0, skip: 0, unchanged: 0 }, problem: { side: 'target', code: 'overlap', path: targetRoot },
@@ -105,8 +103,8 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
   const counts = { source: 0, target: 0 };
   const [from, to] = await Promise.all([
     'export' in source ? Promise.resolve(snapshotOfExport(source.export, source.root))
-      : readLiveTree(source.session, source.root, { window: options.window, multiRead: options.multiRead, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, source: (counts.source = n) }) }),
-    readLiveTree(target, targetRoot, { window: options.window, multiRead: options.multiRead, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, target: (counts.target = n) }) }),
+      : readLiveTree(source.session, source.root, { maxNodes: options.maxNodes, window: options.window, multiRead: options.multiRead, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, source: (counts.source = n) }) }),
+    readLiveTree(target, targetRoot, { maxNodes: options.maxNodes, window: options.window, multiRead: options.multiRead, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, target: (counts.target = n) }) }),
   ]);
   const plan: CopyPlan = {
     sourceRoot: from.root, targetRoot, mirror: options.mirror ?? false, acls, writes: [], deletes: [], aclChanges: [], skipped: [],

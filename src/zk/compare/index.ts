@@ -7,5 +7,6 @@ export * from './compareSubtrees';
 export * from './copyExecute';
 export * from './copyPlan';
 export * from './differences';
+export * from './overlap';
 export * from './pathGlob';
 export * from './snapshot';

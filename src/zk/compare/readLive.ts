@@ -13,6 +13,8 @@ import { readLiveTreeBatched, sameStat } from './readLiveBatched';
 import { relativePath, TreeSnapshot } from './snapshot';
 import { SubtreeRead } from './subtreeRead';
 
+export { DEFAULT_MAX_DATA_BYTES, DEFAULT_MAX_NODES } from './subtreeRead';
+
 export interface ReadOptions {
   /** Most nodes in flight (default 256). */
   window?: number;
@@ -25,7 +27,12 @@ export interface ReadOptions {
   stallTimeoutMs?: number;
   /** Read many nodes a request with multiRead (default true); false, or a server before 3.6: node by node. */
   multiRead?: boolean;
+  /** Nodes listed at most (default DEFAULT_MAX_NODES, subtreeRead.ts); past it the read stops with `subtreeTooLarge`. */
+  maxNodes?: number;
+  /** Data bytes kept at most (default DEFAULT_MAX_DATA_BYTES, subtreeRead.ts); past it the read stops with `subtreeTooLarge`. */
+  maxDataBytes?: number;
 }
+
 
 export async function readLiveTree(session: ZkSession, root: string, options: ReadOptions = {}): Promise<TreeSnapshot> {
   if (options.multiRead ?? true) {
@@ -62,6 +69,7 @@ function readLiveTreeSingly(session: ZkSession, root: string, options: ReadOptio
       const relative = relativePath(path, root);
       if ((children && !sameStat(children.stat, stat)) || (aclReply && !sameStat(aclReply.stat, stat))) snapshot.changed.add(relative);
       snapshot.nodes.set(relative, { data: bytes, acl: aclReply?.acl, kind: nodeKind(stat), stat });
+      if (!run.withinBounds(path, children?.children.length ?? 0, stat.dataLength)) return;
       if (children) order.add(path, children.children);
     };
 

@@ -92,6 +92,7 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
     const keep = (path: string, data: Buffer | null, stat: ZnodeStat, acl?: AclEntry[]) => {
       if (stat.dataLength > 0) batchSize = Math.min(batchSize, Math.max(1, Math.floor(REPLY_DATA_BUDGET / stat.dataLength)));
       snapshot.nodes.set(relativePath(path, root), { data, acl, kind: nodeKind(stat), stat });
+      if (!run.withinBounds(path, 0, stat.dataLength)) return;
       if (stat.numChildren > 0) toList.push({ path, stat });
     };
 
@@ -119,6 +120,7 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
       }
       const parent = snapshot.nodes.get(relativePath(read.path, root))!;
       if (result.children.length !== parent.stat!.numChildren) snapshot.changed.add(relativePath(read.path, root));
+      if (!run.withinBounds(read.path, result.children.length, 0)) return;
       if (result.children.length > 0) listings.push({ parent: read.path, names: result.children, next: 0, pzxid: parent.stat!.pzxid });
     };
 

@@ -7,12 +7,22 @@ import type { ZkSession } from '../session/session';
 import type { ReadOptions } from './readLive';
 import { emptySnapshot, relativePath, TreeSnapshot } from './snapshot';
 
+/**
+ * What a subtree read keeps at most, so a server listing endless children cannot exhaust memory: each node kept
+ * costs about 700 bytes beside its data (path, Stat, ACL), so 2 million nodes are about 1.4 GB.
+ */
+export const DEFAULT_MAX_NODES = 2_000_000;
+export const DEFAULT_MAX_DATA_BYTES = 1024 * 1024 * 1024;
+
 export class SubtreeRead<Other = never> {
   readonly snapshot: TreeSnapshot;
   private stoppedValue = false;
   private done = false;
   private lastReply = Date.now();
   private lastProgress = 0;
+  /** Nodes listed (read or still to read) and data bytes kept so far, against the read's bounds. */
+  private listed = 1;
+  private dataBytes = 0;
   private readonly watchdog: NodeJS.Timeout;
 
   /**
@@ -65,6 +75,18 @@ export class SubtreeRead<Other = never> {
       this.snapshot.error = { code: zkError.code, operation: zkError.operation, path: zkError.path ?? path };
       this.stoppedValue = true;
     }
+  }
+
+  /**
+   * Counts `names` more nodes listed below `path` and `bytes` more data kept; past the read's bounds the read stops
+   * with `subtreeTooLarge` (a hostile server's endless children must not exhaust memory) and this answers false.
+   */
+  withinBounds(path: string, names: number, bytes: number): boolean {
+    this.listed += names;
+    this.dataBytes += bytes;
+    if (this.listed <= (this.options.maxNodes ?? DEFAULT_MAX_NODES) && this.dataBytes <= (this.options.maxDataBytes ?? DEFAULT_MAX_DATA_BYTES)) return true;
+    this.failed(path, new ZkError('subtreeTooLarge', 'getChildren', path));
+    return false;
   }
 
   /** Tells the nodes read so far, at most every 100 ms. */

@@ -36,8 +36,26 @@ export async function getChildren2(channel: RawChannel, path: string, watch = fa
 
 /** exists: the Stat, or undefined when the node does not exist. */
 export async function exists(channel: RawChannel, path: string, watch = false): Promise<ZnodeStat | undefined> {
+  return existsRequest(channel, pathRequest(channel, path, watch), path);
+}
+
+/**
+ * exists on a path as the server names it: a session's chroot is the client's own prefix (the server knows none),
+ * so two sessions with different chroots can ask about one node. exists needs no permission on the node.
+ */
+export function existsOnServer(channel: RawChannel, serverPath: string): Promise<ZnodeStat | undefined> {
+  return existsRequest(channel, new JuteWriter().string(serverPath).bool(false).toBuffer(), serverPath);
+}
+
+/** getChildren2 on a path as the server names it (see existsOnServer). */
+export async function childrenOnServer(channel: RawChannel, serverPath: string): Promise<string[]> {
+  const reply = await channel.send(OpCode.getChildren2, new JuteWriter().string(serverPath).bool(false).toBuffer(), 'getChildren', serverPath);
+  return new JuteReader(reply).vector((r) => r.string());
+}
+
+async function existsRequest(channel: RawChannel, request: Buffer, path: string): Promise<ZnodeStat | undefined> {
   try {
-    const reply = await channel.send(OpCode.exists, pathRequest(channel, path, watch), 'exists', path);
+    const reply = await channel.send(OpCode.exists, request, 'exists', path);
     return readStat(new JuteReader(reply));
   } catch (error) {
     if ((error as { code?: string }).code === 'noNode') return undefined;

@@ -5,13 +5,18 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import type { CompareItem } from '../../../src/vscode/compare/compareResults';
-import { HOSTILE_NAMES, RAW_HIDDEN } from '../../support/hostileFixture';
+import { HOSTILE_NAMES, RAW_HIDDEN, VSCODE_LINK } from '../../support/hostileFixture';
+import type { CopyPlan } from '../../../src/zk/compare';
+import type { ImportPlan } from '../../../src/zk/transfer';
+import { planDocument } from '../../../src/vscode/compare/compareTexts';
+import { importPreview } from '../../../src/vscode/transfer/importTexts';
 import { startStandalone, ZkCluster } from '../../support/zkServer';
 import { connectOtherClient, OtherClient } from '../../support/zkClient';
-import { services, testZk } from './zooscope';
+import { existsVia, services, testZk } from './zooscope';
 
 const LEFT = 'host-compare-left';
 const RIGHT = 'host-compare-right';
+const SPELLED = 'host-compare-spelled';
 const BASE = '/host-compare';
 const HOSTILE = HOSTILE_NAMES.rtlOverride;
 
@@ -81,6 +86,45 @@ describe('Compare With… on two servers', function () {
     assert.strictEqual(modified.getText(), 'port=2\nhost=a\n');
     // Read-only: no file system may write the scheme (a content provider's documents cannot be saved).
     assert.notStrictEqual(vscode.workspace.fs.isWritableFileSystem('zooscope-compare'), true);
+  });
+
+  it('the plan views (copy, mirror, import) show a hostile path as one visible, inert line', () => {
+    // Paths from an export file may hold what the server refuses (a line break); a live one may hold U+202E.
+    const hostile = ['/t/a\n## Forged\n- /victim', '/t/invoice-\u202Egnp.exe', '/t/$(error) spoof', '/t/[x](command:y)'];
+    const counts = { create: hostile.length, setData: 0, setAcl: 0, delete: 1, skip: 0, unchanged: 0 };
+    const plan: CopyPlan = {
+      sourceRoot: '/s', targetRoot: '/t', mirror: true, acls: false, aclChanges: [], skipped: [], counts,
+      writes: hostile.map((path) => ({ action: 'create', path, data: null })), deletes: [{ action: 'delete', path: '/t/old\u202E', version: 0 }],
+    };
+    const imported: ImportPlan = {
+      sourceRoot: '/s', targetRoot: '/t', cancelled: false, counts: { create: hostile.length, update: 0, unchanged: 0, skip: 0 },
+      entries: hostile.map((path) => ({ path, action: 'create', data: Buffer.alloc(0) })),
+    };
+    for (const text of [planDocument(plan, 'left: /s', 'right: /t\u202E'), importPreview(imported, 'export\n- /forged.json').text]) {
+      const lines = text.split('\n');
+      for (const line of lines) {
+        assert.ok(!RAW_HIDDEN.test(line), `no raw hidden character: ${JSON.stringify(line)}`);
+        assert.ok(!VSCODE_LINK.test(line), `no link: ${JSON.stringify(line)}`);
+      }
+      assert.ok(!lines.includes('- /victim') && !lines.includes('## Forged') && !lines.includes('- /forged.json'), text);
+      assert.ok(lines.some((l) => l.startsWith('- /t/a[U+000A]## Forged[U+000A]- /victim')), text);
+      assert.ok(lines.some((l) => l.startsWith('- /t/invoice-[U+202E]gnp.exe')), text);
+      assert.ok(lines.some((l) => l.startsWith('- /t/$(error) spoof')), text);
+    }
+  });
+
+  it('Mirror To… a second connection to the same server, spelled another way, into its own source is refused; nothing written', async () => {
+    const spelled = testZk().startsWith('127.0.0.1:') ? testZk().replace('127.0.0.1:', 'localhost:') : testZk().replace(/^localhost:/, '127.0.0.1:');
+    assert.notStrictEqual(spelled, testZk());
+    await s.commands.addConnection({ id: SPELLED, name: 'Compare spelled', connectString: spelled });
+    try {
+      const refused = (await s.commands.mirrorTo({ connectionId: LEFT, path: `${BASE}/app` }, { target: { connectionId: SPELLED, path: `${BASE}/app/inner` }, confirmed: true }))!;
+      assert.strictEqual(refused.plan.problem?.code, 'overlap');
+      assert.strictEqual(refused.report, undefined);
+      assert.strictEqual(await existsVia(left, `${BASE}/app/inner`), false);
+    } finally {
+      await s.commands.removeConnection(SPELLED, true);
+    }
   });
 
   it('Copy To… another connection applies its plan; the two then compare equal', async () => {
