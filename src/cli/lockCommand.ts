@@ -18,7 +18,7 @@ import { AcquireOptions, CONVENTION_IDS, isConventionId, LockError, LockManager,
 import { checkedConnectString, checkedPath, CREDENTIALS_HINT, secondsOf, UsageError } from './args';
 import { afterDelay, MAX_TIMER_MS } from '../zk/timeouts';
 import type { Output } from './output';
-import { SecurityArgs } from './securityArgs';
+import { digestInClearNotice, SecurityArgs } from './securityArgs';
 
 export const EXIT = { released: 0, error: 1, usage: 2, timedOut: 3, lost: 4, convention: 5, cancelled: 6 } as const;
 
@@ -126,6 +126,8 @@ export async function runLock(args: string[], out: Output): Promise<number> {
   const manager = new LockManager({
     connectString: options.connectString, sessionTimeoutMs: options.sessionTimeoutMs, digest: options.digest, tls: options.tls, sasl: options.sasl, ssh: options.ssh,
   });
+  const notice = digestInClearNotice(options);
+  if (notice) out.error(`zooscope lock: ${notice}`);
   // SIGINT/SIGTERM (Ctrl-C, kill), SIGHUP (the terminal closed) and a reader gone from stdout all end the lock:
   // before it is held that cancels the attempt, after that it releases; either way our node is deleted now, not
   // when the session times out. A release that cannot finish (no server) closes the session after a grace.

@@ -10,7 +10,7 @@ import { visibleText } from '../shared/visibleText';
 import { isZkError } from '../zk/errors';
 import { checkedConnectString, checkedPath, CREDENTIALS_HINT, UsageError } from './args';
 import type { Output } from './output';
-import type { SecurityArgs } from './securityArgs';
+import { digestInClearNotice, type SecurityArgs } from './securityArgs';
 
 export type SideSpec = { kind: 'live'; connectString: string; path: string; text: string } | { kind: 'file'; file: string; text: string };
 
@@ -37,11 +37,13 @@ export function tooLargeLine(command: string, side: string, path: string | undef
 }
 
 /** The sessions of `zooscope diff` and `zooscope copy`: one timeout and one set of credentials for every side. */
-export function sideSessionsFor(timeoutMs: number, security: Pick<SessionOptions, 'digest' | 'tls' | 'sasl' | 'ssh'>): SideSessions {
+export function sideSessionsFor(
+  timeoutMs: number, security: Pick<SessionOptions, 'digest' | 'tls' | 'sasl' | 'ssh'>, warn: (line: string) => void = () => undefined,
+): SideSessions {
   return new SideSessions({
     sessionTimeoutMs: Math.max(4000, timeoutMs), requestTimeoutMs: timeoutMs, digest: security.digest ?? [],
     tls: security.tls, sasl: security.sasl, ssh: security.ssh,
-  });
+  }, warn);
 }
 
 /**
@@ -61,7 +63,7 @@ export async function runWithSides<A extends { security: SecurityArgs; timeoutMs
     out.error(`zooscope ${command}: ${(error as Error).message}`);
     return 2;
   }
-  const sessions = sideSessionsFor(parsed.timeoutMs, security);
+  const sessions = sideSessionsFor(parsed.timeoutMs, security, (line) => out.error(`zooscope ${command}: ${line}`));
   try {
     return await body(parsed, sessions);
   } catch (error) {
@@ -75,7 +77,8 @@ export async function runWithSides<A extends { security: SecurityArgs; timeoutMs
 /** Opens the sessions the sides need and reads export files; `close` closes every session. */
 export class SideSessions {
   private readonly sessions = new Map<string, ZkSession>();
-  constructor(private readonly options: Omit<SessionOptions, 'connectString'>) {}
+  /** `warn` is told, before a session opens, that its digest password would cross the network in clear text. */
+  constructor(private readonly options: Omit<SessionOptions, 'connectString'>, private readonly warn: (line: string) => void = () => undefined) {}
 
   async open(spec: SideSpec): Promise<CompareSide> {
     if (spec.kind === 'file') {
@@ -91,6 +94,8 @@ export class SideSessions {
     if (!session) {
       session = new ZkSession({ ...this.options, connectString });
       this.sessions.set(connectString, session);
+      const notice = digestInClearNotice(session.options);
+      if (notice) this.warn(notice);
       await session.open();
     }
     return session;
