@@ -88,3 +88,63 @@ export function logEntry(payload: Buffer, lie: { checksum?: bigint; length?: num
 export function logFile(txns: FixtureTxn[], zeroTail = 4096): Buffer {
   return Buffer.concat([logFileHeader(), ...txns.map((t) => logEntry(txnPayload(t))), Buffer.alloc(zeroTail)]);
 }
+
+export interface FixtureNode {
+  path: string;
+  data?: Buffer | null;
+  aclRef?: bigint;
+  czxid?: bigint;
+  mzxid?: bigint;
+  ctime?: bigint;
+  mtime?: bigint;
+  version?: number;
+  cversion?: number;
+  aversion?: number;
+  ephemeralOwner?: bigint;
+  pzxid?: bigint;
+}
+
+export interface FixtureSnapshot {
+  sessions?: { id: bigint; timeout: number }[];
+  acls?: { ref: bigint; acl: Acl[] }[];
+  nodes: FixtureNode[];
+  /** DataTree.ZxidDigest, 3.6+ with digests on; version < 2 writes the digest as hex text. */
+  digest?: { zxid: bigint; version: number; digest: bigint };
+  /** The 3.9 trailer. */
+  lastProcessedZxid?: bigint;
+  /** Make the seal after the nodes lie. */
+  lyingSeal?: boolean;
+}
+
+/** A snapshot to FileSnap.serialize's layout, seals computed over everything before each (SnapStream.sealStream). */
+export function snapshotFile(s: FixtureSnapshot): Buffer {
+  const w = new JuteWriter().int(0x5a4b534e).int(2).long(-1n);
+  w.vector(s.sessions ?? [], (x, e) => x.long(e.id).int(e.timeout));
+  w.vector(s.acls ?? [], (x, e) => {
+    x.long(e.ref);
+    acls(x, e.acl);
+  });
+  for (const n of s.nodes) {
+    w.string(n.path).buffer(n.data === undefined ? Buffer.from(`data of ${n.path}`) : n.data).long(n.aclRef ?? -1n);
+    w.long(n.czxid ?? 1n).long(n.mzxid ?? 1n).long(n.ctime ?? 1_700_000_000_000n).long(n.mtime ?? 1_700_000_000_000n);
+    w.int(n.version ?? 0).int(n.cversion ?? 0).int(n.aversion ?? 0).long(n.ephemeralOwner ?? 0n).long(n.pzxid ?? 1n);
+  }
+  w.string('/');
+  let bytes = w.toBuffer();
+  const seal = (lie = false) => {
+    bytes = Buffer.concat([bytes, new JuteWriter().long(BigInt(plainAdler32(bytes)) + (lie ? 1n : 0n)).string('/').toBuffer()]);
+  };
+  seal(s.lyingSeal);
+  if (s.digest) {
+    const d = new JuteWriter().long(s.digest.zxid).int(s.digest.version);
+    if (s.digest.version < 2) d.string(s.digest.digest.toString(16));
+    else d.long(s.digest.digest);
+    bytes = Buffer.concat([bytes, d.toBuffer()]);
+    seal();
+  }
+  if (s.lastProcessedZxid !== undefined) {
+    bytes = Buffer.concat([bytes, new JuteWriter().long(s.lastProcessedZxid).toBuffer()]);
+    seal();
+  }
+  return bytes;
+}
