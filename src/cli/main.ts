@@ -8,6 +8,7 @@ import { runDiff } from './diffCommand';
 import { runEnsemble } from './ensembleCommand';
 import { runLock } from './lockCommand';
 import { runLocks } from './locksCommand';
+import { LOG_USAGE, runLog } from './logCommand';
 import { runGet } from './getCommand';
 import { createOutput } from './output';
 import { SECURITY_USAGE } from './securityArgs';
@@ -34,6 +35,7 @@ const usage = `usage:
                 [--max-nodes <n>] (either side may be an export file; exit 0 equal, 1 different, 2 trouble)
   zooscope copy <source> <connectString>/<path> [--mirror] [--dry-run] [--yes] [--no-acl] [--max-nodes <n>]
                 (plan printed first; deletes are confirmed on a terminal, or need --yes; exit 6: not confirmed)
+  ${LOG_USAGE.replace('usage: ', '')}
   zooscope --version
   credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=<user>:<password>
 ${SECURITY_USAGE}`;
@@ -50,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
     case 'ensemble': return runEnsemble(rest, out);
     case 'diff': return runDiff(rest, out);
     case 'copy': return runCopy(rest, out);
+    case 'log': return runLog(rest, out);
     case '--version': case '-V':
       out.text(version);
       return 0;
