@@ -6,7 +6,7 @@ import { TextDecoder } from 'node:util';
 import { readTxnLogFile } from '../zk/serverLogs/txnLogReader';
 import type { Txn, TxnRecord } from '../zk/serverLogs/txnTypes';
 import { hex } from '../zk/stat';
-import type { Output } from './output';
+import { escapeHiddenInJson, type Output } from './output';
 
 export const LOG_USAGE = 'usage: zooscope log <dir|file>… [--json]   (transactions of ZooKeeper\'s own logs, oldest first)';
 
@@ -63,7 +63,9 @@ export async function runLog(args: string[], out: Output): Promise<number> {
         out.error(item.issue.message);
       } else if (item.kind === 'txn') {
         const line = txnLine(item.txn);
-        out.text(json ? JSON.stringify(line) : `${line.zxid} ${new Date(item.txn.time).toISOString()} ${line.session} ${item.txn.record.op}${'path' in item.txn.record ? ' ' + item.txn.record.path : ''}`);
+        // JSON Lines keep the exact value (hidden characters as \u escapes); the human line shows them as visible text.
+        if (json) out.exact(`${escapeHiddenInJson(JSON.stringify(line))}\n`);
+        else out.text(`${line.zxid} ${new Date(item.txn.time).toISOString()} ${line.session} ${item.txn.record.op}${'path' in item.txn.record ? ' ' + item.txn.record.path : ''}`);
       }
     }
   }

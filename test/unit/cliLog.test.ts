@@ -18,7 +18,9 @@ test('zooscope log --json: one JSON line a transaction, data as text or base64, 
     fs.writeFileSync(path.join(dir, 'version-2', 'log.3'), logFile([{ zxid: 3n, type: 2, record: records.delete('/a') }]).subarray(0, 30));
     const lines: string[] = [];
     const errors: string[] = [];
-    const out = { text: (t: string) => lines.push(t), error: (t: string) => errors.push(t), closed: false } as unknown as Output;
+    const out = {
+      text: (t: string) => lines.push(t), exact: (t: string) => lines.push(...t.split('\n').filter(Boolean)), error: (t: string) => errors.push(t), closed: false,
+    } as unknown as Output;
     assert.equal(await runLog([dir, '--json'], out), 1);
     const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.deepEqual(parsed[0], { zxid: '0x1', time: 1700000000123, session: '0x100000abc', op: 'create', path: '/a', data: 'hello', acl: [{ perms: 31, scheme: 'world', id: 'anyone' }], ephemeral: false, parentCVersion: 1 });
@@ -26,6 +28,22 @@ test('zooscope log --json: one JSON line a transaction, data as text or base64, 
     assert.equal(parsed.length, 2);
     assert.equal(errors.length, 1);
     assert.match(errors[0], /log\.3.*torn/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('zooscope log --json: a hostile path keeps its exact value, its hidden characters as JSON escapes, one line still one line', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-log-'));
+  const hostile = '/a\u202Eb\n{"op":"delete","path":"/victim"}\u200B';
+  try {
+    fs.writeFileSync(path.join(dir, 'log.1'), logFile([{ zxid: 1n, session: 1n, type: 2, record: records.delete(hostile) }]));
+    let written = '';
+    const out = { text: () => assert.fail('--json writes JSON lines only'), exact: (t: string) => { written += t; }, error: () => undefined, closed: false } as unknown as Output;
+    assert.equal(await runLog([path.join(dir, 'log.1'), '--json'], out), 0);
+    assert.equal(written.split('\n').length, 2, written);
+    assert.doesNotMatch(written, /[\u202E\u200B]/);
+    assert.equal((JSON.parse(written) as { path: string }).path, hostile);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
