@@ -1,20 +1,10 @@
 // What a snapshot (`snapshot.<zxid>`) holds, as FileSnap, SerializeUtils and DataTree write it.
+import type { ZnodeStat } from '../stat';
 import type { LogIssue } from './logIssues';
 import type { LogAcl, LogFileHeader } from './txnTypes';
 
-/** StatPersisted: the Stat fields the server stores (no dataLength or numChildren; those are derived). */
-export interface PersistedStat {
-  czxid: bigint;
-  mzxid: bigint;
-  ctime: number;
-  mtime: number;
-  version: number;
-  cversion: number;
-  aversion: number;
-  /** A session, or a container/TTL mark (see src/zk/stat.ts nodeKind). */
-  ephemeralOwner: bigint;
-  pzxid: bigint;
-}
+/** StatPersisted: the Stat fields the server stores (dataLength and numChildren are derived, so not stored). */
+export type PersistedStat = Omit<ZnodeStat, 'dataLength' | 'numChildren'>;
 
 export interface SnapshotNode {
   /** "" is the root, as the server writes it. */
