@@ -11,7 +11,7 @@
 // refuses, the safe side. "/" and the /zookeeper nodes have czxid 0 on every server and witness nothing. Nothing is
 // written: exists (which needs no permission) and, only when the source is "/", a listing of "/".
 import { ZkError } from '../errors';
-import { childrenOnServer, existsOnServer } from '../protocol/operations';
+import { childrenOnServer, existsOnServer, sync } from '../protocol/operations';
 import type { ZkSession } from '../session/session';
 import type { ZnodeStat } from '../stat';
 
@@ -48,7 +48,12 @@ export async function sameEnsemble(a: ZkSession, b: ZkSession, candidates: reado
     const seen = await stat(a, path);
     return seen && seen.czxid !== 0n ? seen : undefined;
   };
+  // b may be on a follower that has not yet applied the witness's create (a source made a moment ago): it catches
+  // up with the leader first, or one ensemble would look like two and the mirror would go ahead.
+  let synced = false;
   const compare = async (path: string, seen: ZnodeStat) => {
+    if (!synced) await b.request(sync(b.channel, '/'), 'sync', '/');
+    synced = true;
     const there = await stat(b, path);
     return there !== undefined && there.czxid === seen.czxid && there.ctime === seen.ctime;
   };
