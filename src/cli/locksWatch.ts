@@ -5,6 +5,7 @@
 // with its rotated part (and `--trace` converts it).
 import { LockMonitor } from '../zk/analysis';
 import type { AnalyzeOptions } from '../zk/analysis';
+import type { LockAnalysis } from '../shared/lockAnalysis';
 import { followMonitor, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTraceFromHistory, writeTraceFromRecording } from '../zk/history';
 import type { ZkSession } from '../zk/session/session';
 import { createPrivateFile } from '../zk/transfer/privateFile';
@@ -64,6 +65,18 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output,
   let following: { monitor: LockMonitor; leave: () => void } | undefined;
   const renewed: ZkSession[] = [];
 
+  // "watching" says that what happens from now on is recorded exactly: once the recorder is synced with the
+  // server's events (a change before that may have come before its watch, and is only bounded), or at the first look
+  // on a server without persistent watches (the reads are all there is).
+  let announced = false;
+  let lastLook: LockAnalysis | undefined;
+  const announce = () => {
+    if (announced || !lastLook) return;
+    announced = true;
+    const participants = lastLook.queues.reduce((n, q) => n + q.participants.length, 0);
+    if (!args.json) out.text(`watching ${visibleText(args.path)}: ${lastLook.queues.length} queue(s), ${participants} participant(s); Ctrl-C ends`);
+  };
+
   const follow = (current: ZkSession) => {
     const monitor = new LockMonitor(current, args.path, args.options);
     const stopFirst = monitor.onUpdate((analysis) => {
@@ -74,10 +87,12 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output,
       firstLook = false;
       startedAt = analysis.takenAt;
       if (args.forMs !== undefined) timer = setTimeout(stop, args.forMs);
-      const participants = analysis.queues.reduce((n, q) => n + q.participants.length, 0);
-      if (!args.json) out.text(`watching ${visibleText(args.path)}: ${analysis.queues.length} queue(s), ${participants} participant(s); Ctrl-C ends`);
     });
-    const unfollow = followMonitor(current, monitor, recorder);
+    const stopLooks = monitor.onUpdate((analysis) => {
+      lastLook = analysis;
+      if (current.watches.persistent === false) announce();
+    });
+    const unfollow = followMonitor(current, monitor, recorder, Date.now, announce);
     const onState = (state: string) => {
       if (state === 'expired' && newSession) {
         void renew();
@@ -93,6 +108,7 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output,
       monitor,
       leave: () => {
         current.off('state', onState);
+        stopLooks();
         unfollow();
         monitor.dispose();
       },

@@ -13,7 +13,13 @@ import type { WatchEvent } from '../session/watchRegistry';
 import type { LockRecorder } from './recorder';
 import { trackerReadingOf } from './trackerReading';
 
-export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder: LockRecorder, now: () => number = Date.now): () => void {
+/**
+ * `onSynced` is called after each full read that synced the recorder with the events: from then on what the server
+ * tells is recorded exactly (before it, a change may have come before the watch and can only be bounded).
+ */
+export function followMonitor(
+  session: ZkSession, monitor: LockMonitor, recorder: LockRecorder, now: () => number = Date.now, onSynced: () => void = () => undefined,
+): () => void {
   let away = false;
   let stopped = false;
   let stopWatch: (() => void) | undefined;
@@ -40,7 +46,8 @@ export function followMonitor(session: ZkSession, monitor: LockMonitor, recorder
       // refresh() always emits, and settles right after: `last` is its analysis.
       if (stopped || away || !last) return;
       recorder.resync(last, readsFrom);
-      if (!recorder.followingEvents.synced) resync();
+      if (recorder.followingEvents.synced) onSynced();
+      else resync();
     }, () => { resyncing = false; });
   };
   const arm = () => {
