@@ -2,7 +2,7 @@
 // create record's length as createBody serializes it; the plan's order (as read) and the order it is shown in.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { comparePaths, CopyPlan, CopyStep, createRecordBytes, emptySnapshot, inPathOrder, parentsFirst, planForShowing, sortPaths } from '../../src/zk/compare';
+import { absolutePath, comparePaths, CopyPlan, CopyStep, createRecordBytes, emptySnapshot, entriesParentsFirst, inPathOrder, parentsFirst, planForShowing, recordBytesUnder, sortPaths } from '../../src/zk/compare';
 import { createBody } from '../../src/zk/protocol/writes';
 import { HOSTILE_NAMES } from '../support/hostileFixture';
 
@@ -33,6 +33,34 @@ test('createRecordBytes counts what createBody serializes (data, null data, seve
         assert.equal(createRecordBytes(channel, path, data, acl), createBody(channel, { path, data, acl, flags: 0 }).length, `${path} ${data?.length} ${acl.length}`);
       }
     }
+  }
+});
+
+test('recordBytesUnder counts what createRecordBytes counts, for every target root and chroot, with ACLs alternating', () => {
+  const open = [{ scheme: 'world', id: 'anyone', perms: 31 }];
+  const digest = [{ scheme: 'digest', id: 'üser:S1hXnDAb0RUdAVwzvqNnvkTtlSs=', perms: 31 }];
+  for (const chroot of ['', '/chroot', '/ch/ü']) {
+    const channel = { serverPath: (path: string) => (!chroot ? path : path === '/' ? chroot : chroot + path) };
+    for (const root of ['/', '/t', '/t/日本']) {
+      const bytes = recordBytesUnder(channel, root);
+      for (const relative of ['/', '/a', `/a/${HOSTILE_NAMES.rtlOverride}`, '/ü/b']) {
+        if (absolutePath(relative, root) === '/') continue; // the root itself is never created
+        for (const acl of [open, digest, open, []]) {
+          const data = relative.length % 2 ? Buffer.from('data') : null;
+          assert.equal(bytes(relative, data, acl), createRecordBytes(channel, absolutePath(relative, root), data, acl), `${chroot} ${root} ${relative} ${acl.length}`);
+        }
+      }
+    }
+  }
+});
+
+test('entriesParentsFirst gives parentsFirst\'s paths with their nodes (a live read as read, an export sorted)', () => {
+  for (const source of ['live', 'export'] as const) {
+    const snapshot = emptySnapshot(source, '/src');
+    for (const path of ['/', '/b', '/b/z', '/a']) snapshot.nodes.set(path, { data: Buffer.from(path), kind: 'persistent' });
+    const entries = [...entriesParentsFirst(snapshot)];
+    assert.deepEqual(entries.map(([path]) => path), [...parentsFirst(snapshot)]);
+    for (const [path, node] of entries) assert.equal(node, snapshot.nodes.get(path));
   }
 });
 

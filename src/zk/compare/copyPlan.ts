@@ -15,7 +15,7 @@ import { parentPath } from '../paths';
 import type { CompareSide } from './compareSubtrees';
 import { readLiveTree } from './readLive';
 import { snapshotOfExport } from './readExport';
-import { absolutePath, inPathOrder, isWhole, parentsFirst, TreeSnapshot } from './snapshot';
+import { absolutePath, entriesParentsFirst, inPathOrder, isWhole, parentsFirst, TreeSnapshot } from './snapshot';
 import { hidesDigest } from './hiddenDigest';
 import { subtreesOverlap } from './overlap';
 
@@ -54,6 +54,7 @@ export interface CopyPlanOptions {
   mirror?: boolean;
   /** Copy ACLs (default true); without, created nodes are open (world:anyone:cdrwa) and ACLs are left alone. */
   acls?: boolean;
+  /** Nodes in flight on each side's read (default COPY_READ_WINDOW). */
   window?: number;
   /** Read with multiRead where the server has it (default true); see ReadOptions. */
   multiRead?: boolean;
@@ -63,6 +64,13 @@ export interface CopyPlanOptions {
   /** Nodes each side's read keeps at most (ReadOptions.maxNodes). */
   maxNodes?: number;
 }
+
+/**
+ * Nodes each side's read keeps in flight: twice a comparison's (four multiReads of 128 nodes instead of two), so
+ * the server reads one while we take apart the others (measured: 100,000 nodes planned in ~790 ms instead of
+ * ~880). The apply that follows keeps 8,000 writes in flight, so a copy asks no more of the server than before.
+ */
+export const COPY_READ_WINDOW = 512;
 
 const sameAcl = (a: readonly AclEntry[], b: readonly AclEntry[]) => a.length === b.length &&
   a.every((x) => b.some((y) => x.scheme === y.scheme && x.id === y.id && x.perms === y.perms));
@@ -82,8 +90,30 @@ function problemOf(side: 'source' | 'target', snapshot: TreeSnapshot): CopyPlan[
  * serialized: jute puts a 4-byte length before each string and buffer, the ACL vector and each entry's perms.
  */
 export function createRecordBytes(channel: Pick<RawChannel, 'serverPath'>, path: string, data: Buffer | null, acl: readonly AclEntry[]): number {
-  const aclBytes = acl.reduce((n, entry) => n + 12 + Buffer.byteLength(entry.scheme) + Buffer.byteLength(entry.id), 4);
-  return 4 + Buffer.byteLength(channel.serverPath(path)) + 4 + (data?.length ?? 0) + aclBytes + 4;
+  return 4 + Buffer.byteLength(channel.serverPath(path)) + 4 + (data?.length ?? 0) + aclRecordBytes(acl) + 4;
+}
+
+const aclRecordBytes = (acl: readonly AclEntry[]) =>
+  acl.reduce((n, entry) => n + 12 + Buffer.byteLength(entry.scheme) + Buffer.byteLength(entry.id), 4);
+
+/**
+ * createRecordBytes for many nodes under one target root: the root's server path is counted once, and an ACL once
+ * per array (a live read shares none, but every node copied without ACLs gets the one open ACL).
+ */
+export function recordBytesUnder(channel: Pick<RawChannel, 'serverPath'>, targetRoot: string): (relative: string, data: Buffer | null, acl: readonly AclEntry[]) => number {
+  const rootBytes = Buffer.byteLength(channel.serverPath(targetRoot));
+  // serverPath('/') is the chroot itself (or "/"): a node below it adds its relative path, less the lone "/".
+  const rootIsSlash = channel.serverPath(targetRoot) === '/';
+  let lastAcl: readonly AclEntry[] | undefined;
+  let lastAclBytes = 0;
+  return (relative, data, acl) => {
+    if (acl !== lastAcl) {
+      lastAcl = acl;
+      lastAclBytes = aclRecordBytes(acl);
+    }
+    const pathBytes = relative === '/' ? rootBytes : (rootIsSlash ? 0 : rootBytes) + Buffer.byteLength(relative);
+    return 4 + pathBytes + 4 + (data?.length ?? 0) + lastAclBytes + 4;
+  };
 }
 
 /** The plan's steps as a person reads them: writes and ACL changes by path, deletes children first, skips by path. */
@@ -101,10 +131,11 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
     };
   }
   const counts = { source: 0, target: 0 };
+  const window = options.window ?? COPY_READ_WINDOW;
   const [from, to] = await Promise.all([
     'export' in source ? Promise.resolve(snapshotOfExport(source.export, source.root))
-      : readLiveTree(source.session, source.root, { maxNodes: options.maxNodes, window: options.window, multiRead: options.multiRead, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, source: (counts.source = n) }) }),
-    readLiveTree(target, targetRoot, { maxNodes: options.maxNodes, window: options.window, multiRead: options.multiRead, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, target: (counts.target = n) }) }),
+      : readLiveTree(source.session, source.root, { maxNodes: options.maxNodes, window, multiRead: options.multiRead, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, source: (counts.source = n) }) }),
+    readLiveTree(target, targetRoot, { maxNodes: options.maxNodes, window, multiRead: options.multiRead, acls, signal: options.signal, onProgress: (n) => options.onProgress?.({ ...counts, target: (counts.target = n) }) }),
   ]);
   const plan: CopyPlan = {
     sourceRoot: from.root, targetRoot, mirror: options.mirror ?? false, acls, writes: [], deletes: [], aclChanges: [], skipped: [],
@@ -115,11 +146,12 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
   if (plan.problem) return plan;
   const guard = options.guard ?? { readOnly: false };
   const skip = (path: string, reason: SkipReason) => plan.skipped.push({ path, reason });
+  const recordBytes = recordBytesUnder(target.channel, targetRoot);
+  const targetEmpty = to.nodes.size === 0;
 
-  for (const path of parentsFirst(from)) {
-    const node = from.nodes.get(path)!;
+  for (const [path, node] of entriesParentsFirst(from)) {
     const absolute = absolutePath(path, targetRoot);
-    const there = to.nodes.get(path);
+    const there = targetEmpty ? undefined : to.nodes.get(path);
     if (node.kind === 'ephemeral') {
       skip(absolute, { code: 'ephemeral' });
       continue;
@@ -132,8 +164,7 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
       plan.counts.unchanged++; // the root's data and ACL are the server's
       continue;
     }
-    const refusal = checkTarget(absolute) ?? checkRequestSize(
-      createRecordBytes(target.channel, absolute, node.data, node.acl ?? writes.OPEN_ACL), node.data?.length ?? 0, guard);
+    const refusal = checkTarget(absolute) ?? checkRequestSize(recordBytes(path, node.data, node.acl ?? writes.OPEN_ACL), node.data?.length ?? 0, guard);
     if (refusal) {
       skip(absolute, refusal);
       continue;

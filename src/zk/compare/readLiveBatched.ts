@@ -35,8 +35,8 @@ export const sameStat = (a: ZnodeStat, b: ZnodeStat) =>
   a.czxid === b.czxid && a.mzxid === b.mzxid && a.pzxid === b.pzxid && a.cversion === b.cversion && a.aversion === b.aversion;
 
 interface Listing { parent: string; names: string[]; next: number; pzxid: bigint }
-interface ToRead { path: string; parent?: string; parentPzxid?: bigint }
-interface Batch { ops: ReadOp[]; reads: ToRead[] }
+/** A node to read, with the listing it was named in (none for the root and parents being listed): no object per node. */
+interface Batch { ops: ReadOp[]; listedIn: (Listing | undefined)[] }
 
 export function readLiveTreeBatched(session: ZkSession, root: string, options: ReadOptions = {}): Promise<TreeSnapshot | 'unimplemented'> {
   const wantAcl = options.acls ?? true;
@@ -55,10 +55,11 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
     const run = new SubtreeRead<'unimplemented'>(root, options, session, () => requests + aclsInFlight, resolve);
     const { snapshot } = run;
 
-    const nextToRead = (): ToRead | undefined => {
+    /** The listing whose next name is read next (its `next` not yet moved on). */
+    const nextListing = (): Listing | undefined => {
       while (listings.length > 0) {
         const top = listings[listings.length - 1];
-        if (top.next < top.names.length) return { path: joinPath(top.parent, top.names[top.next++]), parent: top.parent, parentPzxid: top.pzxid };
+        if (top.next < top.names.length) return top;
         listings.pop();
       }
       return undefined;
@@ -69,24 +70,24 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
       if (retry) return retry;
       if (rootState === 'unsent') {
         rootState = 'sent';
-        return { ops: [{ type: 'getData', path: root }], reads: [{ path: root }] };
+        return { ops: [{ type: 'getData', path: root }], listedIn: [undefined] };
       }
       const ops: ReadOp[] = [];
-      const reads: ToRead[] = [];
+      const listedIn: (Listing | undefined)[] = [];
       let names = 0;
       while (toList.length > 0 && (ops.length === 0 || names + toList[toList.length - 1].stat.numChildren <= NAMES_PER_REQUEST)) {
         const parent = toList.pop()!;
         names += parent.stat.numChildren;
         ops.push({ type: 'getChildren', path: parent.path });
-        reads.push({ path: parent.path });
+        listedIn.push(undefined);
       }
-      while (reads.length < batchSize) {
-        const next = nextToRead();
-        if (!next) break;
-        ops.push({ type: 'getData', path: next.path });
-        reads.push(next);
+      while (ops.length < batchSize) {
+        const listing = nextListing();
+        if (!listing) break;
+        ops.push({ type: 'getData', path: joinPath(listing.parent, listing.names[listing.next++]) });
+        listedIn.push(listing);
       }
-      return { ops, reads };
+      return { ops, listedIn };
     };
 
     const keep = (path: string, data: Buffer | null, stat: ZnodeStat, acl?: AclEntry[]) => {
@@ -109,27 +110,28 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
       });
     };
 
-    const take = (read: ToRead, op: ReadOp, result: ReadOpResult) => {
-      if (!result.ok) return run.failed(read.path, ZkError.fromCode(result.err, op.type, read.path), op.type);
+    const take = (op: ReadOp, listing: Listing | undefined, result: ReadOpResult) => {
+      const path = op.path;
+      if (!result.ok) return run.failed(path, ZkError.fromCode(result.err, op.type, path), op.type);
       if (result.type === 'getData') {
         // A child newer than its parent's listing Stat: the listing is not the one that Stat describes.
-        if (read.parent !== undefined && result.stat.czxid > read.parentPzxid!) snapshot.changed.add(relativePath(read.parent, root));
-        if (wantAcl) readAcl(read.path, result.data, result.stat);
-        else keep(read.path, result.data, result.stat);
+        if (listing && result.stat.czxid > listing.pzxid) snapshot.changed.add(relativePath(listing.parent, root));
+        if (wantAcl) readAcl(path, result.data, result.stat);
+        else keep(path, result.data, result.stat);
         return;
       }
-      const parent = snapshot.nodes.get(relativePath(read.path, root))!;
-      if (result.children.length !== parent.stat!.numChildren) snapshot.changed.add(relativePath(read.path, root));
-      if (!run.withinBounds(read.path, result.children.length, 0)) return;
-      if (result.children.length > 0) listings.push({ parent: read.path, names: result.children, next: 0, pzxid: parent.stat!.pzxid });
+      const parent = snapshot.nodes.get(relativePath(path, root))!;
+      if (result.children.length !== parent.stat!.numChildren) snapshot.changed.add(relativePath(path, root));
+      if (!run.withinBounds(path, result.children.length, 0)) return;
+      if (result.children.length > 0) listings.push({ parent: path, names: result.children, next: 0, pzxid: parent.stat!.pzxid });
     };
 
-    const send = (ops: ReadOp[], reads: ToRead[]) => {
+    const send = ({ ops, listedIn }: Batch) => {
       requests++;
       multiRead(channel, ops).then((results) => {
         if (run.stopped) return;
-        if (reads[0].path === root && rootState === 'sent') rootState = 'read';
-        for (let i = 0; i < ops.length && !run.stopped; i++) take(reads[i], ops[i], results[i]);
+        if (ops[0].path === root && rootState === 'sent') rootState = 'read';
+        for (let i = 0; i < ops.length && !run.stopped; i++) take(ops[i], listedIn[i], results[i]);
       }, (error: unknown) => {
         if (rootState === 'sent' && isZkError(error, 'unimplemented')) {
           return run.finish('unimplemented');
@@ -137,10 +139,10 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
         if (isZkError(error, 'replyTooLarge') && ops.length > 1) {
           const half = Math.ceil(ops.length / 2);
           batchSize = Math.min(batchSize, ops.length - half);
-          retries.push({ ops: ops.slice(half), reads: reads.slice(half) }, { ops: ops.slice(0, half), reads: reads.slice(0, half) });
+          retries.push({ ops: ops.slice(half), listedIn: listedIn.slice(half) }, { ops: ops.slice(0, half), listedIn: listedIn.slice(0, half) });
           return;
         }
-        run.failed(reads[0].path, error, 'multiRead');
+        run.failed(ops[0].path, error, 'multiRead');
       }).finally(() => {
         requests--;
         run.replied();
@@ -153,9 +155,9 @@ export function readLiveTreeBatched(session: ZkSession, root: string, options: R
       // The root goes alone and first: a server without multiRead refuses it before anything else is sent.
       // ACL reads count against the window too: each request's nodes ask for theirs when their data is back.
       while (!run.stopped && requests < Math.ceil(nodeWindow / batchSize) && aclsInFlight < nodeWindow && rootState !== 'sent') {
-        const { ops, reads } = nextBatch();
-        if (ops.length === 0) break;
-        send(ops, reads);
+        const batch = nextBatch();
+        if (batch.ops.length === 0) break;
+        send(batch);
       }
       run.progress();
       if (requests === 0 && aclsInFlight === 0) run.finish();

@@ -85,6 +85,12 @@ export function parentsFirst(snapshot: TreeSnapshot): Iterable<string> {
   return snapshot.source === 'live' ? snapshot.nodes.keys() : sortPaths(snapshot.nodes.keys());
 }
 
+/** parentsFirst with each path's node: a live read's entries as they are, without a lookup per path. */
+export function entriesParentsFirst(snapshot: TreeSnapshot): Iterable<[string, NodeSnapshot]> {
+  if (snapshot.source === 'live') return snapshot.nodes.entries();
+  return sortPaths(snapshot.nodes.keys()).map((path) => [path, snapshot.nodes.get(path)!]);
+}
+
 /** `items` ordered by their paths as sortPaths orders them (for showing; reversed: children before parents). */
 export function inPathOrder<T extends { path: string }>(items: readonly T[], reversed = false): T[] {
   const byPath = new Map<string, T[]>();
