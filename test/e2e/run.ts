@@ -1,8 +1,12 @@
-// Runs every *.e2e.js spec module next to this file, one test at a time. A spec module exports
+// Runs every *.e2e.js spec module next to this file, in two workers (ZOOSCOPE_E2E_WORKERS) that each take the next
+// spec file from one queue: each worker has its own code-server and browser, and every test works in its own nodes
+// of the shared ZooKeeper, so two run side by side as two users would; most of a test's time is waiting on VS Code
+// and on sessions, which the other worker fills. A spec module exports
 // `tests: E2eTest[]` (or a default export), and `shareWorkbench = true` when its tests may reuse one workbench: a test
 // asking for a workbench with the same options as the file's previous test gets that one, reset (Workbench.
 // resetForNextTest), instead of a fresh one (starting one takes most of a short test's time). A test can override
-// this with its own `shareWorkbench`. A failed test's workbench is never reused. Prints `ok - name` / `not ok - name` per test; on failure saves
+// this with its own `shareWorkbench`. A failed test's workbench is never reused. Prints `ok - name` / `not ok - name` per test (a failure's
+// report in one piece); on failure saves
 // test-results/screenshots/failure-<test>.png and the workbench logs under test-results/logs/<test>/.
 // Last line: `e2e: N passed, N failed`. ZOOSCOPE_E2E_GREP=<regex> runs only matching tests.
 import * as fs from 'node:fs';
@@ -18,11 +22,13 @@ interface LoadedTest { test: E2eTest; file: string; share: boolean }
 
 /** The workbench a file's tests pass on to the next one, with the options it was opened with. */
 interface SharedWorkbench { file: string; options: string; wb: Workbench }
-let shared: SharedWorkbench | undefined;
 
-async function closeShared(): Promise<void> {
-  const current = shared;
-  shared = undefined;
+/** What one worker keeps between tests: the workbench its current file's tests share. */
+interface Worker { shared?: SharedWorkbench }
+
+async function closeShared(worker: Worker): Promise<void> {
+  const current = worker.shared;
+  worker.shared = undefined;
   await current?.wb.close().catch(() => undefined);
 }
 
@@ -47,22 +53,23 @@ function loadTests(): LoadedTest[] {
   return grep ? tests.filter((t) => new RegExp(grep).test(t.test.name)) : tests;
 }
 
-async function saveFailureEvidence(name: string, workbenches: Workbench[]): Promise<void> {
+async function saveFailureEvidence(name: string, workbenches: Workbench[], report: string[]): Promise<void> {
   for (const [i, wb] of workbenches.entries()) {
     const suffix = workbenches.length > 1 ? `-${i + 1}` : '';
     const shot = await wb.screenshot(`failure-${slug(name)}${suffix}`).catch(() => undefined);
     const logs = path.join(repoRoot, 'test-results', 'logs', `${slug(name)}${suffix}`);
     fs.rmSync(logs, { recursive: true, force: true });
     try { fs.cpSync(wb.server.logsDir, logs, { recursive: true }); } catch { /* no logs yet */ }
-    console.log(`#   evidence: ${shot ? path.relative(repoRoot, shot) : '(no screenshot)'}, ${path.relative(repoRoot, logs)}/`);
-    for (const e of wb.pageErrors.slice(0, 5)) console.log(`#   page error: ${e}`);
+    report.push(`#   evidence: ${shot ? path.relative(repoRoot, shot) : '(no screenshot)'}, ${path.relative(repoRoot, logs)}/`);
+    for (const e of wb.pageErrors.slice(0, 5)) report.push(`#   page error: ${e}`);
   }
 }
 
 /** The file's shared workbench, reset, when it was opened with `options`; else undefined (and it is closed). */
-async function reuseShared(file: string, options: string): Promise<Workbench | undefined> {
+async function reuseShared(worker: Worker, file: string, options: string): Promise<Workbench | undefined> {
+  const { shared } = worker;
   if (!shared || shared.file !== file || shared.options !== options) {
-    await closeShared();
+    await closeShared(worker);
     return undefined;
   }
   const { wb } = shared;
@@ -71,21 +78,21 @@ async function reuseShared(file: string, options: string): Promise<Workbench | u
     return wb;
   } catch (error) {
     console.log(`#   shared workbench not reset (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): a fresh one`);
-    await closeShared();
+    await closeShared(worker);
     return undefined;
   }
 }
 
-async function runOne({ test, file, share }: LoadedTest): Promise<boolean> {
+async function runOne(worker: Worker, { test, file, share }: LoadedTest): Promise<boolean> {
   const opened: Workbench[] = [];
   const ctx: E2eContext = {
     zk: process.env.ZOOSCOPE_TEST_ZK,
     open: async (options) => {
       const key = JSON.stringify(options ?? {});
-      const reused = share && !opened.some((o) => o === shared?.wb) ? await reuseShared(file, key) : undefined;
+      const reused = share && !opened.some((o) => o === worker.shared?.wb) ? await reuseShared(worker, file, key) : undefined;
       const wb = reused ?? await Workbench.open(options);
       opened.push(wb);
-      if (share && !reused && !shared) shared = { file, options: key, wb };
+      if (share && !reused && !worker.shared) worker.shared = { file, options: key, wb };
       return wb;
     },
   };
@@ -100,27 +107,48 @@ async function runOne({ test, file, share }: LoadedTest): Promise<boolean> {
     console.log(`ok - ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     return true;
   } catch (error) {
-    console.log(`not ok - ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    // Printed in one piece: the other worker's lines must not cut into a failure's report.
+    const report = [`not ok - ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`];
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    for (const line of text.replace(/\x1b\[[0-9;]*m/g, '').split('\n').slice(0, 12)) console.log(`#   ${line}`);
-    await saveFailureEvidence(test.name, opened);
-    if (opened.some((wb) => wb === shared?.wb)) await closeShared();
+    for (const line of text.replace(/\x1b\[[0-9;]*m/g, '').split('\n').slice(0, 12)) report.push(`#   ${line}`);
+    await saveFailureEvidence(test.name, opened, report);
+    console.log(report.join('\n'));
+    if (opened.some((wb) => wb === worker.shared?.wb)) await closeShared(worker);
     return false;
   } finally {
     clearTimeout(timer);
-    for (const wb of opened) if (wb !== shared?.wb) await wb.close().catch(() => undefined);
+    for (const wb of opened) if (wb !== worker.shared?.wb) await wb.close().catch(() => undefined);
   }
+}
+
+/** The tests in spec files, one list per file, in the order loaded. */
+function byFile(tests: LoadedTest[]): LoadedTest[][] {
+  const files = new Map<string, LoadedTest[]>();
+  for (const test of tests) {
+    const list = files.get(test.file);
+    if (list) list.push(test);
+    else files.set(test.file, [test]);
+  }
+  return [...files.values()];
 }
 
 async function main(): Promise<number> {
   let passed = 0;
   let failed = 0;
-  for (const test of loadTests()) {
-    if (shared && shared.file !== test.file) await closeShared();
-    if (await runOne(test)) passed++;
-    else failed++;
-  }
-  await closeShared();
+  const queue = byFile(loadTests());
+  const workers = Math.max(1, Math.floor(Number(process.env.ZOOSCOPE_E2E_WORKERS ?? 2)) || 1);
+  // A worker runs a whole file at a time, so a file's tests keep sharing their workbench and their order.
+  const work = async () => {
+    const worker: Worker = {};
+    for (let tests = queue.shift(); tests; tests = queue.shift()) {
+      for (const test of tests) {
+        if (await runOne(worker, test)) passed++;
+        else failed++;
+      }
+      await closeShared(worker);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, work));
   console.log(`e2e: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }

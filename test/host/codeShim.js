@@ -54,8 +54,18 @@ async function main() {
     const page = await browser.newPage();
     let finish;
     const exited = new Promise((resolve) => (finish = resolve));
+    // A guard against a run that hangs, not a limit on a slow one: it fires only after TIMEOUT_MS without a line of
+    // output (mocha reports every test), however long the whole run takes on a busy machine.
+    let timer;
+    let giveUp;
+    const stalled = new Promise((resolve) => (giveUp = resolve));
+    const rearm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => giveUp('timeout'), TIMEOUT_MS);
+    };
     await page.exposeFunction('codeAutomationExit', (code) => finish(code));
     await page.exposeFunction('codeAutomationLog', (type, logArgs) => {
+      rearm();
       if (type === 'trace' || type === 'debug') return;
       const line = util.format(...logArgs);
       if (NOISE.test(line)) return;
@@ -63,11 +73,10 @@ async function main() {
     });
     // Playwright's 30 s default is too short for a workbench load on a machine shared by several runs; a guard only.
     await page.goto(`${server.url}&payload=${encodeURIComponent(JSON.stringify(payload))}`, { timeout: 180000 });
-    let timer;
-    const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), TIMEOUT_MS)));
-    const code = await Promise.race([exited, timeout]);
+    rearm();
+    const code = await Promise.race([exited, stalled]);
     clearTimeout(timer);
-    if (code === 'timeout') console.error(`code-shim: no test result after ${TIMEOUT_MS} ms (logs: ${server.logsDir})`);
+    if (code === 'timeout') console.error(`code-shim: no output and no test result for ${TIMEOUT_MS} ms (logs: ${server.logsDir})`);
     return typeof code === 'number' ? code : 1;
   } finally {
     if (browser) await browser.close().catch(() => undefined);

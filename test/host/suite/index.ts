@@ -13,7 +13,9 @@ export function resultFile(): string {
 }
 
 export async function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30000, reporter: 'spec' });
+  // A guard against a test that hangs (the longest passes in ~10 s on a quiet machine), wide enough for one that is
+  // only slow: the in-host tests run beside the e2e tests and the node tiers on two cores.
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120000, reporter: 'spec' });
   const grep = process.env.ZOOSCOPE_HOST_GREP;
   if (grep) mocha.grep(grep);
   for (const file of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) {
