@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# UI tests in a real VS Code (code-server): in-host mocha tests (test/host) beside Playwright e2e tests (test/e2e),
+# UI tests in a real VS Code (code-server): in-host mocha tests (test/host) then Playwright e2e tests (test/e2e),
 # against a fresh standalone ZooKeeper ($ZOOSCOPE_TEST_ZK). Installs missing tools, builds and packages first.
 # Stops everything it started, also on failure and Ctrl-C. Last line: `ui: N passed, N failed`.
 set -uo pipefail -m   # -m: each step runs in its own process group, so cleanup can stop the whole step
@@ -19,13 +19,11 @@ passed=0
 failed=0
 zk_pid=
 step_pid=
-host_pid=
 
 cleanup() {
   [ -n "$step_pid" ] && kill -TERM -- "-$step_pid" 2>/dev/null
-  [ -n "$host_pid" ] && kill -TERM -- "-$host_pid" 2>/dev/null && wait "$host_pid" 2>/dev/null
   [ -n "$zk_pid" ] && kill -TERM -- "-$zk_pid" 2>/dev/null && wait "$zk_pid" 2>/dev/null
-  zk_pid= step_pid= host_pid=
+  zk_pid= step_pid=
 }
 finish() {
   trap - EXIT INT TERM HUP
@@ -92,20 +90,14 @@ ZOOSCOPE_TEST_ZK=$(cat "$WORK/zk.txt")
 export ZOOSCOPE_TEST_ZK
 echo "ZooKeeper at $ZOOSCOPE_TEST_ZK ($((SECONDS - t0)) s)"
 
-# The in-host tests beside the e2e tests: each has VS Code instances of its own, and both mostly wait on them and on
-# ZooKeeper sessions. The in-host report is shown when it ends, after the e2e report (which streams).
-echo "== in-host tests (report below, after the e2e tests)"
+echo "== in-host tests"
 t1=$SECONDS
-( VSCODE_EXECUTABLE_PATH=$ROOT/test/host/codeShim.js node out/test/host/runTest.js >"$WORK/host.log" 2>&1 ) &
-host_pid=$!
+VSCODE_EXECUTABLE_PATH=$ROOT/test/host/codeShim.js run_step host node out/test/host/runTest.js
+count host
+echo "(in-host: $((SECONDS - t1)) s)"
 
 echo "== e2e tests"
+t1=$SECONDS
 run_step e2e node out/test/e2e/run.js
 count e2e
-echo "(e2e: $((SECONDS - t1)) s)"
-wait "$host_pid"
-host_pid=
-echo "== in-host tests: report"
-cat "$WORK/host.log"
-count host
-echo "(in-host and e2e: $((SECONDS - t1)) s, total $((SECONDS - t0)) s)"
+echo "(e2e: $((SECONDS - t1)) s, total $((SECONDS - t0)) s)"

@@ -1,7 +1,7 @@
-// Runs every *.e2e.js spec module next to this file, in two workers (ZOOSCOPE_E2E_WORKERS) that each take the next
-// spec file from one queue: each worker has its own code-server and browser, and every test works in its own nodes
-// of the shared ZooKeeper, so two run side by side as two users would; most of a test's time is waiting on VS Code
-// and on sessions, which the other worker fills. A spec module exports
+// Runs every *.e2e.js spec module next to this file, a file at a time. ZOOSCOPE_E2E_WORKERS=N runs N files side by
+// side, each worker with its own code-server and browser (every test works in its own nodes of the shared
+// ZooKeeper); one by default: `npm test` already keeps two cores busy with the node tiers beside this one, and there
+// two workers gained nothing (one run on a loaded machine: 1,409 s for the e2e tests, against ~960 s one at a time). A spec module exports
 // `tests: E2eTest[]` (or a default export), and `shareWorkbench = true` when its tests may reuse one workbench: a test
 // asking for a workbench with the same options as the file's previous test gets that one, reset (Workbench.
 // resetForNextTest), instead of a fresh one (starting one takes most of a short test's time). A test can override
@@ -136,7 +136,7 @@ async function main(): Promise<number> {
   let passed = 0;
   let failed = 0;
   const queue = byFile(loadTests());
-  const workers = Math.max(1, Math.floor(Number(process.env.ZOOSCOPE_E2E_WORKERS ?? 2)) || 1);
+  const workers = Math.max(1, Math.floor(Number(process.env.ZOOSCOPE_E2E_WORKERS ?? 1)) || 1);
   // A worker runs a whole file at a time, so a file's tests keep sharing their workbench and their order.
   const work = async () => {
     const worker: Worker = {};
