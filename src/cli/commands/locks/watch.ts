@@ -3,15 +3,15 @@
 // contention figures. `--record` writes the history as it happens (JSON Lines, rotated at `--record-limit`),
 // `--trace` the Trace Event JSON at the end. `zooscope locks --replay <file>` prints the figures of a recording,
 // with its rotated part (and `--trace` converts it).
-import { LockMonitor } from '../zk/analysis';
-import type { AnalyzeOptions } from '../zk/analysis';
-import type { LockAnalysis } from '../shared/lockAnalysis';
-import { followMonitor, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTraceFromHistory, writeTraceFromRecording } from '../zk/history';
-import type { ZkSession } from '../zk/session/session';
-import { createPrivateFile } from '../zk/transfer/privateFile';
-import { visibleText } from '../shared/visibleText';
+import { LockMonitor } from '../../../zk/analysis';
+import type { AnalyzeOptions } from '../../../zk/analysis';
+import type { LockAnalysis } from '../../../shared/lockAnalysis';
+import { followMonitor, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTraceFromHistory, writeTraceFromRecording } from '../../../zk/history';
+import type { ZkSession } from '../../../zk/session/session';
+import { createPrivateFile } from '../../../zk/transfer/privateFile';
+import { visibleText } from '../../../shared/visibleText';
 import { eventLine, figuresText } from './historyFormat';
-import type { Output } from './output';
+import type { Output } from '../../output';
 
 /** Between attempts to open a new session after one expired. */
 const RENEW_RETRY_MS = 1000;
