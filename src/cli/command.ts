@@ -22,17 +22,17 @@ export interface CommandInput<T extends OptionTable> extends CommandLine<T> {
 
 export interface CommandContext {
   out: Output;
+  /** A line of the command's own on stderr: `zooscope <name>: <line>`. */
+  say(line: string): void;
   /** A session (not yet open) the wrapper closes when the command ends; its digest warning is said first. */
   session(options: SessionOptions): ZkSession;
-  /** Says the digest warning for a session opened elsewhere (once per connect string). */
-  warnDigestInClear(options: Pick<SessionOptions, 'connectString' | 'digest' | 'tls'>): void;
 }
 
 export interface Command<T extends OptionTable = OptionTable, P = unknown> {
   name: string;
   /** One line for `zooscope --help`. */
   summary: string;
-  /** The synopsis, one form a line (without `usage: `). */
+  /** The synopsis without `usage: `: a form a line, a line that starts with spaces going on with the form before. */
   usage: string;
   /** Lines after the synopsis in `zooscope help <name>`: what the options and words mean. */
   details?: string;
@@ -93,7 +93,7 @@ export function parseCommand<T extends OptionTable, P>(
   return { parsed: command.parse({ ...line, values: line.values as CommandInput<T & typeof CONNECTION_OPTIONS>['values'], connection, env }), connection };
 }
 
-/** Runs one command of the table with its words; the exit code. `help` prints the command's help. */
+/** Runs one command of the table with its words (`--help` among them prints its help); the exit code. */
 export async function runCommand<T extends OptionTable, P>(
   command: Command<T, P>, args: readonly string[], out: Output, env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
@@ -121,7 +121,7 @@ export async function runCommand<T extends OptionTable, P>(
   const sessions: ZkSession[] = [];
   const context: CommandContext = {
     out,
-    warnDigestInClear,
+    say,
     session: (options) => {
       warnDigestInClear(options);
       const session = new ZkSession(options);

@@ -29,8 +29,8 @@ function isFile(text: string): boolean {
 }
 
 /** The one line of a side whose read passed --max-nodes (or the data bound): nothing is kept, nothing written. */
-export function tooLargeLine(command: string, side: string, path: string | undefined, maxNodes: number | undefined): string {
-  return `zooscope ${command}: the ${side} holds more than ${maxNodes ?? DEFAULT_MAX_NODES} nodes or ${DEFAULT_MAX_DATA_BYTES / 1024 / 1024} MiB of data`
+export function tooLargeLine(side: string, path: string | undefined, maxNodes: number | undefined): string {
+  return `the ${side} holds more than ${maxNodes ?? DEFAULT_MAX_NODES} nodes or ${DEFAULT_MAX_DATA_BYTES / 1024 / 1024} MiB of data`
     + `${path ? ` (reading ${path})` : ''}: stopped reading, nothing written; raise --max-nodes if the subtree really is that large`;
 }
 

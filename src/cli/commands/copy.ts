@@ -14,7 +14,7 @@ import { formatPermissions } from '../../zk/write/aclFormat';
 import { CREDENTIALS_HINT, integerOf, secondsOf, UsageError } from '../args';
 import { defineCommand, usageText } from '../command';
 import { confirmOnTerminal } from '../confirm';
-import { Output, valueLines } from '../output';
+import { valueLines } from '../output';
 import { liveConnectStrings, parseSide, SIDE_OPTIONS, sideSessionsFor, tooLargeLine } from '../subtreeSides';
 
 const USAGE = `zooscope copy <source> <target> [--mirror] [--dry-run] [--yes] [--no-acl] [--read-only] [--batch <ops>]
@@ -56,26 +56,26 @@ export const copyCommand = defineCommand({
     };
   },
   reaches: (parsed) => liveConnectStrings(parsed.source, parsed.target),
-  async run(parsed, { out, session }) {
+  async run(parsed, { out, say, session }) {
     const sessions = sideSessionsFor(parsed.timeoutMs, parsed.connection, session);
     const source = await sessions.open(parsed.source);
     const target = await sessions.session(parsed.target.connectString);
     const plan = await planCopy(source, target, parsed.target.path, { mirror: parsed.mirror, acls: parsed.acls, guard: { readOnly: parsed.readOnly }, maxNodes: parsed.maxNodes });
     if (plan.problem) {
       const p = plan.problem;
-      if (p.code === 'overlap') out.error('zooscope copy: the source and the target overlap on the same ZooKeeper servers (one holds the other): choose a target outside the source');
-      else if (p.code === 'subtreeTooLarge') out.error(tooLargeLine('copy', p.side, p.path, parsed.maxNodes));
-      else if (p.code === 'aclHidden') out.error(`zooscope copy: the server hides the digest passwords in the ACL of ${p.path} from this session (it lacks ADMIN permission there): copying that ACL would lock everyone out; use --no-acl, or credentials with ADMIN permission`);
-      else out.error(`zooscope copy: cannot plan: the ${p.side} ${p.code === 'changed' ? 'was written while it was read' : p.code === 'unreadable' ? 'has nodes this session may not read' : `says ${p.code}`}${p.path ? ` at ${p.path}` : ''}${p.code === 'unreadable' ? `; ${CREDENTIALS_HINT}` : ''}`);
+      if (p.code === 'overlap') say('the source and the target overlap on the same ZooKeeper servers (one holds the other): choose a target outside the source');
+      else if (p.code === 'subtreeTooLarge') say(tooLargeLine(p.side, p.path, parsed.maxNodes));
+      else if (p.code === 'aclHidden') say(`the server hides the digest passwords in the ACL of ${p.path} from this session (it lacks ADMIN permission there): copying that ACL would lock everyone out; use --no-acl, or credentials with ADMIN permission`);
+      else say(`cannot plan: the ${p.side} ${p.code === 'changed' ? 'was written while it was read' : p.code === 'unreadable' ? 'has nodes this session may not read' : `says ${p.code}`}${p.path ? ` at ${p.path}` : ''}${p.code === 'unreadable' ? `; ${CREDENTIALS_HINT}` : ''}`);
       return 2;
     }
     out.text(formatPlan(parsed.source.text, parsed.target.text, plan));
     if (parsed.dryRun) return 0;
-    const stop = plan.counts.delete > 0 && !parsed.yes ? await deletesConfirmed(plan.counts.delete, out) : undefined;
+    const stop = plan.counts.delete > 0 && !parsed.yes ? await deletesConfirmed(plan.counts.delete, say) : undefined;
     if (stop !== undefined) return stop;
     const run = await executeCopy(target, plan, { readOnly: parsed.readOnly }, { batchSize: parsed.batchSize });
     if (!run.ok) {
-      out.error(`zooscope copy: refused: ${run.failure.code === 'readOnly' ? 'the connection is read-only' : run.failure.code}`);
+      say(`refused: ${run.failure.code === 'readOnly' ? 'the connection is read-only' : run.failure.code}`);
       return 2;
     }
     out.text(formatReport(run.report));
@@ -122,13 +122,13 @@ function formatReport(report: CopyReport): string {
 }
 
 /** Undefined when the deletes may go ahead; else the exit code, the reason said in one line. */
-async function deletesConfirmed(deletes: number, out: Output): Promise<number | undefined> {
+async function deletesConfirmed(deletes: number, say: (line: string) => void): Promise<number | undefined> {
   const answer = await confirmOnTerminal(`delete ${deletes} node(s) as planned above? [y/N] `);
   if (answer === 'yes') return undefined;
   if (answer === 'notATerminal') {
-    out.error(`zooscope copy: the plan deletes ${deletes} node(s) and stdin is not a terminal to confirm it: nothing written; add --yes to write it`);
+    say(`the plan deletes ${deletes} node(s) and stdin is not a terminal to confirm it: nothing written; add --yes to write it`);
     return 2;
   }
-  out.error('zooscope copy: not confirmed: nothing written');
+  say('not confirmed: nothing written');
   return 6;
 }

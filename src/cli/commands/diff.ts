@@ -43,16 +43,16 @@ export const diffCommand = defineCommand({
     };
   },
   reaches: (parsed) => liveConnectStrings(parsed.left, parsed.right),
-  async run(parsed, { out, session }) {
+  async run(parsed, { out, say, session }) {
     const sessions = sideSessionsFor(parsed.timeoutMs, parsed.connection, session);
     const [left, right] = [await sessions.open(parsed.left), await sessions.open(parsed.right)];
     const result = await compareSubtrees(left, right, { ignoreEphemeral: parsed.ignoreEphemeral, ignoreAcls: parsed.ignoreAcls, ignoreData: parsed.ignoreData, maxNodes: parsed.maxNodes });
     if (result.error?.code === 'subtreeTooLarge') {
-      out.error(tooLargeLine('diff', `${result.error.side} side`, result.error.path, parsed.maxNodes));
+      say(tooLargeLine(`${result.error.side} side`, result.error.path, parsed.maxNodes));
       return 2;
     }
     if (result.error) {
-      out.error(`zooscope diff: reading the ${result.error.side} side: ${result.error.operation} ${result.error.path}: ${result.error.code}`);
+      say(`reading the ${result.error.side} side: ${result.error.operation} ${result.error.path}: ${result.error.code}`);
       return 2;
     }
     // Sizes only, as in the text: the bytes themselves are not the CLI's to print.

@@ -17,9 +17,8 @@ import { ConnectFailure } from '../../zk/session/session';
 import { AcquireOptions, CONVENTION_IDS, isConventionId, LockError, LockManager, LockMode, LockSnapshot } from '../../zk/locks';
 import { afterDelay, MAX_TIMER_MS } from '../../zk/timeouts';
 import { checkedConnectString, checkedPath, CREDENTIALS_HINT, secondsOf, UsageError } from '../args';
-import { defineCommand } from '../command';
+import { CommandContext, defineCommand } from '../command';
 import type { ConnectionSettings } from '../connectionOptions';
-import type { Output } from '../output';
 
 export const EXIT = { released: 0, error: 1, usage: 2, timedOut: 3, lost: 4, convention: 5, cancelled: 6 } as const;
 
@@ -127,7 +126,7 @@ async function queuesBelow(manager: LockManager, path: string): Promise<string[]
   }
 }
 
-async function runLock(options: LockArgs, { out }: { out: Output }): Promise<number> {
+async function runLock(options: LockArgs, { out, say }: CommandContext): Promise<number> {
   const manager = new LockManager({ connectString: options.connectString, sessionTimeoutMs: options.sessionTimeoutMs, ...options.connection });
   // SIGINT/SIGTERM (Ctrl-C, kill), SIGHUP (the terminal closed) and a reader gone from stdout all end the lock:
   // before it is held that cancels the attempt, after that it releases; either way our node is deleted now, not
@@ -156,13 +155,13 @@ async function runLock(options: LockArgs, { out }: { out: Output }): Promise<num
       }
       out.text(`failed error=${error instanceof ConnectFailure ? `connect:${error.reason}` : (error as Error).message}`);
       // The stable line above names the reason; TLS and SASL failures also need their one-line explanation.
-      if (error instanceof ConnectFailure && error.reason !== 'cancelled') out.error(`zooscope lock: ${error.message}`);
+      if (error instanceof ConnectFailure && error.reason !== 'cancelled') say(error.message);
       return EXIT.error;
     }
     out.text(`session ${manager.sessionId}`);
     const queues = options.here ? [] : await queuesBelow(manager, options.path);
     if (queues.length > 0) {
-      out.error(`zooscope lock: ${options.path} holds lock queues below it (${queues.join(', ')}): a lock node here is one no client of `
+      say(`${options.path} holds lock queues below it (${queues.join(', ')}): a lock node here is one no client of `
         + `theirs sees; lock one of them, or add --here to lock ${options.path} itself`);
       return EXIT.usage;
     }
@@ -176,7 +175,7 @@ async function runLock(options: LockArgs, { out }: { out: Output }): Promise<num
         if (!conventionSaid && (s.node || s.state === 'failed')) {
           conventionSaid = true;
           out.text(`convention ${s.convention} ${options.convention ? 'chosen' : s.detection?.status ?? 'unknown'}`);
-          if (!options.convention && s.detection?.status === 'empty') out.error(`zooscope lock: ${emptyPathNote(options.path)}`);
+          if (!options.convention && s.detection?.status === 'empty') say(emptyPathNote(options.path));
         }
         const line = describe(s);
         if (line !== last && s.state !== 'acquiring') out.text(line);

@@ -91,13 +91,13 @@ export const locksCommand = defineCommand({
     };
   },
   reaches: (parsed) => (parsed.replay === undefined ? [parsed.connectString] : []),
-  async run(parsed, { out, session: newSession }) {
+  async run(parsed, { out, say, session: newSession }) {
     if (parsed.replay !== undefined) {
       try {
-        return await runReplay(parsed.replay, { json: parsed.json, trace: parsed.watch?.trace }, out);
+        return await runReplay(parsed.replay, { json: parsed.json, trace: parsed.watch?.trace }, out, say);
       } catch (error) {
         // A bad recording (RecordingFormatError) and a file that cannot be read both say why in one line.
-        out.error(`zooscope locks: ${parsed.replay}: ${(error as Error).message}`);
+        say(`${parsed.replay}: ${(error as Error).message}`);
         return 1;
       }
     }
@@ -109,7 +109,7 @@ export const locksCommand = defineCommand({
     await session.open();
     if (parsed.watch) {
       const options = { ...parsed.options, serverTimeoutMs: Math.min(timeoutMs, 5000) };
-      return await runWatch(session, { ...parsed.watch, path: parsed.path, json: parsed.json, options }, out, sessionLikeTheFirst);
+      return await runWatch(session, { ...parsed.watch, path: parsed.path, json: parsed.json, options }, { out, say }, sessionLikeTheFirst);
     }
     const analysis = await analyzeLocks(session, parsed.path, { ...parsed.options, serverTimeoutMs: Math.min(timeoutMs, 5000) });
     if (parsed.json) out.json(analysis);
