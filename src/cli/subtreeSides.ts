@@ -7,10 +7,8 @@ import { DEFAULT_MAX_DATA_BYTES, DEFAULT_MAX_NODES } from '../zk/compare/subtree
 import { SessionOptions, ZkSession } from '../zk/session/session';
 import { parseExport } from '../zk/transfer';
 import { visibleText } from '../shared/visibleText';
-import { isZkError } from '../zk/errors';
-import { checkedConnectString, checkedPath, CREDENTIALS_HINT, UsageError } from './args';
-import type { Output } from './output';
-import { digestInClearNotice, type SecurityArgs } from './securityArgs';
+import { checkedConnectString, checkedPath, UsageError } from './args';
+import type { ConnectionSettings } from './connectionOptions';
 
 export type SideSpec = { kind: 'live'; connectString: string; path: string; text: string } | { kind: 'file'; file: string; text: string };
 
@@ -31,54 +29,34 @@ function isFile(text: string): boolean {
 }
 
 /** The one line of a side whose read passed --max-nodes (or the data bound): nothing is kept, nothing written. */
-export function tooLargeLine(command: string, side: string, path: string | undefined, maxNodes: number | undefined): string {
-  return `zooscope ${command}: the ${side} holds more than ${maxNodes ?? DEFAULT_MAX_NODES} nodes or ${DEFAULT_MAX_DATA_BYTES / 1024 / 1024} MiB of data`
+export function tooLargeLine(side: string, path: string | undefined, maxNodes: number | undefined): string {
+  return `the ${side} holds more than ${maxNodes ?? DEFAULT_MAX_NODES} nodes or ${DEFAULT_MAX_DATA_BYTES / 1024 / 1024} MiB of data`
     + `${path ? ` (reading ${path})` : ''}: stopped reading, nothing written; raise --max-nodes if the subtree really is that large`;
 }
 
-/** The sessions of `zooscope diff` and `zooscope copy`: one timeout and one set of credentials for every side. */
-export function sideSessionsFor(
-  timeoutMs: number, security: Pick<SessionOptions, 'digest' | 'tls' | 'sasl' | 'ssh'>, warn: (line: string) => void = () => undefined,
-): SideSessions {
-  return new SideSessions({
-    sessionTimeoutMs: Math.max(4000, timeoutMs), requestTimeoutMs: timeoutMs, digest: security.digest ?? [],
-    tls: security.tls, sasl: security.sasl, ssh: security.ssh,
-  }, warn);
+/** The options `zooscope diff` and `zooscope copy` share beside the connection options. */
+export const SIDE_OPTIONS = {
+  'max-nodes': { takes: `a whole number from 1 to ${Number.MAX_SAFE_INTEGER}` },
+  'timeout': { takes: 'a number of seconds' },
+} as const;
+
+/** The connect strings of the live sides: where the credentials go. */
+export function liveConnectStrings(...sides: SideSpec[]): string[] {
+  return sides.flatMap((side) => (side.kind === 'live' ? [side.connectString] : []));
 }
 
 /**
- * Runs `zooscope diff` or `zooscope copy`: a usage error is exit 2 with a one-line message, the body gets the sides'
- * sessions, which are closed however it ends, and a failure it does not handle is exit 2 (with the credentials hint
- * when an ACL refused the session).
+ * The sessions of `zooscope diff` and `zooscope copy`: one timeout and one set of credentials for every side, each
+ * made by `newSession` (the command's context: it warns and closes them).
  */
-export async function runWithSides<A extends { security: SecurityArgs; timeoutMs: number }>(
-  command: string, args: string[], out: Output, parse: (args: string[]) => A, body: (parsed: A, sessions: SideSessions) => Promise<number>,
-): Promise<number> {
-  let parsed: A;
-  let security: ReturnType<SecurityArgs['sessionOptions']>;
-  try {
-    parsed = parse(args);
-    security = parsed.security.sessionOptions(process.env);
-  } catch (error) {
-    out.error(`zooscope ${command}: ${(error as Error).message}`);
-    return 2;
-  }
-  const sessions = sideSessionsFor(parsed.timeoutMs, security, (line) => out.error(`zooscope ${command}: ${line}`));
-  try {
-    return await body(parsed, sessions);
-  } catch (error) {
-    out.error(`zooscope ${command}: ${(error as Error).message}${isZkError(error, 'noAuth') ? `; ${CREDENTIALS_HINT}` : ''}`);
-    return 2;
-  } finally {
-    sessions.close();
-  }
+export function sideSessionsFor(timeoutMs: number, connection: ConnectionSettings, newSession: (options: SessionOptions) => ZkSession): SideSessions {
+  return new SideSessions({ sessionTimeoutMs: Math.max(4000, timeoutMs), requestTimeoutMs: timeoutMs, ...connection }, newSession);
 }
 
-/** Opens the sessions the sides need and reads export files; `close` closes every session. */
+/** Opens the sessions the sides need (one per distinct connect string) and reads export files. */
 export class SideSessions {
   private readonly sessions = new Map<string, ZkSession>();
-  /** `warn` is told, before a session opens, that its digest password would cross the network in clear text. */
-  constructor(private readonly options: Omit<SessionOptions, 'connectString'>, private readonly warn: (line: string) => void = () => undefined) {}
+  constructor(private readonly options: Omit<SessionOptions, 'connectString'>, private readonly newSession: (options: SessionOptions) => ZkSession) {}
 
   async open(spec: SideSpec): Promise<CompareSide> {
     if (spec.kind === 'file') {
@@ -92,16 +70,10 @@ export class SideSessions {
   async session(connectString: string): Promise<ZkSession> {
     let session = this.sessions.get(connectString);
     if (!session) {
-      session = new ZkSession({ ...this.options, connectString });
+      session = this.newSession({ ...this.options, connectString });
       this.sessions.set(connectString, session);
-      const notice = digestInClearNotice(session.options);
-      if (notice) this.warn(notice);
       await session.open();
     }
     return session;
-  }
-
-  close(): void {
-    for (const session of this.sessions.values()) session.close();
   }
 }

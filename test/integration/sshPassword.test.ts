@@ -8,7 +8,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SSH_SECRET_ENV } from '../../src/cli/sshArgs';
+import { SSH_SECRET_ENV } from '../../src/cli/connectionOptions';
 import { ZkSession } from '../../src/zk/session/session';
 import { SshDialer } from '../../src/zk/tunnel/dialer';
 import type { SshTunnelSettings } from '../../src/zk/tunnel/sshSettings';

@@ -7,10 +7,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { durationOf, UsageError } from '../../src/cli/args';
-import { runLocks } from '../../src/cli/locksCommand';
+import { commandHelp } from '../../src/cli/command';
+import { locksCommand } from '../../src/cli/commands/locks/locks';
+import { runZooscope } from '../../src/cli/dispatch';
 import { createOutput } from '../../src/cli/output';
 import { DEFAULT_RECORDING_LIMIT_BYTES, LockRecorder, RecordingWriter } from '../../src/zk/history';
-import { locksUsage } from '../../src/cli/locksCommand';
 import { snapshot, T0 } from './lockHistoryFixtures';
 
 function sink(): { stream: Writable; text: () => string } {
@@ -23,7 +24,7 @@ async function locks(args: string[]): Promise<{ code: number; stdout: string; st
   const stdout = sink();
   const stderr = sink();
   const out = createOutput({ stdout: stdout.stream, stderr: stderr.stream });
-  const code = await runLocks(args, out);
+  const code = await runZooscope(['locks', ...args], out, 'test');
   out.dispose();
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
@@ -64,7 +65,7 @@ describe('zooscope locks: history arguments', () => {
     const explicit = new RecordingWriter(path.join(dir, 'b.jsonl'), { maxBytes: 4096 });
     explicit.close();
     assert.equal(explicit.maxBytes, 4096);
-    assert.match(locksUsage, new RegExp(`--record-limit.*${DEFAULT_RECORDING_LIMIT_BYTES / 1024 / 1024} MiB when not given`));
+    assert.match(commandHelp(locksCommand), new RegExp(`--record-limit.*${DEFAULT_RECORDING_LIMIT_BYTES / 1024 / 1024} MiB when not given`));
   });
 
   test('--replay: the figures of a recording; a torn last line is noted, hostile names shown visibly', async () => {

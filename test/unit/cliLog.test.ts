@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runLog } from '../../src/cli/logCommand';
+import { runZooscope } from '../../src/cli/dispatch';
 import type { Output } from '../../src/cli/output';
 import { logFile, records } from '../support/serverLogFixtures';
 
@@ -21,7 +21,7 @@ test('zooscope log --json: one JSON line a transaction, data as text or base64, 
     const out = {
       text: (t: string) => lines.push(t), exact: (t: string) => lines.push(...t.split('\n').filter(Boolean)), error: (t: string) => errors.push(t), closed: false,
     } as unknown as Output;
-    assert.equal(await runLog([dir, '--json'], out), 1);
+    assert.equal(await runZooscope(['log', dir, '--json'], out, 'test'), 1);
     const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.deepEqual(parsed[0], { zxid: '0x1', time: 1700000000123, session: '0x100000abc', op: 'create', path: '/a', data: 'hello', acl: [{ perms: 31, scheme: 'world', id: 'anyone' }], ephemeral: false, parentCVersion: 1 });
     assert.equal(parsed[1].dataBase64, '/wA=');
@@ -40,7 +40,7 @@ test('zooscope log --json: a hostile path keeps its exact value, its hidden char
     fs.writeFileSync(path.join(dir, 'log.1'), logFile([{ zxid: 1n, session: 1n, type: 2, record: records.delete(hostile) }]));
     let written = '';
     const out = { text: () => assert.fail('--json writes JSON lines only'), exact: (t: string) => { written += t; }, error: () => undefined, closed: false } as unknown as Output;
-    assert.equal(await runLog([path.join(dir, 'log.1'), '--json'], out), 0);
+    assert.equal(await runZooscope(['log', path.join(dir, 'log.1'), '--json'], out, 'test'), 0);
     assert.equal(written.split('\n').length, 2, written);
     assert.doesNotMatch(written, /[\u202E\u200B]/);
     assert.equal((JSON.parse(written) as { path: string }).path, hostile);

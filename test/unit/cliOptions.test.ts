@@ -3,31 +3,25 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { runCopy } from '../../src/cli/copyCommand';
-import { runDiff } from '../../src/cli/diffCommand';
-import { runEnsemble } from '../../src/cli/ensembleCommand';
-import { runGet } from '../../src/cli/getCommand';
-import { EXIT, runLock } from '../../src/cli/lockCommand';
-import { runLocks } from '../../src/cli/locksCommand';
-import { createOutput, Output } from '../../src/cli/output';
-
-type Run = (args: string[], out: Output) => Promise<number>;
+import { EXIT } from '../../src/cli/commands/lock';
+import { runZooscope } from '../../src/cli/dispatch';
+import { createOutput } from '../../src/cli/output';
 
 /** Each command with the words of a run that would connect (to a port nothing listens on: it must never get there). */
-const COMMANDS: [string, Run, string[]][] = [
-  ['lock', runLock, ['127.0.0.1:1', '/l']],
-  ['locks', runLocks, ['127.0.0.1:1', '/l']],
-  ['ensemble', runEnsemble, ['--check', '127.0.0.1:1']],
-  ['get', runGet, ['127.0.0.1:1', '/n']],
-  ['diff', runDiff, ['127.0.0.1:1/a', '127.0.0.1:1/b']],
-  ['copy', runCopy, ['127.0.0.1:1/a', '127.0.0.1:1/b']],
+const COMMANDS: [string, string, string[]][] = [
+  ['lock', 'lock', ['127.0.0.1:1', '/l']],
+  ['locks', 'locks', ['127.0.0.1:1', '/l']],
+  ['ensemble', 'ensemble', ['--check', '127.0.0.1:1']],
+  ['get', 'get', ['127.0.0.1:1', '/n']],
+  ['diff', 'diff', ['127.0.0.1:1/a', '127.0.0.1:1/b']],
+  ['copy', 'copy', ['127.0.0.1:1/a', '127.0.0.1:1/b']],
 ];
 
-async function run(command: Run, args: string[]): Promise<{ code: number; stderr: string }> {
+async function run(command: string, args: string[]): Promise<{ code: number; stderr: string }> {
   let stderr = '';
   const discard = new Writable({ write(_chunk, _enc, done) { done(); } });
   const errors = new Writable({ write(chunk: Buffer, _enc, done) { stderr += chunk.toString(); done(); } });
-  const code = await command(args, createOutput({ stdout: discard, stderr: errors }));
+  const code = await runZooscope([command, ...args], createOutput({ stdout: discard, stderr: errors }), 'test');
   return { code, stderr };
 }
 

@@ -4,14 +4,9 @@
 // comes before anything is sent, and no server is needed to see it.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { runCopy } from '../../src/cli/copyCommand';
-import { runDiff } from '../../src/cli/diffCommand';
-import { runEnsemble } from '../../src/cli/ensembleCommand';
-import { runGet } from '../../src/cli/getCommand';
-import { runLock } from '../../src/cli/lockCommand';
-import { runLocks } from '../../src/cli/locksCommand';
+import { digestInClearNotice } from '../../src/cli/command';
+import { runZooscope } from '../../src/cli/dispatch';
 import type { Output } from '../../src/cli/output';
-import { digestInClearNotice } from '../../src/cli/securityArgs';
 import { digestInClearServers } from '../../src/zk/security/digestInClear';
 import { SessionOptions, ZkSession } from '../../src/zk/session/session';
 import { ZkShell } from '../../src/zk/shell';
@@ -58,7 +53,7 @@ test('the shell\'s addauth digest over plain TCP to another machine warns; over 
 class StoppedAtWarning extends Error {}
 
 /** Runs a CLI command with `--digest ops`; what it wrote on stderr up to and including a warning, which stops it. */
-async function stderrOf(run: (args: string[], out: Output) => Promise<number>, args: string[]): Promise<{ stderr: string; stopped: boolean }> {
+async function stderrOf(command: string, args: string[]): Promise<{ stderr: string; stopped: boolean }> {
   let stderr = '';
   let stopped = false;
   const out: Output = {
@@ -72,7 +67,7 @@ async function stderrOf(run: (args: string[], out: Output) => Promise<number>, a
     },
   };
   // A command that reports its body's failures itself (copy, diff) ends with a line of its own after the stop.
-  await run([...args, '--digest', 'ops'], out).catch((error: unknown) => {
+  await runZooscope([command, ...args, '--digest', 'ops'], out, 'test').catch((error: unknown) => {
     if (!(error instanceof StoppedAtWarning)) throw error;
   });
   return { stderr, stopped };
@@ -83,17 +78,17 @@ test('every CLI command with --digest over plain TCP to another machine warns on
   process.env.ZOOSCOPE_DIGEST_PASSWORD = 's3cret';
   // 192.0.2.7 (TEST-NET-1) is never dialed: the warning stops each command before it connects.
   const remote = '192.0.2.7:1';
-  const commands: Array<[string, (args: string[], out: Output) => Promise<number>, string[]]> = [
-    ['get', runGet, [remote, '/x', '--timeout', '1']],
-    ['lock', runLock, [remote, '/x']],
-    ['locks', runLocks, [remote, '/x']],
-    ['copy', runCopy, [`${remote}/a`, `${remote}/b`, '--dry-run']],
-    ['diff', runDiff, [`${remote}/a`, `${remote}/b`]],
-    ['ensemble', runEnsemble, [remote, '--check']],
+  const commands: Array<[string, string[]]> = [
+    ['get', [remote, '/x', '--timeout', '1']],
+    ['lock', [remote, '/x']],
+    ['locks', [remote, '/x']],
+    ['copy', [`${remote}/a`, `${remote}/b`, '--dry-run']],
+    ['diff', [`${remote}/a`, `${remote}/b`]],
+    ['ensemble', [remote, '--check']],
   ];
   try {
-    for (const [name, run, args] of commands) {
-      const { stderr, stopped } = await stderrOf(run, args);
+    for (const [name, args] of commands) {
+      const { stderr, stopped } = await stderrOf(name, args);
       assert.ok(stopped, `${name} connected without the warning: ${stderr}`);
       assert.match(stderr, new RegExp(`^zooscope ${name}: warning: `, 'm'), name);
       assert.equal(WARNING.exec(stderr)?.[1], remote, name);
@@ -109,7 +104,7 @@ test('the CLI says nothing of clear text to this machine (nothing listens on por
   const saved = process.env.ZOOSCOPE_DIGEST_PASSWORD;
   process.env.ZOOSCOPE_DIGEST_PASSWORD = 's3cret';
   try {
-    const { stderr, stopped } = await stderrOf(runGet, ['127.0.0.1:1', '/x', '--timeout', '1']);
+    const { stderr, stopped } = await stderrOf('get', ['127.0.0.1:1', '/x', '--timeout', '1']);
     assert.ok(!stopped);
     assert.doesNotMatch(stderr, WARNING);
     assert.doesNotMatch(stderr, /s3cret/);

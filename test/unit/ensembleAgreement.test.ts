@@ -6,7 +6,8 @@ import * as assert from 'node:assert/strict';
 import { AgreementThresholds, judgeAgreement, MemberAnswer } from '../../src/zk/servers/agreementRules';
 import { figuresFromAdmin, figuresFromMntr, figuresFromSrvr, mergeWordFigures, parseZxid, serverIdFromConf, zxidText } from '../../src/zk/servers/memberFigures';
 import { differencesFrom } from '../../src/zk/servers/pathAcrossMembers';
-import { formatAgreement, formatPathComparison, parseEnsembleArgs } from '../../src/cli/ensembleCommand';
+import { parseCommand } from '../../src/cli/command';
+import { ensembleCommand, formatAgreement, formatPathComparison } from '../../src/cli/commands/ensemble';
 import { UsageError } from '../../src/cli/args';
 
 const SRVR = 'Zookeeper version: 3.8.0-abc, built on 2024-12-29\nLatency min/avg/max: 0/0.25/7\nReceived: 3\nSent: 4\nConnections: 2\nOutstanding: 1\nZxid: 0x20000001f\nMode: follower\nNode count: 12\n';
@@ -122,14 +123,16 @@ describe('path across members: differences from the leader', () => {
   });
 });
 
+const parseEnsembleArgs = (args: string[]) => parseCommand(ensembleCommand, args, {})?.parsed;
+
 describe('ensemble CLI: arguments and untrusted text', () => {
   test('arguments: --check required, thresholds bounded, --children only with --path', () => {
-    const parsed = parseEnsembleArgs(['127.0.0.1:2181', '--check', '--max-lag', '5', '--znode-tolerance', '2', '--deadline', '1.5', '--path', '/a'], {});
-    assert.deepEqual(parsed.thresholds, { maxLagTransactions: 5, znodeTolerance: 2, deadlineMs: 1500 });
-    assert.throws(() => parseEnsembleArgs(['127.0.0.1:2181'], {}), UsageError);
-    assert.throws(() => parseEnsembleArgs(['127.0.0.1:2181', '--check', '--children'], {}), UsageError);
-    assert.throws(() => parseEnsembleArgs(['127.0.0.1:2181', '--check', '--max-lag', '-1'], {}), UsageError);
-    assert.throws(() => parseEnsembleArgs(['127.0.0.1:2181', '--check', '--path', 'rel'], {}), UsageError);
+    const parsed = parseEnsembleArgs(['127.0.0.1:2181', '--check', '--max-lag', '5', '--znode-tolerance', '2', '--deadline', '1.5', '--path', '/a']);
+    assert.deepEqual(parsed?.thresholds, { maxLagTransactions: 5, znodeTolerance: 2, deadlineMs: 1500 });
+    assert.throws(() => parseEnsembleArgs(['127.0.0.1:2181']), UsageError);
+    assert.throws(() => parseEnsembleArgs(['127.0.0.1:2181', '--check', '--children']), UsageError);
+    assert.throws(() => parseEnsembleArgs(['127.0.0.1:2181', '--check', '--max-lag', '-1']), UsageError);
+    assert.throws(() => parseEnsembleArgs(['127.0.0.1:2181', '--check', '--path', 'rel']), UsageError);
   });
 
   test('server text and znode data reach the table with hidden characters written out', () => {

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { UsageError } from '../../src/cli/args';
-import { SASL_PASSWORD_ENV, SecurityArgs, TLS_PASSPHRASE_ENV } from '../../src/cli/securityArgs';
+import { parseCommandLine } from '../../src/cli/commandLine';
+import { CONNECTION_OPTIONS, connectionSettings, SASL_PASSWORD_ENV, SECRET_FLAGS, TLS_PASSPHRASE_ENV } from '../../src/cli/connectionOptions';
 import { KERBEROS_MISSING, loadKerberos, setKerberosLoaderForTests } from '../../src/zk/security/kerberos';
 import { createSaslMechanism } from '../../src/zk/security/sasl';
 import { classifyTlsError } from '../../src/zk/security/tlsFailure';
@@ -11,15 +12,11 @@ import { NAME_CHECK_OFF_NEEDS_TRUST, prepareTls, SecurityConfigError } from '../
 import { normalizeSha256Fingerprint, pinMismatch, splitFingerprints } from '../../src/zk/security/certificatePin';
 import type { PeerCertificate } from 'node:tls';
 
+/** The connection options as every command reads them; the other words are positional. */
 function parse(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const security = new SecurityArgs();
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const last = security.take(args, i);
-    if (last === undefined) rest.push(args[i]);
-    else i = last;
-  }
-  return { options: security.sessionOptions(env), rest };
+  const line = parseCommandLine(args, CONNECTION_OPTIONS, { refused: SECRET_FLAGS });
+  assert.ok(!line.help);
+  return { options: connectionSettings(line.values, env, line.spelled.digest), rest: line.positionals };
 }
 
 test('TLS flags become TLS settings; any --tls-* implies --tls; the passphrase comes from the environment', () => {

@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { tokenizeLine } from '../../src/zk/shell/tokenize';
-import { OptionParseError, parseOptions } from '../../src/zk/shell/cliOptions';
+import { OptionParseError, parseOptions } from '../../src/zk/shell/zkCliOptions';
 import { cliCommand, commandListUsage } from '../../src/zk/shell/commands';
 import { javaDateString, javaDecodeInt, juteId } from '../../src/zk/shell/javaFormat';
-import { validatePath } from '../../src/zk/shell/cliErrors';
+import { validatePath } from '../../src/zk/shell/zkCliErrors';
 import { formatStatsTrack, parseStatsTrack } from '../../src/zk/quota';
 import { ZkShell } from '../../src/zk/shell';
 import { holdsCredentials } from '../../src/zk/shell/interactive';

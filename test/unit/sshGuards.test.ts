@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseEnsembleArgs } from '../../src/cli/ensembleCommand';
-import { SecurityArgs } from '../../src/cli/securityArgs';
+import { parseCommand } from '../../src/cli/command';
+import { ensembleCommand } from '../../src/cli/commands/ensemble';
 import { bastionProblem, jumpsProblem } from '../../src/vscode/connections/sshFormChecks';
 import { SECRET_VARIABLE_NAMES, SECRET_VARIABLES } from '../../src/zk/secretVariables';
 import { ZkSession } from '../../src/zk/session/session';
@@ -45,8 +45,8 @@ test('a hostile bastion or jump host is refused by the form, the CLI and the set
     assert.ok(bastionProblem(t, bad), `form bastion ${bad}`);
     assert.ok(bastionProblem(t, `ops@${bad}`) || bad === '', `form bastion user ${bad}`);
     assert.ok(jumpsProblem(t, `j1,${bad}`) || bad.includes(','), `form jump ${bad}`);
-    assert.throws(() => new SecurityArgs().take(['--ssh', bad], 0), /--ssh takes a bastion/, `cli --ssh ${bad}`);
-    if (!bad.includes(',')) assert.throws(() => parseEnsembleArgs(['zk:2181', '--check', '--ssh', 'b', '--ssh-jump', bad]), /--ssh-jump takes jump hosts/, `cli --ssh-jump ${bad}`);
+    assert.throws(() => parseCommand(ensembleCommand, ['zk:2181', '--check', '--ssh', bad], {}), /--ssh takes a bastion/, `cli --ssh ${bad}`);
+    if (!bad.includes(',')) assert.throws(() => parseCommand(ensembleCommand, ['zk:2181', '--check', '--ssh', 'b', '--ssh-jump', bad], {}), /--ssh-jump takes jump hosts/, `cli --ssh-jump ${bad}`);
   }
   for (const good of ['ops@bastion.example.com:2222', 'prod-bastion', 'svc_1@10.0.0.5', '[2001:db8::1]:22']) {
     assert.equal(bastionProblem(t, good), undefined, good);

@@ -3,22 +3,18 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { SecurityArgs } from '../../src/cli/securityArgs';
-import { SSH_SECRET_ENV } from '../../src/cli/sshArgs';
+import { parseCommandLine } from '../../src/cli/commandLine';
+import { CONNECTION_OPTIONS, connectionSettings, SECRET_FLAGS, SSH_SECRET_ENV } from '../../src/cli/connectionOptions';
 import { answersPrompt } from '../../src/zk/tunnel/askpass';
 import { SECRET_ENV, sshTunnelCommand } from '../../src/zk/tunnel/sshCommand';
 import { classifySshFailure, isFinalTunnelFailure } from '../../src/zk/tunnel/sshFailure';
 import { parseSshDestination, sshSettingsProblem } from '../../src/zk/tunnel/sshSettings';
 
+/** The connection options as every command reads them; the other words are positional. */
 function parse(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const security = new SecurityArgs();
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const last = security.take(args, i);
-    if (last === undefined) rest.push(args[i]);
-    else i = last;
-  }
-  return { options: security.sessionOptions(env), rest };
+  const line = parseCommandLine(args, CONNECTION_OPTIONS, { refused: SECRET_FLAGS });
+  assert.ok(!line.help);
+  return { options: connectionSettings(line.values, env, line.spelled.digest), rest: line.positionals };
 }
 
 /** The value of `-o key=value` in argv. */

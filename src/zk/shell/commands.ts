@@ -1,7 +1,7 @@
 // zkCli 3.8.0's commands: their usage strings (printed verbatim in errors and in the command list) and the flags
 // each one declares. `ls2` and `rmr` are gone from 3.8 (it answers "Command not found"); the shell keeps them as
 // the old spellings of `ls -s` and `deleteall` for old runbooks, outside the command list zkCli prints.
-import type { OptionsSpec } from './cliOptions';
+import type { OptionsSpec } from './zkCliOptions';
 
 export interface CommandSpec {
   name: string;

@@ -1,8 +1,8 @@
 // What a command needs while it runs: the session, the two output streams (text exactly as zkCli would print
 // it; the sink makes hidden characters visible), the watches set so far, and a way to close the session.
 import type { ZkSession } from '../session/session';
-import { CliError } from './cliErrors';
-import { OptionParseError, parseOptions, ParsedOptions } from './cliOptions';
+import { CliError } from './zkCliErrors';
+import { OptionParseError, parseOptions, ParsedOptions } from './zkCliOptions';
 import { CommandSpec, usageOf } from './commands';
 import type { WatchTracker } from './watchTracker';
 

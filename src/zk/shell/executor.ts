@@ -5,7 +5,7 @@
 import { visibleText } from '../../shared/visibleText';
 import { ErrorCode } from '../errors';
 import type { SessionState, ZkSession } from '../session/session';
-import { CliError, wrapperMessage } from './cliErrors';
+import { CliError, wrapperMessage } from './zkCliErrors';
 import type { AskYesNo } from './connectCredentials';
 import { cliCommand, commandListUsage, isKnownCommand, LEGACY_ALIASES } from './commands';
 import { parse, RunContext, Runner, usageError } from './context';

@@ -3,7 +3,7 @@
 export { ZkShell } from './executor';
 export type { ShellOptions, ShellSink } from './executor';
 export { tokenizeLine } from './tokenize';
-export { parseOptions, OptionParseError } from './cliOptions';
+export { parseOptions, OptionParseError } from './zkCliOptions';
 export { allCommandNames, cliCommand, commandListUsage } from './commands';
 export { terminalText } from './terminalText';
 export { javaDateString, statLines } from './javaFormat';

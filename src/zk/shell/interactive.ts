@@ -1,5 +1,5 @@
 // The interactive loop of the shell, on any pair of terminal streams: the CLI runs it on its own tty
-// (src/cli/shellInteractive.ts), the VS Code extension on a pseudoterminal's input and output. zkCli's prompt
+// (src/cli/commands/shell/interactive.ts), the VS Code extension on a pseudoterminal's input and output. zkCli's prompt
 // (`[zk: host(CONNECTED) 3] `), arrow-key history kept per connect string in ~/.cache/zooscope/shell-history/, Tab
 // completion of commands, flags and znode paths (children read from the server as you type), and Ctrl-C abandons
 // the running command without leaving: the prompt comes back at once and the command's late answer prints nothing

@@ -1,6 +1,6 @@
 // zkCli's setquota, listquota and delquota over src/zk/quota.ts, with zkCli's messages and streams.
 import { deleteQuota, formatStatsTrack, limitPath, QuotaKey, QuotaLimits, QuotaRefusal, readQuota, setQuota } from '../quota';
-import { CliError, validatePath, wrapError, zkCodeOf } from './cliErrors';
+import { CliError, validatePath, wrapError, zkCodeOf } from './zkCliErrors';
 import { parse, Runner, usageError } from './context';
 import { javaParseInt } from './javaFormat';
 

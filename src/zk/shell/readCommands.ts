@@ -2,7 +2,7 @@
 import * as ops from '../protocol/operations';
 import { getConfig, getDataNullable } from '../protocol/nullableData';
 import { getAcl } from '../protocol/writes';
-import { CliError, validatePath, wrapError, zkCodeOf } from './cliErrors';
+import { CliError, validatePath, wrapError, zkCodeOf } from './zkCliErrors';
 import { parse, retainWatchCompatibility, RunContext, Runner, usageError } from './context';
 import { javaList, juteId, permString, statLines } from './javaFormat';
 import { clientConfigString } from './configText';

@@ -7,7 +7,7 @@ import { CreateFlags, OPEN_ACL, setAcl, setData, deleteNode } from '../protocol/
 import { parseAclList } from './aclParser';
 import { ZkError } from '../errors';
 import { digestInClearServers, digestInClearWarning } from '../security/digestInClear';
-import { CliError, keeperMessage, validatePath, wrapError, wrapperMessage, zkCodeOf } from './cliErrors';
+import { CliError, keeperMessage, validatePath, wrapError, wrapperMessage, zkCodeOf } from './zkCliErrors';
 import { parse, RunContext, Runner, usageError } from './context';
 import { javaParseInt, statLines } from './javaFormat';
 import { visitSubTree } from './readCommands';

@@ -1,7 +1,7 @@
 // The human form of a LockAnalysis for terminals and CI logs: one table per queue, then anomalies, deadlocks and
 // how each server's tables were read. Everything from ZooKeeper is untrusted text: control characters are removed.
-import type { Anomaly, LockAnalysis, LockQueue, Participant } from '../zk/analysis';
-import { visibleText } from '../shared/visibleText';
+import type { Anomaly, LockAnalysis, LockQueue, Participant } from '../../../zk/analysis';
+import { visibleText } from '../../../shared/visibleText';
 
 // Written out here as well as by the output writer, so columns are measured on the text as it is shown.
 const clean = visibleText;

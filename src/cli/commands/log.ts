@@ -3,12 +3,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TextDecoder } from 'node:util';
-import { readTxnLogFile } from '../zk/serverLogs/txnLogReader';
-import type { Txn, TxnRecord } from '../zk/serverLogs/txnTypes';
-import { hex } from '../zk/stat';
-import { escapeHiddenInJson, type Output } from './output';
+import { readTxnLogFile } from '../../zk/serverLogs/txnLogReader';
+import type { Txn, TxnRecord } from '../../zk/serverLogs/txnTypes';
+import { hex } from '../../zk/stat';
+import { UsageError } from '../args';
+import { defineCommand, usageText } from '../command';
+import { escapeHiddenInJson } from '../output';
 
-export const LOG_USAGE = 'usage: zooscope log <dir|file>… [--json]   (transactions of ZooKeeper\'s own logs, oldest first)';
+const USAGE = 'zooscope log <dir|file>… [--json]';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -47,27 +49,34 @@ function logFiles(args: string[]): string[] {
   });
 }
 
-export async function runLog(args: string[], out: Output): Promise<number> {
-  const json = args.includes('--json');
-  const targets = args.filter((a) => a !== '--json');
-  if (targets.length === 0 || targets.some((a) => a.startsWith('--'))) {
-    out.error(LOG_USAGE);
-    return 2;
-  }
-  let troubled = false;
-  for (const file of logFiles(targets)) {
-    for await (const item of readTxnLogFile(file)) {
-      if (out.closed) return 0;
-      if (item.kind === 'issue') {
-        troubled = true;
-        out.error(item.issue.message);
-      } else if (item.kind === 'txn') {
-        const line = txnLine(item.txn);
-        // JSON Lines keep the exact value (hidden characters as \u escapes); the human line shows them as visible text.
-        if (json) out.exact(`${escapeHiddenInJson(JSON.stringify(line))}\n`);
-        else out.text(`${line.zxid} ${new Date(item.txn.time).toISOString()} ${line.session} ${item.txn.record.op}${'path' in item.txn.record ? ' ' + item.txn.record.path : ''}`);
+export const logCommand = defineCommand({
+  name: 'log',
+  summary: 'the transactions of ZooKeeper\'s own logs (a data directory or log files), oldest first, one a line',
+  usage: USAGE,
+  details: '  --json: JSON Lines (data as text when it is UTF-8, else dataBase64)',
+  options: { json: {} },
+  connects: false,
+  failureExit: 1,
+  parse({ values, positionals }) {
+    if (positionals.length === 0) throw new UsageError(`expected <dir|file>…\n${usageText(USAGE)}`);
+    return { json: !!values.json, targets: positionals };
+  },
+  async run({ json, targets }, { out }) {
+    let troubled = false;
+    for (const file of logFiles(targets)) {
+      for await (const item of readTxnLogFile(file)) {
+        if (out.closed) return 0;
+        if (item.kind === 'issue') {
+          troubled = true;
+          out.error(item.issue.message);
+        } else if (item.kind === 'txn') {
+          const line = txnLine(item.txn);
+          // JSON Lines keep the exact value (hidden characters as \u escapes); the human line shows them as visible text.
+          if (json) out.exact(`${escapeHiddenInJson(JSON.stringify(line))}\n`);
+          else out.text(`${line.zxid} ${new Date(item.txn.time).toISOString()} ${line.session} ${item.txn.record.op}${'path' in item.txn.record ? ' ' + item.txn.record.path : ''}`);
+        }
       }
     }
-  }
-  return troubled ? 1 : 0;
-}
+    return troubled ? 1 : 0;
+  },
+});

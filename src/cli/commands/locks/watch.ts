@@ -3,15 +3,16 @@
 // contention figures. `--record` writes the history as it happens (JSON Lines, rotated at `--record-limit`),
 // `--trace` the Trace Event JSON at the end. `zooscope locks --replay <file>` prints the figures of a recording,
 // with its rotated part (and `--trace` converts it).
-import { LockMonitor } from '../zk/analysis';
-import type { AnalyzeOptions } from '../zk/analysis';
-import type { LockAnalysis } from '../shared/lockAnalysis';
-import { followMonitor, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTraceFromHistory, writeTraceFromRecording } from '../zk/history';
-import type { ZkSession } from '../zk/session/session';
-import { createPrivateFile } from '../zk/transfer/privateFile';
-import { visibleText } from '../shared/visibleText';
+import { LockMonitor } from '../../../zk/analysis';
+import type { AnalyzeOptions } from '../../../zk/analysis';
+import type { LockAnalysis } from '../../../shared/lockAnalysis';
+import { followMonitor, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTraceFromHistory, writeTraceFromRecording } from '../../../zk/history';
+import type { ZkSession } from '../../../zk/session/session';
+import { createPrivateFile } from '../../../zk/transfer/privateFile';
+import { visibleText } from '../../../shared/visibleText';
 import { eventLine, figuresText } from './historyFormat';
-import type { Output } from './output';
+import type { CommandContext } from '../../command';
+import type { Output } from '../../output';
 
 /** Between attempts to open a new session after one expired. */
 const RENEW_RETRY_MS = 1000;
@@ -30,7 +31,7 @@ export interface WatchArgs {
  * `newSession`: a fresh session like the first (not yet open). Given, an expired session does not end the watch: the
  * history has a gap (said in one line on stderr) and goes on with a new session; without it, expiry ends the watch.
  */
-export async function runWatch(session: ZkSession, args: WatchArgs, out: Output, newSession?: () => ZkSession): Promise<number> {
+export async function runWatch(session: ZkSession, args: WatchArgs, { out, say }: Pick<CommandContext, 'out' | 'say'>, newSession?: () => ZkSession): Promise<number> {
   const recorder = new LockRecorder();
   const writer = args.record ? new RecordingWriter(args.record, { maxBytes: args.recordLimitBytes, root: args.path }) : undefined;
   let failure: Error | undefined;
@@ -119,7 +120,7 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output,
   const renew = async () => {
     following?.leave();
     following = undefined;
-    out.error('zooscope locks: the session expired; going on with a new session (the history has a gap)');
+    say('the session expired; going on with a new session (the history has a gap)');
     while (!stopping && newSession) {
       const next = newSession();
       renewed.push(next);
@@ -147,7 +148,7 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output,
     writer?.close();
   }
   if (failure) {
-    out.error(`zooscope locks: recording stopped: ${failure.message}`);
+    say(`recording stopped: ${failure.message}`);
     return 1;
   }
   const endedAt = Date.now();
@@ -157,17 +158,17 @@ export async function runWatch(session: ZkSession, args: WatchArgs, out: Output,
     await writeStreamedTrace(writer.file, args.trace);
     args = { ...args, trace: undefined };
   }
-  if (sessionEnded) out.error(`zooscope locks: the session ${sessionEnded === 'expired' ? 'expired' : `ended (${sessionEnded})`}; the history ends with a gap`);
+  if (sessionEnded) say(`the session ${sessionEnded === 'expired' ? 'expired' : `ended (${sessionEnded})`}; the history ends with a gap`);
   await finish(recorder.history, { from: startedAt, to: endedAt }, args, out);
   return sessionEnded ? 1 : 0;
 }
 
-export async function runReplay(file: string, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output): Promise<number> {
+export async function runReplay(file: string, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output, say: CommandContext['say']): Promise<number> {
   // With its rotated part (`<file>.1`) when --record-limit rotated it: one history, oldest first.
   const files = recordingFiles(file);
   const loaded = readRotatedRecording(file);
   if (files.length > 1 && !args.json) out.text(`replaying ${visibleText(files[0])} and ${visibleText(file)}`);
-  if (loaded.tornLastLine) out.error('zooscope locks: the recording ends in a cut line (the recorder was stopped mid-write); it is left out');
+  if (loaded.tornLastLine) say('the recording ends in a cut line (the recorder was stopped mid-write); it is left out');
   // The trace streams from the files: every interval, however long the recording.
   if (args.trace) await writeStreamedTrace(files, args.trace);
   await finish(loaded.history, { from: loaded.startedAt, to: loaded.lastAt }, { json: args.json }, out);

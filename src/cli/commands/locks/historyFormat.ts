@@ -1,8 +1,8 @@
 // The terminal form of a lock history: one line per change as `--watch` sees it, and the contention figures at
 // the end (or of a recording). Everything from ZooKeeper goes through visibleText here, so columns are measured on
 // the text as shown, and again through the output writer.
-import type { HistoryEvent, HistoryInterval, LockFigures, Spread } from '../zk/history';
-import { visibleText } from '../shared/visibleText';
+import type { HistoryEvent, HistoryInterval, LockFigures, Spread } from '../../../zk/history';
+import { visibleText } from '../../../shared/visibleText';
 
 const clean = visibleText;
 

@@ -1,6 +1,6 @@
 // `zooscope lock <connectString> <path> [--read | --write | --election | --unfair-election] [--timeout <s>]
-//  [--hold <s>] [--convention <id>] [--session-timeout <s>] [--here] [--digest <user>] [security options]`: takes a lock by hand with the extension's recipe and
-// convention detection, and says what happens, one line per event, each starting with a stable word.
+//  [--hold <s>] [--convention <id>] [--session-timeout <s>] [--here] [security options]`: takes a lock by hand with the
+// extension's recipe and convention detection, and says what happens, one line per event, each starting with a stable word.
 // A path with lock queues below it (a folder of queues) is refused, the queues named, as VS Code offers them
 // instead: a node beside them is a lock no client of theirs sees. --here locks that path itself all the same.
 //   session <0x…>                              the lock session is open
@@ -13,17 +13,31 @@
 // Digest credentials: --digest <user> with the password in ZOOSCOPE_DIGEST_PASSWORD, or ZOOSCOPE_DIGEST=user:password. Exit codes: 0 released, 1 error (cannot
 // connect, ZooKeeper error), 2 usage (or a folder of lock queues without --here), 3 timed out waiting, 4 lost, 5 the queue's convention is unknown or has no
 // such lock (choose one with --convention), 6 cancelled by a signal before it was held.
-import { ConnectFailure, SessionOptions } from '../zk/session/session';
-import { AcquireOptions, CONVENTION_IDS, isConventionId, LockError, LockManager, LockMode, LockSnapshot } from '../zk/locks';
-import { checkedConnectString, checkedPath, CREDENTIALS_HINT, secondsOf, UsageError } from './args';
-import { afterDelay, MAX_TIMER_MS } from '../zk/timeouts';
-import type { Output } from './output';
-import { digestInClearNotice, SecurityArgs } from './securityArgs';
+import { ConnectFailure } from '../../zk/session/session';
+import { AcquireOptions, CONVENTION_IDS, isConventionId, LockError, LockManager, LockMode, LockSnapshot } from '../../zk/locks';
+import { afterDelay, MAX_TIMER_MS } from '../../zk/timeouts';
+import { checkedConnectString, checkedPath, CREDENTIALS_HINT, secondsOf, UsageError } from '../args';
+import { CommandContext, defineCommand } from '../command';
+import type { ConnectionSettings } from '../connectionOptions';
 
 export const EXIT = { released: 0, error: 1, usage: 2, timedOut: 3, lost: 4, convention: 5, cancelled: 6 } as const;
 
 /** After a stop was asked for, how long the release may take before the session is closed under it. */
 const RELEASE_GRACE_MS = 5000;
+
+const CONVENTION_TAKES = `one of ${CONVENTION_IDS.join(', ')}`;
+
+const OPTIONS = {
+  'read': {},
+  'write': {},
+  'election': {},
+  'unfair-election': {},
+  'here': {},
+  'timeout': { takes: 'a number of seconds' },
+  'hold': { takes: 'a number of seconds' },
+  'session-timeout': { takes: 'a number of seconds' },
+  'convention': { takes: CONVENTION_TAKES },
+} as const;
 
 interface LockArgs {
   connectString: string;
@@ -34,47 +48,44 @@ interface LockArgs {
   convention?: AcquireOptions['convention'];
   sessionTimeoutMs: number;
   /** Lock the path itself even when lock queues are below it. */
-  here?: boolean;
-  digest: string[];
-  tls?: SessionOptions['tls'];
-  sasl?: SessionOptions['sasl'];
-  ssh?: SessionOptions['ssh'];
+  here: boolean;
+  connection: ConnectionSettings;
 }
 
-export function parseLockArgs(args: string[], env: NodeJS.ProcessEnv = process.env): LockArgs {
-  const positional: string[] = [];
-  let mode: LockMode = 'exclusive';
-  const security = new SecurityArgs();
-  const parsed: Partial<LockArgs> = { sessionTimeoutMs: 15000 };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    switch (arg) {
-      case '--read': mode = 'read'; break;
-      case '--write': mode = 'write'; break;
-      case '--election': mode = 'election'; break;
-      case '--unfair-election': mode = 'unfairElection'; break;
-      case '--here': parsed.here = true; break;
+const MODES: [keyof typeof OPTIONS, LockMode][] = [['read', 'read'], ['write', 'write'], ['election', 'election'], ['unfair-election', 'unfairElection']];
+
+export const lockCommand = defineCommand({
+  name: 'lock',
+  summary: 'takes a lock by hand with the extension\'s recipes and says what happens, one line an event',
+  usage: `zooscope lock <connectString> <path> [--read | --write | --election | --unfair-election] [--timeout <seconds>]
+              [--hold <seconds>] [--convention <id>] [--session-timeout <seconds>] [--here] [security options]`,
+  details: `  --here: lock <path> itself even when lock queues are below it; without it that is refused, exit 2
+  --convention: ${CONVENTION_IDS.join(', ')}
+  exit codes: 0 released, 1 error, 2 usage, 3 timed out waiting, 4 lost, 5 unknown convention, 6 cancelled`,
+  options: OPTIONS,
+  connects: true,
+  failureExit: EXIT.error,
+  parse({ values, positionals, connection }): LockArgs {
+    const modes = MODES.filter(([flag]) => values[flag]);
+    if (modes.length > 1) throw new UsageError(`give only one of ${MODES.map(([flag]) => `--${flag}`).join(', ')}`);
+    const mode = modes[0]?.[1] ?? 'exclusive';
+    const convention = values.convention;
+    if (convention !== undefined && !isConventionId(convention)) throw new UsageError(`--convention takes ${CONVENTION_TAKES}`);
+    const parsed: LockArgs = {
+      connectString: '', path: '', mode, here: !!values.here, connection, convention,
       // The lock layer waits with one timer: above 24.8 days it would fire at once.
-      case '--timeout': parsed.timeoutMs = secondsOf(args[++i], arg, 0, MAX_TIMER_MS); break;
+      timeoutMs: values.timeout === undefined ? undefined : secondsOf(values.timeout, '--timeout', 0, MAX_TIMER_MS),
       // Holds of any length are chained timers; beyond 2^53 ms is not a duration.
-      case '--hold': parsed.holdMs = secondsOf(args[++i], arg, 0, Number.MAX_SAFE_INTEGER); break;
+      holdMs: values.hold === undefined ? undefined : secondsOf(values.hold, '--hold', 0, Number.MAX_SAFE_INTEGER),
       // Sent as an int32 of ms; below a second ZooKeeper grants two ticks anyway and any pause loses the lock.
-      case '--session-timeout': parsed.sessionTimeoutMs = secondsOf(args[++i], arg, 1000, MAX_TIMER_MS); break;
-      case '--convention': {
-        const id = args[++i];
-        if (!id || !isConventionId(id)) throw new UsageError(`--convention takes one of ${CONVENTION_IDS.join(', ')}`);
-        parsed.convention = id;
-        break;
-      }
-      default: i = security.takeRest(args, i, positional);
-    }
-  }
-  if (positional.length !== 2) throw new UsageError('expected <connectString> <path>');
-  return {
-    ...parsed, connectString: checkedConnectString(positional[0]), path: checkedPath(positional[1], false), mode,
-    ...security.sessionOptions(env),
-  } as LockArgs;
-}
+      sessionTimeoutMs: values['session-timeout'] === undefined ? 15000 : secondsOf(values['session-timeout'], '--session-timeout', 1000, MAX_TIMER_MS),
+    };
+    if (positionals.length !== 2) throw new UsageError('expected <connectString> <path>');
+    return { ...parsed, connectString: checkedConnectString(positionals[0]), path: checkedPath(positionals[1], false) };
+  },
+  reaches: (parsed) => [parsed.connectString],
+  run: runLock,
+});
 
 function describe(s: LockSnapshot): string {
   switch (s.state) {
@@ -115,19 +126,8 @@ async function queuesBelow(manager: LockManager, path: string): Promise<string[]
   }
 }
 
-export async function runLock(args: string[], out: Output): Promise<number> {
-  let options: LockArgs;
-  try {
-    options = parseLockArgs(args);
-  } catch (error) {
-    out.error(`zooscope lock: ${(error as Error).message}`);
-    return EXIT.usage;
-  }
-  const manager = new LockManager({
-    connectString: options.connectString, sessionTimeoutMs: options.sessionTimeoutMs, digest: options.digest, tls: options.tls, sasl: options.sasl, ssh: options.ssh,
-  });
-  const notice = digestInClearNotice(options);
-  if (notice) out.error(`zooscope lock: ${notice}`);
+async function runLock(options: LockArgs, { out, say }: CommandContext): Promise<number> {
+  const manager = new LockManager({ connectString: options.connectString, sessionTimeoutMs: options.sessionTimeoutMs, ...options.connection });
   // SIGINT/SIGTERM (Ctrl-C, kill), SIGHUP (the terminal closed) and a reader gone from stdout all end the lock:
   // before it is held that cancels the attempt, after that it releases; either way our node is deleted now, not
   // when the session times out. A release that cannot finish (no server) closes the session after a grace.
@@ -155,13 +155,13 @@ export async function runLock(args: string[], out: Output): Promise<number> {
       }
       out.text(`failed error=${error instanceof ConnectFailure ? `connect:${error.reason}` : (error as Error).message}`);
       // The stable line above names the reason; TLS and SASL failures also need their one-line explanation.
-      if (error instanceof ConnectFailure && error.reason !== 'cancelled') out.error(`zooscope lock: ${error.message}`);
+      if (error instanceof ConnectFailure && error.reason !== 'cancelled') say(error.message);
       return EXIT.error;
     }
     out.text(`session ${manager.sessionId}`);
     const queues = options.here ? [] : await queuesBelow(manager, options.path);
     if (queues.length > 0) {
-      out.error(`zooscope lock: ${options.path} holds lock queues below it (${queues.join(', ')}): a lock node here is one no client of `
+      say(`${options.path} holds lock queues below it (${queues.join(', ')}): a lock node here is one no client of `
         + `theirs sees; lock one of them, or add --here to lock ${options.path} itself`);
       return EXIT.usage;
     }
@@ -175,7 +175,7 @@ export async function runLock(args: string[], out: Output): Promise<number> {
         if (!conventionSaid && (s.node || s.state === 'failed')) {
           conventionSaid = true;
           out.text(`convention ${s.convention} ${options.convention ? 'chosen' : s.detection?.status ?? 'unknown'}`);
-          if (!options.convention && s.detection?.status === 'empty') out.error(`zooscope lock: ${emptyPathNote(options.path)}`);
+          if (!options.convention && s.detection?.status === 'empty') say(emptyPathNote(options.path));
         }
         const line = describe(s);
         if (line !== last && s.state !== 'acquiring') out.text(line);

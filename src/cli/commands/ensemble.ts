@@ -2,20 +2,31 @@
 // member (mode, zxid, counts, latency, flags), the thresholds used, and, with --path, the path as each member
 // serves it. Exit codes: 0 all agree, 1 a member lags, disagrees, is unreachable or serves the path stale (or there
 // is no single leader), 2 a usage error or a failure to check at all.
-import { AgreementResult, AgreementThresholds, MemberFlag, MemberVerdict } from '../zk/servers/agreementRules';
-import { checkEnsemble } from '../zk/servers/consistencyCheck';
-import { FIGURE_NAMES, FigureName, zxidText } from '../zk/servers/memberFigures';
-import { comparePathAcrossMembers, MemberPathRead, PathComparison } from '../zk/servers/pathAcrossMembers';
-import { isConnectStringProblem, parseConnectString } from '../zk/connectString';
-import { prepareTls } from '../zk/security/tlsSettings';
-import { dialerFor } from '../zk/tunnel/dialer';
-import { shortened, visibleText } from '../shared/visibleText';
-import { checkedConnectString, checkedPath, integerOf, secondsOf, UsageError } from './args';
-import type { Output } from './output';
-import { digestInClearNotice, SecurityArgs } from './securityArgs';
+import { AgreementResult, AgreementThresholds, MemberFlag, MemberVerdict } from '../../zk/servers/agreementRules';
+import { checkEnsemble } from '../../zk/servers/consistencyCheck';
+import { FIGURE_NAMES, FigureName, zxidText } from '../../zk/servers/memberFigures';
+import { comparePathAcrossMembers, MemberPathRead, PathComparison } from '../../zk/servers/pathAcrossMembers';
+import { isConnectStringProblem, parseConnectString } from '../../zk/connectString';
+import { prepareTls } from '../../zk/security/tlsSettings';
+import { dialerFor } from '../../zk/tunnel/dialer';
+import { shortened, visibleText } from '../../shared/visibleText';
+import { checkedConnectString, checkedPath, integerOf, secondsOf, UsageError } from '../args';
+import { defineCommand, usageText } from '../command';
+import type { ConnectionSettings } from '../connectionOptions';
 
-export const ensembleUsage = `usage: zooscope ensemble <connectString> --check [--path <path> [--children]] [--json] [--admin-port <port>]
-                [--max-lag <transactions>] [--znode-tolerance <n>] [--deadline <s>] [security options]`;
+const USAGE = `zooscope ensemble <connectString> --check [--path <path> [--children]] [--json] [--admin-port <port>]
+                  [--max-lag <transactions>] [--znode-tolerance <n>] [--deadline <seconds>] [security options]`;
+
+const OPTIONS = {
+  'check': {},
+  'json': {},
+  'children': {},
+  'path': { takes: 'a znode path' },
+  'admin-port': { takes: 'a whole number from 1 to 65535' },
+  'max-lag': { takes: `a whole number from 0 to ${0xffffffff}` },
+  'znode-tolerance': { takes: `a whole number from 0 to ${Number.MAX_SAFE_INTEGER}` },
+  'deadline': { takes: 'a number of seconds' },
+} as const;
 
 interface EnsembleArgs {
   connectString: string;
@@ -24,37 +35,44 @@ interface EnsembleArgs {
   json: boolean;
   adminPort?: number;
   thresholds: Partial<AgreementThresholds>;
-  security: ReturnType<SecurityArgs['sessionOptions']>;
+  security: ConnectionSettings;
 }
 
-export function parseEnsembleArgs(args: string[], env: NodeJS.ProcessEnv = process.env): EnsembleArgs {
-  const positional: string[] = [];
-  const security = new SecurityArgs();
-  const thresholds: Partial<AgreementThresholds> = {};
-  let check = false;
-  let json = false;
-  let children = false;
-  let path: string | undefined;
-  let adminPort: number | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    switch (arg) {
-      case '--check': check = true; break;
-      case '--json': json = true; break;
-      case '--children': children = true; break;
-      case '--path': path = checkedPath(args[++i] ?? '', true); break;
-      case '--admin-port': adminPort = integerOf(args[++i], arg, 1, 65535); break;
-      case '--max-lag': thresholds.maxLagTransactions = integerOf(args[++i], arg, 0, 0xffffffff); break;
-      case '--znode-tolerance': thresholds.znodeTolerance = integerOf(args[++i], arg, 0, Number.MAX_SAFE_INTEGER); break;
-      case '--deadline': thresholds.deadlineMs = secondsOf(args[++i], arg, 100, 600_000); break;
-      default: i = security.takeRest(args, i, positional);
-    }
-  }
-  if (!check) throw new UsageError(`--check is the one thing ensemble does for now\n${ensembleUsage}`);
-  if (positional.length !== 1) throw new UsageError(`expected <connectString>\n${ensembleUsage}`);
-  if (children && path === undefined) throw new UsageError('--children goes with --path');
-  return { connectString: checkedConnectString(positional[0]), path, children, json, adminPort, thresholds, security: security.sessionOptions(env) };
-}
+export const ensembleCommand = defineCommand({
+  name: 'ensemble',
+  summary: 'do the members agree: one row a member (mode, zxid, counts, latency), and a path as each serves it',
+  usage: USAGE,
+  details: '  exit codes: 0 all agree, 1 a member lags, disagrees, is unreachable or serves the path stale, 2 usage or no check at all',
+  options: OPTIONS,
+  connects: true,
+  failureExit: 2,
+  parse({ values, positionals, connection }): EnsembleArgs {
+    const thresholds: Partial<AgreementThresholds> = {};
+    if (values['max-lag'] !== undefined) thresholds.maxLagTransactions = integerOf(values['max-lag'], '--max-lag', 0, 0xffffffff);
+    if (values['znode-tolerance'] !== undefined) thresholds.znodeTolerance = integerOf(values['znode-tolerance'], '--znode-tolerance', 0, Number.MAX_SAFE_INTEGER);
+    if (values.deadline !== undefined) thresholds.deadlineMs = secondsOf(values.deadline, '--deadline', 100, 600_000);
+    const path = values.path === undefined ? undefined : checkedPath(values.path, true);
+    const adminPort = values['admin-port'] === undefined ? undefined : integerOf(values['admin-port'], '--admin-port', 1, 65535);
+    if (!values.check) throw new UsageError(`--check is the one thing ensemble does for now\n${usageText(USAGE)}`);
+    if (positionals.length !== 1) throw new UsageError(`expected <connectString>\n${usageText(USAGE)}`);
+    if (values.children && path === undefined) throw new UsageError('--children goes with --path');
+    return { connectString: checkedConnectString(positionals[0]), path, children: !!values.children, json: !!values.json, adminPort, thresholds, security: connection };
+  },
+  reaches: (parsed) => [parsed.connectString],
+  async run(parsed, { out }) {
+    const { tls, ssh } = parsed.security;
+    const result = await checkEnsemble(parsed.connectString, {
+      thresholds: parsed.thresholds, adminPort: parsed.adminPort, tls: tls ? prepareTls(tls) : undefined, dialer: dialerFor(ssh),
+    });
+    const comparison = parsed.path === undefined ? undefined : await comparePathAcrossMembers(result.members.map((m) => m.address), parsed.path, {
+      leader: result.leader, withChildren: parsed.children, deadlineMs: result.thresholds.deadlineMs,
+      session: { ...parsed.security, chroot: chrootOf(parsed.connectString) },
+    });
+    if (parsed.json) out.json({ check: agreementJson(result), ...(comparison ? { path: pathJson(comparison) } : {}) });
+    else out.text([formatAgreement(result), ...(comparison ? ['', formatPathComparison(comparison)] : [])].join('\n'));
+    return result.agree && !comparison?.stale ? 0 : 1;
+  },
+});
 
 const FIGURE_TITLES: Record<FigureName, string> = {
   mode: 'mode', zxid: 'zxid (epoch/counter)', znodes: 'znodes', ephemerals: 'ephemerals', connections: 'sessions',
@@ -151,32 +169,4 @@ function agreementJson(result: AgreementResult): unknown {
 function chrootOf(connectString: string): string | undefined {
   const parsed = parseConnectString(connectString);
   return isConnectStringProblem(parsed) ? undefined : parsed.chroot;
-}
-
-export async function runEnsemble(args: string[], out: Output): Promise<number> {
-  let parsed: EnsembleArgs;
-  try {
-    parsed = parseEnsembleArgs(args);
-  } catch (error) {
-    out.error(`zooscope ensemble: ${(error as Error).message}`);
-    return 2;
-  }
-  const notice = digestInClearNotice({ connectString: parsed.connectString, ...parsed.security });
-  if (notice) out.error(`zooscope ensemble: ${notice}`);
-  try {
-    const { tls, ssh } = parsed.security;
-    const result = await checkEnsemble(parsed.connectString, {
-      thresholds: parsed.thresholds, adminPort: parsed.adminPort, tls: tls ? prepareTls(tls) : undefined, dialer: dialerFor(ssh),
-    });
-    const comparison = parsed.path === undefined ? undefined : await comparePathAcrossMembers(result.members.map((m) => m.address), parsed.path, {
-      leader: result.leader, withChildren: parsed.children, deadlineMs: result.thresholds.deadlineMs,
-      session: { ...parsed.security, chroot: chrootOf(parsed.connectString) },
-    });
-    if (parsed.json) out.json({ check: agreementJson(result), ...(comparison ? { path: pathJson(comparison) } : {}) });
-    else out.text([formatAgreement(result), ...(comparison ? ['', formatPathComparison(comparison)] : [])].join('\n'));
-    return result.agree && !comparison?.stale ? 0 : 1;
-  } catch (error) {
-    out.error(`zooscope ensemble: ${visibleText((error as Error).message)}`);
-    return 2;
-  }
 }
