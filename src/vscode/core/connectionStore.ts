@@ -9,9 +9,9 @@ import type { SshTunnelSettings } from '../../zk/tunnel/sshSettings';
 import { Command } from './commandIds';
 import { connectionSource, ConnectionOrigin } from './connectionSource';
 import { requestTimeoutMs, sshProgramSettings } from './settings';
-import type { ConnectionSecrets, SavedConnection } from './savedConnection';
+import { ConnectionSecrets, filesNamed, SavedConnection } from './savedConnection';
 import { bindingFor, decodeSecret, describeHosts, encodeSecret, sameBinding, SecretBinding, SecretKind, sendsDigestInClear, StoredSecret } from './secretBinding';
-import { askToSendSecret, SecretRequest, warnDigestInClear } from './secretConsent';
+import { askToSendSecret, askToUseFolderFiles, SecretRequest, warnDigestInClear } from './secretConsent';
 
 export type { ConnectionSecrets, SavedConnection, SavedSasl, SavedSsh, SavedTls } from './savedConnection';
 
@@ -25,6 +25,8 @@ export class ConnectionStore implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
   /** Connections whose digest password the user agreed to send in clear text, this window session. */
   private readonly digestInClearAgreed = new Set<string>();
+  /** A folder's connection's files (mayUseFiles): the answer given in this window, by connection, files and servers. */
+  private readonly folderFileAnswers = new Map<string, boolean>();
   /** Questions open now, by secret: two sessions opening at once ask once. */
   private readonly asking = new Map<string, Promise<boolean>>();
 
@@ -218,10 +220,31 @@ export class ConnectionStore implements vscode.Disposable {
     return options;
   }
 
+  /**
+   * Whether `saved`'s files on this machine (filesNamed) may be used: always for the user's own connections; for a
+   * folder's, once the user agreed for these files, servers and bastion (asked once per window, the answer kept).
+   */
+  private async mayUseFiles(saved: SavedConnection): Promise<boolean> {
+    const files = filesNamed(saved);
+    if (files.length === 0 || this.origin() !== 'workspace') return true;
+    // The servers, behind the SSH route when there is one: the TLS files go to the first, the SSH key to the second.
+    const destination = describeHosts(bindingFor(saved, 'tlsPassphrase'));
+    const key = JSON.stringify([saved.id, files, destination]);
+    const known = this.folderFileAnswers.get(key);
+    if (known !== undefined) return known;
+    return this.askOnce(`files.${key}`, async () => {
+      const agreed = await askToUseFolderFiles(saved.name, files, destination);
+      this.folderFileAnswers.set(key, agreed);
+      return agreed;
+    });
+  }
+
   /** The TLS settings of `saved` alone (the passphrase under the same rule), for reading its servers over TLS. */
   async tlsSettings(saved: SavedConnection): Promise<TlsSettings | undefined> {
     if (!saved.tls) return undefined;
-    const { caFile, certFile, keyFile, pfxFile, checkServerName, pinnedSha256 } = saved.tls;
+    const { checkServerName, pinnedSha256 } = saved.tls;
+    // Declined: none of the folder's files (without its CA the servers are checked against the system's CAs).
+    const { caFile, certFile, keyFile, pfxFile } = await this.mayUseFiles(saved) ? saved.tls : {};
     const passphrase = certFile || keyFile || pfxFile ? await this.release(saved, 'tlsPassphrase') : undefined;
     return { caFile, certFile, keyFile, pfxFile, checkServerName: checkServerName !== false, pinnedSha256, passphrase: passphrase || undefined };
   }
@@ -238,8 +261,10 @@ export class ConnectionStore implements vscode.Disposable {
     if (this.acceptedHostKeysFile) settings.acceptedHostKeysFile = this.acceptedHostKeysFile;
     // The method chosen is the one used: no agent keys offered beside a chosen key file or a password.
     if (auth === 'key' || auth === 'password') settings.agentSocket = 'none';
-    if (auth === 'key' && identityFile) settings.identityFile = identityFile;
-    if (auth === 'key' || auth === 'password') {
+    // A folder's key file the user did not let it use: neither the key nor its passphrase goes.
+    const keyFile = auth === 'key' && identityFile && await this.mayUseFiles(saved) ? identityFile : undefined;
+    if (keyFile) settings.identityFile = keyFile;
+    if (keyFile || auth === 'password') {
       const secret = await this.release(saved, 'sshSecret');
       if (secret) Object.assign(settings, { secret, secretKind: auth === 'key' ? 'passphrase' : 'password' });
     }

@@ -51,3 +51,22 @@ export interface ConnectionSecrets {
   /** The SSH key's passphrase or the bastion's password. */
   sshSecret?: string;
 }
+
+/** A file on this machine that a connection names, and what it is used as. */
+export interface NamedFile { role: 'caFile' | 'certFile' | 'keyFile' | 'pfxFile' | 'identityFile'; path: string }
+
+/**
+ * The files on this machine `saved` would read and present: its TLS CA, client certificate and key, and its SSH key.
+ * From a folder's settings they are used only once the user agreed (ConnectionStore): a folder must not make
+ * ZooScope show the user's client certificate or SSH key to servers of its choosing, or trust a CA of its choosing.
+ */
+export function filesNamed(saved: Pick<SavedConnection, 'tls' | 'ssh'>): NamedFile[] {
+  const files: NamedFile[] = [];
+  for (const role of ['caFile', 'certFile', 'keyFile', 'pfxFile'] as const) {
+    const path = saved.tls?.[role];
+    if (typeof path === 'string' && path !== '') files.push({ role, path });
+  }
+  const key = saved.ssh?.identityFile;
+  if (saved.ssh?.auth === 'key' && typeof key === 'string' && key !== '') files.push({ role: 'identityFile', path: key });
+  return files;
+}

@@ -2,6 +2,7 @@
 // goes over plain TCP to another machine. Modal: nothing is sent while the question is open.
 import * as vscode from 'vscode';
 import { ask } from '../common/notifier';
+import type { NamedFile } from './savedConnection';
 import { describeHosts, SecretBinding, SecretKind } from './secretBinding';
 
 const t = vscode.l10n.t;
@@ -66,4 +67,24 @@ export async function warnDigestInClear(connectionName: string, hosts: string): 
     t('The digest password of "{0}" would go to {1} in clear text over plain TCP: anyone on the network between can read it.', connectionName, hosts),
     [t('TLS encrypts the connection; SASL DIGEST-MD5 never sends the password itself.')], secure, send);
   return answer === send ? 'send' : answer === secure ? 'secure' : undefined;
+}
+
+function fileRole(role: NamedFile['role']): string {
+  return role === 'caFile' ? t('TLS CA file') : role === 'certFile' ? t('TLS client certificate')
+    : role === 'keyFile' ? t('TLS client key') : role === 'pfxFile' ? t('TLS PKCS#12 file') : t('SSH private key');
+}
+
+/**
+ * A connection from the folder's settings names files on this machine. True when the user lets it use them; the safe
+ * answer is the default (Enter uses none of them).
+ */
+export async function askToUseFolderFiles(connectionName: string, files: readonly NamedFile[], destination: string): Promise<boolean> {
+  const use = t('Use Them');
+  const dontUse = t('Don\'t Use');
+  const list = files.map((file) => `${fileRole(file.role)}: ${file.path}`);
+  const answer = await ask('warning',
+    t('The connection "{0}" in this folder\'s settings would use files of this machine with {1}. Use them?', connectionName, destination),
+    [...list, t('Use Them: they are used for this connection until the window reloads. Don\'t Use: the connection opens without them (a server that needs them refuses it).')],
+    dontUse, use);
+  return answer === use;
 }

@@ -142,6 +142,46 @@ describe('Secrets go only where they were given', function () {
     }
   });
 
+  it('a folder\'s connection uses files of this machine (TLS CA, certificate, key; SSH key) only once the user agreed', async () => {
+    const id = 'host-folder-files';
+    const tls = { caFile: '/etc/zooscope-test-ca.pem', certFile: '/etc/zooscope-test-cert.pem', keyFile: '/etc/zooscope-test-key.pem' };
+    const ssh = { bastion: 'ops@127.0.0.1:1', auth: 'key' as const, identityFile: '/etc/zooscope-test-ssh-key' };
+    let answer: string | undefined;
+    const modals = answerModals(() => answer);
+    try {
+      // The user's own connection: their files, no question.
+      await s.store.save({ id, name: id, connectString: zk, tls, ssh });
+      const own = await s.store.sessionOptions(s.store.get(id)!);
+      assert.deepStrictEqual([own.tls?.caFile, own.tls?.certFile, own.tls?.keyFile, own.ssh?.identityFile], [tls.caFile, tls.certFile, tls.keyFile, ssh.identityFile]);
+      assert.strictEqual(modals.asked.length, 0, modals.asked.join('\n'));
+
+      await zooscope().update('connections', [{ name: id, connectString: zk, tls, ssh }], vscode.ConfigurationTarget.Workspace);
+      await eventually(() => s.store.origin() === 'workspace' && s.store.get(id)?.ssh?.identityFile === ssh.identityFile, 10000, 'the folder\'s connection listed');
+      const declined = await s.store.sessionOptions(s.store.get(id)!);
+      assert.deepStrictEqual([declined.tls?.caFile, declined.tls?.certFile, declined.tls?.keyFile, declined.ssh?.identityFile], [undefined, undefined, undefined, undefined],
+        'Enter (the default) uses none of the folder\'s files');
+      assert.strictEqual(modals.asked.length, 1, modals.asked.join('\n'));
+      assert.strictEqual(modals.buttons[0][0], 'Don\'t Use', `the safe answer is the default: ${modals.buttons[0].join(' | ')}`);
+      assert.ok(modals.asked[0].includes(hostOf(zk)) && modals.asked[0].includes('127.0.0.1:1'), `names the servers and the bastion: ${modals.asked[0]}`);
+      await s.store.sessionOptions(s.store.get(id)!);
+      assert.strictEqual(modals.asked.length, 1, 'answered once for this window');
+
+      // Other files: asked again; agreed, they are used.
+      const otherKey = '/etc/zooscope-test-other-ssh-key';
+      await zooscope().update('connections', [{ name: id, connectString: zk, tls, ssh: { ...ssh, identityFile: otherKey } }], vscode.ConfigurationTarget.Workspace);
+      await eventually(() => s.store.get(id)?.ssh?.identityFile === otherKey, 10000, 'the folder\'s key changed');
+      answer = 'Use Them';
+      const agreed = await s.store.sessionOptions(s.store.get(id)!);
+      assert.strictEqual(modals.asked.length, 2, modals.asked.join('\n'));
+      assert.deepStrictEqual([agreed.tls?.caFile, agreed.tls?.certFile, agreed.tls?.keyFile, agreed.ssh?.identityFile], [tls.caFile, tls.certFile, tls.keyFile, otherKey]);
+    } finally {
+      modals.restore();
+      await zooscope().update('connections', undefined, vscode.ConfigurationTarget.Workspace);
+      await eventually(() => s.store.origin() === 'user', 10000, 'the user\'s list back');
+      await s.store.remove(id);
+    }
+  });
+
   it('the same servers checked less (the server name check off) are asked about, and Enter sends nothing', async () => {
     const id = 'host-secret-weaker-check';
     const verified = { id, name: id, connectString: zk, digestUser: 'ops', tls: { caFile: '/etc/zooscope-test-ca.pem' } };

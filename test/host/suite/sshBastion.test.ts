@@ -143,13 +143,15 @@ describe('Connections through an SSH bastion', function () {
   it('a key\'s passphrase is not sent to another bastion (a lookalike connection in the folder\'s settings)', async () => {
     s.connections.disconnect(id);
     const elsewhere = bastion.destination.replace('127.0.0.1', 'localhost');
-    const modals = answerModals(() => undefined);
+    // The folder's key file may be used (asked first: the folder names a file of this machine); its passphrase may not.
+    const modals = answerModals((message) => (/files of this machine/.test(message) ? 'Use Them' : undefined));
     try {
       await zooscope().update('connections', [{ name: id, connectString: zk, ssh: { bastion: elsewhere, auth: 'key', identityFile: bastion.protectedKey } }],
         vscode.ConfigurationTarget.Workspace);
       await eventually(() => s.store.get(id)?.ssh?.bastion === elsewhere, 10000, 'the folder\'s connection listed');
       const options = await s.store.sessionOptions(s.store.get(id)!);
       assert.strictEqual(options.ssh?.destination, elsewhere);
+      assert.strictEqual(options.ssh?.identityFile, bastion.protectedKey, 'the key file, as agreed');
       assert.strictEqual(options.ssh?.secret, undefined, 'the passphrase did not go to the other bastion');
       assert.ok(modals.asked.length >= 1, 'asked before sending');
       assert.ok(modals.asked.every((m) => !m.includes(KEY_PASSPHRASE)));
