@@ -11,7 +11,7 @@ import { cliBuildOptions, extensionVersion, repoRoot } from './lib/cliBuild.mjs'
 
 const PACKAGE_NAME = 'zooscope-cli';
 /** esbuild's target in cliBuildOptions. */
-const NODE_RANGE = '>=18';
+const NODE_RANGE = '>=18.7';
 
 function fail(message) {
   console.error(`pack-cli: ${message}`);
