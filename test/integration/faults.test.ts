@@ -107,10 +107,12 @@ describe('a standalone server restarts within the session timeout', () => {
   let session: ZkSession;
 
   before(async () => {
-    zk = await startStandalone();
+    // A restart takes what the machine gives a JVM: the session outlives any (tickTime 6 s lets it ask for 120 s; a
+    // busy run once took longer than the 12 s it had, and the session was rightly called lost).
+    zk = await startStandalone({ tickTime: 6000 });
     other = await connectOtherClient(zk.connectString, 40000);
     await other.mkdirp('/restart');
-    session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 12000, requestTimeoutMs: 5000 });
+    session = new ZkSession({ connectString: zk.connectString, sessionTimeoutMs: 120000, requestTimeoutMs: 5000 });
     await session.open();
   });
 
@@ -132,10 +134,10 @@ describe('a standalone server restarts within the session timeout', () => {
 
     const member = zk.members[0];
     await member.stop();
-    await eventually(() => session.state === 'suspended', 5000, 'suspended');
+    await eventually(() => session.state === 'suspended', 30000, 'suspended');
     member.start();
     await member.waitServing();
-    await eventually(() => session.state === 'connected', 10000, 'connected again');
+    await eventually(() => session.state === 'connected', 60000, 'connected again');
 
     assert.deepEqual(states, ['suspended', 'connected']);
     assert.equal(reconnected, 1);
