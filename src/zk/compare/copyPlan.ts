@@ -85,25 +85,20 @@ function problemOf(side: 'source' | 'target', snapshot: TreeSnapshot): CopyPlan[
   return { side, code: 'changed', path: [...snapshot.changed][0] };
 }
 
-/**
- * The length of a persistent node's create record (what checkRequestSize weighs), counted rather than
- * serialized: jute puts a 4-byte length before each string and buffer, the ACL vector and each entry's perms.
- */
-export function createRecordBytes(channel: Pick<RawChannel, 'serverPath'>, path: string, data: Buffer | null, acl: readonly AclEntry[]): number {
-  return 4 + Buffer.byteLength(channel.serverPath(path)) + 4 + (data?.length ?? 0) + aclRecordBytes(acl) + 4;
-}
-
 const aclRecordBytes = (acl: readonly AclEntry[]) =>
   acl.reduce((n, entry) => n + 12 + Buffer.byteLength(entry.scheme) + Buffer.byteLength(entry.id), 4);
 
 /**
- * createRecordBytes for many nodes under one target root: the root's server path is counted once, and an ACL once
- * per array (a live read shares none, but every node copied without ACLs gets the one open ACL).
+ * The length of a persistent node's create record under `targetRoot` (what checkRequestSize weighs), counted rather
+ * than serialized: jute puts a 4-byte length before each string and buffer, the ACL vector and each entry's perms.
+ * For many nodes: the root's server path is counted once, and an ACL once per array (a live read shares none, but
+ * every node copied without ACLs gets the one open ACL).
  */
 export function recordBytesUnder(channel: Pick<RawChannel, 'serverPath'>, targetRoot: string): (relative: string, data: Buffer | null, acl: readonly AclEntry[]) => number {
-  const rootBytes = Buffer.byteLength(channel.serverPath(targetRoot));
+  const rootPath = channel.serverPath(targetRoot);
+  const rootBytes = Buffer.byteLength(rootPath);
   // serverPath('/') is the chroot itself (or "/"): a node below it adds its relative path, less the lone "/".
-  const rootIsSlash = channel.serverPath(targetRoot) === '/';
+  const rootIsSlash = rootPath === '/';
   let lastAcl: readonly AclEntry[] | undefined;
   let lastAclBytes = 0;
   return (relative, data, acl) => {
