@@ -9,25 +9,10 @@ import { pinMismatch } from './certificatePin';
 import { isPlainZooKeeper } from './portProbes';
 import { classifyTlsError, handshakeTimeoutLine, TlsFailure, tlsToPlainPortLine } from './tlsFailure';
 import type { PreparedTls } from './tlsSettings';
+import { CONNECTING, TransportManager } from '../transportManager';
 import type { Dialer } from '../tunnel/dialer';
 import type { TunnelFailure } from '../tunnel/sshFailure';
 import { watchTunnelFailure } from '../tunnel/tunnelTransport';
-
-/** What the replaced connect() needs of the library's ConnectionManager (version 1.1.3). */
-export interface TransportManager {
-  socket?: unknown;
-  connectTimeout: number;
-  connectTimeoutHandler?: NodeJS.Timeout | null;
-  setState(state: number): void;
-  findNextServer(callback: (server: { host: string; port: string | number }) => void): void;
-  onSocketConnectTimeout(): void;
-  onSocketConnected(): void;
-  onSocketData(chunk: Buffer): void;
-  onSocketDrain(): void;
-  onSocketClosed(hadError: boolean): void;
-  onSocketError(error: Error): void;
-  connect(): void;
-}
 
 /** The TLS facts of the connection in use, for status lines. */
 export interface TlsConnectionInfo {
@@ -49,8 +34,6 @@ export interface TransportEvents {
   /** The SSH tunnel under the TLS connection failed or closed (only with a dialer that tunnels). */
   onTunnelFailure?(server: string, failure: TunnelFailure): void;
 }
-
-const CONNECTING = 1;
 
 /** `dialer`: what opens the connection TLS goes over, when not a direct one (an SSH tunnel). */
 export function installTlsTransport(manager: TransportManager, prepared: PreparedTls, events: TransportEvents, dialer?: Dialer): void {

@@ -1,12 +1,10 @@
 // Opens node-zookeeper-client's plain sockets through a Dialer (the SSH bastion), as secureTransport does for TLS:
 // the library's connect() is replaced with the same steps around dial(). Every reconnect and failover makes a new
 // tunnel, so a tunnel that drops is a connection loss like any other.
-import type { TransportManager } from '../security/secureTransport';
+import { CONNECTING, TransportManager } from '../transportManager';
 import type { Dialer } from './dialer';
 import { SshTunnelError, TunnelFailure } from './sshFailure';
 import { SshTunnelSocket } from './tunnelSocket';
-
-const CONNECTING = 1;
 
 export interface TunnelEvents {
   /** A tunnel to `server` failed or closed; said in one line naming the bastion. */
