@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LockManager } from '../../src/zk/locks';
-import { probeServer } from '../../src/zk/servers/probe';
+import { probeServer } from '../../src/zk/probes/serverProbe';
 import { askAdmin, askWord } from '../../src/zk/servers/serverCommands';
 import { ZkSession } from '../../src/zk/session/session';
 import type { Dialer } from '../../src/zk/tunnel/dialer';

@@ -7,7 +7,7 @@ import { ConnectFailure, SessionState, ZkSession } from '../../src/zk/session/se
 import { DEFAULT_MAX_FRAME_BYTES } from '../../src/zk/protocol/frameReader';
 import { MAX_ANSWER_BYTES } from '../../src/zk/servers/fourLetterWords';
 import { AdminUnavailableError, askAdmin, askWord } from '../../src/zk/servers/serverCommands';
-import { probeServer } from '../../src/zk/servers/probe';
+import { probeServer } from '../../src/zk/probes/serverProbe';
 import { connectResponse, FakeServer, flood, frame, PeerConnection, startFakeZooKeeper, startHttpPeer, startRawPeer } from '../support/fakePeers';
 import { eventually } from '../support/zkClient';
 

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { classifySrvrAnswer, isDefinitiveFailure } from '../../src/zk/servers/probe';
+import { classifySrvrAnswer, isDefinitiveFailure } from '../../src/zk/probes/serverProbe';
 import { CONTAINER_OWNER, hex, nodeKind, readStat, sessionIdHex, ttlMillis } from '../../src/zk/stat';
 import { JuteReader, JuteWriter } from '../../src/zk/protocol/jute';
 

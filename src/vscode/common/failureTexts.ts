@@ -4,7 +4,7 @@ import type { ConnectStringProblem } from '../../zk/connectString';
 import { ZkError } from '../../zk/errors';
 import { characterInWords, PathProblem } from '../../zk/paths';
 import { visibleText } from '../../shared/visibleText';
-import type { ProbeResult } from '../../zk/servers/probe';
+import type { ProbeResult } from '../../zk/probes/serverProbe';
 import { ConnectFailure } from '../../zk/session/session';
 import type { Permission, WriteFailure } from '../../zk/write/outcome';
 import type { SearchProblem } from '../../zk/search/search';

@@ -1,7 +1,7 @@
 // A plain connection the server closed before saying a word: a TLS port does that (Netty drops a record that is not
 // TLS), and the library would retry silently forever. Asks the port once in a while whether it speaks TLS.
 import { performance } from 'node:perf_hooks';
-import { speaksTls } from '../security/portProbes';
+import { speaksTls } from '../probes/portProbes';
 import { plainToTlsPortLine, TlsFailure } from '../security/tlsFailure';
 import type { LibrarySocket } from './libraryInternals';
 

@@ -6,9 +6,9 @@
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
 import { pinMismatch } from './certificatePin';
-import { isPlainZooKeeper } from './portProbes';
 import { classifyTlsError, handshakeTimeoutLine, TlsFailure, tlsToPlainPortLine } from './tlsFailure';
 import type { PreparedTls } from './tlsSettings';
+import { isPlainZooKeeper } from '../probes/portProbes';
 import { CONNECTING, TransportManager } from '../transportManager';
 import type { Dialer } from '../tunnel/dialer';
 import type { TunnelFailure } from '../tunnel/sshFailure';

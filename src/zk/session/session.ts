@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import * as zookeeper from 'node-zookeeper-client';
 import { connectStringProblemText, formatConnectString, isConnectStringProblem, parseConnectString, ParsedConnectString } from '../connectString';
 import { ErrorCode, ZkError } from '../errors';
-import { isDefinitiveFailure, probeServer, ProbeResult } from '../servers/probe';
+import { isDefinitiveFailure, probeServer, ProbeResult } from '../probes/serverProbe';
 import * as ops from '../protocol/operations';
 import { RawChannel, SecurityEvent, WatchNotification } from '../protocol/rawChannel';
 import { createSaslMechanism, SaslSettings } from '../security/sasl';

@@ -3,7 +3,7 @@
 // Each probe is one short extra connection, made only after such a failure.
 import * as tls from 'node:tls';
 import { isIP } from 'node:net';
-import { probeServer } from '../servers/probe';
+import { probeServer } from './serverProbe';
 import type { Dialer } from '../tunnel/dialer';
 
 /** Whether `host:port` answers a TLS hello with TLS (a handshake, or a TLS alert); no certificate is checked. */
