@@ -3,7 +3,7 @@
 // so every line is made visible (hidden and direction-changing characters as [U+XXXX]; a line break in a value is
 // escaped already, RFC 4514). The tooltip is a plain string, which VS Code shows as text: no icons, links or
 // Markdown render in it. Pure (no VS Code import, the translation function is given) so it is unit-tested.
-import type { SessionSecurity } from '../../zk/security/sessionSecurity';
+import type { SessionSecurity } from '../../zk/session/sessionSecurity';
 import { shownLines } from '../common/untrustedText';
 
 /** vscode.l10n.t's shape. */

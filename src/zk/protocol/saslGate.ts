@@ -2,7 +2,7 @@
 // sees its session only after SASL succeeded, so its queued requests, auth packets and watch re-registration are
 // written only then. Frames of the exchange belong to it (the server sends nothing else meanwhile).
 import type { SaslMechanism } from '../security/sasl';
-import { SaslExchange, SaslRejected } from '../security/saslExchange';
+import { SaslExchange, SaslRejected } from './saslExchange';
 import { shortened, visibleText } from '../../shared/visibleText';
 import type { LibrarySocket } from './libraryInternals';
 

@@ -8,7 +8,6 @@ import { isDefinitiveFailure, probeServer, ProbeResult } from '../probes/serverP
 import * as ops from '../protocol/operations';
 import { RawChannel, SecurityEvent, WatchNotification } from '../protocol/rawChannel';
 import { createSaslMechanism, SaslSettings } from '../security/sasl';
-import { SessionSecurity, securityOfChannel } from '../security/sessionSecurity';
 import { isFinalTlsFailure } from '../security/tlsFailure';
 import { prepareTls, PreparedTls, SecurityConfigError, TlsSettings } from '../security/tlsSettings';
 import { sessionIdHex, ZnodeStat } from '../stat';
@@ -16,6 +15,7 @@ import { Dialer, dialerFor } from '../tunnel/dialer';
 import { isFinalTunnelFailure } from '../tunnel/sshFailure';
 import { SshTunnelSettings, sshSettingsProblem } from '../tunnel/sshSettings';
 import { withTimeout } from '../timeouts';
+import { SessionSecurity, securityOfChannel } from './sessionSecurity';
 import { WatchRegistry } from './watchRegistry';
 
 export type SessionState = 'connecting' | 'connected' | 'suspended' | 'lost' | 'expired' | 'authFailed' | 'closed';

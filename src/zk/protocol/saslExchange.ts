@@ -1,8 +1,8 @@
 // The SASL exchange on one fresh connection, between the server's ConnectResponse and everything else: requests
 // of type 102 carrying opaque tokens, answered by the server with a token (or an error code) until the mechanism
 // is done. ZooKeeper ties the SASL identity to the connection, so this runs again after every reconnect.
-import { OpCode } from '../protocol/opcodes';
-import type { SaslMechanism } from './sasl';
+import { OpCode } from './opcodes';
+import type { SaslMechanism } from '../security/sasl';
 
 /** The server refused the credentials (AUTHFAILED -115, or -124 when it requires SASL). */
 export class SaslRejected extends Error {

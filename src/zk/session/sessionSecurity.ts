@@ -1,6 +1,6 @@
 // What a session shows about its security: the TLS facts of its connection and whom SASL authenticated.
 import type { RawChannel } from '../protocol/rawChannel';
-import type { TlsConnectionInfo } from './secureTransport';
+import type { TlsConnectionInfo } from '../security/secureTransport';
 
 export interface SessionSecurity {
   /** Present when the session connects with TLS and is connected. */
