@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { classifySrvrAnswer, isDefinitiveFailure } from '../../src/zk/probes/serverProbe';
-import { CONTAINER_OWNER, hex, nodeKind, readStat, sessionIdHex, ttlMillis } from '../../src/zk/stat';
+import { CONTAINER_OWNER, hex, nodeKind, sessionIdHex, ttlMillis } from '../../src/zk/stat';
+import { readStat } from '../../src/zk/protocol/statReader';
 import { JuteReader, JuteWriter } from '../../src/zk/protocol/jute';
 
 describe('stat', () => {

@@ -3,11 +3,12 @@
 // and when the multi fails every op answers with an error (the op that failed with its own code, the others
 // with 0 if they came before it or runtimeInconsistency after it), so the caller learns which op failed.
 import { ErrorCode, ZkError } from '../errors';
-import { readStat, ZnodeStat } from '../stat';
+import type { ZnodeStat } from '../stat';
 import { JuteWriter } from './jute';
 import { ERROR_TYPE, forEachMultiResult } from './multiReply';
 import { OpCode } from './opcodes';
 import type { RawChannel } from './rawChannel';
+import { readStat } from './statReader';
 import { createBody, createOpCode, deleteBody, NullableCreateFields, setDataBody } from './writes';
 
 export type MultiOp =

@@ -2,10 +2,11 @@
 // (MultiHeader + request record per op, closed by a header with done=true). Unlike multi, each op answers on its
 // own: one node's noNode or noAuth is that op's error result, the others still carry their data. A server
 // before 3.6 answers the whole request with `unimplemented` (and then closes the connection).
-import { readStat, ZnodeStat } from '../stat';
+import type { ZnodeStat } from '../stat';
 import { ERROR_TYPE, forEachMultiResult } from './multiReply';
 import { OpCode } from './opcodes';
 import type { RawChannel } from './rawChannel';
+import { readStat } from './statReader';
 
 export type ReadOp = { type: 'getData'; path: string } | { type: 'getChildren'; path: string };
 

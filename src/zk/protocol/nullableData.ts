@@ -1,9 +1,10 @@
 // create and getData where "no data" (a null buffer, length -1) stays distinct from empty data: zkCli creates
 // nodes without data as null and prints "null" for them, and its quota nodes are created that way too.
-import { readStat, ZnodeStat } from '../stat';
+import type { ZnodeStat } from '../stat';
 import { JuteReader, JuteWriter } from './jute';
 import { OpCode } from './opcodes';
 import type { RawChannel } from './rawChannel';
+import { readStat } from './statReader';
 import { AclEntry, createOpCode, writeAcl } from './writes';
 
 export interface NullableCreate {

@@ -1,9 +1,10 @@
 // Requests and replies of the operations we send ourselves, as plain functions over a RawChannel.
 // Record layouts follow zookeeper-jute's zookeeper.jute.
-import { readStat, ZnodeStat } from '../stat';
+import type { ZnodeStat } from '../stat';
 import { JuteReader, JuteWriter } from './jute';
 import { OpCode } from './opcodes';
 import type { RawChannel } from './rawChannel';
+import { readStat } from './statReader';
 
 export interface ChildrenReply {
   children: string[];

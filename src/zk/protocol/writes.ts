@@ -1,10 +1,11 @@
 // Write requests sent through the RawChannel (create2/createContainer/createTTL, setData, delete, getACL, setACL),
 // so every write returns the server's Stat and container/TTL nodes work although node-zookeeper-client lacks them.
 // Record layouts follow zookeeper-jute's zookeeper.jute (CreateRequest, CreateTTLRequest, Create2Response, ...).
-import { readStat, ZnodeStat } from '../stat';
+import type { ZnodeStat } from '../stat';
 import { JuteReader, JuteWriter } from './jute';
 import { OpCode } from './opcodes';
 import type { RawChannel } from './rawChannel';
+import { readStat } from './statReader';
 
 /** One ACL entry as the server stores it: perms is the READ|WRITE|CREATE|DELETE|ADMIN bit mask. */
 export interface AclEntry {
