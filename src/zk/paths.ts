@@ -55,6 +55,11 @@ export function characterInWords(codePoint: number): { shown: string } | { code:
   return hasHiddenCharacters(char) ? { code: codePointName(char) } : { shown: char };
 }
 
+/** `/zookeeper` and everything below it belong to the server (quotas, config). */
+export function isProtectedPath(path: string): boolean {
+  return path === '/' || path === '/zookeeper' || path.startsWith('/zookeeper/');
+}
+
 export function joinPath(parent: string, name: string): string {
   return parent === '/' ? `/${name}` : `${parent}/${name}`;
 }

@@ -1,9 +1,10 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import {
-  checkRequestSize, checkTarget, checkTtl, digestId, formatAclEntry, formatPermissions, isProtectedPath, MAX_TTL_MS,
+  checkRequestSize, checkTarget, checkTtl, digestId, formatAclEntry, formatPermissions, MAX_TTL_MS,
   parseAclEntry, parsePermissions, permissionLetters, permissionNeeded,
 } from '../../src/zk/write';
+import { isProtectedPath } from '../../src/zk/paths';
 
 describe('ACL permission letters', () => {
   test('format in zkCli order and parse back, any order and case', () => {

@@ -7,7 +7,8 @@
 // size the document read, so VS Code's partial check never asks first and the user sees one question, ours.
 import * as vscode from 'vscode';
 import type { ZnodeStat } from '../../zk/stat';
-import { isProtectedPath, WriteFailure } from '../../zk/write';
+import { isProtectedPath } from '../../zk/paths';
+import type { WriteFailure } from '../../zk/write';
 import type { WatchEvent } from '../../zk/session/watchRegistry';
 import type { ConnectionManager } from '../core/connectionManager';
 import { warn } from '../common/notifier';

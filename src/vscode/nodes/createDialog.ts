@@ -1,8 +1,8 @@
 // The questions "Create Node…" asks: a name (or a full path from the palette), the mode, a TTL, the data. They stay
 // open when focus moves elsewhere (to look up a name in the tree, say): Escape cancels.
 import * as vscode from 'vscode';
-import { checkPath } from '../../zk/paths';
-import { CreateMode, isProtectedPath, MAX_TTL_MS, ZnodeWriter } from '../../zk/write';
+import { checkPath, isProtectedPath } from '../../zk/paths';
+import { CreateMode, MAX_TTL_MS, ZnodeWriter } from '../../zk/write';
 import { describePathProblem, describeWriteFailure } from '../common/failureTexts';
 import { formatDuration, isDurationProblem, parseDuration } from './duration';
 import { ask } from '../common/notifier';

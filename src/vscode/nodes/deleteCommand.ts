@@ -1,7 +1,8 @@
 // "Delete": one node (at the version the explorer shows) or every selected node, after a modal confirmation.
 // A single node with children goes to "Delete Recursively…", which previews the whole subtree first.
 import * as vscode from 'vscode';
-import { DeleteManyReport, isProtectedPath, WriteFailure } from '../../zk/write';
+import { isProtectedPath } from '../../zk/paths';
+import { DeleteManyReport, WriteFailure } from '../../zk/write';
 import { log } from '../common/log';
 import { describeWriteFailure } from '../common/failureTexts';
 import type { Core } from '../core/core';

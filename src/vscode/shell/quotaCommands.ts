@@ -2,9 +2,9 @@
 // (src/zk/quota.ts), so the two tools see the same limits. Soft limits only make the server log a warning; hard
 // ones make it refuse writes (when it runs with zookeeper.enforceQuota=true).
 import * as vscode from 'vscode';
+import { isProtectedPath } from '../../zk/paths';
 import { deleteQuota, QuotaInfo, QuotaKey, QuotaLimits, QuotaRefusal, readQuota, setQuota, statsValue } from '../../zk/quota';
 import type { ZkSession } from '../../zk/session/session';
-import { isProtectedPath } from '../../zk/write/guard';
 import type { Core } from '../core/core';
 import { info, warn } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';

@@ -4,9 +4,9 @@
 import type { RecipeId } from '../../shared/lockAnalysis';
 import type { ChildListing } from './childListing';
 import { sequenceNumber } from './naturalOrder';
+import { isProtectedPath } from '../paths';
 import { QUOTA_ROOT, QuotaInfo, quotaState } from '../quota';
 import { NodeKind, nodeKind } from '../stat';
-import { isProtectedPath } from '../write/guard';
 import type { ZnodeNode } from './treeNodes';
 
 /** Translates `message` with `{0}`-style arguments, as vscode.l10n.t does. */

@@ -1,6 +1,6 @@
 // Checks made before a write is sent: the connection's read-only flag, path syntax, protected paths and the
 // server's request size limit. Each returns a Refusal (or undefined when the write may go).
-import { checkPath } from '../paths';
+import { checkPath, isProtectedPath } from '../paths';
 import type { Refusal } from './outcome';
 
 /**
@@ -21,11 +21,6 @@ export interface GuardOptions {
   readOnly: boolean;
   /** The server's jute.maxbuffer (DEFAULT_MAX_REQUEST_BYTES unless the server was configured otherwise). */
   maxRequestBytes?: number;
-}
-
-/** `/zookeeper` and everything below it belong to the server (quotas, config). */
-export function isProtectedPath(path: string): boolean {
-  return path === '/' || path === '/zookeeper' || path.startsWith('/zookeeper/');
 }
 
 export function checkWritable(options: GuardOptions): Refusal | undefined {
