@@ -1,17 +1,7 @@
 // The sasl and x509 ACL schemes in the ZK layer's ACL text helpers.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { describeAclId } from '../../src/zk/security/aclIdentity';
 import { formatAclEntry, isAclEntryProblem, parseAclEntry } from '../../src/zk/write/aclFormat';
-
-test('sasl and x509 ids read as words', () => {
-  assert.deepEqual(describeAclId({ scheme: 'sasl', id: 'alice' }), { kind: 'saslUser', text: 'SASL user alice' });
-  assert.deepEqual(describeAclId({ scheme: 'sasl', id: 'zk/host@EXAMPLE.COM' }), { kind: 'saslUser', text: 'SASL user zk/host@EXAMPLE.COM' });
-  assert.deepEqual(describeAclId({ scheme: 'x509', id: 'CN=zk-client,O=Example' }), { kind: 'certificate', text: 'client certificate CN=zk-client,O=Example' });
-  assert.equal(describeAclId({ scheme: 'digest', id: 'bob:abc=' }).text, 'digest user bob');
-  assert.equal(describeAclId({ scheme: 'world', id: 'anyone' }).kind, 'anyone');
-  assert.equal(describeAclId({ scheme: 'custom', id: 'x' }).text, 'custom:x');
-});
 
 test('sasl and x509 entries survive the text form (subjects with commas and colons included)', () => {
   for (const text of ['sasl:alice:cdrwa', 'x509:CN=zk-client,O=Example:r', 'x509:CN=a\\:b,OU=x:rw']) {
