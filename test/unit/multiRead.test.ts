@@ -118,3 +118,88 @@ describe('a server without multiRead (before 3.6)', () => {
     assert.equal(snapshot.changed.size, 0);
   });
 });
+
+describe('the batched read sends what it always sent', () => {
+  /** A 3.6+ server from a map: answers multiRead and getACL, and writes down every request, in order: `D path` a
+   *  getData op, `C path` a getChildren op (one request's ops joined by commas), `A path` a getACL. A request whose
+   *  data passes `replyLimit` bytes is refused with replyTooLarge, as the channel refuses a reply that long. */
+  function newServer(tree: Map<string, { data: Buffer; children: string[] }>, replyLimit = Infinity) {
+    const requests: string[] = [];
+    const stat = (path: string) => ({ ...statOf(1 + [...tree.keys()].indexOf(path), tree.get(path)!.children.length), dataLength: tree.get(path)!.data.length });
+    const channel = {
+      serverPath: (p: string) => p,
+      clientPath: (p: string) => p,
+      send(opCode: number, body: Buffer, operation: string, path?: string): Promise<Buffer> {
+        const reader = new JuteReader(body);
+        if (opCode === 6) {
+          const requested = reader.string();
+          requests.push(`A ${requested}`);
+          const w = new JuteWriter().vector([{ perms: 31, scheme: 'world', id: 'anyone' }], (x, a) => x.int(a.perms).string(a.scheme).string(a.id));
+          return Promise.resolve(writeStat(w, stat(requested)).toBuffer());
+        }
+        assert.equal(opCode, 22);
+        const ops: string[] = [];
+        const w = new JuteWriter();
+        let bytes = 0;
+        for (;;) {
+          const type = reader.int();
+          const done = reader.bool();
+          reader.int();
+          if (done) break;
+          const requested = reader.string();
+          reader.bool();
+          const node = tree.get(requested)!;
+          ops.push(`${type === 4 ? 'D' : 'C'} ${requested}`);
+          if (type === 4) {
+            bytes += node.data.length;
+            writeStat(w.int(4).bool(false).int(0).buffer(node.data), stat(requested));
+          } else w.int(8).bool(false).int(0).vector(node.children, (x, s) => x.string(s));
+        }
+        requests.push(ops.join(','));
+        if (bytes > replyLimit) return Promise.reject(new ZkError('replyTooLarge', operation, path));
+        return Promise.resolve(w.int(-1).bool(true).int(-1).toBuffer());
+      },
+    } as unknown as RawChannel;
+    const session = { channel, requestTimeoutMs: 15000, isLive: true } as unknown as ZkSession;
+    return { session, requests };
+  }
+
+  /** /t with three children, the first with three of its own, the last with one: `size` bytes of data each. */
+  function sampleTree(size: number) {
+    const node = (children: string[] = []) => ({ data: Buffer.alloc(size, 1), children });
+    return new Map([
+      ['/t', node(['a', 'b', 'c'])],
+      ['/t/a', node(['x', 'y', 'z'])], ['/t/a/x', node()], ['/t/a/y', node()], ['/t/a/z', node()],
+      ['/t/b', node()], ['/t/c', node(['w'])], ['/t/c/w', node()],
+    ]);
+  }
+
+  test('without ACLs: the root alone, then listings and data batches of half the window, depth first', async () => {
+    const { session, requests } = newServer(sampleTree(1));
+    const snapshot = await readLiveTree(session, '/t', { acls: false, window: 4 });
+    assert.equal(snapshot.nodes.size, 8);
+    assert.deepEqual(requests, [
+      'D /t', 'C /t', 'D /t/a,D /t/b', 'D /t/c', 'C /t/c,C /t/a', 'D /t/a/x,D /t/a/y', 'D /t/a/z,D /t/c/w',
+    ]);
+  });
+
+  test('with ACLs: each node\'s getACL after its data, counted against the window', async () => {
+    const { session, requests } = newServer(sampleTree(1));
+    const snapshot = await readLiveTree(session, '/t', { window: 4 });
+    assert.equal(snapshot.nodes.size, 8);
+    assert.deepEqual(requests, [
+      'D /t', 'A /t', 'C /t', 'D /t/a,D /t/b', 'D /t/c', 'A /t/a', 'A /t/b', 'A /t/c', 'C /t/c,C /t/a',
+      'D /t/a/x,D /t/a/y', 'D /t/a/z,D /t/c/w', 'A /t/a/x', 'A /t/a/y', 'A /t/a/z', 'A /t/c/w',
+    ]);
+  });
+
+  test('a reply too large: the request is asked again in halves, the first half first, and later requests are smaller', async () => {
+    const { session, requests } = newServer(sampleTree(10), 25);
+    const snapshot = await readLiveTree(session, '/t', { acls: false, window: 8 });
+    assert.equal(snapshot.error, undefined, JSON.stringify(snapshot.error));
+    assert.equal(snapshot.nodes.size, 8);
+    assert.deepEqual(requests, [
+      'D /t', 'C /t', 'D /t/a,D /t/b,D /t/c', 'D /t/a,D /t/b', 'D /t/c', 'C /t/c,C /t/a', 'D /t/a/x', 'D /t/a/y', 'D /t/a/z', 'D /t/c/w',
+    ]);
+  });
+});

@@ -9,30 +9,9 @@ import * as ops from '../protocol/operations';
 import { AclEntry, getAcl } from '../protocol/writes';
 import type { ZkSession } from '../session/session';
 import { nodeKind, ZnodeStat } from '../stat';
-import { readLiveTreeBatched, sameStat } from './readLiveBatched';
+import { readLiveTreeBatched } from './readLiveBatched';
 import { relativePath, TreeSnapshot } from './snapshot';
-import { SubtreeRead } from './subtreeRead';
-
-export { DEFAULT_MAX_DATA_BYTES, DEFAULT_MAX_NODES } from './subtreeRead';
-
-export interface ReadOptions {
-  /** Most nodes in flight (default 256). */
-  window?: number;
-  /** Read ACLs (default true). */
-  acls?: boolean;
-  signal?: AbortSignal;
-  /** Nodes read so far, at most every 100 ms and once at the end. */
-  onProgress?: (nodesRead: number) => void;
-  /** Give up when no reply came for this long (default: the session's request timeout). */
-  stallTimeoutMs?: number;
-  /** Read many nodes a request with multiRead (default true); false, or a server before 3.6: node by node. */
-  multiRead?: boolean;
-  /** Nodes listed at most (default DEFAULT_MAX_NODES, subtreeRead.ts); past it the read stops with `subtreeTooLarge`. */
-  maxNodes?: number;
-  /** Data bytes kept at most (default DEFAULT_MAX_DATA_BYTES, subtreeRead.ts); past it the read stops with `subtreeTooLarge`. */
-  maxDataBytes?: number;
-}
-
+import { ReadOptions, sameStat, SubtreeRead } from './subtreeRead';
 
 export async function readLiveTree(session: ZkSession, root: string, options: ReadOptions = {}): Promise<TreeSnapshot> {
   if (options.multiRead ?? true) {

@@ -10,158 +10,107 @@
 // multiRead's getChildren has no Stat, so a listing is checked against the parent's data Stat instead: the same
 // number of names, and no child created after the Stat's pzxid (a child deleted and another created meanwhile).
 import { isZkError, ZkError } from '../errors';
-import { joinPath } from '../paths';
 import { multiRead, ReadOp, ReadOpResult } from '../protocol/multiRead';
+import type { RawChannel } from '../protocol/rawChannel';
 import { AclEntry, getAcl } from '../protocol/writes';
 import type { ZkSession } from '../session/session';
 import { nodeKind, ZnodeStat } from '../stat';
-import type { ReadOptions } from './readLive';
+import { Batch, Listing, ReadBatches } from './readBatches';
 import { relativePath, TreeSnapshot } from './snapshot';
-import { SubtreeRead } from './subtreeRead';
-
-/** getData ops a request at most: per-request costs (a write, a reply, a promise) dwarf per-node ones. */
-export const READ_BATCH = 128;
-/**
- * The window is shared by this many requests, so the server works on one while we read another; more, smaller
- * requests cost more (measured: 2 × 128 nodes reads 100,000 nodes in 460 ms, 4 × 64 in 470–600, 8 × 32 in 580–670).
- */
-const REQUESTS_IN_FLIGHT = 2;
-/** Data a reply should carry at most, judged by the largest node seen so far (the channel accepts up to 64 MiB). */
-const REPLY_DATA_BUDGET = 16 * 1024 * 1024;
-/** Names a request may list at most (more than one listing only while under it). */
-const NAMES_PER_REQUEST = 100_000;
-
-export const sameStat = (a: ZnodeStat, b: ZnodeStat) =>
-  a.czxid === b.czxid && a.mzxid === b.mzxid && a.pzxid === b.pzxid && a.cversion === b.cversion && a.aversion === b.aversion;
-
-interface Listing { parent: string; names: string[]; next: number; pzxid: bigint }
-/** A node to read, with the listing it was named in (none for the root and parents being listed): no object per node. */
-interface Batch { ops: ReadOp[]; listedIn: (Listing | undefined)[] }
+import { ReadOptions, sameStat, SubtreeRead } from './subtreeRead';
 
 export function readLiveTreeBatched(session: ZkSession, root: string, options: ReadOptions = {}): Promise<TreeSnapshot | 'unimplemented'> {
-  const wantAcl = options.acls ?? true;
-  const nodeWindow = Math.max(1, options.window ?? 256);
-  let batchSize = Math.min(READ_BATCH, Math.max(1, Math.floor(nodeWindow / REQUESTS_IN_FLIGHT)));
-  const channel = session.channel;
-  /** Halves of batches whose reply was too large, asked again before anything new. */
-  const retries: Batch[] = [];
-  const listings: Listing[] = [];
-  const toList: { path: string; stat: ZnodeStat }[] = [];
-  let rootState: 'unsent' | 'sent' | 'read' = 'unsent';
-  let requests = 0;
-  let aclsInFlight = 0;
+  return new Promise<TreeSnapshot | 'unimplemented'>((resolve) => new BatchedTreeRead(session, root, options, resolve).pump());
+}
 
-  return new Promise<TreeSnapshot | 'unimplemented'>((resolve) => {
-    const run = new SubtreeRead<'unimplemented'>(root, options, session, () => requests + aclsInFlight, resolve);
-    const { snapshot } = run;
+/** One batched read: sends what ReadBatches chooses, takes each reply op by op, and reads ACLs after the data. */
+class BatchedTreeRead {
+  private readonly wantAcl: boolean;
+  private readonly nodeWindow: number;
+  private readonly channel: RawChannel;
+  private readonly batches: ReadBatches;
+  private readonly run: SubtreeRead<'unimplemented'>;
+  private readonly snapshot: TreeSnapshot;
+  private requests = 0;
+  private aclsInFlight = 0;
 
-    /** The listing whose next name is read next (its `next` not yet moved on). */
-    const nextListing = (): Listing | undefined => {
-      while (listings.length > 0) {
-        const top = listings[listings.length - 1];
-        if (top.next < top.names.length) return top;
-        listings.pop();
-      }
-      return undefined;
-    };
+  constructor(session: ZkSession, private readonly root: string, options: ReadOptions, resolve: (result: TreeSnapshot | 'unimplemented') => void) {
+    this.wantAcl = options.acls ?? true;
+    this.nodeWindow = Math.max(1, options.window ?? 256);
+    this.channel = session.channel;
+    this.batches = new ReadBatches(root, this.nodeWindow);
+    this.run = new SubtreeRead<'unimplemented'>(root, options, session, () => this.requests + this.aclsInFlight, resolve);
+    this.snapshot = this.run.snapshot;
+  }
 
-    const nextBatch = (): Batch => {
-      const retry = retries.pop();
-      if (retry) return retry;
-      if (rootState === 'unsent') {
-        rootState = 'sent';
-        return { ops: [{ type: 'getData', path: root }], listedIn: [undefined] };
-      }
-      const ops: ReadOp[] = [];
-      const listedIn: (Listing | undefined)[] = [];
-      let names = 0;
-      while (toList.length > 0 && (ops.length === 0 || names + toList[toList.length - 1].stat.numChildren <= NAMES_PER_REQUEST)) {
-        const parent = toList.pop()!;
-        names += parent.stat.numChildren;
-        ops.push({ type: 'getChildren', path: parent.path });
-        listedIn.push(undefined);
-      }
-      while (ops.length < batchSize) {
-        const listing = nextListing();
-        if (!listing) break;
-        ops.push({ type: 'getData', path: joinPath(listing.parent, listing.names[listing.next++]) });
-        listedIn.push(listing);
-      }
-      return { ops, listedIn };
-    };
+  pump(): void {
+    const { run, batches } = this;
+    if (run.ended) return;
+    // The root goes alone and first: a server without multiRead refuses it before anything else is sent.
+    // ACL reads count against the window too: each request's nodes ask for theirs when their data is back.
+    while (!run.stopped && this.requests < batches.maxRequests && this.aclsInFlight < this.nodeWindow && !batches.awaitingRoot) {
+      const batch = batches.next();
+      if (batch.ops.length === 0) break;
+      this.send(batch);
+    }
+    run.progress();
+    if (this.requests === 0 && this.aclsInFlight === 0) run.finish();
+  }
 
-    const keep = (path: string, data: Buffer | null, stat: ZnodeStat, acl?: AclEntry[]) => {
-      if (stat.dataLength > 0) batchSize = Math.min(batchSize, Math.max(1, Math.floor(REPLY_DATA_BUDGET / stat.dataLength)));
-      snapshot.nodes.set(relativePath(path, root), { data, acl, kind: nodeKind(stat), stat });
-      if (!run.withinBounds(path, 0, stat.dataLength)) return;
-      if (stat.numChildren > 0) toList.push({ path, stat });
-    };
+  private send(batch: Batch): void {
+    const { ops, listedIn } = batch;
+    this.requests++;
+    multiRead(this.channel, ops).then((results) => {
+      if (this.run.stopped) return;
+      this.batches.answered(batch);
+      for (let i = 0; i < ops.length && !this.run.stopped; i++) this.take(ops[i], listedIn[i], results[i]);
+    }, (error: unknown) => this.failed(batch, error)).finally(() => {
+      this.requests--;
+      this.run.replied();
+      this.pump();
+    });
+  }
 
-    const readAcl = (path: string, data: Buffer | null, stat: ZnodeStat) => {
-      aclsInFlight++;
-      getAcl(channel, path).then((reply) => {
-        if (run.stopped) return;
-        if (!sameStat(reply.stat, stat)) snapshot.changed.add(relativePath(path, root));
-        keep(path, data, stat, reply.acl);
-      }, (error: unknown) => run.failed(path, error, 'getACL')).finally(() => {
-        aclsInFlight--;
-        run.replied();
-        pump();
-      });
-    };
+  private failed(batch: Batch, error: unknown): void {
+    if (this.batches.awaitingRoot && isZkError(error, 'unimplemented')) return this.run.finish('unimplemented');
+    if (isZkError(error, 'replyTooLarge') && batch.ops.length > 1) return this.batches.retryInHalves(batch);
+    this.run.failed(batch.ops[0].path, error, 'multiRead');
+  }
 
-    const take = (op: ReadOp, listing: Listing | undefined, result: ReadOpResult) => {
-      const path = op.path;
-      if (!result.ok) return run.failed(path, ZkError.fromCode(result.err, op.type, path), op.type);
-      if (result.type === 'getData') {
-        // A child newer than its parent's listing Stat: the listing is not the one that Stat describes.
-        if (listing && result.stat.czxid > listing.pzxid) snapshot.changed.add(relativePath(listing.parent, root));
-        if (wantAcl) readAcl(path, result.data, result.stat);
-        else keep(path, result.data, result.stat);
-        return;
-      }
-      const parent = snapshot.nodes.get(relativePath(path, root))!;
-      if (result.children.length !== parent.stat!.numChildren) snapshot.changed.add(relativePath(path, root));
-      if (!run.withinBounds(path, result.children.length, 0)) return;
-      if (result.children.length > 0) listings.push({ parent: path, names: result.children, next: 0, pzxid: parent.stat!.pzxid });
-    };
+  private take(op: ReadOp, listing: Listing | undefined, result: ReadOpResult): void {
+    const { run, snapshot, root } = this;
+    const path = op.path;
+    if (!result.ok) return run.failed(path, ZkError.fromCode(result.err, op.type, path), op.type);
+    if (result.type === 'getData') {
+      // A child newer than its parent's listing Stat: the listing is not the one that Stat describes.
+      if (listing && result.stat.czxid > listing.pzxid) snapshot.changed.add(relativePath(listing.parent, root));
+      if (this.wantAcl) this.readAcl(path, result.data, result.stat);
+      else this.keep(path, result.data, result.stat);
+      return;
+    }
+    const parent = snapshot.nodes.get(relativePath(path, root))!;
+    if (result.children.length !== parent.stat!.numChildren) snapshot.changed.add(relativePath(path, root));
+    if (!run.withinBounds(path, result.children.length, 0)) return;
+    this.batches.listed(path, result.children, parent.stat!.pzxid);
+  }
 
-    const send = ({ ops, listedIn }: Batch) => {
-      requests++;
-      multiRead(channel, ops).then((results) => {
-        if (run.stopped) return;
-        if (ops[0].path === root && rootState === 'sent') rootState = 'read';
-        for (let i = 0; i < ops.length && !run.stopped; i++) take(ops[i], listedIn[i], results[i]);
-      }, (error: unknown) => {
-        if (rootState === 'sent' && isZkError(error, 'unimplemented')) {
-          return run.finish('unimplemented');
-        }
-        if (isZkError(error, 'replyTooLarge') && ops.length > 1) {
-          const half = Math.ceil(ops.length / 2);
-          batchSize = Math.min(batchSize, ops.length - half);
-          retries.push({ ops: ops.slice(half), listedIn: listedIn.slice(half) }, { ops: ops.slice(0, half), listedIn: listedIn.slice(0, half) });
-          return;
-        }
-        run.failed(ops[0].path, error, 'multiRead');
-      }).finally(() => {
-        requests--;
-        run.replied();
-        pump();
-      });
-    };
+  private readAcl(path: string, data: Buffer | null, stat: ZnodeStat): void {
+    this.aclsInFlight++;
+    getAcl(this.channel, path).then((reply) => {
+      if (this.run.stopped) return;
+      if (!sameStat(reply.stat, stat)) this.snapshot.changed.add(relativePath(path, this.root));
+      this.keep(path, data, stat, reply.acl);
+    }, (error: unknown) => this.run.failed(path, error, 'getACL')).finally(() => {
+      this.aclsInFlight--;
+      this.run.replied();
+      this.pump();
+    });
+  }
 
-    const pump = () => {
-      if (run.ended) return;
-      // The root goes alone and first: a server without multiRead refuses it before anything else is sent.
-      // ACL reads count against the window too: each request's nodes ask for theirs when their data is back.
-      while (!run.stopped && requests < Math.ceil(nodeWindow / batchSize) && aclsInFlight < nodeWindow && rootState !== 'sent') {
-        const batch = nextBatch();
-        if (batch.ops.length === 0) break;
-        send(batch);
-      }
-      run.progress();
-      if (requests === 0 && aclsInFlight === 0) run.finish();
-    };
-    pump();
-  });
+  private keep(path: string, data: Buffer | null, stat: ZnodeStat, acl?: AclEntry[]): void {
+    this.batches.sawData(stat.dataLength);
+    this.snapshot.nodes.set(relativePath(path, this.root), { data, acl, kind: nodeKind(stat), stat });
+    if (!this.run.withinBounds(path, 0, stat.dataLength)) return;
+    if (stat.numChildren > 0) this.batches.toBeListed(path, stat);
+  }
 }

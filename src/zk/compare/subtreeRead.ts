@@ -1,10 +1,10 @@
-// What every live subtree read shares, batched or node by node: the snapshot it fills, how a failed read counts (a
-// node gone meanwhile is a change, one we may not read is listed, anything else stops the read), cancelling, progress
-// at most every 100 ms, and a watchdog that gives up when replies stop (the reads go straight on the channel,
-// without a timer per request).
+// What every live subtree read shares, batched or node by node: its options, the snapshot it fills, how a failed
+// read counts (a node gone meanwhile is a change, one we may not read is listed, anything else stops the read),
+// cancelling, progress at most every 100 ms, and a watchdog that gives up when replies stop (the reads go straight
+// on the channel, without a timer per request).
 import { ZkError } from '../errors';
 import type { ZkSession } from '../session/session';
-import type { ReadOptions } from './readLive';
+import type { ZnodeStat } from '../stat';
 import { emptySnapshot, relativePath, TreeSnapshot } from './snapshot';
 
 /**
@@ -13,6 +13,28 @@ import { emptySnapshot, relativePath, TreeSnapshot } from './snapshot';
  */
 export const DEFAULT_MAX_NODES = 2_000_000;
 export const DEFAULT_MAX_DATA_BYTES = 1024 * 1024 * 1024;
+
+export interface ReadOptions {
+  /** Most nodes in flight (default 256). */
+  window?: number;
+  /** Read ACLs (default true). */
+  acls?: boolean;
+  signal?: AbortSignal;
+  /** Nodes read so far, at most every 100 ms and once at the end. */
+  onProgress?: (nodesRead: number) => void;
+  /** Give up when no reply came for this long (default: the session's request timeout). */
+  stallTimeoutMs?: number;
+  /** Read many nodes a request with multiRead (default true); false, or a server before 3.6: node by node. */
+  multiRead?: boolean;
+  /** Nodes listed at most (default DEFAULT_MAX_NODES); past it the read stops with `subtreeTooLarge`. */
+  maxNodes?: number;
+  /** Data bytes kept at most (default DEFAULT_MAX_DATA_BYTES); past it the read stops with `subtreeTooLarge`. */
+  maxDataBytes?: number;
+}
+
+/** Two Stats of one node read by different requests agree: it was not written between them. */
+export const sameStat = (a: ZnodeStat, b: ZnodeStat) =>
+  a.czxid === b.czxid && a.mzxid === b.mzxid && a.pzxid === b.pzxid && a.cversion === b.cversion && a.aversion === b.aversion;
 
 export class SubtreeRead<Other = never> {
   readonly snapshot: TreeSnapshot;
