@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 import { connectOtherClient, OtherClient } from '../support/zkClient';
 import { ZkSession } from '../../src/zk/session/session';
-import { deleteQuota, setQuota } from '../../src/zk/quota';
+import { deleteQuota, setQuota } from '../../src/zk/tree/quota';
 import { QuotaMarks } from '../../src/vscode/core/tree/quotaMarks';
 
 describe('quota marks', () => {

@@ -12,7 +12,7 @@ import { sharedCliBundle } from '../support/cliBundle';
 import { CommandRun, runZkCli, runZooscopeShell } from '../support/shellRunners';
 import { ZkSession } from '../../src/zk/session/session';
 import { ZnodeWriter } from '../../src/zk/write';
-import { isQuotaExceeded } from '../../src/zk/quota';
+import { isQuotaExceeded } from '../../src/zk/tree/quota';
 import * as writes from '../../src/zk/protocol/writes';
 
 describe('hard quotas on a server that enforces them (zookeeper.enforceQuota=true)', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert';
 import { test } from 'node:test';
-import { HeldWatches } from '../../src/zk/heldWatches';
+import { HeldWatches } from '../../src/zk/session/heldWatches';
 
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
   let resolve!: (v: T) => void;

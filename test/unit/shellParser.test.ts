@@ -7,7 +7,7 @@ import { OptionParseError, parseOptions } from '../../src/zk/shell/zkCliOptions'
 import { cliCommand, commandListUsage } from '../../src/zk/shell/commands';
 import { javaDateString, javaDecodeInt, juteId } from '../../src/zk/shell/javaFormat';
 import { validatePath } from '../../src/zk/shell/zkCliErrors';
-import { formatStatsTrack, parseStatsTrack } from '../../src/zk/quota';
+import { formatStatsTrack, parseStatsTrack } from '../../src/zk/tree/quota';
 import { ZkShell } from '../../src/zk/shell';
 import { holdsCredentials } from '../../src/zk/shell/interactive';
 

@@ -2,7 +2,7 @@
 // opened and again whenever the node changes, through a watch held while the document is open. A subclass says
 // only what the document holds.
 import * as vscode from 'vscode';
-import { HeldWatches } from '../../zk/heldWatches';
+import { HeldWatches } from '../../zk/session/heldWatches';
 import type { ConnectionManager, LiveConnection } from './connectionManager';
 import { describeError } from '../common/failureTexts';
 import { visiblePath, znodePathOf } from '../common/znodeUriPath';

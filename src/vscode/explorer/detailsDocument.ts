@@ -9,7 +9,7 @@ import { kindLabel } from '../core/tree/tooltip';
 import { aclLines, AclView, readAcl } from '../common/aclText';
 import { sequenceNumber } from '../../zk/tree/naturalOrder';
 import { baseName } from '../../zk/paths';
-import { QuotaInfo, readQuota } from '../../zk/quota';
+import { QuotaInfo, readQuota } from '../../zk/tree/quota';
 import { quotaLines } from '../core/tree/tooltip';
 import { syncBeforeRead } from '../core/settings';
 import { readMeaningContext, sessionContextRead } from '../../zk/meaning';

@@ -1,9 +1,9 @@
 // Set Quota… and Remove Quota on a node: the quotas zkCli's setquota/delquota keep under /zookeeper/quota
-// (src/zk/quota.ts), so the two tools see the same limits. Soft limits only make the server log a warning; hard
+// (src/zk/tree/quota.ts), so the two tools see the same limits. Soft limits only make the server log a warning; hard
 // ones make it refuse writes (when it runs with zookeeper.enforceQuota=true).
 import * as vscode from 'vscode';
 import { isProtectedPath } from '../../zk/paths';
-import { deleteQuota, QuotaInfo, QuotaKey, QuotaLimits, QuotaRefusal, readQuota, setQuota, statsValue } from '../../zk/quota';
+import { deleteQuota, QuotaInfo, QuotaKey, QuotaLimits, QuotaRefusal, readQuota, setQuota, statsValue } from '../../zk/tree/quota';
 import type { ZkSession } from '../../zk/session/session';
 import type { Core } from '../core/core';
 import { info, warn } from '../common/notifier';

@@ -11,7 +11,7 @@ import { CrawledDir, Discovery, discoverQueues, QueueSpec } from './discover';
 import { HoldHistory } from './holdTimes';
 import type { LockAnalysis, UnreadablePath } from '../../shared/lockAnalysis';
 import { readQueue } from './readQueue';
-import { HeldWatches } from '../heldWatches';
+import { HeldWatches } from '../session/heldWatches';
 import { mapBounded } from '../timeouts';
 
 export const DEFAULT_POLL_INTERVAL_MS = 2000;

@@ -3,7 +3,7 @@
 // (3.6+, readLiveBatched); node by node on older servers: then most nodes are leaves, two requests, not three,
 // pipelined with at most `window` nodes in flight, parents before children. Replies about one node come in the
 // order they were sent, so Stats that disagree between them mean the node was written meanwhile.
-import { DepthFirstPaths } from '../depthFirstPaths';
+import { DepthFirstPaths } from '../search/depthFirstPaths';
 import { getDataNullable } from '../protocol/nullableData';
 import * as ops from '../protocol/operations';
 import { AclEntry, getAcl } from '../protocol/writes';

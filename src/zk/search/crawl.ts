@@ -2,7 +2,7 @@
 // with at most `window` requests in flight (node-zookeeper-client degrades past ~16k outstanding) and a stack of
 // pending child-name lists, so memory holds the current frontier, not the tree. Parents are always reported
 // before their children. Cancellable; nodes that vanish meanwhile are skipped; nodes we may not read are listed.
-import { DepthFirstPaths } from '../depthFirstPaths';
+import { DepthFirstPaths } from './depthFirstPaths';
 import { ErrorName, isZkError, ZkError } from '../errors';
 import * as ops from '../protocol/operations';
 import type { ZkSession } from '../session/session';

@@ -1,5 +1,5 @@
-// zkCli's setquota, listquota and delquota over src/zk/quota.ts, with zkCli's messages and streams.
-import { deleteQuota, formatStatsTrack, limitPath, QuotaKey, QuotaLimits, QuotaRefusal, readQuota, setQuota } from '../quota';
+// zkCli's setquota, listquota and delquota over src/zk/tree/quota.ts, with zkCli's messages and streams.
+import { deleteQuota, formatStatsTrack, limitPath, QuotaKey, QuotaLimits, QuotaRefusal, readQuota, setQuota } from '../tree/quota';
 import { CliError, validatePath, wrapError, zkCodeOf } from './zkCliErrors';
 import { parse, Runner, usageError } from './context';
 import { javaParseInt } from './javaFormat';

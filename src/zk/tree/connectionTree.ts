@@ -10,7 +10,7 @@ import { baseName, parentPath } from '../paths';
 import type { ZkSession } from '../session/session';
 import type { WatchEvent } from '../session/watchRegistry';
 import { ConnectionNode, PathNode, ZnodeNode } from './treeNodes';
-import { HeldWatches } from '../heldWatches';
+import { HeldWatches } from '../session/heldWatches';
 
 /**
  * From this many children (as the node's Stat last showed them) an expanded node follows its children from the

@@ -5,7 +5,7 @@ import type { RecipeId } from '../../shared/lockAnalysis';
 import type { ChildListing } from './childListing';
 import { sequenceNumber } from './naturalOrder';
 import { isProtectedPath } from '../paths';
-import { QUOTA_ROOT, QuotaInfo, quotaState } from '../quota';
+import { QUOTA_ROOT, QuotaInfo, quotaState } from './quota';
 import { NodeKind, nodeKind } from '../stat';
 import type { ZnodeNode } from './treeNodes';
 

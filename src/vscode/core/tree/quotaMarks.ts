@@ -2,7 +2,7 @@
 // one walk of /zookeeper/quota when the tree first draws a node of the connection, and again after a refresh or a
 // quota command. The tree marks nodes over a soft limit and shows limits and usage in tooltips.
 import type { ZkSession } from '../../../zk/session/session';
-import { formatStatsTrack, LIMIT_NODE, QUOTA_ROOT, QuotaInfo, readQuota } from '../../../zk/quota';
+import { formatStatsTrack, LIMIT_NODE, QUOTA_ROOT, QuotaInfo, readQuota } from '../../../zk/tree/quota';
 
 /** Every quota under /zookeeper/quota, by the path it limits. */
 export async function readAllQuotas(session: ZkSession, maxNodes = 10000): Promise<Map<string, QuotaInfo>> {

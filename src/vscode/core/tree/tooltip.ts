@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { hex, NodeKind, nodeKind, ttlMillis, ZnodeStat } from '../../../zk/stat';
 import { aclLines, AclView } from '../../common/aclText';
 import { escapeMarkdown, formatBytes, formatTime } from '../../common/format';
-import { QuotaInfo, statsValue } from '../../../zk/quota';
+import { QuotaInfo, statsValue } from '../../../zk/tree/quota';
 import { kindNameWith } from '../../../zk/tree/znodePresentation';
 import type { Meaning } from '../../../zk/meaning';
 import { flatFields, meaningHeading, meaningSummary, notDecodedLine } from '../../../zk/meaning/meaningText';

@@ -7,7 +7,7 @@ import type { ConnectionState } from '../connectionManager';
 import type { SavedConnection } from '../connectionStore';
 import { formatNumber } from '../../common/format';
 import { openOnClick } from '../settings';
-import type { QuotaInfo } from '../../../zk/quota';
+import type { QuotaInfo } from '../../../zk/tree/quota';
 import type { Meaning } from '../../../zk/meaning';
 import { filterTextWith, znodePresentation } from '../../../zk/tree/znodePresentation';
 import { ConnectionNode, MessageNode, ShowMoreNode, ZnodeNode } from '../../../zk/tree/treeNodes';

@@ -3,10 +3,10 @@
 // both in StatsTrack's text form (`count=5,bytes=-1=;byteHardLimit=-1;countHardLimit=-1`). -1 means "no limit".
 // The soft limits (count, bytes) only log a warning on the server; the hard ones (countHardLimit, byteHardLimit)
 // make writes fail with quotaExceeded when the server has zookeeper.enforceQuota=true.
-import { ErrorCode, isZkError, ZkError } from './errors';
-import { createNullable, getDataNullable } from './protocol/nullableData';
-import { deleteNode, OPEN_ACL, setData } from './protocol/writes';
-import type { ZkSession } from './session/session';
+import { ErrorCode, isZkError, ZkError } from '../errors';
+import { createNullable, getDataNullable } from '../protocol/nullableData';
+import { deleteNode, OPEN_ACL, setData } from '../protocol/writes';
+import type { ZkSession } from '../session/session';
 
 export const QUOTA_ROOT = '/zookeeper/quota';
 export const LIMIT_NODE = 'zookeeper_limits';

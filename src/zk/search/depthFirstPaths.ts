@@ -1,6 +1,6 @@
 // The order a pipelined crawl reads a subtree in: the root, then depth first, children in the order they were
 // listed. Only the frontier is kept (each listed parent's names and how far it got), not the tree.
-import { joinPath } from './paths';
+import { joinPath } from '../paths';
 
 export class DepthFirstPaths {
   private rootGiven = false;
