@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
@@ -51,6 +52,35 @@ const commonIsLeaf = {
 };
 const noZkClient = { name: 'node-zookeeper-client', message: 'The webview runs in the browser: ZooKeeper is reached through the host.' };
 
+// src/zk builds upward, floor by floor (docs/architecture.md draws it): the root's files are the ground and use no
+// folder; a folder uses the root's files and the folders on lower floors, never one on its own floor or above.
+// Folders not listed here share a floor above all the others until each is given its own.
+const ZK_FLOORS = [
+  ['tunnel'], ['probes'], ['security'], ['protocol'], ['session', 'serverLogs'], ['servers', 'tree'],
+  ['search', 'meaning'], ['write', 'shell', 'analysis'], ['transfer', 'locks', 'history'], ['compare'],
+];
+const zkFolders = readdirSync(new URL('src/zk', import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const zkFloors = [...ZK_FLOORS, zkFolders.filter((folder) => !ZK_FLOORS.flat().includes(folder))];
+const zkFloorOf = (folder) => zkFloors.findIndex((floor) => floor.includes(folder));
+const zkUpward = (files, up, notBelow) => ({
+  files,
+  rules: {
+    'no-restricted-imports': ['error', {
+      // This block replaces the rule's options for src/zk: VS Code stays out here too.
+      paths: [noVscode],
+      patterns: notBelow.length === 0 ? [] : [{
+        group: notBelow.flatMap((folder) => [`${up}/${folder}`, `${up}/${folder}/*`]),
+        message: 'src/zk builds upward: its root files use no folder, a folder only the root files and the folders on lower floors (ZK_FLOORS in eslint.config.mjs).',
+      }],
+    }],
+  },
+});
+const zkBuildsUpward = [
+  zkUpward(['src/zk/*.ts'], '.', zkFolders),
+  ...zkFolders.map((folder) => zkUpward([`src/zk/${folder}/**/*.ts`], '..',
+    zkFolders.filter((other) => other !== folder && zkFloorOf(other) >= zkFloorOf(folder)))),
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'media/**', 'scripts/**/*.mjs'] },
   ...tseslint.configs.recommended,
@@ -71,6 +101,7 @@ export default tseslint.config(
     files: ['src/zk/**/*.ts', 'src/cli/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
   },
+  ...zkBuildsUpward,
   {
     // src/shared is bundled into the webview too: no VS Code and no Node built-ins. It is what the layers share, so
     // it uses none of them (src/zk imports it; the reverse would be a cycle).

@@ -74,3 +74,31 @@ test('shell is a feature: others reach it only through its index', async () => {
   const fromCore = await problems('src/vscode/core/probe.ts', "import { register } from '../shell';\nexport const y = register;\n");
   assert.match(fromCore.join('\n'), /use none/);
 });
+
+test('src/zk builds upward: no folder uses one on its own floor or above, the root files use no folder', async () => {
+  // The imports that once ran back up (security → protocol, → servers, stat → protocol, tree → write, tunnel →
+  // security), one between two folders of a floor, and a root file that used folders (quota.ts did).
+  const upward: [string, string][] = [
+    ['src/zk/security/probe.ts', '../protocol/opcodes'],
+    ['src/zk/security/probe.ts', '../servers/ensembleStatus'],
+    ['src/zk/session/probe.ts', '../servers/serverTables'],
+    ['src/zk/tree/probe.ts', '../write/guard'],
+    ['src/zk/tunnel/probe.ts', '../security/secureTransport'],
+    ['src/zk/session/probe.ts', '../serverLogs/txnTypes'],
+    ['src/zk/probe.ts', './protocol/jute'],
+    ['src/zk/probe.ts', './session/session'],
+  ];
+  for (const [file, from] of upward) {
+    const found = await problems(file, `import { x } from '${from}';\nexport const y = x;\n`);
+    assert.match(found.join('\n'), /src\/zk builds upward/, `${file} → ${from}`);
+  }
+  const downward: [string, string][] = [
+    ['src/zk/compare/probe.ts', '../transfer'], ['src/zk/compare/probe.ts', '../session/session'], ['src/zk/compare/probe.ts', './snapshot'],
+    ['src/zk/protocol/probe.ts', '../security/sasl'], ['src/zk/tree/probe.ts', '../paths'], ['src/zk/probe.ts', './errors'],
+  ];
+  for (const [file, from] of downward) {
+    assert.deepStrictEqual(await problems(file, `import { x } from '${from}';\nexport const y = x;\n`), [], `${file} → ${from}`);
+  }
+  const vscode = await problems('src/zk/tree/probe.ts', "import * as vscode from 'vscode';\nexport const y = vscode;\n");
+  assert.match(vscode.join('\n'), /Only src\/vscode may import VS Code/);
+});
