@@ -64,14 +64,15 @@ class BatchedTreeRead {
       if (this.run.stopped) return;
       this.batches.answered(batch);
       for (let i = 0; i < ops.length && !this.run.stopped; i++) this.take(ops[i], listedIn[i], results[i]);
-    }, (error: unknown) => this.failed(batch, error)).finally(() => {
+    }, (error: unknown) => this.requestFailed(batch, error)).finally(() => {
       this.requests--;
       this.run.replied();
       this.pump();
     });
   }
 
-  private failed(batch: Batch, error: unknown): void {
+  /** The whole request was refused: a server without multiRead, a reply too long for the channel, or the rest. */
+  private requestFailed(batch: Batch, error: unknown): void {
     if (this.batches.awaitingRoot && isZkError(error, 'unimplemented')) return this.run.finish('unimplemented');
     if (isZkError(error, 'replyTooLarge') && batch.ops.length > 1) return this.batches.retryInHalves(batch);
     this.run.failed(batch.ops[0].path, error, 'multiRead');
