@@ -61,3 +61,12 @@ export interface QueueSample {
   at: number;
   length: number;
 }
+
+/** What a recorder tells its listeners, as it happens (a recording file writes each as a line). */
+export type HistoryEvent =
+  | { type: 'open'; interval: HistoryInterval }
+  | { type: 'close'; interval: HistoryInterval }
+  /** A closed interval's end reason learnt later (its session was seen again, or seen gone). */
+  | { type: 'ended'; interval: HistoryInterval }
+  | { type: 'gap'; gap: HistoryGap }
+  | { type: 'queue'; sample: QueueSample };
