@@ -50,6 +50,11 @@ const commonIsLeaf = {
   },
 };
 const noZkClient = { name: 'node-zookeeper-client', message: 'The webview runs in the browser: ZooKeeper is reached through the host.' };
+// The webview (src/webview/<view>/) imports only src/shared of the other layers: what crosses is in the messages.
+const webviewLayers = {
+  group: ['zk', 'vscode', 'cli'].flatMap((layer) => [`../${layer}`, `../${layer}/*`, `../../${layer}`, `../../${layer}/*`]),
+  message: 'The webview reaches the host only by messages: the types they carry are in src/shared.',
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'media/**', 'scripts/**/*.mjs'] },
@@ -80,7 +85,7 @@ export default tseslint.config(
   {
     // The webview runs in the browser: it talks to the host only by messages (src/shared/lockQueueMessages.ts).
     files: ['src/webview/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', restrict([noVscode, noZkClient], noNode('the webview runs in the browser'))] },
+    rules: { 'no-restricted-imports': ['error', withLayers(restrict([noVscode, noZkClient], noNode('the webview runs in the browser')), webviewLayers)] },
   },
   ...featureBoundaries,
   noFeatures,

@@ -74,3 +74,12 @@ test('shell is a feature: others reach it only through its index', async () => {
   const fromCore = await problems('src/vscode/core/probe.ts', "import { register } from '../shell';\nexport const y = register;\n");
   assert.match(fromCore.join('\n'), /use none/);
 });
+
+test('the webview reaches the other layers only through src/shared', async () => {
+  for (const from of ['../../zk/history/timeline', '../../zk/history', '../../vscode/lockQueue/panelHistory', '../../cli/output']) {
+    const found = await problems('src/webview/lockQueue/probe.ts', `import type { X } from '${from}';\nexport type Y = X;\n`);
+    assert.match(found.join('\n'), /only by messages/, from);
+  }
+  const shared = await problems('src/webview/lockQueue/probe.ts', "import type { TimelineData } from '../../shared/lockHistory';\nexport type Y = TimelineData;\n");
+  assert.deepStrictEqual(shared, []);
+});

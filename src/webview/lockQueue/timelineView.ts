@@ -7,7 +7,7 @@
 // now, Enter reveals.
 import type { AnomalyMark, WebviewStrings } from '../../shared/lockQueueMessages';
 import { shortened, visibleText } from '../../shared/visibleText';
-import type { TimelineData } from '../../zk/history/timeline';
+import type { TimelineData } from '../../shared/lockHistory';
 import { anomaliesInView, buildLanes, firstVisible, frameOf, intervalAt, isExact, Lanes, panned, recordedWindow, TimeWindow, zoomed } from './timelineLayout';
 import { anomalyText, clockTime, dataLaneOf, gapText, intervalText, nodePath } from './timelineText';
 import { el, icon } from './rowView';
