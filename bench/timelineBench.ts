@@ -9,6 +9,7 @@
 import * as os from 'node:os';
 import type { Browser } from 'playwright-core';
 import { timelineData } from '../src/zk/history/timeline';
+import { toJsonText } from '../src/shared/lockQueueMessages';
 import { chromiumPath, launchChromium } from '../test/support/chromium';
 import { chainHistory, T0 } from '../test/unit/timelineFixtures';
 import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from '../test/unit/webviewPage';
@@ -29,7 +30,7 @@ async function page(browser: Browser, code: string, intervals: number, perSessio
   await fe.send({ type: 'init', state: { connectionId: 'bench', root: '/', mode: 'queue' }, connectionName: 'bench', strings: testStrings(), capabilities: { canAcquire: false, canRelease: false, canForceRelease: false }, replay: { file: 'bench.jsonl' } });
   const data = timelineData(history(intervals));
   if (data.start.length < intervals) throw new Error(`only ${data.start.length} intervals`);
-  await fe.send({ type: 'timeline', seq: 1, timelineJson: JSON.stringify(data), live: false, now: T0 + intervals * 10 });
+  await fe.send({ type: 'timeline', seq: 1, timelineJson: toJsonText(data), live: false, now: T0 + intervals * 10 });
   await fe.page.waitForFunction(() => Number(document.querySelector<HTMLCanvasElement>('.timeline-canvas')?.dataset.bars) > 0, undefined, { timeout: 120_000 });
   if (perSession) {
     await fe.page.locator('.timeline .action').nth(3).click();

@@ -1,9 +1,22 @@
 // Every message between the lock-queue panel's host (src/vscode/lockQueue) and its webview front-end
 // (src/webview/lockQueue), both ways, as discriminated unions on `type`. Imported by both sides; no vscode, no DOM.
-import type { Anomaly } from './lockAnalysis';
+import type { Anomaly, LockAnalysis } from './lockAnalysis';
+import type { LockFigures, TimelineData } from './lockHistory';
 import type { AnalysisDelta } from './lockQueueDelta';
 
 export const LOCK_QUEUE_VIEW_TYPE = 'zooscope.lockQueue';
+
+declare const jsonOf: unique symbol;
+/**
+ * JSON text of a `T`. Large models cross as text: a string crosses into the webview as one copy, and JSON.parse of
+ * a 10,000-participant model takes about a third of the time a structured clone of the same objects does. The
+ * type says what the text holds, so neither side casts: made by toJsonText, read back by parseJsonText.
+ */
+export type JsonText<T> = string & { readonly [jsonOf]: T };
+
+export const toJsonText = <T>(value: T): JsonText<T> => JSON.stringify(value) as JsonText<T>;
+
+export const parseJsonText = <T>(text: JsonText<T>): T => JSON.parse(text) as T;
 
 /** What the panel keeps across a window reload (webview state and serializer): enough to open it again. */
 export interface LockQueuePanelState {
@@ -67,11 +80,8 @@ export type HostMessage =
     type: 'model';
     /** Increases with every model or delta the host sends; echoed by `rendered`. */
     seq: number;
-    /**
-     * The LockAnalysis as JSON text. A string crosses into the webview as one copy, and JSON.parse of a 10,000-
-     * participant model takes about a third of the time a structured clone of the same objects does.
-     */
-    analysisJson: string;
+    /** The analysis as JSON text (see JsonText). */
+    analysisJson: JsonText<LockAnalysis>;
     /** Explanations by `anomalyKey(anomaly)`. */
     anomalyTexts: Record<string, AnomalyText>;
   }
@@ -91,13 +101,13 @@ export type HostMessage =
   /** Moves the keyboard focus to a participant's row (and scrolls to it). */
   | { type: 'focusPath'; path: string }
   /**
-   * The lock history so far (src/zk/history/timeline.ts TimelineData, as JSON text: 100,000 intervals are a few flat
-   * arrays). `live`: still recording (the view may follow now); `now`: the host's clock when it was taken.
+   * The lock history so far (as JSON text: 100,000 intervals are a few flat arrays). `live`: still recording (the
+   * view may follow now); `now`: the host's clock when it was taken.
    */
-  | { type: 'timeline'; seq: number; timelineJson: string; live: boolean; now: number; anomalies?: AnomalyMark[] }
-  /** Contention figures (src/zk/history/figures.ts LockFigures[] as JSON text) over the whole history or `window`. */
+  | { type: 'timeline'; seq: number; timelineJson: JsonText<TimelineData>; live: boolean; now: number; anomalies?: AnomalyMark[] }
+  /** Contention figures over the whole history or `window`. */
   | {
-    type: 'figures'; figuresJson: string; window?: HistoryWindow;
+    type: 'figures'; figuresJson: JsonText<LockFigures[]>; window?: HistoryWindow;
     /** Per participant (`lock` NUL `who`, as ParticipantFigures.who): true when its figures are bounds, not exact. */
     participantBounds?: Record<string, boolean>;
   };

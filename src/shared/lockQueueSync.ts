@@ -3,7 +3,7 @@
 // No vscode, no DOM: the panel, the front-end, the tests and the benchmark all go through these two classes.
 import type { LockAnalysis } from './lockAnalysis';
 import { applyAnalysisDelta, diffAnalysis } from './lockQueueDelta';
-import type { AnomalyText, HostMessage } from './lockQueueMessages';
+import { AnomalyText, HostMessage, parseJsonText, toJsonText } from './lockQueueMessages';
 
 export type ModelMessage = Extract<HostMessage, { type: 'model' }>;
 export type DeltaMessage = Extract<HostMessage, { type: 'delta' }>;
@@ -40,7 +40,7 @@ export class ModelSender {
       const textChanges = diffTexts(base.texts, texts);
       return { type: 'delta', seq, baseSeq: base.seq, delta, ...(textChanges ? { anomalyTexts: textChanges } : {}) };
     }
-    return { type: 'model', seq, analysisJson: JSON.stringify(analysis), anomalyTexts: texts };
+    return { type: 'model', seq, analysisJson: toJsonText(analysis), anomalyTexts: texts };
   }
 }
 
@@ -59,7 +59,7 @@ export class ModelReceiver {
   receive(message: ModelMessage | DeltaMessage): Received {
     if (message.type === 'model') {
       const textsChanged = JSON.stringify(this.anomalyTexts) !== JSON.stringify(message.anomalyTexts);
-      this.analysis = JSON.parse(message.analysisJson) as LockAnalysis;
+      this.analysis = parseJsonText(message.analysisJson);
       this.anomalyTexts = message.anomalyTexts;
       this.seq = message.seq;
       this.resyncAsked = false;

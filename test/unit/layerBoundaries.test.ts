@@ -1,6 +1,7 @@
 // The lint rules that keep the VS Code layer's shape: each would let a violation through if it were written
 // wrong, so each is run here on a file that breaks it (linted as if it sat at the given path).
 import * as assert from 'node:assert';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { ESLint } from 'eslint';
@@ -101,4 +102,28 @@ test('src/zk builds upward: no folder uses one on its own floor or above, the ro
   }
   const vscode = await problems('src/zk/tree/probe.ts', "import * as vscode from 'vscode';\nexport const y = vscode;\n");
   assert.match(vscode.join('\n'), /Only src\/vscode may import VS Code/);
+});
+
+test('the webview reaches the other layers only through src/shared', async () => {
+  for (const from of ['../../zk/history/timeline', '../../zk/history', '../../vscode/lockQueue/panelHistory', '../../cli/output']) {
+    const found = await problems('src/webview/lockQueue/probe.ts', `import type { X } from '${from}';\nexport type Y = X;\n`);
+    assert.match(found.join('\n'), /only by messages/, from);
+  }
+  const shared = await problems('src/webview/lockQueue/probe.ts', "import type { TimelineData } from '../../shared/lockHistory';\nexport type Y = TimelineData;\n");
+  assert.deepStrictEqual(shared, []);
+});
+
+test('every folder of src/vscode but core and common is a fenced feature, compare included', async () => {
+  const features = fs.readdirSync(path.join(root, 'src/vscode'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'core' && entry.name !== 'common').map((entry) => entry.name);
+  assert.ok(features.includes('compare'), features.join(', '));
+  for (const feature of features) {
+    const other = features.find((f) => f !== feature)!;
+    const into = await problems(`src/vscode/${feature}/probe.ts`, `import { x } from '../${other}/inside';\nexport const y = x;\n`);
+    assert.match(into.join('\n'), /only through its index/, `${feature} -> ${other}`);
+    const from = await problems(`src/vscode/${other}/probe.ts`, `import { x } from '../${feature}/inside';\nexport const y = x;\n`);
+    assert.match(from.join('\n'), /only through its index/, `${other} -> ${feature}`);
+    const fromCore = await problems('src/vscode/core/probe.ts', `import { register } from '../${feature}';\nexport const y = register;\n`);
+    assert.match(fromCore.join('\n'), /use none/, `core -> ${feature}`);
+  }
 });

@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import type { HostMessage, WebviewMessage } from '../../src/shared/lockQueueMessages';
+import { toJsonText, type HostMessage, type WebviewMessage } from '../../src/shared/lockQueueMessages';
 import { lockFigures } from '../../src/zk/history/figures';
 import { participantBounds } from '../../src/zk/history/figureBounds';
 import { timelineData } from '../../src/zk/history/timeline';
@@ -32,8 +32,8 @@ function history() {
 async function showHistory(fe: FrontEnd): Promise<void> {
   const h = history();
   const data = timelineData(h);
-  await fe.send({ type: 'timeline', seq: 1, timelineJson: JSON.stringify(data), live: false, now: T0 + 3000, anomalies: [{ at: T0 + 1500, lock: '/locks/l0', severity: 'warning', title: `Held too long ${XSS}` }] });
-  await fe.send({ type: 'figures', figuresJson: JSON.stringify(lockFigures(h, undefined, T0 + 3000)), participantBounds: participantBounds(h, undefined, T0 + 3000) });
+  await fe.send({ type: 'timeline', seq: 1, timelineJson: toJsonText(data), live: false, now: T0 + 3000, anomalies: [{ at: T0 + 1500, lock: '/locks/l0', severity: 'warning', title: `Held too long ${XSS}` }] });
+  await fe.send({ type: 'figures', figuresJson: toJsonText(lockFigures(h, undefined, T0 + 3000)), participantBounds: participantBounds(h, undefined, T0 + 3000) });
   await fe.page.waitForFunction(() => Number(document.querySelector<HTMLCanvasElement>('.timeline-canvas')?.dataset.bars) > 0);
 }
 
@@ -141,7 +141,7 @@ describe('lock history timeline (bundled webview, in Chromium)', () => {
     const fe = await open();
     try {
       const data = timelineData(history());
-      await fe.send({ type: 'timeline', seq: 1, timelineJson: JSON.stringify(data), live: true, now: T0 + 3000 });
+      await fe.send({ type: 'timeline', seq: 1, timelineJson: toJsonText(data), live: true, now: T0 + 3000 });
       const canvas = fe.page.locator('.timeline-canvas');
       const following = async (value: string) => {
         await fe.page.waitForFunction((v) => document.querySelector<HTMLCanvasElement>('.timeline-canvas')?.dataset.following === v, value);
@@ -182,8 +182,8 @@ describe('lock history timeline (bundled webview, in Chromium)', () => {
     try {
       const sentAt = Date.now();
       // What a panel sends before anything is recorded: an empty history, its origin 0.
-      await fe.send({ type: 'timeline', seq: 1, timelineJson: JSON.stringify(timelineData(new LockHistory())), live: true, now: T0 });
-      await fe.send({ type: 'timeline', seq: 2, timelineJson: JSON.stringify(timelineData(history())), live: true, now: T0 + 3000 });
+      await fe.send({ type: 'timeline', seq: 1, timelineJson: toJsonText(timelineData(new LockHistory())), live: true, now: T0 });
+      await fe.send({ type: 'timeline', seq: 2, timelineJson: toJsonText(timelineData(history())), live: true, now: T0 + 3000 });
       await fe.page.waitForFunction(() => Number(document.querySelector<HTMLCanvasElement>('.timeline-canvas')?.dataset.bars) > 0);
       const window = await visibleWindowAsked(fe);
       const elapsed = Date.now() - sentAt;
@@ -209,7 +209,7 @@ describe('lock history timeline (bundled webview, in Chromium)', () => {
       assert.ok(zoomedIn.to - zoomedIn.from < 3060, JSON.stringify(zoomedIn));
       const earlier = history();
       earlier.addClosed({ id: earlier.newId(), kind: 'wait', lock: '/locks/l1', node: 'lock-0000000001', participant: 'exclusive', start: T0 - 60_000, startExact: true, end: T0 + 100, endExact: true, ended: 'gaveUp' });
-      await fe.send({ type: 'timeline', seq: 2, timelineJson: JSON.stringify(timelineData(earlier)), live: false, now: T0 + 3000 });
+      await fe.send({ type: 'timeline', seq: 2, timelineJson: toJsonText(timelineData(earlier)), live: false, now: T0 + 3000 });
       await fe.page.waitForFunction(() => document.querySelector<HTMLCanvasElement>('.timeline-canvas')?.dataset.lanes === '4');
       assert.deepEqual(await visibleWindowAsked(fe), zoomedIn);
     } finally {

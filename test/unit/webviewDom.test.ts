@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import type { HostMessage, LockQueuePanelState, PanelCapabilities, WebviewMessage } from '../../src/shared/lockQueueMessages';
+import { toJsonText, type HostMessage, type LockQueuePanelState, type PanelCapabilities, type WebviewMessage } from '../../src/shared/lockQueueMessages';
 import type { LockAnalysis } from '../../src/shared/lockAnalysis';
 import { launchChromium } from '../support/chromium';
 import { fixtureAnalysis, fixtureQueue } from './webviewFixtures';
@@ -22,7 +22,7 @@ function init(capabilities: PanelCapabilities = ALL): HostMessage {
 
 let seq = 0;
 function model(analysis: LockAnalysis): Extract<HostMessage, { type: 'model' }> {
-  return { type: 'model', seq: ++seq, analysisJson: JSON.stringify(analysis), anomalyTexts: {} };
+  return { type: 'model', seq: ++seq, analysisJson: toJsonText(analysis), anomalyTexts: {} };
 }
 
 describe('lock-queue webview (bundled, in Chromium)', () => {
@@ -263,7 +263,7 @@ describe('lock-queue webview (bundled, in Chromium)', () => {
         if (message.type === 'delta') deltas++;
         await byDelta.timeModel(message);
         if (step % 10 === 9) {
-          await whole.timeModel({ type: 'model', seq: step, analysisJson: JSON.stringify(latest), anomalyTexts: {} });
+          await whole.timeModel({ type: 'model', seq: step, analysisJson: toJsonText(latest), anomalyTexts: {} });
           assert.deepEqual(await shownRows(byDelta), await shownRows(whole), `step ${step}`);
         }
       }
@@ -271,7 +271,7 @@ describe('lock-queue webview (bundled, in Chromium)', () => {
       // A long queue at the end, then one more change, so there is something to scroll through.
       latest = { ...latest, queues: [...latest.queues, fixtureQueue(300, { root: '/locks/long' })] };
       latest = randomChange(r, latest);
-      for (const [fe, message] of [[byDelta, sender.next(latest, {})], [whole, { type: 'model', seq: 99, analysisJson: JSON.stringify(latest), anomalyTexts: {} }]] as const) {
+      for (const [fe, message] of [[byDelta, sender.next(latest, {})], [whole, { type: 'model', seq: 99, analysisJson: toJsonText(latest), anomalyTexts: {} }]] as const) {
         await fe.timeModel(message);
       }
       for (const fe of [byDelta, whole]) {
@@ -321,7 +321,7 @@ describe('lock-queue webview (bundled, in Chromium)', () => {
       assert.match(rows[2].text, /^#2waiting.*#1 _c_/);
       const whole = await open();
       try {
-        await whole.timeModel({ type: 'model', seq: 1, analysisJson: JSON.stringify(after), anomalyTexts: {} });
+        await whole.timeModel({ type: 'model', seq: 1, analysisJson: toJsonText(after), anomalyTexts: {} });
         assert.deepEqual(await shownRows(fe), await shownRows(whole), 'the same markup as a page given the whole model');
       } finally {
         await whole.close();

@@ -3,7 +3,7 @@
 // contention figures over the window it asks for, at most every `minIntervalMs` and less often when the history is
 // big (a send never takes more than about a twentieth of the time).
 import * as vscode from 'vscode';
-import { anomalyKey, type AnomalyMark, type HistoryWindow, type HostMessage } from '../../shared/lockQueueMessages';
+import { anomalyKey, toJsonText, type AnomalyMark, type HistoryWindow, type HostMessage } from '../../shared/lockQueueMessages';
 import type { LockAnalysis } from '../../shared/lockAnalysis';
 import type { LockMonitor } from '../../zk/analysis';
 import { followMonitor, LockHistory, lockFigures, LockRecorder, timelineData, TimelineData } from '../../zk/history';
@@ -117,7 +117,7 @@ export class PanelHistory implements vscode.Disposable {
     const started = Date.now();
     const data = timelineData(this.history);
     this.lastSent = data;
-    this.post({ type: 'timeline', seq: ++this.seq, timelineJson: JSON.stringify(data), live: this.live, now: this.now(), anomalies: this.anomalyMarks });
+    this.post({ type: 'timeline', seq: ++this.seq, timelineJson: toJsonText(data), live: this.live, now: this.now(), anomalies: this.anomalyMarks });
     this.postFigures();
     this.costMs = Date.now() - started;
     this.sent.fire(data);
@@ -126,7 +126,7 @@ export class PanelHistory implements vscode.Disposable {
   private postFigures(): void {
     const figures = lockFigures(this.history, this.figuresWindow, this.now());
     const bounds = participantBounds(this.history, this.figuresWindow, this.now());
-    this.post({ type: 'figures', figuresJson: JSON.stringify(figures), ...(this.figuresWindow ? { window: this.figuresWindow } : {}), participantBounds: bounds });
+    this.post({ type: 'figures', figuresJson: toJsonText(figures), ...(this.figuresWindow ? { window: this.figuresWindow } : {}), participantBounds: bounds });
   }
 
   private schedule(): void {

@@ -1,10 +1,10 @@
-// Contention figures per lock and per participant, as the host computed them (src/zk/history/figures.ts) over the
+// Contention figures per lock and per participant, as the host computed them (src/shared/lockHistory.ts LockFigures) over the
 // whole history or the timeline's visible window. Each lock's and participant's row says whether its figures are
 // exact or bounds (a time found already running, or a gap in what was seen), a lock's also whether summarised
 // intervals make them approximate.
 import type { WebviewStrings } from '../../shared/lockQueueMessages';
 import { visibleText } from '../../shared/visibleText';
-import type { LockFigures, Spread } from '../../zk/history/figures';
+import { participantKey, type LockFigures, type Spread } from '../../shared/lockHistory';
 import { fmt } from './format';
 import { el } from './rowView';
 import { preciseDuration } from './timelineText';
@@ -98,7 +98,7 @@ export class FiguresView {
         const prow = body.insertRow();
         prow.className = 'figures-participant';
         const who = [p.who, p.clientAddress ?? '', p.label ?? ''].filter(Boolean).join(' · ');
-        const bound = this.participantBounds[`${lock.lock}\u0000${p.who}`] === true;
+        const bound = this.participantBounds[participantKey(lock.lock, p.who)] === true;
         const texts = [who, String(p.acquisitions), this.spread(p.holdMs), this.spread(p.waitMs), p.gaveUp ? fmt(s['fig.gaveUp'], p.gaveUp) : '', '', '', bound ? s['fig.bound'] : s['fig.exact']];
         for (const text of texts) fillCell(prow.insertCell(), t(text));
         prow.cells[7].className = bound ? 'figure-bound' : 'figure-exact';

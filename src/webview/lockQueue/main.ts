@@ -2,8 +2,10 @@
 // host to act, and saves its state so the panel comes back after a window reload. No framework: a header and a
 // virtualized list (listView.ts), then the lock history: a timeline (timelineView.ts) and contention figures
 // (figuresView.ts). A replay (a recording opened from a file) shows only the history.
-import type {
-  ActionRequest, HostMessage, LockQueuePanelState, PanelCapabilities, PanelStatus, StringKey, WebviewMessage, WebviewStrings,
+import {
+  parseJsonText,
+  type ActionRequest, type HostMessage, type LockQueuePanelState, type PanelCapabilities, type PanelStatus, type StringKey, type WebviewMessage,
+  type WebviewStrings,
 } from '../../shared/lockQueueMessages';
 import type { LockAnalysis } from '../../shared/lockAnalysis';
 import { DeltaMessage, ModelMessage, ModelReceiver } from '../../shared/lockQueueSync';
@@ -12,8 +14,6 @@ import { ActionEvent, LockListView } from './listView';
 import { RowModel } from './rowModel';
 import { el, icon } from './rowView';
 import { visibleText } from '../../shared/visibleText';
-import type { TimelineData } from '../../zk/history/timeline';
-import type { LockFigures } from '../../zk/history/figures';
 import { TimelineView } from './timelineView';
 import { FiguresView } from './figuresView';
 
@@ -181,10 +181,10 @@ function onMessage(message: HostMessage): void {
       list.focusKey(`p:${message.path}`);
       break;
     case 'timeline':
-      timeline?.setData(JSON.parse(message.timelineJson) as TimelineData, message.live, message.now, message.anomalies);
+      timeline?.setData(parseJsonText(message.timelineJson), message.live, message.now, message.anomalies);
       break;
     case 'figures':
-      figures?.setFigures(JSON.parse(message.figuresJson) as LockFigures[], message.participantBounds);
+      figures?.setFigures(parseJsonText(message.figuresJson), message.participantBounds);
       break;
   }
 }

@@ -4,10 +4,10 @@
 // than a pixel that fall on a pixel already drawn are merged, and thin bars that touch join into one rectangle, so
 // a lane never draws more bars than it has pixels (zoomed out, far fewer).
 import type { AnomalyMark } from '../../shared/lockQueueMessages';
-import type { TimelineData } from '../../zk/history/timeline';
+import { END_CODES, type TimelineData } from '../../shared/lockHistory';
 
-/** TimelineData.ended code of a session loss (END_CODES in src/zk/history/timeline.ts). */
-export const ENDED_SESSION_LOST = 3;
+/** TimelineData.ended code of a session loss. */
+export const ENDED_SESSION_LOST = END_CODES.indexOf('sessionEnded');
 
 export interface DisplayLane {
   /** The lock (index into data.locks) of its first interval. */

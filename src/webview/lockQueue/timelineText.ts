@@ -2,7 +2,7 @@
 // exact or a bound. Every text from ZooKeeper goes through visibleText.
 import type { AnomalyMark, WebviewStrings } from '../../shared/lockQueueMessages';
 import { visibleText } from '../../shared/visibleText';
-import type { TimelineData } from '../../zk/history/timeline';
+import type { TimelineData } from '../../shared/lockHistory';
 import { fmt, formatDuration } from './format';
 
 const END_KEYS = ['tl.open', 'end.acquired', 'end.released', 'end.sessionEnded', 'end.gaveUp', 'end.unknown'] as const;

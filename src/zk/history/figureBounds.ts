@@ -3,8 +3,9 @@
 // gap), or the monitor had a gap on their lock in the window. Keyed by participantKey(lock, who).
 import type { LockHistory } from './history';
 import type { Window } from './figures';
+import { participantKey } from '../../shared/lockHistory';
 
-export const participantKey = (lock: string, who: string): string => `${lock}\u0000${who}`;
+export { participantKey } from '../../shared/lockHistory';
 
 export function participantBounds(history: LockHistory, window?: Window, now = Date.now()): Record<string, boolean> {
   const to = window?.to ?? now;

@@ -1,51 +1,12 @@
 // Contention figures of a history, per lock and per participant (session), over all of it or a window: what
 // `zooscope locks` prints and the panel will show. Exact percentiles over the intervals in memory; intervals
 // summarised away (see LockHistory) join through their sketches, and the figures then say `approximate`.
+import type { LockFigures, ParticipantFigures, Spread } from '../../shared/lockHistory';
 import { DurationSketch } from './sketch';
 import type { LockHistory } from './history';
 import type { HistoryInterval } from './model';
 
-export interface Spread {
-  count: number;
-  median?: number;
-  p95?: number;
-  max?: number;
-}
-
-export interface ParticipantFigures {
-  /** Session (`0x…`), or the node name for a node without an owner. */
-  who: string;
-  clientAddress?: string;
-  label?: string;
-  acquisitions: number;
-  holdMs: Spread;
-  waitMs: Spread;
-  /** Waits that ended without holding. */
-  gaveUp: number;
-}
-
-export interface LockFigures {
-  lock: string;
-  acquisitions: number;
-  holdMs: Spread;
-  waitMs: Spread;
-  /** Longest queue (holders and waiters) seen in the window. */
-  maxQueueLength: number;
-  /** Queue length changes in the window: [time ms, length]. */
-  queueLength: [number, number][];
-  acquisitionsPerSecond: number;
-  /** The single longest hold. */
-  longestHold?: { node: string; session?: string; clientAddress?: string; ms: number; exact: boolean };
-  /** Session ends seen while holding or waiting. */
-  sessionLosses: number;
-  /** Creates and deletes on the lock that no read showed (nodes that came and went within one read). */
-  unseenChanges: number;
-  participants: ParticipantFigures[];
-  /** Some time in the figures is a bound (found already held, or a gap of the monitor in the window). */
-  bounds: boolean;
-  /** Some intervals were summarised: their percentiles are within 2%. */
-  approximate: boolean;
-}
+export type { LockFigures, ParticipantFigures, Spread } from '../../shared/lockHistory';
 
 export interface Window {
   from: number;

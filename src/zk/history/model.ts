@@ -2,22 +2,12 @@
 // timeline will draw. Plain JSON-safe data (sessions are `0x…` strings), so it crosses to a webview unchanged;
 // intervals are flat records (no nesting) so 100,000 of them stay cheap to send and to scan.
 import type { ParticipantKind } from '../../shared/lockAnalysis';
+import type { EndReason, HistoryGap } from '../../shared/lockHistory';
 
 export type IntervalKind = 'wait' | 'hold';
 
-/**
- * How an interval ended, where it can be told (the evidence is in sessionEnds.ts; the panel never guesses):
- * - acquired: a wait that ended because its participant began to hold (the hold follows on the same lane);
- * - released: its node went and its session was seen alive afterwards (another node of it, or the leader's session
- *   tracker read after the delete). A node deleted by another session looks the same: `released` too;
- * - sessionEnded: its session expired (shown as "session lost"): gone from the leader's tracker after the delete,
- *   and the last sighting before it showed the session connected nowhere, silent for long and due to expire within
- *   two ticks. Left open: a client that reconnected in those two ticks and closed its session before any reading;
- * - gaveUp: a wait whose node went before it ever held, its session alive;
- * - unknown: nothing tells which: the session was in no table, the monitor was away meanwhile, or the session was
- *   closed by its client (a close cannot be told from "released, then closed a moment later", so it is not claimed).
- */
-export type EndReason = 'acquired' | 'released' | 'sessionEnded' | 'gaveUp' | 'unknown';
+/** How an interval ended, and a gap: wire types, in src/shared/lockHistory.ts (the webview and the CLI show them). */
+export type { EndReason, HistoryGap } from '../../shared/lockHistory';
 
 export interface HistoryInterval {
   /** Stable within one history (and its recording): lets a recording close an interval it opened earlier. */
@@ -42,22 +32,18 @@ export interface HistoryInterval {
   ended?: EndReason;
 }
 
-/**
- * The monitor could not see the servers (disconnected, suspended, failing reads): nothing in it is filled in. With
- * `lock`: between two reads of that queue, `unseen` creates and deletes happened that no read showed (nodes that
- * came and went within one read's time), told by the folder's change counter; what they were is not known.
- */
-export interface HistoryGap {
-  from: number;
-  /** Absent while the gap lasts. */
-  to?: number;
-  lock?: string;
-  unseen?: number;
-}
-
 /** The number of participants of a lock from `at` on (holders and waiters). */
 export interface QueueSample {
   lock: string;
   at: number;
   length: number;
 }
+
+/** What a recorder tells its listeners, as it happens (a recording file writes each as a line). */
+export type HistoryEvent =
+  | { type: 'open'; interval: HistoryInterval }
+  | { type: 'close'; interval: HistoryInterval }
+  /** A closed interval's end reason learnt later (its session was seen again, or seen gone). */
+  | { type: 'ended'; interval: HistoryInterval }
+  | { type: 'gap'; gap: HistoryGap }
+  | { type: 'queue'; sample: QueueSample };

@@ -6,8 +6,7 @@
 // its own.
 import * as fs from 'fs';
 import { LockHistory } from './history';
-import type { HistoryGap, HistoryInterval, QueueSample } from './model';
-import type { HistoryEvent } from './recorder';
+import type { HistoryEvent, HistoryGap, HistoryInterval, QueueSample } from './model';
 
 export const RECORDING_FORMAT = 'zooscope-lock-history';
 export const RECORDING_VERSION = 1;

@@ -3,40 +3,9 @@
 // ordered by lane, then start: a lane's bars are one contiguous run, searched by binary search for what is on
 // screen. Times are ms after `origin`; an open interval ends at -1 (draw it to "now").
 import type { LockHistory } from './history';
-import type { EndReason, HistoryGap } from './model';
+import { END_CODES, TIMELINE_VERSION, TimelineData, TimelineLane } from '../../shared/lockHistory';
 
-export const TIMELINE_VERSION = 1;
-
-/** Codes for TimelineData.ended (index into this list). */
-export const END_CODES: readonly (EndReason | 'open')[] = ['open', 'acquired', 'released', 'sessionEnded', 'gaveUp', 'unknown'];
-
-export interface TimelineLane {
-  lock: number;
-  node: string;
-  session?: string;
-  clientAddress?: string;
-  label?: string;
-}
-
-export interface TimelineData {
-  version: number;
-  /** No later than any time below (all times are ms after it): where the history starts, never a view's start. */
-  origin: number;
-  /** When recording began (ms since the epoch; LockHistory.startedAt): the recorded window starts here. */
-  startedAt?: number;
-  locks: string[];
-  lanes: TimelineLane[];
-  /** Where each lane's run starts in the interval columns (lanes.length + 1 entries). */
-  laneStart: number[];
-  kind: (0 | 1)[]; // 0 wait, 1 hold
-  start: number[];
-  end: number[];
-  /** bit 0: start exact; bit 1: end exact. */
-  exact: number[];
-  ended: number[];
-  gaps: HistoryGap[];
-  queue: { lock: number; at: number[]; length: number[] }[];
-}
+export { END_CODES, TIMELINE_VERSION, type TimelineData, type TimelineLane } from '../../shared/lockHistory';
 
 export function timelineData(history: LockHistory): TimelineData {
   const intervals = [...history.intervals()];

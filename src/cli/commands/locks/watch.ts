@@ -3,28 +3,51 @@
 // contention figures. `--record` writes the history as it happens (JSON Lines, rotated at `--record-limit`),
 // `--trace` the Trace Event JSON at the end. `zooscope locks --replay <file>` prints the figures of a recording,
 // with its rotated part (and `--trace` converts it).
-import { LockMonitor } from '../../../zk/analysis';
-import type { AnalyzeOptions } from '../../../zk/analysis';
-import type { LockAnalysis } from '../../../shared/lockAnalysis';
-import { followMonitor, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTraceFromHistory, writeTraceFromRecording } from '../../../zk/history';
+// The live part (the monitor on each session, an expired one replaced) is liveWatch.ts.
+import {
+  HistoryEvent, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTraceFromHistory, writeTraceFromRecording,
+} from '../../../zk/history';
 import type { ZkSession } from '../../../zk/session/session';
 import { createPrivateFile } from '../../../zk/transfer/privateFile';
 import { visibleText } from '../../../shared/visibleText';
 import { eventLine, figuresText } from './historyFormat';
 import type { CommandContext } from '../../command';
 import type { Output } from '../../output';
+import { LiveWatch, LiveWatchArgs } from './liveWatch';
 
-/** Between attempts to open a new session after one expired. */
-const RENEW_RETRY_MS = 1000;
-
-export interface WatchArgs {
-  path: string;
-  json: boolean;
-  forMs?: number;
+export interface WatchArgs extends LiveWatchArgs {
   record?: string;
   recordLimitBytes?: number;
   trace?: string;
-  options: AnalyzeOptions;
+}
+
+/** The watch's end: asked by a signal, a reader gone from stdout, `--for`, a failure or the session's end. */
+class WatchEnd {
+  /** Resolves at the end. */
+  readonly reached: Promise<void>;
+  private ended = false;
+  private resolve: () => void = () => undefined;
+  private readonly signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+  constructor(out: Output) {
+    this.reached = new Promise<void>((resolve) => { this.resolve = resolve; });
+    for (const signal of this.signals) process.once(signal, this.now);
+    out.onClosed(this.now);
+  }
+
+  readonly now = (): void => {
+    this.ended = true;
+    this.resolve();
+  };
+
+  get asked(): boolean {
+    return this.ended;
+  }
+
+  /** Signals are the process's again. */
+  dispose(): void {
+    for (const signal of this.signals) process.off(signal, this.now);
+  }
 }
 
 /**
@@ -34,124 +57,49 @@ export interface WatchArgs {
 export async function runWatch(session: ZkSession, args: WatchArgs, { out, say }: Pick<CommandContext, 'out' | 'say'>, newSession?: () => ZkSession): Promise<number> {
   const recorder = new LockRecorder();
   const writer = args.record ? new RecordingWriter(args.record, { maxBytes: args.recordLimitBytes, root: args.path }) : undefined;
+  const end = new WatchEnd(out);
   let failure: Error | undefined;
-  let stopping = false;
-  let resolveStopped: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => { resolveStopped = resolve; });
-  const stop = () => {
-    stopping = true;
-    resolveStopped();
-  };
-  recorder.onEvent((event) => {
-    try {
-      writer?.write(event);
-    } catch (error) {
-      // A full disk or a removed folder: stop rather than record a history with holes nobody sees.
-      failure ??= error as Error;
-      stop();
-    }
-    if (!args.json) {
-      const line = eventLine(event);
-      if (line) out.text(line);
-    }
-  });
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  for (const signal of signals) process.once(signal, stop);
-  out.onClosed(stop);
-  // --for counts from the first complete look at the queues: a slow connect does not eat the window.
-  let timer: NodeJS.Timeout | undefined;
-  let startedAt = Date.now();
-  let firstLook = true;
-  let sessionEnded: string | undefined;
-  let following: { monitor: LockMonitor; leave: () => void } | undefined;
-  const renewed: ZkSession[] = [];
-
-  // "watching" says that what happens from now on is recorded exactly: once the recorder is synced with the
-  // server's events (a change before that may have come before its watch, and is only bounded), or at the first look
-  // on a server without persistent watches (the reads are all there is).
-  let announced = false;
-  let lastLook: LockAnalysis | undefined;
-  const announce = () => {
-    if (announced || !lastLook) return;
-    announced = true;
-    const participants = lastLook.queues.reduce((n, q) => n + q.participants.length, 0);
-    if (!args.json) out.text(`watching ${visibleText(args.path)}: ${lastLook.queues.length} queue(s), ${participants} participant(s); Ctrl-C ends`);
-  };
-
-  const follow = (current: ZkSession) => {
-    const monitor = new LockMonitor(current, args.path, args.options);
-    const stopFirst = monitor.onUpdate((analysis) => {
-      stopFirst();
-      // With a renewed session, its first look ends the gap the expiry began (a no-op for the first session).
-      recorder.gapEnded(analysis.takenAt);
-      if (!firstLook) return;
-      firstLook = false;
-      startedAt = analysis.takenAt;
-      if (args.forMs !== undefined) timer = setTimeout(stop, args.forMs);
-    });
-    const stopLooks = monitor.onUpdate((analysis) => {
-      lastLook = analysis;
-      if (current.watches.persistent === false) announce();
-    });
-    const unfollow = followMonitor(current, monitor, recorder, Date.now, announce);
-    const onState = (state: string) => {
-      if (state === 'expired' && newSession) {
-        void renew();
-        return;
-      }
-      // A session that ended cannot see again: stop with the gap on record.
-      if (state !== 'expired' && state !== 'closed' && state !== 'authFailed') return;
-      sessionEnded ??= state;
-      stop();
-    };
-    current.on('state', onState);
-    following = {
-      monitor,
-      leave: () => {
-        current.off('state', onState);
-        stopLooks();
-        unfollow();
-        monitor.dispose();
-      },
-    };
-    monitor.start();
-  };
-
-  const renew = async () => {
-    following?.leave();
-    following = undefined;
-    say('the session expired; going on with a new session (the history has a gap)');
-    while (!stopping && newSession) {
-      const next = newSession();
-      renewed.push(next);
-      try {
-        await next.open();
-      } catch {
-        next.close();
-        // The servers may still be out of reach: try again shortly, until stopped.
-        await new Promise((resolve) => setTimeout(resolve, RENEW_RETRY_MS));
-        continue;
-      }
-      if (!stopping) follow(next);
-      return;
-    }
-  };
-
+  recorder.onEvent(recordAndPrint(writer, args.json ? undefined : out, (error) => {
+    failure ??= error;
+    end.now();
+  }));
+  const watch = new LiveWatch(recorder, args, { out, say }, end.now, () => end.asked, newSession);
   try {
-    follow(session);
-    await stopped;
+    watch.follow(session);
+    await end.reached;
   } finally {
-    clearTimeout(timer);
-    for (const signal of signals) process.off(signal, stop);
-    following?.leave();
-    for (const s of renewed) s.close();
+    end.dispose();
+    watch.close();
     writer?.close();
   }
   if (failure) {
     say(`recording stopped: ${failure.message}`);
     return 1;
   }
-  const endedAt = Date.now();
+  return report(recorder.history, { from: watch.startedAt, to: Date.now() }, watch.sessionEnded, args, writer, { out, say });
+}
+
+/** Each event of the history into the recording (if any) and, as a line, onto `out` (if given). */
+function recordAndPrint(writer: RecordingWriter | undefined, out: Output | undefined, failed: (error: Error) => void): (event: HistoryEvent) => void {
+  return (event) => {
+    try {
+      writer?.write(event);
+    } catch (error) {
+      // A full disk or a removed folder: stop rather than record a history with holes nobody sees.
+      failed(error as Error);
+    }
+    if (out) {
+      const line = eventLine(event);
+      if (line) out.text(line);
+    }
+  };
+}
+
+/** What a watch that ended says: the trace, how the session ended, the figures; the exit code. */
+async function report(
+  history: LockHistory, window: { from: number; to: number }, sessionEnded: string | undefined, args: WatchArgs,
+  writer: RecordingWriter | undefined, { out, say }: Pick<CommandContext, 'out' | 'say'>,
+): Promise<number> {
   // A recording that holds the whole history (never rotated) gives the trace every interval, also those summarised
   // out of memory; otherwise memory's history does (summarised ones as one span per lock).
   if (args.trace && writer && writer.rotations === 0) {
@@ -159,7 +107,7 @@ export async function runWatch(session: ZkSession, args: WatchArgs, { out, say }
     args = { ...args, trace: undefined };
   }
   if (sessionEnded) say(`the session ${sessionEnded === 'expired' ? 'expired' : `ended (${sessionEnded})`}; the history ends with a gap`);
-  await finish(recorder.history, { from: startedAt, to: endedAt }, args, out);
+  await finish(history, window, args, out);
   return sessionEnded ? 1 : 0;
 }
 
