@@ -3,7 +3,14 @@
 // are merged by zxid. `--history` tells one node's (or a glob's) changes instead. Trouble is one line on stderr each:
 // a torn or lying entry, a file a running server is writing, a stretch of zxids no source holds.
 import { TextDecoder } from 'node:util';
-import { logSource, readLogSet, type LogSetItem } from '../../zk/serverLogs/logSet';
+import { lockFigures, type HistoryEvent, type LockHistory, writeTraceFromHistory } from '../../zk/history';
+import { lockHistoryFromLogs } from '../../zk/serverLogs/lockHistoryFromLogs';
+import { logSource, readLogSet, type LogSetItem, type LogSource } from '../../zk/serverLogs/logSet';
+import { startingSnapshot } from '../../zk/serverLogs/startingSnapshot';
+import { createPrivateFile } from '../../zk/transfer/privateFile';
+import { visibleText } from '../../shared/visibleText';
+import { eventLine, figuresText } from './locks/historyFormat';
+import type { Output } from '../output';
 import { nodeHistory, type HistoryEntry } from '../../zk/serverLogs/nodeHistory';
 import { parseLogBound, pastWindow, txnMatcher, type LogBound, type TxnQuery } from '../../zk/serverLogs/txnFilter';
 import type { Txn, TxnRecord } from '../../zk/serverLogs/txnTypes';
@@ -13,7 +20,8 @@ import { defineCommand, usageText } from '../command';
 import { escapeHiddenInJson } from '../output';
 
 const USAGE = `zooscope log <dir|file>… [--json] [--path <glob>]… [--session <0x…>] [--from <time|0xzxid>] [--to <time|0xzxid>]
-zooscope log <dir|file>… --history <path|glob> [--json] [--from <time|0xzxid>] [--to <time|0xzxid>]`;
+zooscope log <dir|file>… --history <path|glob> [--json] [--from <time|0xzxid>] [--to <time|0xzxid>]
+zooscope log <dir>… --locks <path> [--json] [--trace <file>] [--from <time|0xzxid>] [--to <time|0xzxid>]`;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -102,6 +110,9 @@ export const logCommand = defineCommand({
   --session: only the transactions of this session (0x…)
   --from, --to: a zxid (0x…) or an ISO time (UTC unless it says otherwise), both included
   --history: every create, setData, setACL and the removal of one path (or of each a glob matches), with how it went
+  --locks: the lock history of the queues under a path (holds, waits, hand-overs, sessions lost, contention figures),
+    from the snapshot the logs go on from, times the leader's; --from/--to set the figures' window
+  --trace: with --locks, writes the Trace Event Format (Perfetto) as zooscope locks --watch --trace does
   exit codes: 0 read whole, 1 something could not be read (said on stderr), 2 bad arguments`,
   options: {
     json: {},
@@ -110,6 +121,8 @@ export const logCommand = defineCommand({
     from: { takes: 'a zxid (0x…) or an ISO time' },
     to: { takes: 'a zxid (0x…) or an ISO time' },
     history: { takes: 'a path or a glob' },
+    locks: { takes: 'a path' },
+    trace: { takes: 'a file' },
   },
   connects: false,
   failureExit: 1,
@@ -117,7 +130,14 @@ export const logCommand = defineCommand({
     if (positionals.length === 0) throw new UsageError(`expected <dir|file>…\n${usageText(USAGE)}`);
     if (values.session !== undefined && !/^0x[0-9a-f]{1,16}$/i.test(values.session)) throw new UsageError(`--session ${JSON.stringify(values.session)}: expected a session id (0x…)`);
     if (values.history !== undefined && values.path !== undefined) throw new UsageError('--history takes its path itself: leave out --path');
-    if (values.history !== undefined && !values.history.startsWith('/')) throw new UsageError(`--history ${JSON.stringify(values.history)}: expected an absolute path`);
+    for (const flag of ['history', 'locks'] as const) {
+      const value = values[flag];
+      if (value !== undefined && !value.startsWith('/')) throw new UsageError(`--${flag} ${JSON.stringify(value)}: expected an absolute path`);
+    }
+    if (values.locks !== undefined && (values.history !== undefined || values.path !== undefined || values.session !== undefined)) {
+      throw new UsageError('--locks takes neither --history, --path nor --session: a queue\'s history needs every change under it');
+    }
+    if (values.trace !== undefined && values.locks === undefined) throw new UsageError('--trace goes with --locks');
     const query: TxnQuery = {
       from: boundOf(values.from, '--from'), to: boundOf(values.to, '--to'),
       session: values.session === undefined ? undefined : BigInt(values.session), paths: values.path,
@@ -129,9 +149,10 @@ export const logCommand = defineCommand({
         throw new UsageError(`${target}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (error as Error).message}`);
       }
     });
-    return { json: !!values.json, sources, query, history: values.history };
+    return { json: !!values.json, sources, query, history: values.history, locks: values.locks, trace: values.trace };
   },
-  async run({ json, sources, query, history }, { out }) {
+  async run({ json, sources, query, history, locks, trace }, { out, say }) {
+    if (locks !== undefined) return runLocks(sources, locks, query, { json, trace }, out, say);
     const toZxid = query.to && 'zxid' in query.to ? query.to.zxid : undefined;
     const transactions = matching(readLogSet(sources, { toZxid }), query);
     const emit = (fields: Record<string, unknown>, text: () => string) => {
@@ -154,3 +175,58 @@ export const logCommand = defineCommand({
     return troubled ? 1 : 0;
   },
 });
+
+/** `--locks`: the lock history under `root` from the snapshot the logs go on from, then its figures (and trace). */
+async function runLocks(sources: LogSource[], root: string, query: TxnQuery, options: { json: boolean; trace?: string }, out: Output, say: (line: string) => void): Promise<number> {
+  const start = await startingSnapshot(sources, root);
+  if ('problem' in start) {
+    say(start.problem);
+    return 1;
+  }
+  let troubled = false;
+  async function* read(): AsyncGenerator<LogSetItem> {
+    const toZxid = query.to && 'zxid' in query.to ? query.to.zxid : undefined;
+    for await (const item of readLogSet(sources, { toZxid })) {
+      if (item.kind === 'issue') {
+        troubled = true;
+        say(item.issue.message);
+      } else if (pastWindow(query, item.txn) || (query.to && 'time' in query.to && item.txn.time > query.to.time)) return;
+      yield item;
+    }
+  }
+  const built = await lockHistoryFromLogs(read(), root, start);
+  if (built.stoppedAt) say(built.stoppedAt);
+  const from = query.from && 'time' in query.from ? query.from.time : built.from;
+  const window = { from: from ?? 0, to: built.to ?? from ?? 0 };
+  const figures = lockFigures(built.history, query.from ? window : undefined, window.to);
+  if (options.trace) await writeTrace(built.history, options.trace, window.to);
+  if (options.json) {
+    out.json({ from: window.from, to: window.to, snapshot: hex(start.zxid), gaps: built.history.gaps, intervals: [...built.history.intervals()].sort((a, b) => a.start - b.start), figures });
+  } else {
+    for (const line of intervalLines(built.history)) out.text(line);
+    out.text(figuresText(figures, window));
+  }
+  return troubled || built.stoppedAt ? 1 : 0;
+}
+
+/** Each hold and wait as `--watch` tells them, in time order (a hand-over's release before the take-over). */
+function intervalLines(history: LockHistory): string[] {
+  const events: { at: number; order: number; event: HistoryEvent }[] = [];
+  for (const interval of history.intervals()) {
+    events.push({ at: interval.start, order: 1, event: { type: 'open', interval } });
+    if (interval.end !== undefined) events.push({ at: interval.end, order: 0, event: { type: 'close', interval } });
+  }
+  events.sort((a, b) => a.at - b.at || a.order - b.order);
+  return events.flatMap(({ event }) => eventLine(event) ?? []);
+}
+
+async function writeTrace(history: LockHistory, file: string, now: number): Promise<void> {
+  const target = createPrivateFile(file);
+  try {
+    await writeTraceFromHistory(history, (chunk) => target.write(chunk), { now, text: visibleText });
+    target.commit();
+  } catch (error) {
+    target.discard();
+    throw error;
+  }
+}

@@ -52,7 +52,7 @@ const counterOf = (zxid: bigint) => zxid & 0xffffffffn;
  * a new leader's epoch starts its count again at 1, and what the old epoch wrote after `before` (if anything was
  * committed) cannot be told from the logs, so an epoch change is no gap unless the new count starts late.
  */
-function missingBetween(before: bigint, after: bigint): { from: bigint; to: bigint } | undefined {
+export function missingBetween(before: bigint, after: bigint): { from: bigint; to: bigint } | undefined {
   if (epochOf(before) === epochOf(after)) return after > before + 1n ? { from: before + 1n, to: after - 1n } : undefined;
   const first = (epochOf(after) << 32n) | 1n;
   return counterOf(after) > 1n ? { from: first, to: after - 1n } : undefined;
