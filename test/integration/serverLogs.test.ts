@@ -3,6 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
+import { runZooscope } from '../../src/cli/dispatch';
+import type { Output } from '../../src/cli/output';
 import { ZkSession } from '../../src/zk/session/session';
 import { hex } from '../../src/zk/stat';
 import { ZnodeWriter } from '../../src/zk/write';
@@ -44,6 +46,16 @@ async function writeHistory(zk: ZkCluster): Promise<void> {
     session.close();
     other.close();
   }
+}
+
+/** `zooscope log` as a user runs it: its lines, its stderr lines, its exit code. */
+async function zooscopeLog(args: string[]): Promise<{ code: number; lines: string[]; errors: string[] }> {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  const out = {
+    text: (t: string) => lines.push(t), exact: (t: string) => lines.push(...t.split('\n').filter(Boolean)), error: (t: string) => errors.push(t), closed: false,
+  } as unknown as Output;
+  return { code: await runZooscope(['log', ...args], out, 'test'), lines, errors };
 }
 
 async function ourTxns(file: string): Promise<{ txns: Txn[]; issues: string[] }> {
@@ -131,6 +143,28 @@ for (const form of [
       }
       const removals = allTxns.filter((t) => t.record.op === 'deleteContainer');
       assert.ok(removals.every((t) => t.session === 0n), 'the server removes containers and TTL nodes as session 0');
+    });
+
+    test('zooscope log --history: how each node of /w lived and went, the sessions that did it, whole (no false gap across files)', async () => {
+      const { code, lines, errors } = await zooscopeLog([dataDir, '--history', '/w/**', '--json']);
+      assert.deepEqual(errors, []);
+      assert.equal(code, 0);
+      const entries = lines.map((line) => JSON.parse(line) as { op: string; path: string; session: string; removed?: string; version?: number; data?: string; inMulti?: boolean });
+      const byPath = (p: string) => entries.filter((e) => e.path === p).map((e) => `${e.op}${e.inMulti ? '*' : ''} ${e.removed ?? `v${e.version}${e.data === undefined ? '' : ` ${e.data}`}`}`);
+      assert.deepEqual(byPath('/w/a'), ['create v0 first', 'setData v1 second', 'setData* v2 third']);
+      assert.deepEqual(byPath('/w/b'), ['create v0 gone soon', 'delete deleted']);
+      assert.deepEqual(byPath('/w/m2'), ['create* v0 m', 'setACL v1']);
+      assert.deepEqual(byPath('/w/m1'), [], 'the failed multi created nothing');
+      assert.deepEqual(byPath('/w/box'), ['createContainer v0 ', 'deleteContainer containerEmptied']);
+      assert.deepEqual(byPath('/w/short'), ['createTTL v0 ', 'deleteContainer ttlExpired']);
+      assert.deepEqual(byPath('/w/eph'), ['create v0 mine', 'closeSession sessionClosed']);
+      const sequential = entries.filter((e) => e.path.startsWith('/w/eph-')).map((e) => `${e.op} ${e.removed ?? ''}`);
+      assert.deepEqual(sequential, ['create ', 'closeSession sessionClosed']);
+      const sessionOf = (p: string, op: string) => entries.find((e) => e.path === p && e.op === op)!.session;
+      assert.equal(sessionOf('/w/b', 'delete'), sessionOf('/w/a', 'create'), 'deleted by the session that wrote /w');
+      assert.equal(sessionOf('/w/eph', 'closeSession'), sessionOf('/w/eph', 'create'), 'gone with the session that made it');
+      assert.notEqual(sessionOf('/w/eph', 'create'), sessionOf('/w/a', 'create'));
+      assert.equal(sessionOf('/w/box', 'deleteContainer'), '0x0');
     });
 
     test('every snapshot: the same tree as SnapshotFormatter (paths and stat fields), sealed', async () => {

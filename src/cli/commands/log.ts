@@ -1,16 +1,27 @@
-// `zooscope log <dir|file>… [--json]`: the transactions of ZooKeeper's own logs (a data directory's version-2, or
-// log files), one a line, read by src/zk/serverLogs without a JVM. Trouble in a file is one line on stderr.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+// `zooscope log <dir|file>…`: the transactions of ZooKeeper's own logs, one a line, read by src/zk/serverLogs without
+// a JVM; each argument is one source (a member's data directory, a copy of its version-2, or a log file), and several
+// are merged by zxid. `--history` tells one node's (or a glob's) changes instead. Trouble is one line on stderr each:
+// a torn or lying entry, a file a running server is writing, a stretch of zxids no source holds.
 import { TextDecoder } from 'node:util';
-import { readTxnLogFile } from '../../zk/serverLogs/txnLogReader';
+import { lockFigures, type HistoryEvent, type LockHistory, writeTraceFromHistory } from '../../zk/history';
+import { lockHistoryFromLogs } from '../../zk/serverLogs/lockHistoryFromLogs';
+import { logSource, readLogSet, type LogSetItem, type LogSource } from '../../zk/serverLogs/logSet';
+import { startingSnapshot } from '../../zk/serverLogs/startingSnapshot';
+import { createPrivateFile } from '../../zk/transfer/privateFile';
+import { visibleText } from '../../shared/visibleText';
+import { eventLine, figuresText } from './locks/historyFormat';
+import type { Output } from '../output';
+import { nodeHistory, type HistoryEntry } from '../../zk/serverLogs/nodeHistory';
+import { parseLogBound, pastWindow, txnMatcher, type LogBound, type TxnQuery } from '../../zk/serverLogs/txnFilter';
 import type { Txn, TxnRecord } from '../../zk/serverLogs/txnTypes';
 import { hex } from '../../zk/stat';
 import { UsageError } from '../args';
 import { defineCommand, usageText } from '../command';
 import { escapeHiddenInJson } from '../output';
 
-const USAGE = 'zooscope log <dir|file>… [--json]';
+const USAGE = `zooscope log <dir|file>… [--json] [--path <glob>]… [--session <0x…>] [--from <time|0xzxid>] [--to <time|0xzxid>]
+zooscope log <dir|file>… --history <path|glob> [--json] [--from <time|0xzxid>] [--to <time|0xzxid>]
+zooscope log <dir>… --locks <path> [--json] [--trace <file>] [--from <time|0xzxid>] [--to <time|0xzxid>]`;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -39,44 +50,183 @@ export function txnLine(txn: Txn): Record<string, unknown> {
   return { zxid: hex(txn.zxid), time: txn.time, session: hex(txn.session), ...recordFields(txn.record) };
 }
 
-/** Log files of the arguments: files as given, folders' `log.<hex>` files (and those of a version-2 inside) by zxid. */
-function logFiles(args: string[]): string[] {
-  return args.flatMap((arg) => {
-    if (!fs.statSync(arg).isDirectory()) return [arg];
-    const dir = fs.existsSync(path.join(arg, 'version-2')) ? path.join(arg, 'version-2') : arg;
-    return fs.readdirSync(dir).filter((f) => /^log\.[0-9a-f]+$/i.test(f))
-      .sort((a, b) => (BigInt('0x' + a.slice(4)) < BigInt('0x' + b.slice(4)) ? -1 : 1)).map((f) => path.join(dir, f));
-  });
+export function historyLine(entry: HistoryEntry): Record<string, unknown> {
+  const { zxid, time, session, data, ttl, ...rest } = entry;
+  return { zxid: hex(zxid), time, session: hex(session), ...rest, ...(data === undefined ? {} : dataFields(data)), ...(ttl === undefined ? {} : { ttl: String(ttl) }) };
+}
+
+const PREVIEW_CHARS = 60;
+
+/** What a human line says of data: its size, and its start when it is text. */
+function dataSummary(data: Buffer | null | undefined): string {
+  if (data === undefined) return '';
+  if (data === null) return ', no data';
+  const text = dataFields(data).data;
+  if (text === undefined) return `, ${data.length} bytes (binary)`;
+  return `, ${data.length} bytes: ${JSON.stringify(text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text)}`;
+}
+
+const REMOVALS: Record<NonNullable<HistoryEntry['removed']>, string> = {
+  deleted: 'deleted by this session',
+  sessionClosed: 'gone with its session (ephemeral)',
+  containerEmptied: 'container emptied, removed by the server',
+  ttlExpired: 'TTL expired, removed by the server',
+  removedByServer: 'removed by the server',
+};
+
+function historyText(entry: HistoryEntry): string {
+  const head = `${hex(entry.zxid)} ${new Date(entry.time).toISOString()} ${hex(entry.session)} ${entry.op}${entry.inMulti ? ' (in a multi)' : ''} ${entry.path}`;
+  if (entry.removed) return `${head}: ${REMOVALS[entry.removed]}`;
+  const version = entry.version === undefined ? '' : entry.op === 'setACL' ? `, ACL version ${entry.version}` : `, version ${entry.version}`;
+  const acl = entry.acl ? `, ACL ${entry.acl.map((a) => `${a.scheme}:${a.id}:${a.perms}`).join(' ')}` : '';
+  return `${head}${version}${dataSummary(entry.data)}${acl}${entry.ephemeral ? ', ephemeral' : ''}`;
+}
+
+function boundOf(text: string | undefined, flag: string): LogBound | undefined {
+  if (text === undefined) return undefined;
+  const bound = parseLogBound(text);
+  if (!bound) throw new UsageError(`${flag} ${JSON.stringify(text)}: expected a zxid (0x…) or an ISO time (2026-11-28T03:12:00Z)`);
+  return bound;
+}
+
+/** The transactions the query asks about, with every issue; stops reading at a zxid bound. */
+async function* matching(items: AsyncIterable<LogSetItem>, query: TxnQuery): AsyncGenerator<LogSetItem> {
+  const matches = txnMatcher(query);
+  for await (const item of items) {
+    if (item.kind === 'issue') yield item;
+    else if (pastWindow(query, item.txn)) return;
+    else if (matches(item.txn)) yield item;
+  }
 }
 
 export const logCommand = defineCommand({
   name: 'log',
-  summary: 'the transactions of ZooKeeper\'s own logs (a data directory or log files), oldest first, one a line',
+  summary: 'the transactions of ZooKeeper\'s own logs (data directories or log files), oldest first, one a line; a node\'s history',
   usage: USAGE,
-  details: '  --json: JSON Lines (data as text when it is UTF-8, else dataBase64)',
-  options: { json: {} },
+  details: `  <dir|file>: a member's data directory, a copy of its version-2, or a log file; several are merged by zxid, each
+    transaction once, and a stretch none of them holds is said on stderr
+  --json: JSON Lines (data as text when it is UTF-8, else dataBase64)
+  --path: only transactions touching a path the glob matches (* within a name, ** across names); repeatable
+  --session: only the transactions of this session (0x…)
+  --from, --to: a zxid (0x…) or an ISO time (UTC unless it says otherwise), both included
+  --history: every create, setData, setACL and the removal of one path (or of each a glob matches), with how it went
+  --locks: the lock history of the queues under a path (holds, waits, hand-overs, sessions lost, contention figures),
+    from the snapshot the logs go on from, times the leader's; --from/--to set the figures' window
+  --trace: with --locks, writes the Trace Event Format (Perfetto) as zooscope locks --watch --trace does
+  exit codes: 0 read whole, 1 something could not be read (said on stderr), 2 bad arguments`,
+  options: {
+    json: {},
+    path: { takes: 'a glob such as /locks/**', multiple: true },
+    session: { takes: 'a session id (0x…)' },
+    from: { takes: 'a zxid (0x…) or an ISO time' },
+    to: { takes: 'a zxid (0x…) or an ISO time' },
+    history: { takes: 'a path or a glob' },
+    locks: { takes: 'a path' },
+    trace: { takes: 'a file' },
+  },
   connects: false,
   failureExit: 1,
   parse({ values, positionals }) {
     if (positionals.length === 0) throw new UsageError(`expected <dir|file>…\n${usageText(USAGE)}`);
-    return { json: !!values.json, targets: positionals };
-  },
-  async run({ json, targets }, { out }) {
-    let troubled = false;
-    for (const file of logFiles(targets)) {
-      for await (const item of readTxnLogFile(file)) {
-        if (out.closed) return 0;
-        if (item.kind === 'issue') {
-          troubled = true;
-          out.error(item.issue.message);
-        } else if (item.kind === 'txn') {
-          const line = txnLine(item.txn);
-          // JSON Lines keep the exact value (hidden characters as \u escapes); the human line shows them as visible text.
-          if (json) out.exact(`${escapeHiddenInJson(JSON.stringify(line))}\n`);
-          else out.text(`${line.zxid} ${new Date(item.txn.time).toISOString()} ${line.session} ${item.txn.record.op}${'path' in item.txn.record ? ' ' + item.txn.record.path : ''}`);
-        }
+    if (values.session !== undefined && !/^0x[0-9a-f]{1,16}$/i.test(values.session)) throw new UsageError(`--session ${JSON.stringify(values.session)}: expected a session id (0x…)`);
+    if (values.history !== undefined && values.path !== undefined) throw new UsageError('--history takes its path itself: leave out --path');
+    for (const flag of ['history', 'locks'] as const) {
+      const value = values[flag];
+      if (value !== undefined && !value.startsWith('/')) throw new UsageError(`--${flag} ${JSON.stringify(value)}: expected an absolute path`);
+    }
+    if (values.locks !== undefined && (values.history !== undefined || values.path !== undefined || values.session !== undefined)) {
+      throw new UsageError('--locks takes neither --history, --path nor --session: a queue\'s history needs every change under it');
+    }
+    if (values.trace !== undefined && values.locks === undefined) throw new UsageError('--trace goes with --locks');
+    const query: TxnQuery = {
+      from: boundOf(values.from, '--from'), to: boundOf(values.to, '--to'),
+      session: values.session === undefined ? undefined : BigInt(values.session), paths: values.path,
+    };
+    const sources = positionals.map((target) => {
+      try {
+        return logSource(target);
+      } catch (error) {
+        throw new UsageError(`${target}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (error as Error).message}`);
       }
+    });
+    return { json: !!values.json, sources, query, history: values.history, locks: values.locks, trace: values.trace };
+  },
+  async run({ json, sources, query, history, locks, trace }, { out, say }) {
+    if (locks !== undefined) return runLocks(sources, locks, query, { json, trace }, out, say);
+    const toZxid = query.to && 'zxid' in query.to ? query.to.zxid : undefined;
+    const transactions = matching(readLogSet(sources, { toZxid }), query);
+    const emit = (fields: Record<string, unknown>, text: () => string) => {
+      // JSON Lines keep the exact value (hidden characters as \u escapes); the human line shows them as visible text.
+      if (json) out.exact(`${escapeHiddenInJson(JSON.stringify(fields))}\n`);
+      else out.text(text());
+    };
+    let troubled = false;
+    const items = history === undefined ? transactions : nodeHistory(transactions, history);
+    for await (const item of items) {
+      if (out.closed) return 0;
+      if (item.kind === 'issue') {
+        troubled = true;
+        out.error(item.issue.message);
+      } else if (item.kind === 'txn') {
+        const txn = item.txn;
+        emit(txnLine(txn), () => `${hex(txn.zxid)} ${new Date(txn.time).toISOString()} ${hex(txn.session)} ${txn.record.op}${'path' in txn.record ? ' ' + txn.record.path : ''}`);
+      } else emit(historyLine(item.entry), () => historyText(item.entry));
     }
     return troubled ? 1 : 0;
   },
 });
+
+/** `--locks`: the lock history under `root` from the snapshot the logs go on from, then its figures (and trace). */
+async function runLocks(sources: LogSource[], root: string, query: TxnQuery, options: { json: boolean; trace?: string }, out: Output, say: (line: string) => void): Promise<number> {
+  const start = await startingSnapshot(sources, root);
+  if ('problem' in start) {
+    say(start.problem);
+    return 1;
+  }
+  let troubled = false;
+  async function* read(): AsyncGenerator<LogSetItem> {
+    const toZxid = query.to && 'zxid' in query.to ? query.to.zxid : undefined;
+    for await (const item of readLogSet(sources, { toZxid })) {
+      if (item.kind === 'issue') {
+        troubled = true;
+        say(item.issue.message);
+      } else if (pastWindow(query, item.txn) || (query.to && 'time' in query.to && item.txn.time > query.to.time)) return;
+      yield item;
+    }
+  }
+  const built = await lockHistoryFromLogs(read(), root, start);
+  if (built.stoppedAt) say(built.stoppedAt);
+  const from = query.from && 'time' in query.from ? query.from.time : built.from;
+  const window = { from: from ?? 0, to: built.to ?? from ?? 0 };
+  const figures = lockFigures(built.history, query.from ? window : undefined, window.to);
+  if (options.trace) await writeTrace(built.history, options.trace, window.to);
+  if (options.json) {
+    out.json({ from: window.from, to: window.to, snapshot: hex(start.zxid), gaps: built.history.gaps, intervals: [...built.history.intervals()].sort((a, b) => a.start - b.start), figures });
+  } else {
+    for (const line of intervalLines(built.history)) out.text(line);
+    out.text(figuresText(figures, window));
+  }
+  return troubled || built.stoppedAt ? 1 : 0;
+}
+
+/** Each hold and wait as `--watch` tells them, in time order (a hand-over's release before the take-over). */
+function intervalLines(history: LockHistory): string[] {
+  const events: { at: number; order: number; event: HistoryEvent }[] = [];
+  for (const interval of history.intervals()) {
+    events.push({ at: interval.start, order: 1, event: { type: 'open', interval } });
+    if (interval.end !== undefined) events.push({ at: interval.end, order: 0, event: { type: 'close', interval } });
+  }
+  events.sort((a, b) => a.at - b.at || a.order - b.order);
+  return events.flatMap(({ event }) => eventLine(event) ?? []);
+}
+
+async function writeTrace(history: LockHistory, file: string, now: number): Promise<void> {
+  const target = createPrivateFile(file);
+  try {
+    await writeTraceFromHistory(history, (chunk) => target.write(chunk), { now, text: visibleText });
+    target.commit();
+  } catch (error) {
+    target.discard();
+    throw error;
+  }
+}

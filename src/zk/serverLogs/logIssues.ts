@@ -16,11 +16,15 @@ export type LogIssueKind =
   /** A snapshot seal (checksum so far) that does not match, or that is missing. */
   | 'badSeal'
   /** More items than the reader's limit (a snapshot that never ends, an ACL cache bomb). */
-  | 'tooMany';
+  | 'tooMany'
+  /** Transactions that no log given holds, between two that some log does (one source or several merged). */
+  | 'gap'
+  /** A log file that changed while it was read: a running server is writing it. */
+  | 'beingWritten';
 
 export interface LogIssue {
   kind: LogIssueKind;
-  /** The file, as the caller named it. */
+  /** The file, as the caller named it ('' for a gap, which is between files). */
   file: string;
   /** Byte offset in the (uncompressed) stream where the trouble starts. */
   offset: number;

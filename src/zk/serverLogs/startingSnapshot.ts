@@ -1,0 +1,52 @@
+// The snapshot a history from the logs starts from: who was there when the logs begin. A snapshot is fuzzy (taken
+// while transactions applied), so the logs are replayed from the zxid in its name on; the oldest snapshot the logs
+// go on from gives the longest history.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { hex } from '../stat';
+import type { StartNode } from './lockHistoryFromLogs';
+import { firstZxidOfName, type LogSource } from './logSet';
+import { readSnapshotFile } from './snapshotReader';
+
+const SNAPSHOT_NAME = /^snapshot\.([0-9a-f]+)(\.gz|\.snappy)?$/i;
+
+export interface StartingSnapshot {
+  file: string;
+  zxid: bigint;
+  nodes: StartNode[];
+}
+
+/** Snapshot files of the sources' folders, by the zxid in their names. */
+function snapshotsOf(sources: readonly LogSource[]): { file: string; zxid: bigint }[] {
+  const dirs = new Set(sources.flatMap((source) => source.files.map((file) => path.dirname(file))));
+  return [...dirs].flatMap((dir) => fs.readdirSync(dir).flatMap((name) => {
+    const match = SNAPSHOT_NAME.exec(name);
+    return match ? [{ file: path.join(dir, name), zxid: BigInt(`0x${match[1]}`) }] : [];
+  }));
+}
+
+/**
+ * The oldest snapshot the logs go on from (its zxid + 1 at or after where the oldest log file begins), with its nodes
+ * under `root`; or one line saying why there is none (then who was queued when the logs begin is not known).
+ */
+export async function startingSnapshot(sources: readonly LogSource[], root: string): Promise<StartingSnapshot | { problem: string }> {
+  const logStarts = sources.flatMap((source) => source.files.map(firstZxidOfName)).filter((z): z is bigint => z !== undefined);
+  if (logStarts.length === 0) return { problem: 'no log files (log.<zxid>) were given' };
+  const logStart = logStarts.reduce((a, b) => (b < a ? b : a));
+  const usable = snapshotsOf(sources).filter((s) => s.zxid + 1n >= logStart).sort((a, b) => (a.zxid < b.zxid ? -1 : a.zxid > b.zxid ? 1 : 0));
+  const problems: string[] = [];
+  for (const snapshot of usable) {
+    const nodes: StartNode[] = [];
+    let trouble: string | undefined;
+    for await (const item of readSnapshotFile(snapshot.file)) {
+      if (item.kind === 'issue') trouble = item.issue.message;
+      else if (item.kind === 'node' && (root === '/' ? item.node.path !== '' : item.node.path.startsWith(`${root}/`))) {
+        nodes.push({ path: item.node.path, ctime: item.node.stat.ctime, owner: item.node.stat.ephemeralOwner, data: item.node.data });
+      }
+    }
+    if (!trouble) return { file: snapshot.file, zxid: snapshot.zxid, nodes };
+    problems.push(trouble);
+  }
+  const none = `no snapshot tells who was queued when the logs begin (zxid ${hex(logStart)}): give the member's whole data directory (its snapshot.<zxid> files beside the logs)`;
+  return { problem: problems.length > 0 ? `${none}; ${problems.join('; ')}` : none };
+}
