@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { lockHistoryFromLogs } from '../../src/zk/serverLogs/lockHistoryFromLogs';
+import { lockHistoryFromLogs } from '../../src/zk/history/fromServerLogs';
 import type { LogSetItem } from '../../src/zk/serverLogs/logSet';
 import type { Txn } from '../../src/zk/serverLogs/txnTypes';
 

@@ -4,7 +4,7 @@
 // a torn or lying entry, a file a running server is writing, a stretch of zxids no source holds.
 import { TextDecoder } from 'node:util';
 import { lockFigures, type HistoryEvent, type LockHistory, writeTraceFromHistory } from '../../zk/history';
-import { lockHistoryFromLogs } from '../../zk/serverLogs/lockHistoryFromLogs';
+import { lockHistoryFromLogs } from '../../zk/history/fromServerLogs';
 import { logSource, readLogSet, type LogSetItem, type LogSource } from '../../zk/serverLogs/logSet';
 import { startingSnapshot } from '../../zk/serverLogs/startingSnapshot';
 import { createPrivateFile } from '../../zk/transfer/privateFile';
@@ -112,7 +112,7 @@ export const logCommand = defineCommand({
   --history: every create, setData, setACL and the removal of one path (or of each a glob matches), with how it went
   --locks: the lock history of the queues under a path (holds, waits, hand-overs, sessions lost, contention figures),
     from the snapshot the logs go on from, times the leader's; --from/--to set the figures' window
-  --trace: with --locks, writes the Trace Event Format (Perfetto) as zooscope locks --watch --trace does
+  --trace: with --locks, writes the Trace Event Format (Perfetto), the same as the locks command writes
   exit codes: 0 read whole, 1 something could not be read (said on stderr), 2 bad arguments`,
   options: {
     json: {},

@@ -4,7 +4,7 @@ import type { AclEntry } from '../protocol/writes';
 import type { NodeKind } from '../stat';
 import { formatPermissions } from '../write/aclFormat';
 import { withoutDigestHashes } from './hiddenDigest';
-import { anyGlob, parsePathGlob } from './pathGlob';
+import { anyGlob, parsePathGlob } from '../pathGlob';
 import { NodeSnapshot, sortPaths, TreeSnapshot } from './snapshot';
 
 export type DifferenceKind = 'onlyLeft' | 'onlyRight' | 'data' | 'acl' | 'mode' | 'changed';

@@ -8,5 +8,5 @@ export * from './copyExecute';
 export * from './copyPlan';
 export * from './differences';
 export * from './overlap';
-export * from './pathGlob';
+export * from '../pathGlob';
 export * from './snapshot';

@@ -2,7 +2,7 @@
 // matches), in zxid order, the parts of multis included. The entry that removed a node says how: deleted by a
 // session, gone with its ephemeral owner's session (closeSession, whether or not the server listed the paths), a
 // container emptied or a TTL node expired (deleteContainer, by the server).
-import { parsePathGlob } from '../compare/pathGlob';
+import { parsePathGlob } from '../pathGlob';
 import type { LogSetItem } from './logSet';
 import type { LogAcl, Txn, TxnRecord } from './txnTypes';
 

@@ -4,9 +4,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hex } from '../stat';
-import type { StartNode } from './lockHistoryFromLogs';
 import { firstZxidOfName, type LogSource } from './logSet';
 import { readSnapshotFile } from './snapshotReader';
+
+/** A node of the snapshot the logs go on from, under the path asked about. */
+export interface StartNode {
+  path: string;
+  ctime: number;
+  /** ephemeralOwner (0: persistent). */
+  owner: bigint;
+  data: Buffer | null;
+}
 
 const SNAPSHOT_NAME = /^snapshot\.([0-9a-f]+)(\.gz|\.snappy)?$/i;
 

@@ -1,6 +1,6 @@
 // Which transactions a question is about: a window (zxids or the leader's times), a session, paths by glob. A
 // transaction's paths are its own, its multi's parts', or those its closeSession removed.
-import { parsePathGlob, type PathGlob } from '../compare/pathGlob';
+import { parsePathGlob, type PathGlob } from '../pathGlob';
 import type { Txn, TxnRecord } from './txnTypes';
 
 /** A bound of the window: a zxid, or a time in ms since the epoch (the leader's clock). */

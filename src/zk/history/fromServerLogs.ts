@@ -7,23 +7,15 @@
 // Queues are recognised from their nodes' names, as the live recorder recognises a queue it was not shown (name
 // queues: locks, read/write locks, elections). Past a gap in the logs nobody knows who queued: the history stops
 // there, said in one line.
-import { LockHistory } from '../history/history';
-import { FollowedQueue, newQueueFor, type Member } from '../history/members';
-import type { EndReason, HistoryInterval } from '../history/model';
 import { baseName, parentPath } from '../paths';
-import type { Participant } from '../../shared/lockAnalysis';
+import { missingBetween, type LogSetItem } from '../serverLogs/logSet';
+import type { StartNode } from '../serverLogs/startingSnapshot';
+import type { Txn, TxnRecord } from '../serverLogs/txnTypes';
 import { hex } from '../stat';
-import { missingBetween, type LogSetItem } from './logSet';
-import type { Txn, TxnRecord } from './txnTypes';
-
-/** A node of the snapshot the logs go on from, under the lock path. */
-export interface StartNode {
-  path: string;
-  ctime: number;
-  /** ephemeralOwner (0: persistent). */
-  owner: bigint;
-  data: Buffer | null;
-}
+import type { Participant } from '../../shared/lockAnalysis';
+import { LockHistory } from './history';
+import { FollowedQueue, newQueueFor, type Member } from './members';
+import type { EndReason, HistoryInterval } from './model';
 
 export interface LogLockHistory {
   history: LockHistory;
