@@ -51,11 +51,13 @@ describe('analysis of real third-party clients (standalone server)', () => {
   let options: AnalyzeOptions;
 
   before(async () => {
-    zk = await startStandalone({ adminServer: true });
-    session = new ZkSession({ connectString: zk.connectString, requestTimeoutMs: 10000 });
+    // Sessions that outlive a starved machine (tickTime 6 s allows up to 120 s): an expired one would fail the
+    // analysis, and the clients' nodes would go with theirs.
+    zk = await startStandalone({ adminServer: true, tickTime: 6000 });
+    session = new ZkSession({ connectString: zk.connectString, requestTimeoutMs: 10000, sessionTimeoutMs: 120000 });
     await session.open();
     options = { adminPorts: { [zk.members[0].address]: zk.members[0].adminPort! } };
-    [curator, kazoo] = await Promise.all([startCurator(zk.connectString), startKazoo(zk.connectString)]);
+    [curator, kazoo] = await Promise.all([startCurator(zk.connectString), startKazoo(zk.connectString, 60000)]);
   });
 
   after(async () => {

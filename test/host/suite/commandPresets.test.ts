@@ -31,7 +31,6 @@ async function cancellingQuestions(run: () => Thenable<unknown>): Promise<Asked[
 }
 
 describe('Commands run with presets', function () {
-  this.timeout(60000);
   let s: TestApi;
   let other: OtherClient;
   let dir: string;

@@ -29,7 +29,6 @@ async function rejects(work: Thenable<unknown>, message: RegExp): Promise<void> 
 }
 
 describe('Data editor', function () {
-  this.timeout(60000);
   let s: TestApi;
   let other: OtherClient;
 

@@ -10,7 +10,6 @@ import { services, testZk } from './zooscope';
 const ID = 'host-ensemble';
 
 describe('Ensemble view', function () {
-  this.timeout(60000);
   let s: TestApi;
 
   before(async () => {

@@ -25,7 +25,6 @@ async function child(s: TestApi, parent: TreeNode, name: string): Promise<ZnodeN
 }
 
 describe('Explorer', function () {
-  this.timeout(60000);
   let s: TestApi;
   let other: OtherClient;
   let root: ConnectionNode;

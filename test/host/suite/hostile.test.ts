@@ -43,7 +43,6 @@ function assertShownLiterally(messages: readonly ShownMessage[], what: string): 
 }
 
 describe('Hostile names and data on every surface', function () {
-  this.timeout(90000);
   let s: TestApi;
   let other: OtherClient;
 

@@ -23,7 +23,6 @@ function waitForRows(panel: LockQueuePanel, check: (rows: string[]) => boolean, 
 const participantRows = (rows: string[]) => rows.filter((r) => /#\d+/.test(r));
 
 describe('Lock queue panel', function () {
-  this.timeout(90000);
   let s: TestApi;
   let queue: LockQueueClients;
   const opened: LockQueuePanel[] = [];

@@ -21,7 +21,6 @@ const HOSTILE_BROKER_NODE = `${BASE}${HOSTILE_BROKER_PATH}`;
 const REPLICA = `${BASE}/service/pg/members/pg\u202e2`;
 
 describe('Meaning of known systems\' nodes', function () {
-  this.timeout(60000);
   let s: TestApi;
   let other: OtherClient;
 

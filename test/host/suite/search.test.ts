@@ -11,7 +11,6 @@ const ID = 'host-search';
 const BASE = '/host-search';
 
 describe('Search', function () {
-  this.timeout(60000);
   let s: TestApi;
   let other: OtherClient;
 

@@ -43,7 +43,6 @@ function answerForm(connectString: string): () => void {
 const zooscope = () => vscode.workspace.getConfiguration('zooscope');
 
 describe('Secrets go only where they were given', function () {
-  this.timeout(60000);
   let s: TestApi;
   let zk: string;
   let elsewhere: string;

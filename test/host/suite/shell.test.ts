@@ -23,7 +23,6 @@ const AUTH_ID = 'host-shell-auth';
 const BASE = '/host-shell';
 
 describe('ZooKeeper shell and quotas', function () {
-  this.timeout(90000);
   let s: TestApi;
   let other: OtherClient;
   let historyDir: string;

@@ -14,7 +14,6 @@ const ID = 'host-transfer';
 const BASE = '/host-transfer';
 
 describe('Export and import', function () {
-  this.timeout(60000);
   let s: TestApi;
   let other: OtherClient;
   let dir: string;
