@@ -42,7 +42,9 @@ export const ensembleCommand = defineCommand({
   name: 'ensemble',
   summary: 'do the members agree: one row a member (mode, zxid, counts, latency), and a path as each serves it',
   usage: USAGE,
-  details: '  exit codes: 0 all agree, 1 a member lags, disagrees, is unreachable or serves the path stale, 2 usage or no check at all',
+  details: `  only the members named in <connectString> are asked: the servers' own member list (/zookeeper/config) is not
+    followed, so your credentials and client certificate go to no host you did not name
+  exit codes: 0 all agree, 1 a member lags, disagrees, is unreachable or serves the path stale, 2 usage or no check at all`,
   options: OPTIONS,
   connects: true,
   failureExit: 2,
