@@ -48,3 +48,22 @@ test('zooscope log --json: a hostile path keeps its exact value, its hidden char
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('zooscope log (text): a path with a line break stays on its transaction\'s line, its hidden characters visible', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-log-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'log.1'), logFile([
+      { zxid: 1n, session: 1n, type: 2, record: records.delete('/a\n0x2 2026-01-01T00:00:00.000Z 0x1 delete /victim\u202E') },
+      { zxid: 2n, session: 1n, type: 2, record: records.delete('/b') },
+    ]));
+    let written = '';
+    const out = { text: (t: string) => { written += `${t}\n`; }, exact: (t: string) => { written += t; }, error: () => undefined, closed: false } as unknown as Output;
+    assert.equal(await runZooscope(['log', path.join(dir, 'log.1')], out, 'test'), 0);
+    const lines = written.trimEnd().split('\n');
+    assert.equal(lines.length, 2, written);
+    assert.match(lines[0], /delete \/a\[U\+000A\]0x2 .*\/victim\[U\+202E\]$/);
+    assert.match(lines[1], /^0x2 .* delete \/b$/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

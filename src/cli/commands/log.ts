@@ -89,6 +89,32 @@ function boundOf(text: string | undefined, flag: string): LogBound | undefined {
   return bound;
 }
 
+/**
+ * Lines written a chunk at a time (a log has millions: one write each costs more than making them). JSON Lines keep
+ * the exact value, hidden characters as \u escapes; a human line shows them as visible text, a line break inside a
+ * value (a hostile path) included, so one transaction is one line.
+ */
+class LineBatch {
+  private parts: string[] = [];
+  private size = 0;
+
+  constructor(private readonly out: Output, private readonly json: boolean) {}
+
+  add(line: string): void {
+    this.parts.push(this.json ? line : visibleText(line));
+    this.size += line.length;
+    if (this.size >= 65536) this.flush();
+  }
+
+  flush(): void {
+    if (this.parts.length === 0) return;
+    const chunk = `${this.parts.join('\n')}\n`;
+    this.parts = [];
+    this.size = 0;
+    this.out.exact(this.json ? escapeHiddenInJson(chunk) : chunk);
+  }
+}
+
 /** The transactions the query asks about, with every issue; stops reading at a zxid bound. */
 async function* matching(items: AsyncIterable<LogSetItem>, query: TxnQuery): AsyncGenerator<LogSetItem> {
   const matches = txnMatcher(query);
@@ -154,24 +180,24 @@ export const logCommand = defineCommand({
   async run({ json, sources, query, history, locks, trace }, { out, say }) {
     if (locks !== undefined) return runLocks(sources, locks, query, { json, trace }, out, say);
     const toZxid = query.to && 'zxid' in query.to ? query.to.zxid : undefined;
-    const transactions = matching(readLogSet(sources, { toZxid }), query);
-    const emit = (fields: Record<string, unknown>, text: () => string) => {
-      // JSON Lines keep the exact value (hidden characters as \u escapes); the human line shows them as visible text.
-      if (json) out.exact(`${escapeHiddenInJson(JSON.stringify(fields))}\n`);
-      else out.text(text());
-    };
+    const everything = !query.from && !query.to && !query.session && !query.paths;
+    const read = readLogSet(sources, { toZxid });
+    const transactions = everything ? read : matching(read, query);
+    const lines = new LineBatch(out, json);
     let troubled = false;
     const items = history === undefined ? transactions : nodeHistory(transactions, history);
     for await (const item of items) {
       if (out.closed) return 0;
       if (item.kind === 'issue') {
         troubled = true;
+        lines.flush(); // in its place among the lines
         out.error(item.issue.message);
       } else if (item.kind === 'txn') {
         const txn = item.txn;
-        emit(txnLine(txn), () => `${hex(txn.zxid)} ${new Date(txn.time).toISOString()} ${hex(txn.session)} ${txn.record.op}${'path' in txn.record ? ' ' + txn.record.path : ''}`);
-      } else emit(historyLine(item.entry), () => historyText(item.entry));
+        lines.add(json ? JSON.stringify(txnLine(txn)) : `${hex(txn.zxid)} ${new Date(txn.time).toISOString()} ${hex(txn.session)} ${txn.record.op}${'path' in txn.record ? ' ' + txn.record.path : ''}`);
+      } else lines.add(json ? JSON.stringify(historyLine(item.entry)) : historyText(item.entry));
     }
+    lines.flush();
     return troubled ? 1 : 0;
   },
 });
