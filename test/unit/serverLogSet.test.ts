@@ -117,7 +117,7 @@ test('node history: how each node went (deleted, its session closed with and wit
   const S = 0x100000001n;
   const E = 0x100000002n;
   let zxid = 0n;
-  const t = (session: bigint, record: Txn['record']): LogSetItem => ({ kind: 'txn', source: 'a', txn: { session, cxid: 0, zxid: ++zxid, time: 1000 + Number(zxid), type: 0, record } });
+  const t = (session: bigint, record: Txn['record'], cxid = 0): LogSetItem => ({ kind: 'txn', source: 'a', txn: { session, cxid, zxid: ++zxid, time: 1000 + Number(zxid), type: 0, record } });
   const acl = [{ perms: 31, scheme: 'world', id: 'anyone' }];
   const items = [
     t(S, { op: 'create', path: '/n', data: Buffer.from('one'), acl, ephemeral: false, parentCVersion: 1 }),
@@ -128,8 +128,8 @@ test('node history: how each node went (deleted, its session closed with and wit
     t(E, { op: 'delete', path: '/n' }),
     t(E, { op: 'create', path: '/e1', data: null, acl, ephemeral: true }),
     t(E, { op: 'create', path: '/e2', data: null, acl, ephemeral: true }),
-    t(E, { op: 'closeSession' }), // the older form: no paths, the creates say whose they were
-    t(S, { op: 'closeSession', paths: ['/e3'] }), // an ephemeral created before the logs begin
+    t(E, { op: 'closeSession' }, 7), // the older form: no paths, the creates say whose they were; closed by its client
+    t(S, { op: 'closeSession', paths: ['/e3'] }), // an ephemeral created before the logs begin; expired (cxid 0)
     t(S, { op: 'createContainer', path: '/box', data: null, acl, parentCVersion: 1 }),
     t(0n, { op: 'deleteContainer', path: '/box' }),
     t(S, { op: 'createTTL', path: '/ttl', data: null, acl, parentCVersion: 1, ttl: 300n }),
@@ -144,7 +144,7 @@ test('node history: how each node went (deleted, its session closed with and wit
     return got.map((e) => `${e.op}${e.inMulti ? '*' : ''} ${e.path} ${e.removed ?? `v${e.version}`} ${e.session.toString(16)}`);
   };
   assert.deepEqual(await entries('/n'), ['create /n v0 100000001', 'setData* /n v1 100000001', 'setACL /n v1 100000001', 'delete /n deleted 100000002']);
-  assert.deepEqual(await entries('/e*'), ['create /e1 v0 100000002', 'create /e2 v0 100000002', 'closeSession /e1 sessionClosed 100000002', 'closeSession /e2 sessionClosed 100000002', 'closeSession /e3 sessionClosed 100000001']);
+  assert.deepEqual(await entries('/e*'), ['create /e1 v0 100000002', 'create /e2 v0 100000002', 'closeSession /e1 sessionClosed 100000002', 'closeSession /e2 sessionClosed 100000002', 'closeSession /e3 sessionExpired 100000001']);
   assert.deepEqual(await entries('/box'), ['createContainer /box v0 100000001', 'deleteContainer /box containerEmptied 0']);
   assert.deepEqual(await entries('/ttl'), ['createTTL /ttl v0 100000001', 'deleteContainer /ttl ttlExpired 0']);
   assert.deepEqual(await entries('/other'), ['create* /other v0 100000001']);

@@ -68,7 +68,8 @@ function dataSummary(data: Buffer | null | undefined): string {
 
 const REMOVALS: Record<NonNullable<HistoryEntry['removed']>, string> = {
   deleted: 'deleted by this session',
-  sessionClosed: 'gone with its session (ephemeral)',
+  sessionClosed: 'gone with its session, closed by its client (ephemeral)',
+  sessionExpired: 'gone with its session, which expired (ephemeral)',
   containerEmptied: 'container emptied, removed by the server',
   ttlExpired: 'TTL expired, removed by the server',
   removedByServer: 'removed by the server',
@@ -241,6 +242,7 @@ function intervalLines(history: LockHistory): string[] {
   for (const interval of history.intervals()) {
     events.push({ at: interval.start, order: 1, event: { type: 'open', interval } });
     if (interval.end !== undefined) events.push({ at: interval.end, order: 0, event: { type: 'close', interval } });
+    if (interval.ended === 'sessionEnded') events.push({ at: interval.end!, order: 0, event: { type: 'ended', interval } });
   }
   events.sort((a, b) => a.at - b.at || a.order - b.order);
   return events.flatMap(({ event }) => eventLine(event) ?? []);

@@ -8,7 +8,8 @@ import type { LogAcl, Txn, TxnRecord } from './txnTypes';
 
 export type HistoryOp = 'create' | 'create2' | 'createContainer' | 'createTTL' | 'setData' | 'reconfig' | 'setACL' | 'delete' | 'deleteContainer' | 'closeSession';
 
-export type Removal = 'deleted' | 'sessionClosed' | 'containerEmptied' | 'ttlExpired' | 'removedByServer';
+/** sessionExpired: the server closed the session itself (cxid 0); sessionClosed: its client closed it. */
+export type Removal = 'deleted' | 'sessionClosed' | 'sessionExpired' | 'containerEmptied' | 'ttlExpired' | 'removedByServer';
 
 export interface HistoryEntry {
   zxid: bigint;
@@ -63,9 +64,11 @@ export async function* nodeHistory(items: AsyncIterable<LogSetItem>, target: str
         }
         // Listed ephemerals created before the logs given begin went with this session too.
         for (const path of listed ?? []) if (wanted(path) && !made.has(path)) gone.push(path);
+        // The server closes an expired session itself, with cxid 0; a client's own close carries its request's xid.
+        const removed: Removal = txn.cxid === 0 ? 'sessionExpired' : 'sessionClosed';
         for (const path of gone) {
           made.delete(path);
-          yield { ...base, op: 'closeSession', path, removed: 'sessionClosed' };
+          yield { ...base, op: 'closeSession', path, removed };
         }
         return;
       }
