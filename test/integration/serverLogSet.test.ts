@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { firstZxidOfName, logSource, readLogSet, type LogSetItem } from '../../src/zk/serverLogs/logSet';
 import { hex } from '../../src/zk/stat';
+import type { Txn } from '../../src/zk/serverLogs/txnTypes';
 import { startEnsemble, startStandalone, type ZkCluster } from '../support/zkServer';
 import { connectOtherClient, eventually } from '../support/zkClient';
 
@@ -19,14 +20,27 @@ async function collect(items: AsyncIterable<LogSetItem>): Promise<{ zxids: bigin
   return { zxids, issues };
 }
 
-async function writeSome(connectString: string, prefix: string, count: number): Promise<void> {
+/** Writes `count` nodes in a session of their own; returns that session's id (hex). */
+async function writeSome(connectString: string, prefix: string, count: number): Promise<string> {
   const client = await connectOtherClient(connectString);
   try {
     await client.mkdirp(prefix);
     for (let i = 0; i < count; i++) await client.create(`${prefix}/n${i}`, `value ${i}`);
+    return client.sessionId;
   } finally {
     client.close();
   }
+}
+
+/** Until the server has logged the close of `session` (a client's close is not waited for). */
+async function closeLogged(dir: string, session: string): Promise<void> {
+  await eventually(async () => (await collectTxns(readLogSet([logSource(dir)]))).some((t) => t.record.op === 'closeSession' && hex(t.session) === session), 30000, `the close of ${session} in the log`);
+}
+
+async function collectTxns(items: AsyncIterable<LogSetItem>): Promise<Txn[]> {
+  const txns: Txn[] = [];
+  for await (const item of items) if (item.kind === 'txn') txns.push(item.txn);
+  return txns;
 }
 
 const logsOf = (dir: string) => fs.readdirSync(dir).filter((name) => firstZxidOfName(name) !== undefined)
@@ -114,7 +128,7 @@ describe('a running server\'s log', () => {
   before(async () => {
     zk = await startStandalone({ adminServer: false });
     dir = path.join(zk.members[0].dir, 'data');
-    await writeSome(zk.connectString, '/before', 5);
+    await closeLogged(dir, await writeSome(zk.connectString, '/before', 5));
   });
 
   after(async () => {

@@ -5,7 +5,7 @@
 import { TextDecoder } from 'node:util';
 import { lockFigures, type HistoryEvent, type LockHistory, writeTraceFromHistory } from '../../zk/history';
 import { lockHistoryFromLogs } from '../../zk/history/fromServerLogs';
-import { logSource, readLogSet, type LogSetItem, type LogSource } from '../../zk/serverLogs/logSet';
+import { logSource, readLogSet, readLogSetBatches, type LogSetItem, type LogSource } from '../../zk/serverLogs/logSet';
 import { startingSnapshot } from '../../zk/serverLogs/startingSnapshot';
 import { createPrivateFile } from '../../zk/transfer/privateFile';
 import { visibleText } from '../../shared/visibleText';
@@ -181,22 +181,35 @@ export const logCommand = defineCommand({
   async run({ json, sources, query, history, locks, trace }, { out, say }) {
     if (locks !== undefined) return runLocks(sources, locks, query, { json, trace }, out, say);
     const toZxid = query.to && 'zxid' in query.to ? query.to.zxid : undefined;
-    const everything = !query.from && !query.to && !query.session && !query.paths;
-    const read = readLogSet(sources, { toZxid });
-    const transactions = everything ? read : matching(read, query);
     const lines = new LineBatch(out, json);
     let troubled = false;
-    const items = history === undefined ? transactions : nodeHistory(transactions, history);
-    for await (const item of items) {
-      if (out.closed) return 0;
-      if (item.kind === 'issue') {
-        troubled = true;
-        lines.flush(); // in its place among the lines
-        out.error(item.issue.message);
-      } else if (item.kind === 'txn') {
-        const txn = item.txn;
-        lines.add(json ? JSON.stringify(txnLine(txn)) : `${hex(txn.zxid)} ${new Date(txn.time).toISOString()} ${hex(txn.session)} ${txn.record.op}${'path' in txn.record ? ' ' + txn.record.path : ''}`);
-      } else lines.add(json ? JSON.stringify(historyLine(item.entry)) : historyText(item.entry));
+    const issue = (message: string) => {
+      troubled = true;
+      lines.flush(); // in its place among the lines
+      out.error(message);
+    };
+    if (history !== undefined) {
+      for await (const item of nodeHistory(matching(readLogSet(sources, { toZxid }), query), history)) {
+        if (out.closed) return 0;
+        if (item.kind === 'issue') issue(item.issue.message);
+        else lines.add(json ? JSON.stringify(historyLine(item.entry)) : historyText(item.entry));
+      }
+    } else {
+      // A batch at a time: a log has millions of transactions.
+      const matches = !query.from && !query.to && !query.session && !query.paths ? undefined : txnMatcher(query);
+      reading: for await (const batch of readLogSetBatches(sources, { toZxid })) {
+        if (out.closed) return 0;
+        for (const item of batch) {
+          if (item.kind === 'issue') {
+            issue(item.issue.message);
+            continue;
+          }
+          const txn = item.txn;
+          if (matches && pastWindow(query, txn)) break reading;
+          if (matches && !matches(txn)) continue;
+          lines.add(json ? JSON.stringify(txnLine(txn)) : `${hex(txn.zxid)} ${new Date(txn.time).toISOString()} ${hex(txn.session)} ${txn.record.op}${'path' in txn.record ? ' ' + txn.record.path : ''}`);
+        }
+      }
     }
     lines.flush();
     return troubled ? 1 : 0;

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hex } from '../stat';
 import type { LogIssue } from './logIssues';
-import { readTxnLogFile, type TxnLogReadOptions } from './txnLogReader';
+import { readTxnLogFileBatches, type TxnLogReadOptions } from './txnLogReader';
 import type { Txn } from './txnTypes';
 
 export interface LogSource {
@@ -71,76 +71,104 @@ const fileState = (file: string) => {
   return `${stat.size}:${stat.mtimeMs}`;
 };
 
-/** One source's transactions, oldest first, its files' issues among them. */
-async function* readSource(source: LogSource, options: LogSetOptions): AsyncGenerator<LogSetItem> {
+/** One source's transactions, oldest first, its files' issues among them, a batch at a time. */
+async function* readSource(source: LogSource, options: LogSetOptions): AsyncGenerator<LogSetItem[]> {
   for (const file of source.files) {
     const first = firstZxidOfName(file);
     if (options.toZxid !== undefined && first !== undefined && first > options.toZxid) return;
     const before = fileState(file);
     let ending: LogIssue | undefined;
     let last: bigint | undefined;
-    for await (const item of readTxnLogFile(file, options)) {
-      if (item.kind === 'txn') {
-        last = item.txn.zxid;
-        yield { kind: 'txn', txn: item.txn, source: source.name };
-      } else if (item.kind === 'issue') {
-        if (ENDING_KINDS.has(item.issue.kind)) ending = item.issue;
-        else yield { kind: 'issue', issue: item.issue };
+    for await (const batch of readTxnLogFileBatches(file, options)) {
+      const items: LogSetItem[] = [];
+      for (const item of batch) {
+        if (item.kind === 'txn') {
+          last = item.txn.zxid;
+          items.push({ kind: 'txn', txn: item.txn, source: source.name });
+        } else if (item.kind === 'issue') {
+          if (ENDING_KINDS.has(item.issue.kind)) ending = item.issue;
+          else items.push({ kind: 'issue', issue: item.issue });
+        }
       }
+      if (items.length > 0) yield items;
     }
     if (fileState(file) !== before) {
       const upTo = last === undefined ? 'nothing yet' : `up to zxid ${hex(last)}`;
-      yield { kind: 'issue', issue: { kind: 'beingWritten', file, offset: 0, message: `${file}: changed while it was read, so a running server is writing it; read ${upTo}, later transactions are not included` } };
-    } else if (ending) yield { kind: 'issue', issue: ending };
+      yield [{ kind: 'issue', issue: { kind: 'beingWritten', file, offset: 0, message: `${file}: changed while it was read, so a running server is writing it; read ${upTo}, later transactions are not included` } }];
+    } else if (ending) yield [{ kind: 'issue', issue: ending }];
   }
 }
 
-interface Head { items: AsyncGenerator<LogSetItem>; txn?: Txn; source: string }
+/** A source's place in the merge: its current batch and the next item in it. */
+interface Head { batches: AsyncGenerator<LogSetItem[]>; items: LogSetItem[]; at: number; done: boolean }
+
+/** Items handed on at most per batch (the merge's own output). */
+const OUT_BATCH = 4096;
 
 /**
  * The sources' transactions merged by zxid, each zxid once (the first source that holds it), with gaps between
  * what any source holds said as they are reached. Issues of the files come as they are met.
  */
 export async function* readLogSet(sources: readonly LogSource[], options: LogSetOptions = {}): AsyncGenerator<LogSetItem> {
-  const heads: Head[] = sources.map((source) => ({ items: readSource(source, options), source: source.name }));
-  const pending: LogIssue[] = [];
-  /** Moves a head to its next transaction, passing issues on; false when the source is done. */
-  const advance = async (head: Head): Promise<boolean> => {
-    for (;;) {
-      const next = await head.items.next();
-      if (next.done) {
-        head.txn = undefined;
-        return false;
-      }
-      if (next.value.kind === 'issue') pending.push(next.value.issue);
-      else {
-        head.txn = next.value.txn;
-        return true;
-      }
-    }
-  };
+  for await (const batch of readLogSetBatches(sources, options)) yield* batch;
+}
+
+/** readLogSet a batch at a time (a promise per transaction costs more than merging it). */
+export async function* readLogSetBatches(sources: readonly LogSource[], options: LogSetOptions = {}): AsyncGenerator<LogSetItem[]> {
+  const heads: Head[] = sources.map((source) => ({ batches: readSource(source, options), items: [], at: 0, done: false }));
+  let out: LogSetItem[] = [];
+  let previous: bigint | undefined;
   try {
-    let live = (await Promise.all(heads.map(async (head) => ((await advance(head)) ? head : undefined)))).filter((h): h is Head => !!h);
-    let previous: bigint | undefined;
     for (;;) {
-      for (const issue of pending.splice(0)) yield { kind: 'issue', issue };
-      if (live.length === 0) return;
-      let least = live[0];
-      for (const head of live) if (head.txn!.zxid < least.txn!.zxid) least = head;
-      const txn = least.txn!;
-      if (previous === undefined || txn.zxid > previous) {
-        if (previous !== undefined) {
-          const missing = missingBetween(previous, txn.zxid);
-          if (missing) yield { kind: 'issue', issue: gapIssue(missing.from, missing.to) };
+      // Each head to its next transaction: issues on the way are handed on; a head out of items waits for its next
+      // batch, after what is ready has been handed on.
+      let least: Txn | undefined;
+      for (const head of heads) {
+        while (!head.done) {
+          const item = head.items[head.at];
+          if (item === undefined) {
+            if (out.length > 0) {
+              yield out;
+              out = [];
+            }
+            const next = await head.batches.next();
+            if (next.done) head.done = true;
+            else {
+              head.items = next.value;
+              head.at = 0;
+            }
+          } else if (item.kind === 'issue') {
+            out.push(item);
+            head.at++;
+          } else {
+            if (!least || item.txn.zxid < least.zxid) least = item.txn;
+            break;
+          }
         }
-        previous = txn.zxid;
-        yield { kind: 'txn', txn, source: least.source };
+      }
+      if (!least) break;
+      if (previous === undefined || least.zxid > previous) {
+        if (previous !== undefined) {
+          const missing = missingBetween(previous, least.zxid);
+          if (missing) out.push({ kind: 'issue', issue: gapIssue(missing.from, missing.to) });
+        }
+        previous = least.zxid;
+        const holder = heads.find((head) => !head.done && (head.items[head.at] as Extract<LogSetItem, { kind: 'txn' }>).txn === least)!;
+        out.push(holder.items[holder.at]);
       }
       // Every source holding this zxid moves on (the same transaction, logged by each member).
-      const moved = await Promise.all(live.map(async (head) => (head.txn!.zxid <= txn.zxid ? ((await advance(head)) ? head : undefined) : head)));
-      live = moved.filter((h): h is Head => !!h);
+      for (const head of heads) {
+        if (head.done) continue;
+        const item = head.items[head.at] as Extract<LogSetItem, { kind: 'txn' }>;
+        if (item.txn.zxid <= least.zxid) head.at++;
+      }
+      if (out.length >= OUT_BATCH) {
+        yield out;
+        out = [];
+      }
     }
+    if (out.length > 0) yield out;
   } finally {
-    await Promise.all(heads.map((head) => head.items.return(undefined)));
+    await Promise.all(heads.map((head) => head.batches.return(undefined)));
   }
 }

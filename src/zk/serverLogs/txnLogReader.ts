@@ -33,63 +33,88 @@ export interface TxnLogReadOptions {
 
 /** Reads a log file from disk. */
 export function readTxnLogFile(file: string, options: TxnLogReadOptions = {}): AsyncGenerator<TxnLogItem> {
+  return flatten(readTxnLogFileBatches(file, options));
+}
+
+/** readTxnLogFile a batch at a time: every entry the bytes at hand hold, before waiting for more. */
+export function readTxnLogFileBatches(file: string, options: TxnLogReadOptions = {}): AsyncGenerator<TxnLogItem[]> {
   const stream = fs.createReadStream(file, { highWaterMark: options.chunkBytes ?? 256 * 1024 });
-  return readTxnLog(stream, file, options);
+  return readTxnLogBatches(stream, file, options);
 }
 
 /** Reads a log from any stream of its bytes; `name` says which file in issues. */
-export async function* readTxnLog(chunks: AsyncIterable<Buffer | Uint8Array | string>, name: string, options: TxnLogReadOptions = {}): AsyncGenerator<TxnLogItem> {
+export function readTxnLog(chunks: AsyncIterable<Buffer | Uint8Array | string>, name: string, options: TxnLogReadOptions = {}): AsyncGenerator<TxnLogItem> {
+  return flatten(readTxnLogBatches(chunks, name, options));
+}
+
+async function* flatten<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
+}
+
+/**
+ * The reader itself. Items come in batches (everything parsed from the bytes at hand, handed on before waiting for
+ * more): a log holds millions of entries, and a promise per entry costs more than reading it.
+ */
+export async function* readTxnLogBatches(chunks: AsyncIterable<Buffer | Uint8Array | string>, name: string, options: TxnLogReadOptions = {}): AsyncGenerator<TxnLogItem[]> {
   const maxEntryBytes = options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
   const source = new ByteSource(chunks);
+  let batch: TxnLogItem[] = [];
   try {
     const head = await source.read(FILE_HEADER_BYTES);
     if (head.length < FILE_HEADER_BYTES || head.readInt32BE(0) !== TXNLOG_MAGIC) {
       const what = head.length < 4 ? `only ${head.length} bytes` : head.length < FILE_HEADER_BYTES && head.readInt32BE(0) === TXNLOG_MAGIC ? `a header cut short at ${head.length} bytes` : 'no ZKLG magic number';
-      yield { kind: 'issue', issue: logIssue('badHeader', name, 0, `not a ZooKeeper transaction log (${what})`) };
+      yield [{ kind: 'issue', issue: logIssue('badHeader', name, 0, `not a ZooKeeper transaction log (${what})`) }];
       return;
     }
-    yield { kind: 'header', header: { magic: head.readInt32BE(0), version: head.readInt32BE(4), dbid: head.readBigInt64BE(8) } };
+    batch.push({ kind: 'header', header: { magic: head.readInt32BE(0), version: head.readInt32BE(4), dbid: head.readBigInt64BE(8) } });
     for (;;) {
       const offset = source.offset;
+      // Before waiting for more bytes, what was parsed is handed on.
+      if (!source.has(ENTRY_HEAD_BYTES) && batch.length > 0) {
+        yield batch;
+        batch = [];
+      }
       if (!source.has(ENTRY_HEAD_BYTES) && !(await source.fill(ENTRY_HEAD_BYTES))) {
         const rest = source.take(Math.min(ENTRY_HEAD_BYTES, source.available));
-        if (rest.some((b) => b !== 0)) yield { kind: 'issue', issue: torn(name, offset, rest.length, ENTRY_HEAD_BYTES) };
-        return;
+        if (rest.some((b) => b !== 0)) batch.push({ kind: 'issue', issue: torn(name, offset, rest.length, ENTRY_HEAD_BYTES) });
+        break;
       }
       // The checksum is a long holding Adler-32's unsigned 32 bits.
       const checksumHigh = source.takeInt32();
       const checksum = source.takeInt32() >>> 0;
       const length = source.takeInt32();
-      if (length === 0) return; // the preallocated zeros: the end of what was written
+      if (length === 0) break; // the preallocated zeros: the end of what was written
       if (length < 0 || length > maxEntryBytes) {
-        yield { kind: 'issue', issue: logIssue('badLength', name, offset + 8, `entry length ${length} is outside 1..${maxEntryBytes}; the rest of the file is not read`) };
-        return;
+        batch.push({ kind: 'issue', issue: logIssue('badLength', name, offset + 8, `entry length ${length} is outside 1..${maxEntryBytes}; the rest of the file is not read`) });
+        break;
+      }
+      if (!source.has(length + 1) && batch.length > 0) {
+        yield batch;
+        batch = [];
       }
       if (!source.has(length + 1) && !(await source.fill(length + 1))) {
-        yield { kind: 'issue', issue: torn(name, offset, ENTRY_HEAD_BYTES + source.available, ENTRY_HEAD_BYTES + length + 1) };
-        return;
+        batch.push({ kind: 'issue', issue: torn(name, offset, ENTRY_HEAD_BYTES + source.available, ENTRY_HEAD_BYTES + length + 1) });
+        break;
       }
       const payload = Buffer.from(source.take(length)); // its own copy: a view would pin the read chunk
       const end = source.takeByte();
       if (end !== END_OF_RECORD) {
-        yield { kind: 'issue', issue: logIssue('badEndByte', name, offset + ENTRY_HEAD_BYTES + length, `entry ends with byte 0x${end.toString(16).padStart(2, '0')} instead of 0x42; the rest of the file is not read`) };
-        return;
+        batch.push({ kind: 'issue', issue: logIssue('badEndByte', name, offset + ENTRY_HEAD_BYTES + length, `entry ends with byte 0x${end.toString(16).padStart(2, '0')} instead of 0x42; the rest of the file is not read`) });
+        break;
       }
       const computed = adler32(payload);
       if (checksumHigh !== 0 || checksum !== computed) {
         const stored = (BigInt(checksumHigh >>> 0) << 32n) | BigInt(checksum);
-        yield { kind: 'issue', issue: logIssue('badChecksum', name, offset, `entry checksum 0x${stored.toString(16)} does not match its bytes (0x${computed.toString(16)}); entry skipped`) };
+        batch.push({ kind: 'issue', issue: logIssue('badChecksum', name, offset, `entry checksum 0x${stored.toString(16)} does not match its bytes (0x${computed.toString(16)}); entry skipped`) });
         continue;
       }
-      let txn: Txn;
       try {
-        txn = decodeTxnPayload(payload);
+        batch.push({ kind: 'txn', txn: decodeTxnPayload(payload), offset });
       } catch (error) {
-        yield { kind: 'issue', issue: logIssue('undecodable', name, offset, `entry does not parse (${(error as Error).message}); entry skipped`) };
-        continue;
+        batch.push({ kind: 'issue', issue: logIssue('undecodable', name, offset, `entry does not parse (${(error as Error).message}); entry skipped`) });
       }
-      yield { kind: 'txn', txn, offset };
     }
+    if (batch.length > 0) yield batch;
   } finally {
     await source.close();
   }
