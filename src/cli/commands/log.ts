@@ -3,13 +3,13 @@
 // are merged by zxid. `--history` tells one node's (or a glob's) changes instead. Trouble is one line on stderr each:
 // a torn or lying entry, a file a running server is writing, a stretch of zxids no source holds.
 import { TextDecoder } from 'node:util';
-import { lockFigures, type HistoryEvent, type LockHistory, writeTraceFromHistory } from '../../zk/history';
+import { lockFigures, type HistoryEvent, type LockHistory } from '../../zk/history';
 import { lockHistoryFromLogs } from '../../zk/history/fromServerLogs';
 import { logSource, readLogSet, readLogSetBatches, type LogSetItem, type LogSource } from '../../zk/serverLogs/logSet';
 import { startingSnapshot } from '../../zk/serverLogs/startingSnapshot';
-import { createPrivateFile } from '../../zk/transfer/privateFile';
 import { visibleText } from '../../shared/visibleText';
 import { eventLine, figuresText } from './locks/historyFormat';
+import { writeTraceFile } from './locks/watch';
 import type { Output } from '../output';
 import { nodeHistory, type HistoryEntry } from '../../zk/serverLogs/nodeHistory';
 import { parseLogBound, pastWindow, txnMatcher, type LogBound, type TxnQuery } from '../../zk/serverLogs/txnFilter';
@@ -239,7 +239,7 @@ async function runLocks(sources: LogSource[], root: string, query: TxnQuery, opt
   const from = query.from && 'time' in query.from ? query.from.time : built.from;
   const window = { from: from ?? 0, to: built.to ?? from ?? 0 };
   const figures = lockFigures(built.history, query.from ? window : undefined, window.to);
-  if (options.trace) await writeTrace(built.history, options.trace, window.to);
+  if (options.trace) await writeTraceFile(built.history, options.trace, window.to);
   if (options.json) {
     out.json({ from: window.from, to: window.to, snapshot: hex(start.zxid), gaps: built.history.gaps, intervals: [...built.history.intervals()].sort((a, b) => a.start - b.start), figures });
   } else {
@@ -259,15 +259,4 @@ function intervalLines(history: LockHistory): string[] {
   }
   events.sort((a, b) => a.at - b.at || a.order - b.order);
   return events.flatMap(({ event }) => eventLine(event) ?? []);
-}
-
-async function writeTrace(history: LockHistory, file: string, now: number): Promise<void> {
-  const target = createPrivateFile(file);
-  try {
-    await writeTraceFromHistory(history, (chunk) => target.write(chunk), { now, text: visibleText });
-    target.commit();
-  } catch (error) {
-    target.discard();
-    throw error;
-  }
 }

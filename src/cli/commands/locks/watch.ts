@@ -142,7 +142,8 @@ async function finish(history: LockHistory, window: { from: number; to: number }
   else out.text(figuresText(figures, window));
 }
 
-async function writeTraceFile(history: LockHistory, file: string, now: number): Promise<void> {
+/** The history's Trace Event file (0600), whole or not at all. */
+export async function writeTraceFile(history: LockHistory, file: string, now: number): Promise<void> {
   const target = createPrivateFile(file);
   try {
     await writeTraceFromHistory(history, (chunk) => target.write(chunk), { now, text: visibleText });
