@@ -10,10 +10,8 @@ import * as path from 'node:path';
 import { runZooscope } from '../../src/cli/dispatch';
 import type { Output } from '../../src/cli/output';
 import type { HistoryInterval } from '../../src/zk/history';
-import { startCurator } from '../support/thirdParty/curator';
 import type { DriverEvent, ThirdPartyClient } from '../support/thirdParty/driver';
-import { startKazoo } from '../support/thirdParty/kazoo';
-import { sleep } from '../support/waiting';
+import { runMutexWorkload } from '../support/thirdParty/mutexWorkload';
 import { connectOtherClient } from '../support/zkClient';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 
@@ -51,31 +49,8 @@ describe('lock history from the server\'s logs against Curator and kazoo logs', 
     if (temp) fs.rmSync(temp, { recursive: true, force: true });
   });
 
-  async function loop(driver: ThirdPartyClient, lock: string, prefix: string): Promise<void> {
-    for (let i = 0; i < CYCLES; i++) {
-      const id = `${prefix}-${i}`;
-      driver.acquire(id, 'mutex', lock);
-      await driver.waitForEvent(id, 'acquired', 120000);
-      await sleep(20 + Math.floor(Math.random() * 130)); // the workload's hold, not a wait for the product
-      driver.release(id);
-      await driver.waitForEvent(id, 'released', 60000);
-    }
-  }
-
   test('every logged hold once, in the server\'s order, on its lock and session; none invented or overlapping; each end as it was', async (t) => {
-    const [kazoo, curator, doomed] = await Promise.all([startKazoo(zk.connectString), startCurator(zk.connectString), startKazoo(zk.connectString, 4000)]);
-    drivers.push(kazoo, curator, doomed);
-    doomed.acquire('doomed', 'mutex', '/truth/kazoo');
-    await doomed.waitForEvent('doomed', 'acquired', 60000);
-    kazoo.acquire('quitter', 'mutex', '/truth/kazoo', 'timeout=0.5');
-    await kazoo.waitForEvent('quitter', 'timeout', 60000);
-    const loops = [
-      ...Array.from({ length: WORKERS }, (_, w) => loop(kazoo, '/truth/kazoo', `kz${w}`)),
-      ...Array.from({ length: WORKERS }, (_, w) => loop(curator, '/truth/curator', `cu${w}`)),
-    ];
-    await doomed.kill();
-    await Promise.all(loops);
-    const acquired = [...kazoo.events, ...curator.events, ...doomed.events].filter((e) => e.event === 'acquired');
+    const { kazoo, doomed, acquired } = await runMutexWorkload(zk.connectString, '/truth/kazoo', '/truth/curator', { cycles: CYCLES, workers: WORKERS, doomedSessionMs: 4000 }, drivers);
     assert.equal(acquired.length, 1 + 2 * WORKERS * CYCLES);
 
     const dataDir = path.join(zk.members[0].dir, 'data');

@@ -8,10 +8,9 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { HistoryInterval } from '../../src/zk/history';
 import { RecordedLocks } from '../support/recordedLocks';
-import { startCurator } from '../support/thirdParty/curator';
 import type { DriverEvent, ThirdPartyClient } from '../support/thirdParty/driver';
-import { startKazoo } from '../support/thirdParty/kazoo';
-import { eventually, sleep } from '../support/waiting';
+import { runMutexWorkload } from '../support/thirdParty/mutexWorkload';
+import { eventually } from '../support/waiting';
 import { connectOtherClient } from '../support/zkClient';
 import { startStandalone, ZkCluster } from '../support/zkServer';
 
@@ -41,37 +40,11 @@ describe('lock history against Curator and kazoo logs', () => {
     await zk?.stop();
   });
 
-  /** `cycles` × (acquire, hold 20–150 ms, release) by fresh contenders `<prefix>-<i>` of one driver. */
-  async function loop(driver: ThirdPartyClient, lock: string, prefix: string): Promise<void> {
-    for (let i = 0; i < CYCLES; i++) {
-      const id = `${prefix}-${i}`;
-      driver.acquire(id, 'mutex', lock);
-      await driver.waitForEvent(id, 'acquired', 120000);
-      await sleep(20 + Math.floor(Math.random() * 130)); // the workload's hold, not a wait for the product
-      driver.release(id);
-      await driver.waitForEvent(id, 'released', 60000);
-    }
-  }
-
   test('every logged hold is recorded once, in order, on its lock and session; none invented; none overlapping', async (t) => {
     const { recorder, monitorErrors } = recording;
-    const [kazoo, curator, doomed] = await Promise.all([startKazoo(zk.connectString), startCurator(zk.connectString), startKazoo(zk.connectString, 8000)]);
-    drivers.push(kazoo, curator, doomed);
-    // Held by a client that is then killed: its session expires with the hold. Its 8 s session timeout leaves the
-    // monitor's table polls (every 0.5 s) many chances to find the session connected nowhere while its node is there.
-    doomed.acquire('doomed', 'mutex', '/truth/kazoo');
-    await doomed.waitForEvent('doomed', 'acquired', 60000);
-    // Gives up while that hold lasts.
-    kazoo.acquire('quitter', 'mutex', '/truth/kazoo', 'timeout=0.5');
-    await kazoo.waitForEvent('quitter', 'timeout', 60000);
-    const loops = [
-      ...Array.from({ length: WORKERS }, (_, w) => loop(kazoo, '/truth/kazoo', `kz${w}`)),
-      ...Array.from({ length: WORKERS }, (_, w) => loop(curator, '/truth/curator', `cu${w}`)),
-    ];
-    await doomed.kill();
-    await Promise.all(loops);
-
-    const acquired = [...kazoo.events, ...curator.events, ...doomed.events].filter((e) => e.event === 'acquired');
+    // The doomed client's 8 s session timeout leaves the monitor's table polls (every 0.5 s) many chances to find the
+    // session connected nowhere while its node is there.
+    const { kazoo, doomed, acquired } = await runMutexWorkload(zk.connectString, '/truth/kazoo', '/truth/curator', { cycles: CYCLES, workers: WORKERS, doomedSessionMs: 8000 }, drivers);
     assert.equal(acquired.length, 1 + 2 * WORKERS * CYCLES);
     const recordedHolds = () => [...recorder.history.intervals()].filter((i) => i.kind === 'hold');
     // Wait for the recorder to see the last release of each lock (every hold closed).
