@@ -60,6 +60,11 @@ export function isProtectedPath(path: string): boolean {
   return path === '/' || path === '/zookeeper' || path.startsWith('/zookeeper/');
 }
 
+/** Whether `path` lies strictly below `root` (every node but the root itself, for `/`). */
+export function isBelow(path: string, root: string): boolean {
+  return root === '/' ? path !== '/' && path !== '' : path.startsWith(`${root}/`);
+}
+
 export function joinPath(parent: string, name: string): string {
   return parent === '/' ? `/${name}` : `${parent}/${name}`;
 }

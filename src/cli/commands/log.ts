@@ -2,7 +2,6 @@
 // a JVM; each argument is one source (a member's data directory, a copy of its version-2, or a log file), and several
 // are merged by zxid. `--history` tells one node's (or a glob's) changes instead. Trouble is one line on stderr each:
 // a torn or lying entry, a file a running server is writing, a stretch of zxids no source holds.
-import { TextDecoder } from 'node:util';
 import { lockFigures, type HistoryEvent, type LockHistory } from '../../zk/history';
 import { lockHistoryFromLogs } from '../../zk/history/fromServerLogs';
 import { logSource, readLogSet, readLogSetBatches, type LogSetItem, type LogSource } from '../../zk/serverLogs/logSet';
@@ -15,6 +14,7 @@ import { nodeHistory, type HistoryEntry } from '../../zk/serverLogs/nodeHistory'
 import { parseLogBound, pastWindow, txnMatcher, type LogBound, type TxnQuery } from '../../zk/serverLogs/txnFilter';
 import type { Txn, TxnRecord } from '../../zk/serverLogs/txnTypes';
 import { hex } from '../../zk/stat';
+import { encodeData } from '../../zk/transfer/exportFormat';
 import { UsageError } from '../args';
 import { defineCommand, usageText } from '../command';
 import { escapeHiddenInJson } from '../output';
@@ -23,16 +23,11 @@ const USAGE = `zooscope log <dir|file>… [--json] [--path <glob>]… [--session
 zooscope log <dir|file>… --history <path|glob> [--json] [--from <time|0xzxid>] [--to <time|0xzxid>]
 zooscope log <dir>… --locks <path> [--json] [--trace <file>] [--from <time|0xzxid>] [--to <time|0xzxid>]`;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Data as text when it is UTF-8, else base64. */
+/** Data as text when it is UTF-8, else base64 (as the export format decides it). */
 function dataFields(data: Buffer | null): Record<string, string> {
   if (data === null) return {};
-  try {
-    return { data: utf8.decode(data) };
-  } catch {
-    return { dataBase64: data.toString('base64') };
-  }
+  const encoded = encodeData(data);
+  return encoded.encoding === 'utf8' ? { data: encoded.data } : { dataBase64: encoded.data };
 }
 
 function recordFields(record: TxnRecord): Record<string, unknown> {

@@ -7,7 +7,7 @@
 // Queues are recognised from their nodes' names, as the live recorder recognises a queue it was not shown (name
 // queues: locks, read/write locks, elections). Past a gap in the logs nobody knows who queued: the history stops
 // there, said in one line.
-import { baseName, parentPath } from '../paths';
+import { baseName, isBelow, parentPath } from '../paths';
 import { missingBetween, type LogSetItem } from '../serverLogs/logSet';
 import type { StartNode } from '../serverLogs/startingSnapshot';
 import type { Txn, TxnRecord } from '../serverLogs/txnTypes';
@@ -27,8 +27,6 @@ export interface LogLockHistory {
 }
 
 type Removal = 'deleted' | 'clientClosed' | 'expired';
-
-const underRoot = (path: string, root: string) => (root === '/' ? path !== '/' : path.startsWith(`${root}/`));
 
 export class LogLockHistoryBuilder {
   readonly result: LogLockHistory = { history: new LockHistory() };
@@ -74,7 +72,7 @@ export class LogLockHistoryBuilder {
         for (const part of record.parts) this.apply(txn, part);
         return;
       case 'create': case 'create2': case 'createContainer': case 'createTTL': {
-        if (!underRoot(record.path, this.root)) return;
+        if (!isBelow(record.path, this.root)) return;
         const ephemeral = 'ephemeral' in record && record.ephemeral;
         const queue = this.add(record.path, txn.time, ephemeral ? txn.session : 0n, record.data, 'event');
         if (queue) this.applyRoles(queue, txn.time, true);

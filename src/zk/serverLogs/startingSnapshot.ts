@@ -3,6 +3,7 @@
 // go on from gives the longest history.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isBelow } from '../paths';
 import { hex } from '../stat';
 import { firstZxidOfName, type LogSource } from './logSet';
 import { readSnapshotFile } from './snapshotReader';
@@ -48,7 +49,7 @@ export async function startingSnapshot(sources: readonly LogSource[], root: stri
     let trouble: string | undefined;
     for await (const item of readSnapshotFile(snapshot.file)) {
       if (item.kind === 'issue') trouble = item.issue.message;
-      else if (item.kind === 'node' && (root === '/' ? item.node.path !== '' : item.node.path.startsWith(`${root}/`))) {
+      else if (item.kind === 'node' && isBelow(item.node.path, root)) {
         nodes.push({ path: item.node.path, ctime: item.node.stat.ctime, owner: item.node.stat.ephemeralOwner, data: item.node.data });
       }
     }
