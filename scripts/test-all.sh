@@ -51,6 +51,7 @@ bash scripts/zk/ensure-clients.sh || { record "Curator and kazoo available" 1; e
 bash scripts/zk/ensure-kerberos.sh || { record "Kerberos KDC and module available" 1; exit 1; }
 bash scripts/zk/ensure-ssh.sh || { record "OpenSSH server and client available" 1; exit 1; }
 bash scripts/zk/ensure-systems.sh || { record "ClickHouse, Patroni and Curator discovery available" 1; exit 1; }
+bash scripts/zk/ensure-prometheus.sh || { record "Prometheus and promtool available" 1; exit 1; }
 # Before any tier: the unit tier already needs Chromium (webviewDom.test), not only the UI tier.
 bash scripts/host/ensure-host.sh || { record "VS Code host tools available (code-server, Chromium)" 1; exit 1; }
 
