@@ -23,7 +23,8 @@ export type NodeKind = 'persistent' | 'ephemeral' | 'container' | 'ttl';
  * tell them only on older servers; the VS Code layer remembers the mode of the nodes it created itself.
  */
 export const CONTAINER_OWNER = 0x8000000000000000n;
-const TTL_MARK = 0xff00000000000000n;
+/** The top byte a TTL node's ephemeralOwner carries (EphemeralType's extended mark); the low bits are the TTL. */
+export const TTL_MARK = 0xff00000000000000n;
 
 export function nodeKind(stat: Pick<ZnodeStat, 'ephemeralOwner'>): NodeKind {
   const owner = stat.ephemeralOwner;
@@ -31,6 +32,11 @@ export function nodeKind(stat: Pick<ZnodeStat, 'ephemeralOwner'>): NodeKind {
   if (owner === CONTAINER_OWNER) return 'container';
   if ((owner & TTL_MARK) === TTL_MARK) return 'ttl';
   return 'ephemeral';
+}
+
+/** What a server tells clients of an owner (DataNode.copyStat): a session's id, but 0 for containers and TTL nodes. */
+export function clientEphemeralOwner(owner: bigint): bigint {
+  return nodeKind({ ephemeralOwner: owner }) === 'ephemeral' ? owner : 0n;
 }
 
 /** The time-to-live in ms of a TTL node (the low 56 bits of its ephemeralOwner). */

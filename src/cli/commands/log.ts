@@ -6,7 +6,6 @@ import { lockFigures, type HistoryEvent, type LockHistory } from '../../zk/histo
 import { lockHistoryFromLogs } from '../../zk/history/fromServerLogs';
 import { logSource, readLogSet, readLogSetBatches, type LogSetItem, type LogSource } from '../../zk/serverLogs/logSet';
 import { startingSnapshot } from '../../zk/serverLogs/startingSnapshot';
-import { visibleText } from '../../shared/visibleText';
 import { eventLine, figuresText } from './locks/historyFormat';
 import { writeTraceFile } from './locks/watch';
 import type { Output } from '../output';
@@ -14,21 +13,15 @@ import { nodeHistory, type HistoryEntry } from '../../zk/serverLogs/nodeHistory'
 import { parseLogBound, pastWindow, txnMatcher, type LogBound, type TxnQuery } from '../../zk/serverLogs/txnFilter';
 import type { Txn, TxnRecord } from '../../zk/serverLogs/txnTypes';
 import { hex } from '../../zk/stat';
-import { encodeData } from '../../zk/transfer/exportFormat';
 import { UsageError } from '../args';
 import { defineCommand, usageText } from '../command';
-import { escapeHiddenInJson } from '../output';
+import { dataFields, dataSummary, LineBatch } from './logLines';
+import { runTreeAt, type MomentArgs } from './logMoment';
 
 const USAGE = `zooscope log <dir|file>… [--json] [--path <glob>]… [--session <0x…>] [--from <time|0xzxid>] [--to <time|0xzxid>]
 zooscope log <dir|file>… --history <path|glob> [--json] [--from <time|0xzxid>] [--to <time|0xzxid>]
-zooscope log <dir>… --locks <path> [--json] [--trace <file>] [--from <time|0xzxid>] [--to <time|0xzxid>]`;
-
-/** Data as text when it is UTF-8, else base64 (as the export format decides it). */
-function dataFields(data: Buffer | null): Record<string, string> {
-  if (data === null) return {};
-  const encoded = encodeData(data);
-  return encoded.encoding === 'utf8' ? { data: encoded.data } : { dataBase64: encoded.data };
-}
+zooscope log <dir>… --locks <path> [--json] [--trace <file>] [--from <time|0xzxid>] [--to <time|0xzxid>]
+zooscope log <dir>… --tree-at <time|0xzxid> [--path <path>] [--export <file>] [--json]`;
 
 function recordFields(record: TxnRecord): Record<string, unknown> {
   const { op, ...rest } = record;
@@ -48,17 +41,6 @@ export function txnLine(txn: Txn): Record<string, unknown> {
 export function historyLine(entry: HistoryEntry): Record<string, unknown> {
   const { zxid, time, session, data, ttl, ...rest } = entry;
   return { zxid: hex(zxid), time, session: hex(session), ...rest, ...(data === undefined ? {} : dataFields(data)), ...(ttl === undefined ? {} : { ttl: String(ttl) }) };
-}
-
-const PREVIEW_CHARS = 60;
-
-/** What a human line says of data: its size, and its start when it is text. */
-function dataSummary(data: Buffer | null | undefined): string {
-  if (data === undefined) return '';
-  if (data === null) return ', no data';
-  const text = dataFields(data).data;
-  if (text === undefined) return `, ${data.length} bytes (binary)`;
-  return `, ${data.length} bytes: ${JSON.stringify(text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text)}`;
 }
 
 const REMOVALS: Record<NonNullable<HistoryEntry['removed']>, string> = {
@@ -85,30 +67,17 @@ function boundOf(text: string | undefined, flag: string): LogBound | undefined {
   return bound;
 }
 
-/**
- * Lines written a chunk at a time (a log has millions: one write each costs more than making them). JSON Lines keep
- * the exact value, hidden characters as \u escapes; a human line shows them as visible text, a line break inside a
- * value (a hostile path) included, so one transaction is one line.
- */
-class LineBatch {
-  private parts: string[] = [];
-  private size = 0;
-
-  constructor(private readonly out: Output, private readonly json: boolean) {}
-
-  add(line: string): void {
-    this.parts.push(this.json ? line : visibleText(line));
-    this.size += line.length;
-    if (this.size >= 65536) this.flush();
+/** `--tree-at` with its subtree and file, checked; undefined without it. */
+function momentArgs(values: { 'tree-at'?: string; export?: string; path?: string[]; history?: string; locks?: string; session?: string; from?: string; to?: string }): Omit<MomentArgs, 'json'> | undefined {
+  const at = values['tree-at'];
+  if (at === undefined) return undefined;
+  if (values.history !== undefined || values.locks !== undefined || values.session !== undefined || values.from !== undefined || values.to !== undefined) {
+    throw new UsageError('--tree-at takes neither --history, --locks, --session, --from nor --to: it is one moment');
   }
-
-  flush(): void {
-    if (this.parts.length === 0) return;
-    const chunk = `${this.parts.join('\n')}\n`;
-    this.parts = [];
-    this.size = 0;
-    this.out.exact(this.json ? escapeHiddenInJson(chunk) : chunk);
-  }
+  if ((values.path?.length ?? 0) > 1) throw new UsageError('--tree-at keeps one subtree: give --path once');
+  const root = values.path?.[0] ?? '/';
+  if (!root.startsWith('/') || /\*/.test(root) || (root.length > 1 && root.endsWith('/'))) throw new UsageError(`--path ${JSON.stringify(root)}: with --tree-at, expected a node's absolute path (no glob)`);
+  return { moment: boundOf(at, '--tree-at')!, root, exportFile: values.export };
 }
 
 /** The transactions the query asks about, with every issue; stops reading at a zxid bound. */
@@ -135,6 +104,9 @@ export const logCommand = defineCommand({
   --locks: the lock history of the queues under a path (holds, waits, hand-overs, sessions lost, contention figures),
     from the snapshot the logs go on from, times the leader's; --from/--to set the figures' window
   --trace: with --locks, writes the Trace Event Format (Perfetto), the same as the locks command writes
+  --tree-at: the tree as it was at a zxid or a time (the last transaction at or before it), rebuilt from the newest
+    snapshot written before then and the logs after it; --path keeps one subtree; a node a line (or JSON Lines)
+  --export: with --tree-at, writes that tree in the export format (0600), for zooscope diff or an import
   exit codes: 0 read whole, 1 something could not be read (said on stderr), 2 bad arguments`,
   options: {
     json: {},
@@ -145,6 +117,8 @@ export const logCommand = defineCommand({
     history: { takes: 'a path or a glob' },
     locks: { takes: 'a path' },
     trace: { takes: 'a file' },
+    'tree-at': { takes: 'a zxid (0x…) or an ISO time' },
+    export: { takes: 'a file' },
   },
   connects: false,
   failureExit: 1,
@@ -160,6 +134,8 @@ export const logCommand = defineCommand({
       throw new UsageError('--locks takes neither --history, --path nor --session: a queue\'s history needs every change under it');
     }
     if (values.trace !== undefined && values.locks === undefined) throw new UsageError('--trace goes with --locks');
+    if (values.export !== undefined && values['tree-at'] === undefined) throw new UsageError('--export goes with --tree-at');
+    const moment = momentArgs(values);
     const query: TxnQuery = {
       from: boundOf(values.from, '--from'), to: boundOf(values.to, '--to'),
       session: values.session === undefined ? undefined : BigInt(values.session), paths: values.path,
@@ -171,9 +147,10 @@ export const logCommand = defineCommand({
         throw new UsageError(`${target}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (error as Error).message}`);
       }
     });
-    return { json: !!values.json, sources, query, history: values.history, locks: values.locks, trace: values.trace };
+    return { json: !!values.json, sources, query, history: values.history, locks: values.locks, trace: values.trace, moment };
   },
-  async run({ json, sources, query, history, locks, trace }, { out, say }) {
+  async run({ json, sources, query, history, locks, trace, moment }, { out, say }) {
+    if (moment !== undefined) return runTreeAt(sources, { ...moment, json }, out, say);
     if (locks !== undefined) return runLocks(sources, locks, query, { json, trace }, out, say);
     const toZxid = query.to && 'zxid' in query.to ? query.to.zxid : undefined;
     const lines = new LineBatch(out, json);

@@ -26,7 +26,7 @@ export interface StartingSnapshot {
 }
 
 /** Snapshot files of the sources' folders, by the zxid in their names. */
-function snapshotsOf(sources: readonly LogSource[]): { file: string; zxid: bigint }[] {
+export function snapshotsOf(sources: readonly LogSource[]): { file: string; zxid: bigint }[] {
   const dirs = new Set(sources.flatMap((source) => source.files.map((file) => path.dirname(file))));
   return [...dirs].flatMap((dir) => fs.readdirSync(dir).flatMap((name) => {
     const match = SNAPSHOT_NAME.exec(name);

@@ -69,3 +69,16 @@ export function createPrivateFile(file: string): PrivateFile {
     },
   };
 }
+
+/** Writes a private file whole or not at all: `fill` writes its chunks; a throw leaves what was at the name as it was. */
+export async function writePrivateFile<T>(file: string, fill: (write: (chunk: string) => void) => T | Promise<T>): Promise<T> {
+  const target = createPrivateFile(file);
+  try {
+    const result = await fill((chunk) => target.write(chunk));
+    target.commit();
+    return result;
+  } catch (error) {
+    target.discard();
+    throw error;
+  }
+}

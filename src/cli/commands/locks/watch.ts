@@ -8,7 +8,7 @@ import {
   HistoryEvent, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTraceFromHistory, writeTraceFromRecording,
 } from '../../../zk/history';
 import type { ZkSession } from '../../../zk/session/session';
-import { createPrivateFile } from '../../../zk/transfer/privateFile';
+import { writePrivateFile } from '../../../zk/transfer/privateFile';
 import { visibleText } from '../../../shared/visibleText';
 import { eventLine, figuresText } from './historyFormat';
 import type { CommandContext } from '../../command';
@@ -124,14 +124,7 @@ export async function runReplay(file: string, args: Pick<WatchArgs, 'json' | 'tr
 }
 
 async function writeStreamedTrace(recording: string | readonly string[], file: string): Promise<void> {
-  const target = createPrivateFile(file);
-  try {
-    await writeTraceFromRecording(recording, (chunk) => target.write(chunk), visibleText);
-    target.commit();
-  } catch (error) {
-    target.discard();
-    throw error;
-  }
+  await writePrivateFile(file, (write) => writeTraceFromRecording(recording, write, visibleText));
 }
 
 async function finish(history: LockHistory, window: { from: number; to: number }, args: Pick<WatchArgs, 'json' | 'trace'>, out: Output): Promise<void> {
@@ -144,12 +137,5 @@ async function finish(history: LockHistory, window: { from: number; to: number }
 
 /** The history's Trace Event file (0600), whole or not at all. */
 export async function writeTraceFile(history: LockHistory, file: string, now: number): Promise<void> {
-  const target = createPrivateFile(file);
-  try {
-    await writeTraceFromHistory(history, (chunk) => target.write(chunk), { now, text: visibleText });
-    target.commit();
-  } catch (error) {
-    target.discard();
-    throw error;
-  }
+  await writePrivateFile(file, (write) => writeTraceFromHistory(history, write, { now, text: visibleText }));
 }
