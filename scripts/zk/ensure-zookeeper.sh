@@ -12,6 +12,8 @@ for jar in netty-codec netty-resolver netty-transport-native-unix-common; do
   [ -f "/usr/share/java/$jar.jar" ] || { missing+=(libnetty-java); break; }
 done
 [ -f /usr/share/java/slf4j-simple.jar ] || missing+=(libslf4j-java)
+# Snapshots written with zookeeper.snapshot.compression.method=snappy need it on the server's class path.
+[ -f /usr/share/java/snappy-java.jar ] || missing+=(libsnappy-java)
 command -v openssl >/dev/null || missing+=(openssl)
 [ ${#missing[@]} = 0 ] && exit 0
 echo "installing for the ZooKeeper test servers: ${missing[*]}" >&2

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const CLASS_PATH = ['zookeeper.jar', 'zookeeper-jute.jar', 'commons-cli.jar', 'slf4j-api.jar', 'slf4j-simple.jar'].map((j) => `/usr/share/java/${j}`).join(':');
+const CLASS_PATH = ['zookeeper.jar', 'zookeeper-jute.jar', 'commons-cli.jar', 'slf4j-api.jar', 'slf4j-simple.jar', 'snappy-java.jar'].map((j) => `/usr/share/java/${j}`).join(':');
 
 async function java(mainClass: string, args: string[], props: string[] = []): Promise<string> {
   const { stdout } = await run('java', ['-Xmx256m', '-XX:TieredStopAtLevel=1', '-Duser.timezone=UTC', ...props, '-cp', CLASS_PATH, mainClass, ...args], { maxBuffer: 256 * 1024 * 1024 });

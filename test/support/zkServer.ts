@@ -40,7 +40,8 @@ function classPath(secure: boolean): string {
   if (home && fs.existsSync(path.join(home, 'lib'))) {
     return [path.join(home, 'lib', '*'), path.join(home, 'conf')].join(':');
   }
-  const debian = ['/usr/share/java/zookeeper.jar', '/usr/share/java/servlet-api.jar', '/usr/share/java/slf4j-simple.jar', ...(secure ? NETTY_JARS : [])];
+  // snappy-java: for snapshots written with zookeeper.snapshot.compression.method=snappy (not in the jar's manifest).
+  const debian = ['/usr/share/java/zookeeper.jar', '/usr/share/java/servlet-api.jar', '/usr/share/java/slf4j-simple.jar', '/usr/share/java/snappy-java.jar', ...(secure ? NETTY_JARS : [])];
   if (!fs.existsSync(debian[0])) throw new Error('ZooKeeper not found: run scripts/zk/ensure-zookeeper.sh or set ZOOKEEPER_HOME');
   return debian.join(':');
 }

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { compress } from 'snappyjs';
 import { Readable } from 'node:stream';
 import { readSnapshot, readSnapshotFile } from '../../src/zk/serverLogs/snapshotReader';
 import type { SnapshotReadItem } from '../../src/zk/serverLogs/snapshotTypes';
@@ -134,21 +135,41 @@ describe('snapshot reader', () => {
     assert.deepEqual(of(items, 'issue').map((i) => i.issue.kind), ['tooMany']);
   });
 
-  test('gzip snapshots are read by their name, plain ones too; snappy says it is not read yet', async () => {
+  /** snappy-java's stream (SnappyOutputStream): magic, version 1, compatible 1, then length-prefixed raw blocks of `block` bytes. */
+  function snappyJavaStream(bytes: Buffer, block: number): Buffer {
+    const parts = [Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1])];
+    for (let at = 0; at < bytes.length; at += block) {
+      const compressed = Buffer.from(compress(bytes.subarray(at, at + block)));
+      const length = Buffer.alloc(4);
+      length.writeInt32BE(compressed.length);
+      parts.push(length, compressed);
+    }
+    return Buffer.concat(parts);
+  }
+
+  test('gzip and snappy snapshots are read by their name, plain ones too; a corrupt or bomb stream is one line', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-snap-'));
     try {
       const bytes = snapshotFile({ ...TREE, digest: { zxid: 3n, version: 2, digest: 1n } });
       fs.writeFileSync(path.join(dir, 'snapshot.3.gz'), zlib.gzipSync(bytes));
       fs.writeFileSync(path.join(dir, 'snapshot.3'), bytes);
-      fs.writeFileSync(path.join(dir, 'snapshot.3.snappy'), bytes);
-      for (const name of ['snapshot.3.gz', 'snapshot.3']) {
+      fs.writeFileSync(path.join(dir, 'snapshot.3.snappy'), snappyJavaStream(bytes, 7));
+      for (const name of ['snapshot.3.gz', 'snapshot.3', 'snapshot.3.snappy']) {
         const items = await collect(readSnapshotFile(path.join(dir, name)));
         assert.deepEqual(of(items, 'issue'), [], name);
         assert.equal(of(items, 'node').length, 5, name);
         assert.deepEqual(of(items, 'sealed'), [{ kind: 'sealed', seals: 2 }], name);
       }
-      const snappy = await collect(readSnapshotFile(path.join(dir, 'snapshot.3.snappy')));
-      assert.deepEqual(snappy.map((i) => i.kind), ['issue']);
+      // Not snappy at all; a block whose length is a bomb; a stream cut inside a block: one line each.
+      const framed = snappyJavaStream(bytes, 7);
+      const bomb = Buffer.from(framed);
+      bomb.writeInt32BE(0x7ffffff0, 16);
+      for (const [name, body, says] of [['snapshot.5.snappy', bytes, /no SNAPPY magic/], ['snapshot.6.snappy', bomb, /not a length snappy-java writes/], ['snapshot.7.snappy', framed.subarray(0, framed.length - 5), /ends inside a snappy block/]] as const) {
+        fs.writeFileSync(path.join(dir, name), body);
+        const items = await collect(readSnapshotFile(path.join(dir, name)));
+        assert.equal(of(items, 'issue').length, 1, name);
+        assert.match(of(items, 'issue')[0].issue.message, says, name);
+      }
       fs.writeFileSync(path.join(dir, 'snapshot.4.gz'), Buffer.concat([zlib.gzipSync(bytes).subarray(0, 40), Buffer.alloc(40, 7)]));
       const corrupt = await collect(readSnapshotFile(path.join(dir, 'snapshot.4.gz')));
       assert.equal(of(corrupt, 'issue').length, 1);

@@ -4,7 +4,8 @@
 import { Adler32 } from './adler32';
 import { ByteSource } from './byteSource';
 import { logIssue, type LogIssue } from './logIssues';
-import { snapshotBytes, UnsupportedCompression } from './snapshotStream';
+import { SnappyStreamError } from './snappyJavaStream';
+import { snapshotBytes } from './snapshotStream';
 import type { SnapshotNode, SnapshotReadItem } from './snapshotTypes';
 import { readSnapshotTrailer } from './snapshotTrailer';
 import { StreamEnded, StreamJute, UnreasonableLength } from './streamJute';
@@ -23,17 +24,9 @@ export interface SnapshotReadOptions {
   maxNodes?: number;
 }
 
-/** Reads a snapshot file from disk, plain or gzip by its name. */
+/** Reads a snapshot file from disk, plain, gzip or snappy by its name (as SnapStream picks it). */
 export async function* readSnapshotFile(file: string, options: SnapshotReadOptions = {}): AsyncGenerator<SnapshotReadItem> {
-  let bytes: AsyncIterable<Buffer>;
-  try {
-    bytes = snapshotBytes(file);
-  } catch (error) {
-    if (!(error instanceof UnsupportedCompression)) throw error;
-    yield { kind: 'issue', issue: logIssue('badHeader', file, 0, `${error.message}; file skipped`) };
-    return;
-  }
-  yield* readSnapshot(bytes, file, options);
+  yield* readSnapshot(snapshotBytes(file), file, options);
 }
 
 /** Reads a snapshot from a stream of its uncompressed bytes; `name` says which file in issues. */
@@ -91,6 +84,7 @@ export async function* readSnapshot(chunks: AsyncIterable<Buffer | Uint8Array | 
     if (error instanceof StreamEnded) yield issue('tornEntry', source.offset, `${error.message}: the snapshot is cut short`);
     else if (error instanceof UnreasonableLength) yield issue('badLength', source.offset, `${error.message}; the rest of the file is not read`);
     else if ((error as NodeJS.ErrnoException).code?.startsWith('Z_')) yield issue('badHeader', source.offset, `the compressed stream is corrupt (${(error as Error).message})`);
+    else if (error instanceof SnappyStreamError) yield issue('badHeader', source.offset, `${error.message}; the rest of the file is not read`);
     else throw error;
   } finally {
     await source.close();
