@@ -15,6 +15,7 @@ import * as heldLocks from './heldLocks';
 import * as lockQueue from './lockQueue';
 import * as nodes from './nodes';
 import * as search from './search';
+import * as serverHistory from './serverHistory';
 import * as shell from './shell';
 import * as terminal from './terminal';
 import { TestApi, testApi } from './testApi';
@@ -27,6 +28,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   learnRowMenuCommands(context.extension.packageJSON as Parameters<typeof learnRowMenuCommands>[0]);
   const core = createCore(context);
   const held = heldLocks.register(context, core);
+  const locks = lockQueue.register(context, core, held.api);
+  const comparing = compare.register(context, core);
   const features = [
     connections.register(context, core),
     explorer.register(context, core),
@@ -34,9 +37,10 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     nodes.register(context, core),
     search.register(context, core),
     transfer.register(context, core),
-    compare.register(context, core),
+    comparing,
     held,
-    lockQueue.register(context, core, held.api),
+    locks,
+    serverHistory.register(context, core, locks.api, comparing.api),
     ensemble.register(context, core),
     shell.register(context, core),
     terminal.register(context),

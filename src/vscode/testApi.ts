@@ -11,6 +11,7 @@ import type { HeldLocksParts } from './heldLocks';
 import type { LockQueueCommands, LockQueueParts } from './lockQueue';
 import type { NodeCommands } from './nodes';
 import type { SearchCommands, SearchParts } from './search';
+import type { ServerHistoryCommands } from './serverHistory';
 import type { ShellCommands, ShellParts } from './shell';
 import type { TerminalParts } from './terminal';
 import type { TransferCommands } from './transfer';
@@ -24,7 +25,7 @@ export interface ShownMessages {
  * Commands with their presets (answers, files, confirmations given instead of asked), arguments as tests passed them
  * to executeCommand before. The registered commands take only a target and a selection; these are reached only here.
  */
-export type PresetCommands = ConnectionCommands & ExplorerCommands & LockQueueCommands & NodeCommands & SearchCommands & ShellCommands & TransferCommands & CompareCommands;
+export type PresetCommands = ConnectionCommands & ExplorerCommands & LockQueueCommands & NodeCommands & SearchCommands & ShellCommands & TransferCommands & CompareCommands & ServerHistoryCommands;
 
 export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts, ShellParts, TerminalParts, CompareParts, ShownMessages {
   readonly commands: PresetCommands;

@@ -9,7 +9,7 @@ import { ViewCommand } from '../core/commandIds';
 import type { Core } from '../core/core';
 import { nodeTargetOrAsk } from '../core/targets';
 import type { CompareResultsProvider } from './compareResults';
-import type { SideDocuments } from './sideDocuments';
+import type { SideDocuments } from '../common/dataDiffDocuments';
 import { openSide, pickSide, sideLabel, SidePreset } from './pickSide';
 
 const t = vscode.l10n.t;

@@ -4,10 +4,14 @@ import * as vscode from 'vscode';
 import { Command } from '../core/commandIds';
 import { registerCommands, withPresets } from '../core/commands';
 import type { Core, Registered } from '../core/core';
+import type { NodeTarget } from '../core/targets';
+import type { CompareResult } from '../../zk/compare';
 import { compareWith, ComparePreset, openCompareDiff } from './compareCommand';
 import { CompareItem, CompareResultsProvider } from './compareResults';
 import { copyTo, CopyPreset } from './copyCommand';
-import { COMPARE_SCHEME, SideDocuments } from './sideDocuments';
+import { SideDocuments } from '../common/dataDiffDocuments';
+
+const COMPARE_SCHEME = 'zooscope-compare';
 
 function presetCommands(context: Parameters<typeof compareWith>[0] & { sides: SideDocuments }) {
   return {
@@ -24,12 +28,17 @@ export interface CompareParts {
   readonly compareResults: CompareResultsProvider;
 }
 
-export function register(_context: vscode.ExtensionContext, core: Core): Registered<undefined, CompareParts & { commands: CompareCommands }> {
+/** What other features may use: a node's subtree compared with an export file they made (a past moment's). */
+export interface CompareApi {
+  compareWithExport(target: NodeTarget, file: string): Promise<CompareResult | undefined>;
+}
+
+export function register(_context: vscode.ExtensionContext, core: Core): Registered<CompareApi, CompareParts & { commands: CompareCommands }> {
   const compareResults = new CompareResultsProvider();
-  const sides = new SideDocuments();
+  const sides = new SideDocuments(COMPARE_SCHEME);
   const context = { ...core, compareResults, sides };
   return {
-    api: undefined,
+    api: { compareWithExport: (target, file) => compareWith(context, target, { other: { file } }) },
     parts: { compareResults, commands: presetCommands(context) },
     disposables: [
       compareResults,

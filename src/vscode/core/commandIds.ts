@@ -57,6 +57,10 @@ export const Command = {
   mirrorTo: 'zooscope.mirrorTo',
   openCompareDiff: 'zooscope.openCompareDiff',
   clearCompareResults: 'zooscope.clearCompareResults',
+  chooseServerLogFolders: 'zooscope.chooseServerLogFolders',
+  showNodeServerHistory: 'zooscope.showNodeServerHistory',
+  lockHistoryFromServerLogs: 'zooscope.lockHistoryFromServerLogs',
+  compareWithPastMoment: 'zooscope.compareWithPastMoment',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];

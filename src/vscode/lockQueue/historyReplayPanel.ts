@@ -21,8 +21,9 @@ export class HistoryReplayPanel implements vscode.Disposable {
   readonly onDidClose = this.closed.event;
   private disposed = false;
 
-  constructor(readonly panel: vscode.WebviewPanel, readonly file: string, loaded: LoadedRecording, extensionUri: vscode.Uri) {
-    panel.title = t('Lock History {0}', path.basename(file));
+  /** `name`: what the panel is of (a recording file's name, or where a history from the servers' logs came from). */
+  constructor(readonly panel: vscode.WebviewPanel, readonly file: string, loaded: LoadedRecording, extensionUri: vscode.Uri, private readonly name = path.basename(file)) {
+    panel.title = t('Lock History {0}', name);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'zooscope.svg');
     panel.webview.options = { enableScripts: true, localResourceRoots: webviewRoots(extensionUri) };
     this.channel = new WebviewChannel(panel, {
@@ -40,7 +41,7 @@ export class HistoryReplayPanel implements vscode.Disposable {
   private greet(): void {
     this.channel.post({
       type: 'init', state: { connectionId: '', root: '/', mode: 'queue' }, connectionName: '', strings: webviewStrings(),
-      capabilities: { canAcquire: false, canRelease: false, canForceRelease: false }, replay: { file: path.basename(this.file) },
+      capabilities: { canAcquire: false, canRelease: false, canForceRelease: false }, replay: { file: this.name },
     });
     this.history.sendNow();
   }

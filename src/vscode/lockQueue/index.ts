@@ -1,6 +1,8 @@
 // Lock queue: the panel that shows live lock queues of any client library (who holds, who waits in which order,
 // who watches whom) and acts on them; restored after a reload by its serializer.
 import * as vscode from 'vscode';
+import type { LoadedRecording } from '../../zk/history';
+import type { HistoryReplayPanel } from './historyReplayPanel';
 import { LOCK_QUEUE_VIEW_TYPE } from '../../shared/lockQueueMessages';
 import { Command } from '../core/commandIds';
 import { registerCommands, withPresets } from '../core/commands';
@@ -12,6 +14,11 @@ import { exportLockHistory, exportLockTrace, HistoryFilePreset, openLockHistory 
 
 export interface LockQueueParts {
   readonly locks: LockPanels;
+}
+
+/** What other features may use: a lock history shown read-only in the panel (one not read from a recording file). */
+export interface LockQueueApi {
+  showHistory(name: string, loaded: LoadedRecording): HistoryReplayPanel;
 }
 
 /** The panels opened on a path given instead of asked: only for the test API. */
@@ -27,11 +34,11 @@ function presetCommands(lockQueue: LockQueueContext) {
 
 export type LockQueueCommands = ReturnType<typeof presetCommands>;
 
-export function register(context: vscode.ExtensionContext, core: Core, heldLocks: HeldLocksApi): Registered<undefined, LockQueueParts & { commands: LockQueueCommands }> {
+export function register(context: vscode.ExtensionContext, core: Core, heldLocks: HeldLocksApi): Registered<LockQueueApi, LockQueueParts & { commands: LockQueueCommands }> {
   const locks = new LockPanels(context.extensionUri, context.workspaceState, core, heldLocks);
   const lockQueue: LockQueueContext = { ...core, locks };
   return {
-    api: undefined,
+    api: { showHistory: (name, loaded) => locks.showReplay(name, loaded, name) },
     parts: { locks, commands: presetCommands(lockQueue) },
     disposables: [
       locks,

@@ -48,9 +48,9 @@ export class LockPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
   }
 
   /** A recording opened as a replay timeline. */
-  showReplay(file: string, loaded: LoadedRecording): HistoryReplayPanel {
-    const panel = vscode.window.createWebviewPanel(LOCK_HISTORY_VIEW_TYPE, file, vscode.ViewColumn.Active, { enableScripts: true });
-    const replay = new HistoryReplayPanel(panel, file, loaded, this.extensionUri);
+  showReplay(file: string, loaded: LoadedRecording, name?: string): HistoryReplayPanel {
+    const panel = vscode.window.createWebviewPanel(LOCK_HISTORY_VIEW_TYPE, name ?? file, vscode.ViewColumn.Active, { enableScripts: true });
+    const replay = new HistoryReplayPanel(panel, file, loaded, this.extensionUri, name);
     this.replays.add(replay);
     replay.onDidClose(() => this.replays.delete(replay));
     return replay;

@@ -1,11 +1,11 @@
-// The two sides of a data difference as read-only documents (scheme zooscope-compare), decoded as the data editor
-// decodes them (text when the bytes are text, else hex), for VS Code's diff editor. The URI holds numbers only;
-// the node's name goes in the diff editor's title, made visible.
+// The two sides of a data difference as read-only documents, decoded as the data editor decodes them (text when the
+// bytes are text, else hex), for VS Code's diff editor: two subtrees' versions of a node (Compare With…), or two
+// versions of one node from the servers' logs. The URI holds numbers only; the node's name goes in the diff
+// editor's title, made visible.
 import * as vscode from 'vscode';
-import { defaultView, encodeView } from '../common/dataCodec';
-import { shown } from '../common/untrustedText';
+import { defaultView, encodeView } from './dataCodec';
+import { shown } from './untrustedText';
 
-export const COMPARE_SCHEME = 'zooscope-compare';
 const KEPT = 200;
 
 /** The document text of one side's bytes (null: no data, an empty document). */
@@ -17,13 +17,16 @@ export class SideDocuments implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
   private count = 0;
 
+  /** `scheme`: the one this provider is registered for. */
+  constructor(readonly scheme: string) {}
+
   /** Opens the diff editor on the two sides. */
   async showDiff(path: string, left: Buffer | null, right: Buffer | null, leftLabel: string, rightLabel: string): Promise<void> {
     // One view for both sides: when either is binary, both are shown as hex so their lines line up.
     const view = defaultView(left ?? Buffer.alloc(0)) === 'text' && defaultView(right ?? Buffer.alloc(0)) === 'text' ? 'text' : 'hex';
     const id = ++this.count;
     const uri = (side: string, data: Buffer | null) => {
-      const u = vscode.Uri.from({ scheme: COMPARE_SCHEME, path: `/${id}/${side}` });
+      const u = vscode.Uri.from({ scheme: this.scheme, path: `/${id}/${side}` });
       this.texts.set(u.toString(), decodedSide(data, view));
       return u;
     };

@@ -1,0 +1,57 @@
+// Server history: the past read from the servers' own transaction logs and snapshots (a member's data directory, or
+// a copy of it): a node's every version and who removed it, a lock's history after the fact, the tree at a moment
+// compared with now. The folders are chosen once per connection ("Choose Server Log Folders…") and remembered.
+import * as vscode from 'vscode';
+import { SideDocuments } from '../common/dataDiffDocuments';
+import { info } from '../common/notifier';
+import { Command } from '../core/commandIds';
+import { registerCommands, withPresets } from '../core/commands';
+import type { Core, Registered } from '../core/core';
+import { pickConnection } from '../core/pickConnection';
+import type { CompareApi } from '../compare';
+import type { LockQueueApi } from '../lockQueue';
+import { lockHistoryFromServerLogs, type LockHistoryPreset } from './lockHistoryCommand';
+import { LogFolders } from './logFolders';
+import { compareWithPastMoment, type MomentPreset } from './momentCommand';
+import { showNodeServerHistory, type NodeHistoryPreset } from './nodeHistoryCommand';
+
+const PAST_SCHEME = 'zooscope-past';
+const t = vscode.l10n.t;
+
+async function chooseFolders(context: Core & { folders: LogFolders }, arg: unknown): Promise<string[] | undefined> {
+  const connectionId = await pickConnection(context, arg, false);
+  if (!connectionId) return undefined;
+  const folders = await context.folders.choose(connectionId);
+  if (folders) void info(t('Server history of {0} reads {1}.', context.store.get(connectionId)?.name ?? connectionId, folders.join(', ')));
+  return folders;
+}
+
+type Context = Parameters<typeof showNodeServerHistory>[0] & { lockQueue: LockQueueApi; compare: CompareApi };
+
+function presetCommands(context: Context) {
+  return {
+    showNodeServerHistory: withPresets(Command.showNodeServerHistory, (target: unknown, preset?: NodeHistoryPreset) => showNodeServerHistory(context, target, preset)),
+    lockHistoryFromServerLogs: withPresets(Command.lockHistoryFromServerLogs, (target: unknown, preset?: LockHistoryPreset) => lockHistoryFromServerLogs(context, target, preset)),
+    compareWithPastMoment: withPresets(Command.compareWithPastMoment, (target: unknown, preset?: MomentPreset) => compareWithPastMoment(context, target, preset)),
+  };
+}
+
+export type ServerHistoryCommands = ReturnType<typeof presetCommands>;
+
+export function register(context: vscode.ExtensionContext, core: Core, lockQueue: LockQueueApi, compare: CompareApi): Registered<undefined, { commands: ServerHistoryCommands }> {
+  const sides = new SideDocuments(PAST_SCHEME);
+  const feature: Context = { ...core, folders: new LogFolders(context.workspaceState, core), sides, lockQueue, compare };
+  return {
+    api: undefined,
+    parts: { commands: presetCommands(feature) },
+    disposables: [
+      vscode.workspace.registerTextDocumentContentProvider(PAST_SCHEME, sides),
+      ...registerCommands({
+        [Command.chooseServerLogFolders]: (target) => chooseFolders(feature, target),
+        [Command.showNodeServerHistory]: (target) => showNodeServerHistory(feature, target),
+        [Command.lockHistoryFromServerLogs]: (target) => lockHistoryFromServerLogs(feature, target),
+        [Command.compareWithPastMoment]: (target) => compareWithPastMoment(feature, target),
+      }),
+    ],
+  };
+}

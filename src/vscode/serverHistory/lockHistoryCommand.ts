@@ -1,0 +1,70 @@
+// "Lock History from Server Logs…": the lock history of the queues under a node, built after the fact from the
+// servers' logs (the oldest snapshot the logs go on from, then every transaction), shown in the lock panel's
+// timeline read-only, with the same figures and exports as a recorded one. Every time is the leader's.
+import * as vscode from 'vscode';
+import { lockHistoryFromLogs } from '../../zk/history/fromServerLogs';
+import { readLogSet, type LogSetItem, type LogSource } from '../../zk/serverLogs/logSet';
+import { startingSnapshot } from '../../zk/serverLogs/startingSnapshot';
+import { isPathNode } from '../../zk/tree/treeNodes';
+import { askZnodePath } from '../common/askZnodePath';
+import { log } from '../common/log';
+import { info, warn } from '../common/notifier';
+import { withCancellableProgress } from '../common/progress';
+import { shown } from '../common/untrustedText';
+import { pickConnection } from '../core/pickConnection';
+import type { LockQueueApi } from '../lockQueue';
+import type { ServerHistoryContext } from './nodeHistoryCommand';
+
+const t = vscode.l10n.t;
+
+export interface LockHistoryPreset {
+  folders?: string[];
+  path?: string;
+}
+
+/** The transactions, cancellable, with each issue logged and counted. */
+async function* watched(sources: readonly LogSource[], signal: AbortSignal, issues: string[]): AsyncGenerator<LogSetItem> {
+  for await (const item of readLogSet(sources)) {
+    signal.throwIfAborted();
+    if (item.kind === 'issue') issues.push(item.issue.message);
+    yield item;
+  }
+}
+
+export async function lockHistoryFromServerLogs(context: ServerHistoryContext & { lockQueue: LockQueueApi }, arg?: unknown, preset?: LockHistoryPreset): Promise<{ intervals: number } | undefined> {
+  const connectionId = await pickConnection(context, arg, false);
+  if (!connectionId) return undefined;
+  const root = preset?.path ?? (isPathNode(arg) && arg.kind === 'znode' ? arg.path
+    : await askZnodePath(undefined, { title: t('Lock History from Server Logs'), prompt: t('The lock, or a node with locks under it'), value: '/' }));
+  if (root === undefined) return undefined;
+  const sources = await context.folders.sources(connectionId, preset?.folders);
+  if (!sources) return undefined;
+  const issues: string[] = [];
+  let built;
+  try {
+    built = await withCancellableProgress(t('Building the lock history of {0} from the server logs…', shown(root)), async (signal) => {
+      const start = await startingSnapshot(sources, root);
+      if ('problem' in start) return { problem: start.problem };
+      return lockHistoryFromLogs(watched(sources, signal, issues), root, start);
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') return undefined;
+    throw error;
+  }
+  if ('problem' in built) {
+    void warn(t('No lock history can be built from these logs: {0}', built.problem));
+    return undefined;
+  }
+  for (const issue of issues) log().warn(`server logs: ${issue}`);
+  if (built.stoppedAt) void warn(t('The history stops early: {0}', built.stoppedAt));
+  else if (issues.length > 0) void warn(t('{0} problems reading the server logs (a cut entry, a gap): the history may miss changes. The log (ZooScope: Show Log) has each.', issues.length));
+  const intervals = [...built.history.intervals()].length;
+  if (intervals === 0) {
+    void info(t('The server logs hold no lock activity under {0}.', root));
+    return { intervals };
+  }
+  const from = built.from ?? 0;
+  context.lockQueue.showHistory(t('{0} (server logs)', root), { history: built.history, startedAt: from, root, tornLastLine: false, lastAt: built.to ?? from });
+  log().info(`lock history of ${root} from ${sources.map((s) => s.name).join(', ')}: ${intervals} intervals`);
+  return { intervals };
+}
