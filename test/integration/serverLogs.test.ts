@@ -168,6 +168,22 @@ for (const form of [
       assert.equal(sessionOf('/w/box', 'deleteContainer'), '0x0');
     });
 
+    test('zooscope log --sessions: each session\'s start, timeout, end and writes; the ephemerals its end removed', async () => {
+      const run = await zooscopeLog([dataDir, '--sessions', '--json']);
+      assert.equal(run.code, 0, run.errors.join('\n'));
+      const sessions = run.lines.map((line) => JSON.parse(line) as { session: string; began?: number; timeoutMs?: number; end?: string; created: number; deleted: number; failed: number; ephemeralsAtEnd?: string[] });
+      const temp = sessions.find((s) => s.ephemeralsAtEnd?.includes('/w/eph'));
+      assert.ok(temp, JSON.stringify(sessions));
+      assert.equal(temp.end, 'closed');
+      assert.equal(temp.created, 2);
+      assert.ok(temp.began !== undefined && temp.timeoutMs! > 0);
+      assert.deepEqual(temp.ephemeralsAtEnd!.map((p) => p.replace(/\d+$/, '')).sort(), ['/w/eph', '/w/eph-']);
+      const writer = sessions.find((s) => s.deleted >= 2 && s.failed >= 2);
+      assert.ok(writer, `the writer deleted /w/b and /w/box/item, and failed twice (a create, a multi): ${JSON.stringify(sessions)}`);
+      const human = await zooscopeLog([dataDir, '--sessions']);
+      assert.ok(human.lines.some((line) => line.startsWith(`${temp.session} began `) && line.includes('closed by its client') && line.includes('/w/eph')), human.lines.join('\n'));
+    });
+
     test('every snapshot: the same tree as SnapshotFormatter (paths and stat fields), sealed', async () => {
       const snaps = files(dataDir, 'snapshot.');
       assert.ok(snaps.length >= 2, snaps.join(', '));

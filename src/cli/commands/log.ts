@@ -6,6 +6,7 @@ import { lockFigures, type HistoryEvent, type LockHistory } from '../../zk/histo
 import { lockHistoryFromLogs } from '../../zk/history/fromServerLogs';
 import { logSource, readLogSet, readLogSetBatches, type LogSetItem, type LogSource } from '../../zk/serverLogs/logSet';
 import { startingSnapshot } from '../../zk/serverLogs/startingSnapshot';
+import { SessionBook, type SessionSummary } from '../../zk/serverLogs/sessionHistory';
 import { eventLine, figuresText } from './locks/historyFormat';
 import { writeTraceFile } from './locks/watch';
 import type { Output } from '../output';
@@ -21,7 +22,8 @@ import { runTreeAt, type MomentArgs } from './logMoment';
 const USAGE = `zooscope log <dir|file>… [--json] [--path <glob>]… [--session <0x…>] [--from <time|0xzxid>] [--to <time|0xzxid>]
 zooscope log <dir|file>… --history <path|glob> [--json] [--from <time|0xzxid>] [--to <time|0xzxid>]
 zooscope log <dir>… --locks <path> [--json] [--trace <file>] [--from <time|0xzxid>] [--to <time|0xzxid>]
-zooscope log <dir>… --tree-at <time|0xzxid> [--path <path>] [--export <file>] [--json]`;
+zooscope log <dir>… --tree-at <time|0xzxid> [--path <path>] [--export <file>] [--json]
+zooscope log <dir|file>… --sessions [--session <0x…>] [--from <time|0xzxid>] [--to <time|0xzxid>] [--json]`;
 
 function recordFields(record: TxnRecord): Record<string, unknown> {
   const { op, ...rest } = record;
@@ -106,6 +108,8 @@ export const logCommand = defineCommand({
   --trace: with --locks, writes the Trace Event Format (Perfetto), the same as the locks command writes
   --tree-at: the tree as it was at a zxid or a time (the last transaction at or before it), rebuilt from the newest
     snapshot written before then and the logs after it; --path keeps one subtree; a node a line (or JSON Lines)
+  --sessions: each session: when it began (and its timeout) and ended (closed by its client, or expired), what it
+    created, deleted and changed, the ephemeral nodes that went with it
   --export: with --tree-at, writes that tree in the export format (0600), for zooscope diff or an import
   exit codes: 0 read whole, 1 something could not be read (said on stderr), 2 bad arguments`,
   options: {
@@ -119,6 +123,7 @@ export const logCommand = defineCommand({
     trace: { takes: 'a file' },
     'tree-at': { takes: 'a zxid (0x…) or an ISO time' },
     export: { takes: 'a file' },
+    sessions: {},
   },
   connects: false,
   failureExit: 1,
@@ -134,6 +139,9 @@ export const logCommand = defineCommand({
       throw new UsageError('--locks takes neither --history, --path nor --session: a queue\'s history needs every change under it');
     }
     if (values.trace !== undefined && values.locks === undefined) throw new UsageError('--trace goes with --locks');
+    if (values.sessions && (values.history !== undefined || values.locks !== undefined || values.path !== undefined || values['tree-at'] !== undefined)) {
+      throw new UsageError('--sessions takes neither --history, --locks, --path nor --tree-at');
+    }
     if (values.export !== undefined && values['tree-at'] === undefined) throw new UsageError('--export goes with --tree-at');
     const moment = momentArgs(values);
     const query: TxnQuery = {
@@ -147,10 +155,11 @@ export const logCommand = defineCommand({
         throw new UsageError(`${target}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (error as Error).message}`);
       }
     });
-    return { json: !!values.json, sources, query, history: values.history, locks: values.locks, trace: values.trace, moment };
+    return { json: !!values.json, sources, query, history: values.history, locks: values.locks, trace: values.trace, moment, sessions: !!values.sessions };
   },
-  async run({ json, sources, query, history, locks, trace, moment }, { out, say }) {
+  async run({ json, sources, query, history, locks, trace, moment, sessions }, { out, say }) {
     if (moment !== undefined) return runTreeAt(sources, { ...moment, json }, out, say);
+    if (sessions) return runSessions(sources, query, json, out, say);
     if (locks !== undefined) return runLocks(sources, locks, query, { json, trace }, out, say);
     const toZxid = query.to && 'zxid' in query.to ? query.to.zxid : undefined;
     const lines = new LineBatch(out, json);
@@ -187,6 +196,37 @@ export const logCommand = defineCommand({
     return troubled ? 1 : 0;
   },
 });
+
+/** `--sessions`: a line (or JSON line) per session the window's transactions name. */
+async function runSessions(sources: LogSource[], query: TxnQuery, json: boolean, out: Output, say: (line: string) => void): Promise<number> {
+  const book = new SessionBook();
+  let troubled = false;
+  const toZxid = query.to && 'zxid' in query.to ? query.to.zxid : undefined;
+  for await (const item of matching(readLogSet(sources, { toZxid }), query)) {
+    if (item.kind === 'issue') {
+      troubled = true;
+      say(item.issue.message);
+    } else book.take(item.txn);
+  }
+  const lines = new LineBatch(out, json);
+  for (const summary of book.summaries()) {
+    if (out.closed) return 0;
+    lines.add(json ? JSON.stringify(sessionLine(summary)) : sessionText(summary));
+  }
+  lines.flush();
+  return troubled ? 1 : 0;
+}
+
+function sessionLine(s: SessionSummary): Record<string, unknown> {
+  return { ...s, session: hex(s.session) };
+}
+
+function sessionText(s: SessionSummary): string {
+  const began = s.began === undefined ? 'began before these logs' : `began ${new Date(s.began).toISOString()} (timeout ${s.timeoutMs} ms)`;
+  const ended = s.ended === undefined ? 'not ended in these logs' : `${s.end === 'expired' ? 'expired' : 'closed by its client'} ${new Date(s.ended).toISOString()}`;
+  const gone = s.ephemeralsAtEnd && s.ephemeralsAtEnd.length > 0 ? `; its end removed ${s.ephemeralsAtEnd.join(' ')}` : '';
+  return `${hex(s.session)} ${began}, ${ended}: created ${s.created}, deleted ${s.deleted}, other writes ${s.otherWrites}, failed ${s.failed}${gone}`;
+}
 
 /** `--locks`: the lock history under `root` from the snapshot the logs go on from, then its figures (and trace). */
 async function runLocks(sources: LogSource[], root: string, query: TxnQuery, options: { json: boolean; trace?: string }, out: Output, say: (line: string) => void): Promise<number> {
