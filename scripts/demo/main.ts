@@ -334,6 +334,8 @@ async function main(): Promise<void> {
         ? `               ${DEMO_ROOT}/locks       live Curator and kazoo lock queues (holders change every 20–40 s)\n`
           + `               ${DEMO_ROOT}/services    an ephemeral service instance`
         : '               (no live lock clients: --no-lock-clients)',
+      `  Its past:    right-click the connection › Server History, and choose ${path.join(member.dir, 'data')}`,
+      `               (node history, lock history after the fact, the tree at a past moment)`,
       '',
       `  Press Ctrl-C to stop everything${o.desktop ? ' (closing the VS Code window also stops the demo)' : ''}.`,
       bar, '',

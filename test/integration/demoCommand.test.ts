@@ -102,6 +102,9 @@ void test('npm run demo starts ZooKeeper, demo data, lock clients and VS Code, a
   // In use when asked, or taken between the question and the JVM's bind (another suite's demo on this machine).
   if (zkPort !== 2181) assert.match(output, /port 2181 (is in use|was taken meanwhile)/, 'says why it did not take 2181');
   assert.equal(new URL(url).searchParams.get('folder'), path.join(REPO, 'demo'));
+  // The folder the banner offers for Server History holds the server's logs.
+  const pastFolder = /Its past:.* choose (\S+)/.exec(output)?.[1];
+  assert.ok(pastFolder && fs.readdirSync(path.join(pastFolder, 'version-2')).some((name) => name.startsWith('log.')), `server logs in ${pastFolder}`);
 
   // code-server answers, and serves the workbench for the demo folder.
   const health = await get(`http://127.0.0.1:${csPort}/healthz`);
