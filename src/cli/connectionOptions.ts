@@ -124,7 +124,12 @@ function saslSettings(values: ConnectionValues, env: NodeJS.ProcessEnv): SaslSet
   return { mechanism: 'DIGEST-MD5', username: user, password };
 }
 
-function sshSettings(values: ConnectionValues, env: NodeJS.ProcessEnv): SshTunnelSettings | undefined {
+/** The bastion options alone, for a command that reaches members over SSH without a session (zooscope log). */
+export const SSH_OPTIONS = {
+  'ssh': CONNECTION_OPTIONS.ssh, 'ssh-jump': CONNECTION_OPTIONS['ssh-jump'], 'ssh-identity': CONNECTION_OPTIONS['ssh-identity'], 'ssh-config': CONNECTION_OPTIONS['ssh-config'],
+} as const satisfies OptionTable;
+
+export function sshSettings(values: Pick<ConnectionValues, keyof typeof SSH_OPTIONS>, env: NodeJS.ProcessEnv): SshTunnelSettings | undefined {
   const destination = values.ssh;
   if (destination !== undefined && !parseSshDestination(destination)) throw new UsageError('--ssh takes a bastion as [user@]host[:port]');
   const jumps = (values['ssh-jump'] ?? []).flatMap((value) => value.split(','));

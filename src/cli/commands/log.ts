@@ -15,7 +15,13 @@ import { parseLogBound, pastWindow, txnMatcher, type LogBound, type TxnQuery } f
 import type { Txn, TxnRecord } from '../../zk/serverLogs/txnTypes';
 import { hex } from '../../zk/stat';
 import { UsageError } from '../args';
-import { defineCommand, usageText } from '../command';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { connectStringProblemText, isConnectStringProblem, parseConnectString } from '../../zk/connectString';
+import { fetchRemoteLogs, type RemoteLogOptions } from '../../zk/serverLogs/remoteLogs';
+import { SSH_OPTIONS, SSH_SECRET_ENV, sshSettings } from '../connectionOptions';
+import { defineCommand, usageText, type CommandContext } from '../command';
 import { dataFields, dataSummary, LineBatch } from './logLines';
 import { runTreeAt, type MomentArgs } from './logMoment';
 
@@ -23,7 +29,8 @@ const USAGE = `zooscope log <dir|file>… [--json] [--path <glob>]… [--session
 zooscope log <dir|file>… --history <path|glob> [--json] [--from <time|0xzxid>] [--to <time|0xzxid>]
 zooscope log <dir>… --locks <path> [--json] [--trace <file>] [--from <time|0xzxid>] [--to <time|0xzxid>]
 zooscope log <dir>… --tree-at <time|0xzxid> [--path <path>] [--export <file>] [--json]
-zooscope log <dir|file>… --sessions [--session <0x…>] [--from <time|0xzxid>] [--to <time|0xzxid>] [--json]`;
+zooscope log <dir|file>… --sessions [--session <0x…>] [--from <time|0xzxid>] [--to <time|0xzxid>] [--json]
+zooscope log <connectString> --data-dir <dir> [--ssh <bastion> …] [--read-command <words>] [any form's flags]`;
 
 function recordFields(record: TxnRecord): Record<string, unknown> {
   const { op, ...rest } = record;
@@ -110,6 +117,10 @@ export const logCommand = defineCommand({
     snapshot written before then and the logs after it; --path keeps one subtree; a node a line (or JSON Lines)
   --sessions: each session: when it began (and its timeout) and ended (closed by its client, or expired), what it
     created, deleted and changed, the ephemeral nodes that went with it
+  --data-dir: the members' data directory: each member of <connectString> is read over SSH (through --ssh and its
+    --ssh-jump, --ssh-identity, --ssh-config, as the bastion's user; key or agent authentication), only ls and cat
+    run there; the files are copied into a private temporary folder, read, then removed
+  --read-command: words before each ls and cat on the members when the files need them, e.g. 'sudo -n'
   --export: with --tree-at, writes that tree in the export format (0600), for zooscope diff or an import
   exit codes: 0 read whole, 1 something could not be read (said on stderr), 2 bad arguments`,
   options: {
@@ -124,10 +135,13 @@ export const logCommand = defineCommand({
     'tree-at': { takes: 'a zxid (0x…) or an ISO time' },
     export: { takes: 'a file' },
     sessions: {},
+    'data-dir': { takes: 'the members\' data directory' },
+    'read-command': { takes: 'words such as \'sudo -n\'' },
+    ...SSH_OPTIONS,
   },
   connects: false,
   failureExit: 1,
-  parse({ values, positionals }) {
+  parse({ values, positionals, env }) {
     if (positionals.length === 0) throw new UsageError(`expected <dir|file>…\n${usageText(USAGE)}`);
     if (values.session !== undefined && !/^0x[0-9a-f]{1,16}$/i.test(values.session)) throw new UsageError(`--session ${JSON.stringify(values.session)}: expected a session id (0x…)`);
     if (values.history !== undefined && values.path !== undefined) throw new UsageError('--history takes its path itself: leave out --path');
@@ -148,16 +162,61 @@ export const logCommand = defineCommand({
       from: boundOf(values.from, '--from'), to: boundOf(values.to, '--to'),
       session: values.session === undefined ? undefined : BigInt(values.session), paths: values.path,
     };
-    const sources = positionals.map((target) => {
+    const remote = remoteArgs(values, positionals, env);
+    const sources = remote ? [] : positionals.map((target) => {
       try {
         return logSource(target);
       } catch (error) {
         throw new UsageError(`${target}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (error as Error).message}`);
       }
     });
-    return { json: !!values.json, sources, query, history: values.history, locks: values.locks, trace: values.trace, moment, sessions: !!values.sessions };
+    return { json: !!values.json, sources, remote, query, history: values.history, locks: values.locks, trace: values.trace, moment, sessions: !!values.sessions };
   },
-  async run({ json, sources, query, history, locks, trace, moment, sessions }, { out, say }) {
+  async run(args, context): Promise<number> {
+    if (!args.remote) return runOn(args.sources, args, context);
+    const copies = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-logs-'));
+    try {
+      const fetched = await fetchRemoteLogs(args.remote.members, { ...args.remote.options, into: copies });
+      for (const problem of fetched.problems) context.say(problem);
+      if (fetched.sources.length === 0) return 1;
+      context.say(`read the logs of ${fetched.sources.length} member${fetched.sources.length === 1 ? '' : 's'} over SSH (${(fetched.bytes / 1048576).toFixed(1)} MiB)`);
+      const code = await runOn(fetched.sources, args, context);
+      return fetched.problems.length > 0 ? Math.max(code, 1) : code;
+    } finally {
+      fs.rmSync(copies, { recursive: true, force: true });
+    }
+  },
+});
+
+/** The SSH form: the members of a connect string and how to read their data directory; undefined without --data-dir. */
+function remoteArgs(values: { 'data-dir'?: string; 'read-command'?: string } & Parameters<typeof sshSettings>[0], positionals: string[], env: NodeJS.ProcessEnv): { members: string[]; options: Omit<RemoteLogOptions, 'into'> } | undefined {
+  const ssh = sshSettings(values, env);
+  const dataDir = values['data-dir'];
+  if (dataDir === undefined) {
+    if (ssh || values['read-command'] !== undefined) throw new UsageError('--ssh and --read-command read the members\' logs: give --data-dir too');
+    return undefined;
+  }
+  if (ssh?.secret !== undefined) throw new UsageError(`the logs are read over SSH with key or agent authentication only: leave ${SSH_SECRET_ENV} unset`);
+  if (!dataDir.startsWith('/')) throw new UsageError(`--data-dir ${JSON.stringify(dataDir)}: expected the members' absolute path`);
+  if (positionals.length !== 1) throw new UsageError('with --data-dir, give one connect string (its members are read)');
+  const parsed = parseConnectString(positionals[0]);
+  if (isConnectStringProblem(parsed)) throw new UsageError(connectStringProblemText(parsed));
+  const readCommand = values['read-command']?.split(/\s+/).filter(Boolean);
+  return { members: [...new Set(parsed.servers.map((server) => server.host))], options: { ssh, dataDir, readCommand } };
+}
+
+/** What one form of the command asks, whatever the logs' source. */
+interface LogQuestion {
+  json: boolean;
+  query: TxnQuery;
+  history?: string;
+  locks?: string;
+  trace?: string;
+  moment?: Omit<MomentArgs, 'json'>;
+  sessions: boolean;
+}
+
+async function runOn(sources: LogSource[], { json, query, history, locks, trace, moment, sessions }: LogQuestion, { out, say }: CommandContext): Promise<number> {
     if (moment !== undefined) return runTreeAt(sources, { ...moment, json }, out, say);
     if (sessions) return runSessions(sources, query, json, out, say);
     if (locks !== undefined) return runLocks(sources, locks, query, { json, trace }, out, say);
@@ -194,8 +253,7 @@ export const logCommand = defineCommand({
     }
     lines.flush();
     return troubled ? 1 : 0;
-  },
-});
+}
 
 /** `--sessions`: a line (or JSON line) per session the window's transactions name. */
 async function runSessions(sources: LogSource[], query: TxnQuery, json: boolean, out: Output, say: (line: string) => void): Promise<number> {

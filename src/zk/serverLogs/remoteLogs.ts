@@ -1,0 +1,98 @@
+// A member's logs and snapshots fetched over SSH into a private local folder (0700; files 0600), so the readers run
+// on them as on a copy the operator made by hand. Only `ls` and `cat` run on the member (each behind the configured
+// read command, e.g. `sudo -n`, when the files need it), only on names a server writes (log.<hex>, snapshot.<hex>
+// with its compression); a member that cannot be read is one line, and the others are read.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { memberSshSettings, RemoteCommandError, runRemote } from '../tunnel/remoteCommand';
+import type { SshTunnelSettings } from '../tunnel/sshSettings';
+import { logSource, type LogSource } from './logSet';
+
+const SERVER_FILE = /^(log\.[0-9a-f]{1,16}|snapshot\.[0-9a-f]{1,16}(\.gz|\.snappy)?)$/i;
+/** A listing is names, one a line: far less than this. */
+const MAX_LISTING_BYTES = 16 * 1024 * 1024;
+
+export interface RemoteLogOptions {
+  /** The bastion (and jumps) the connection uses; undefined: the members are reached directly. */
+  ssh?: SshTunnelSettings;
+  /** The members' data directory (or their version-2 folder). */
+  dataDir: string;
+  /** Words before each `ls` and `cat` on the member, e.g. ['sudo', '-n']. */
+  readCommand?: readonly string[];
+  /** The private folder the copies go into (one folder a member). */
+  into: string;
+  onFile?(member: string, name: string): void;
+}
+
+export interface RemoteLogs {
+  sources: LogSource[];
+  /** One line a member that could not be read. */
+  problems: string[];
+  bytes: number;
+}
+
+async function listing(settings: SshTunnelSettings, words: string[]): Promise<string> {
+  const run = runRemote(settings, words);
+  let text = '';
+  run.stdout.setEncoding('utf8');
+  run.stdout.on('data', (chunk: string) => {
+    text += chunk;
+    if (text.length > MAX_LISTING_BYTES) run.kill();
+  });
+  await run.done;
+  return text;
+}
+
+/** The folder holding the files: `<dataDir>/version-2` when there is one, else `<dataDir>` itself. */
+async function serverFiles(settings: SshTunnelSettings, options: RemoteLogOptions): Promise<{ dir: string; names: string[] }> {
+  const read = options.readCommand ?? [];
+  for (const dir of [path.posix.join(options.dataDir, 'version-2'), options.dataDir]) {
+    let text: string;
+    try {
+      text = await listing(settings, [...read, 'ls', '-1', '--', dir]);
+    } catch (error) {
+      if (dir === options.dataDir) throw error;
+      continue;
+    }
+    const names = text.split('\n').filter((name) => SERVER_FILE.test(name));
+    if (names.length > 0 || dir === options.dataDir) return { dir, names };
+  }
+  return { dir: options.dataDir, names: [] };
+}
+
+async function fetchMember(member: string, options: RemoteLogOptions, into: string): Promise<number> {
+  const settings = memberSshSettings(options.ssh, member);
+  const { dir, names } = await serverFiles(settings, options);
+  if (names.length === 0) throw new RemoteCommandError(`no log.<zxid> or snapshot.<zxid> in ${dir}`);
+  fs.mkdirSync(into, { recursive: true, mode: 0o700 });
+  let bytes = 0;
+  for (const name of names) {
+    options.onFile?.(member, name);
+    const run = runRemote(settings, [...(options.readCommand ?? []), 'cat', '--', path.posix.join(dir, name)]);
+    const target = path.join(into, name);
+    run.stdout.on('data', (chunk: Buffer) => { bytes += chunk.length; });
+    await Promise.all([pipeline(run.stdout, fs.createWriteStream(target, { flags: 'wx', mode: 0o600 })), run.done]);
+  }
+  return bytes;
+}
+
+/** Each member's files copied into `options.into/<n>`; a source a member. */
+export async function fetchRemoteLogs(members: readonly string[], options: RemoteLogOptions): Promise<RemoteLogs> {
+  fs.mkdirSync(options.into, { recursive: true, mode: 0o700 });
+  fs.chmodSync(options.into, 0o700);
+  const sources: LogSource[] = [];
+  const problems: string[] = [];
+  let bytes = 0;
+  for (const [index, member] of members.entries()) {
+    const folder = path.join(options.into, String(index + 1));
+    try {
+      bytes += await fetchMember(member, options, folder);
+      sources.push({ ...logSource(folder), name: `${member}:${options.dataDir}` });
+    } catch (error) {
+      if (!(error instanceof RemoteCommandError) && (error as Error).name !== 'SshSettingsError') throw error;
+      problems.push(`${member}: the logs could not be read over SSH: ${(error as Error).message}`);
+    }
+  }
+  return { sources, problems, bytes };
+}
