@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { isExact, lockFigures, LockRecorder, type HistoryInterval } from '../../src/zk/history';
 import { escapeLabelValue, formatFor, LockMetrics, OTHER_LOCKS, DURATION_BUCKETS } from '../../src/zk/metrics';
+import { listenAddressOf } from '../../src/cli/commands/locks/metricsServer';
+import { UsageError } from '../../src/cli/args';
 import { snapshot, T0 } from './lockHistoryFixtures';
 
 const PROMETHEUS_ACCEPT = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
@@ -164,4 +166,15 @@ test('session losses: a hold or a wait whose session expired, told when closed o
   const got = samples(metrics.render('text'));
   assert.equal(got.get('zookeeper_lock_session_losses_total{lock="/L",recipe="unknown",role="hold"}'), 1);
   assert.equal(got.get('zookeeper_lock_session_losses_total{lock="/L",recipe="unknown",role="wait"}'), 1);
+});
+
+test('--metrics addresses: loopback unless a host is given; a bad one refused in one line', () => {
+  assert.deepEqual(listenAddressOf('9464'), { host: '127.0.0.1', port: 9464 });
+  assert.deepEqual(listenAddressOf(':9464'), { host: '127.0.0.1', port: 9464 });
+  assert.deepEqual(listenAddressOf('0.0.0.0:9464'), { host: '0.0.0.0', port: 9464 });
+  assert.deepEqual(listenAddressOf('[::1]:9464'), { host: '::1', port: 9464 });
+  assert.deepEqual(listenAddressOf('metrics.example:80'), { host: 'metrics.example', port: 80 });
+  for (const bad of ['', 'host', 'host:', ':70000', '1.2.3.4:-1', '::1:9464', 'a b:1']) {
+    assert.throws(() => listenAddressOf(bad), (error: Error) => error instanceof UsageError && !error.message.includes('\n'), bad);
+  }
 });
