@@ -3,9 +3,11 @@
 // what the figures count (exact holds in the histograms, bounds apart), from a real recorder fed hand-made reads.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import * as net from 'node:net';
 import { isExact, lockFigures, LockRecorder, type HistoryInterval } from '../../src/zk/history';
 import { escapeLabelValue, formatFor, LockMetrics, OTHER_LOCKS, DURATION_BUCKETS } from '../../src/zk/metrics';
-import { listenAddressOf } from '../../src/cli/commands/locks/metricsServer';
+import { listenAddressOf, MetricsServer } from '../../src/cli/commands/locks/metricsServer';
 import { UsageError } from '../../src/cli/args';
 import { snapshot, T0 } from './lockHistoryFixtures';
 
@@ -176,5 +178,25 @@ test('--metrics addresses: loopback unless a host is given; a bad one refused in
   assert.deepEqual(listenAddressOf('metrics.example:80'), { host: 'metrics.example', port: 80 });
   for (const bad of ['', 'host', 'host:', ':70000', '1.2.3.4:-1', '::1:9464', 'a b:1']) {
     assert.throws(() => listenAddressOf(bad), (error: Error) => error instanceof UsageError && !error.message.includes('\n'), bad);
+  }
+});
+
+test('--metrics on a port in use: one line that says so; a free one serves /metrics only', async () => {
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const { port } = taken.address() as net.AddressInfo;
+  try {
+    await assert.rejects(MetricsServer.listen({ host: '127.0.0.1', port }, new LockMetrics()), (error: Error) => error.message === `cannot serve metrics on 127.0.0.1:${port}: the port is in use`);
+  } finally {
+    taken.close();
+  }
+  const server = await MetricsServer.listen({ host: '127.0.0.1', port: 0 }, new LockMetrics());
+  try {
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    const status = (url: string) => new Promise<number>((resolve, reject) => http.get(url, (r) => { r.resume(); resolve(r.statusCode ?? 0); }).on('error', reject));
+    assert.equal(await status(server.url), 200);
+    assert.equal(await status(server.url.replace('/metrics', '/other')), 404);
+  } finally {
+    server.close();
   }
 });

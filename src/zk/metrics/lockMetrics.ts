@@ -72,6 +72,8 @@ export class LockMetrics {
   private ownLocks = 0;
   private foldedLocks = 0;
   private readonly series = new Map<string, RecipeSeries>();
+  /** Each lock path's series as last used: a hand-off finds it without building the key. */
+  private readonly lastSeries = new Map<string, RecipeSeries>();
   private readonly gauges = new Map<string, LockGauges>();
   /** Each lock's last queue length, for its label's sum. */
   private readonly lengths = new Map<string, number>();
@@ -170,8 +172,10 @@ export class LockMetrics {
 
   /** The series of an interval's lock label and its queue's recipe (as recognised when first asked). */
   private seriesOf(interval: HistoryInterval): RecipeSeries {
-    const lock = this.labelOf(interval.lock);
     const recipe = this.recipeOf(interval.lock) ?? 'unknown';
+    const last = this.lastSeries.get(interval.lock);
+    if (last?.recipe === recipe) return last;
+    const lock = this.labelOf(interval.lock);
     const key = `${lock}\0${recipe}`;
     let series = this.series.get(key);
     if (!series) {
@@ -179,6 +183,7 @@ export class LockMetrics {
       this.series.set(key, series);
       this.gaugesOf(lock);
     }
+    this.lastSeries.set(interval.lock, series);
     return series;
   }
 
