@@ -62,6 +62,9 @@ describe('lock metrics scraped by a real Prometheus', () => {
   let promUrl: string;
   let dir: string;
   let other: OtherClient;
+  let cli: string;
+  /** The recorder's --record file: its figures (--replay) are what the metrics must count. */
+  let recording: string;
   const drivers: ThirdPartyClient[] = [];
 
   const query = async (expr: string): Promise<PromSample[]> => {
@@ -83,7 +86,6 @@ describe('lock metrics scraped by a real Prometheus', () => {
   };
 
   before(async () => {
-    let cli: string;
     [cli, zk] = await Promise.all([sharedCliBundle(), startStandalone({ adminServer: true })]);
     other = await connectOtherClient(zk.connectString);
     await other.mkdirp('/prom');
@@ -91,7 +93,8 @@ describe('lock metrics scraped by a real Prometheus', () => {
     const [metricsPort, promPort] = [await freePort(), await freePort()];
     metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     promUrl = `http://127.0.0.1:${promPort}`;
-    recorder = spawn(process.execPath, [cli, 'locks', zk.connectString, '/prom', '--watch', '--metrics', `:${metricsPort}`,
+    recording = path.join(dir, 'night.jsonl');
+    recorder = spawn(process.execPath, [cli, 'locks', zk.connectString, '/prom', '--watch', '--record', recording, '--metrics', `:${metricsPort}`,
       '--max-locks', String(MAX_LOCKS), '--admin-port', String(zk.members[0].adminPort)], { stdio: ['ignore', 'pipe', 'pipe'] });
     endsWithTestProcess(recorder);
     recorderOut = linesOf(recorder);
@@ -144,6 +147,15 @@ describe('lock metrics scraped by a real Prometheus', () => {
       assert.equal(await valueOf(`zookeeper_lock_hold_seconds_count${labels}`), logged, `${lock}: holds in the histogram`);
       assert.equal(await valueOf(`zookeeper_lock_hold_seconds_bucket{lock="${lock}",recipe="${recipe}",le="+Inf"}`), logged);
       assert.equal(await valueOf(`zookeeper_lock_bounded_intervals_total{lock="${lock}",recipe="${recipe}",role="hold"}`), 0);
+    }
+    // What the figures of the same history count (the recording, replayed): the same acquisitions, all exact.
+    const replayed = spawnSync(process.execPath, [cli, 'locks', '--replay', recording, '--json'], { encoding: 'utf8', timeout: 60000 });
+    assert.equal(replayed.status, 0, replayed.stderr);
+    const { figures } = JSON.parse(replayed.stdout) as { figures: { lock: string; acquisitions: number; bounds: boolean; holdMs: { count: number } }[] };
+    for (const lock of ['/prom/kazoo', '/prom/curator']) {
+      const figure = figures.find((f) => f.lock === lock);
+      assert.equal(figure?.acquisitions, await valueOf(`sum(zookeeper_lock_acquisitions_total{lock="${lock}"})`), `${lock}: figures and metrics`);
+      assert.equal(figure?.bounds, false, `${lock}: exact in the figures as in the metrics`);
     }
     // The killed client's hold: a session loss where the leader's tracker proved it, never more than that one.
     const lost = await valueOf('sum(zookeeper_lock_session_losses_total{role="hold"})');
