@@ -155,6 +155,10 @@ test('exact against bound: the histograms count what the figures count as exact;
   assert.equal(got.get('zookeeper_lock_recorder_connected'), 1);
   assert.equal(got.get('zookeeper_lock_queue_length{lock="/L"}'), 0);
   assert.equal(got.get('zookeeper_lock_held_seconds{lock="/L"}'), 0);
+  // One series per lock: no label names a node, a session or a client.
+  const labelNames = new Set([...got.keys()].flatMap((key) => [...key.matchAll(/[{,]([a-z_]+)="/g)].map((m) => m[1])));
+  assert.deepEqual([...labelNames].sort(), ['le', 'lock', 'recipe', 'role']);
+  assert.ok(![...got.keys()].some((key) => /0x[abcd]\b|"[abcd]"/.test(key)), 'a session or a node in a label');
 });
 
 test('session losses: a hold or a wait whose session expired, told when closed or later', () => {
