@@ -2,7 +2,7 @@
 // a lock monitor on its session feeds the recorder (followMonitor, as liveWatch.ts does), with `--metrics` the lock
 // metrics attached and served on loopback (metricsServer.ts), without it nothing more. Nothing is printed per event.
 // Protocol on stdio: prints {"ready":true,"url":…} once following; `start` (stdin) notes the CPU used so far, `stop`
-// prints {"cpuMs":…} (user + system since `start`) and exits.
+// prints {"cpuMs":…, "metricsMs":…} (user + system since `start`; wall time inside the metrics' code) and exits.
 // argv: <connectString> <path> [--metrics]
 import * as readline from 'node:readline';
 import { MetricsServer } from '../src/cli/commands/locks/metricsServer';
@@ -20,9 +20,25 @@ async function main(): Promise<void> {
   const recorder = new LockRecorder();
   followMonitor(session, monitor, recorder);
   let server: MetricsServer | undefined;
+  /** Time spent in the metrics' own code (each event noted, each scrape rendered): their share, beside the whole. */
+  let metricsNs = 0n;
   if (flag === '--metrics') {
     const metrics = new LockMetrics();
-    metrics.attach(recorder);
+    metrics.attach(recorder)();
+    recorder.onEvent((event) => {
+      const t = process.hrtime.bigint();
+      metrics.note(event);
+      metricsNs += process.hrtime.bigint() - t;
+    });
+    const render = metrics.render.bind(metrics);
+    metrics.render = (format) => {
+      const t = process.hrtime.bigint();
+      try {
+        return render(format);
+      } finally {
+        metricsNs += process.hrtime.bigint() - t;
+      }
+    };
     server = await MetricsServer.listen({ host: '127.0.0.1', port: 0 }, metrics);
   }
   monitor.start();
@@ -30,10 +46,13 @@ async function main(): Promise<void> {
   console.log(JSON.stringify({ ready: true, url: server?.url }));
   let base = process.cpuUsage();
   readline.createInterface({ input: process.stdin }).on('line', (line) => {
-    if (line === 'start') base = process.cpuUsage();
+    if (line === 'start') {
+      base = process.cpuUsage();
+      metricsNs = 0n;
+    }
     if (line !== 'stop') return;
     const used = process.cpuUsage(base);
-    console.log(JSON.stringify({ cpuMs: (used.user + used.system) / 1000, intervals: recorder.history.closed.length }));
+    console.log(JSON.stringify({ cpuMs: (used.user + used.system) / 1000, metricsMs: Number(metricsNs) / 1e6, intervals: recorder.history.closed.length }));
     server?.close();
     monitor.dispose();
     session.close();
