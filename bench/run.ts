@@ -19,6 +19,7 @@ import { webviewBench } from './webviewBench';
 import { timelineBench } from './timelineBench';
 import { searchBench } from './searchBench';
 import { locksBench } from './locksBench';
+import { metricsBench } from './metricsBench';
 import { securedBench } from './securedBench';
 import { sshBench } from './sshBench';
 import { formatTable, hasGc, meetsGoal, ratio, Row } from './stats';
@@ -95,6 +96,8 @@ async function main(): Promise<number> {
       addRows(await phase('lock analysis', () => analysisBench(Math.max(5, Math.min(runs, 7)))));
       // Hand-off against Curator and kazoo driver processes; notifications per release against the naive recipe.
       addRows(await phase('locks', () => locksBench(connectString, cluster.members[0].clientPort, intFromEnv('BENCH_LOCK_RUNS', 11, 5))));
+      // The recorder's CPU with lock metrics served and scraped, against without, at 1,000 hand-offs a second.
+      addRows(await phase('lock metrics', () => metricsBench(connectString, intFromEnv('BENCH_METRICS_RUNS', 5, 5), intFromEnv('BENCH_METRICS_SECONDS', 10, 2))));
       // Its own server serving plain, TLS and TLS + SASL at once.
       addRows(await phase('secured', () => securedBench(Math.max(5, Math.min(runs, 7)))));
       // Its own server and sshd: the same work direct and through the SSH bastion.

@@ -54,6 +54,11 @@ export class EventFollower {
     return this.queues.has(lock);
   }
 
+  /** The recipe of the queue at `lock`: as followed (recognised anew from its names), else as the last analysis showed it. */
+  recipeOf(lock: string): RecipeId | undefined {
+    return this.queues.get(lock)?.recipe ?? this.lastRecipes.get(lock);
+  }
+
   /** What every analysis tells, followed yet or not: the queues' recipes (to follow from), and whether it was cut short. */
   noteRead(analysis: LockAnalysis): void {
     this.lastRecipes = new Map(analysis.queues.map((q) => [q.path, q.recipe]));

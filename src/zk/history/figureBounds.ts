@@ -2,7 +2,7 @@
 // for a whole lock: some time of theirs in the window was only bounded (found already running, seen gone after a
 // gap), or the monitor had a gap on their lock in the window. Keyed by participantKey(lock, who).
 import type { LockHistory } from './history';
-import type { Window } from './figures';
+import { isExact, type Window } from './figures';
 import { participantKey } from '../../shared/lockHistory';
 
 export { participantKey } from '../../shared/lockHistory';
@@ -15,7 +15,7 @@ export function participantBounds(history: LockHistory, window?: Window, now = D
   for (const i of history.intervals()) {
     if ((i.end ?? to) < from || i.start > to) continue;
     const key = participantKey(i.lock, i.session ?? i.node);
-    bounds[key] = bounds[key] === true || !i.startExact || i.endExact === false || gapOn(i.lock);
+    bounds[key] = bounds[key] === true || !isExact(i) || gapOn(i.lock);
   }
   return bounds;
 }

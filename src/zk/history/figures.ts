@@ -8,6 +8,12 @@ import type { HistoryInterval } from './model';
 
 export type { LockFigures, ParticipantFigures, Spread } from '../../shared/lockHistory';
 
+/**
+ * Whether an interval's duration is exact: seen starting and seen ending. One found already there, or that ended
+ * in a gap (seen gone only after it), is a bound: figures flag it (`bounds`), metrics keep it out of their histograms.
+ */
+export const isExact = (i: HistoryInterval): boolean => i.startExact && i.endExact !== false;
+
 export interface Window {
   from: number;
   to: number;
@@ -48,11 +54,11 @@ export function lockFigures(history: LockHistory, window?: Window, now = Date.no
       maxQueueLength: Math.max(0, ...queue.map(([, n]) => n), useSummary ? summary.maxQueueLength : 0),
       queueLength: queue,
       acquisitionsPerSecond: started / seconds,
-      ...(longest ? { longestHold: { node: longest.node, session: longest.session, clientAddress: longest.clientAddress, ms: (longest.end ?? to) - longest.start, exact: longest.startExact && longest.endExact !== false } } : {}),
+      ...(longest ? { longestHold: { node: longest.node, session: longest.session, clientAddress: longest.clientAddress, ms: (longest.end ?? to) - longest.start, exact: isExact(longest) } } : {}),
       sessionLosses: intervals.filter((i) => i.ended === 'sessionEnded').length,
       participants: participantFigures(intervals, to),
       unseenChanges: history.gaps.filter((g) => g.lock === lock && g.from <= to && (g.to ?? to) >= from).reduce((n, g) => n + (g.unseen ?? 0), 0),
-      bounds: gapInWindow(lock) || intervals.some((i) => !i.startExact || i.endExact === false) || (useSummary && summary.bounded),
+      bounds: gapInWindow(lock) || intervals.some((i) => !isExact(i)) || (useSummary && summary.bounded),
       approximate: useSummary,
     });
   }

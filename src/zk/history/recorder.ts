@@ -3,7 +3,7 @@
 // (pendingEnds.ts, from the evidence in sessionEnds.ts), counting each lock's changes to tell those no read saw
 // (changeCounters.ts), and the gaps while the monitor cannot see the servers (gaps.ts). All of them write the
 // intervals, samples and gaps through one book (intervalBook.ts), which tells the listeners.
-import type { LockAnalysis } from '../../shared/lockAnalysis';
+import type { LockAnalysis, RecipeId } from '../../shared/lockAnalysis';
 import { ChangeCounters } from './changeCounters';
 import { EventFollower, NodeReader } from './eventFollower';
 import { Gaps } from './gaps';
@@ -41,6 +41,16 @@ export class LockRecorder {
   onEvent(listener: (event: HistoryEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Whether the monitor sees the servers now: a read observed, and no gap open since. */
+  get seeing(): boolean {
+    return this.gaps.seenLive;
+  }
+
+  /** The recipe of the queue at `lock` as last recognised (an interval's listeners ask it when it opens). */
+  recipeOf(lock: string): RecipeId | undefined {
+    return this.follower.recipeOf(lock);
   }
 
   /** The monitor lost sight of the servers at `at` (disconnected, suspended, a read failed). */

@@ -7,6 +7,7 @@
 import {
   HistoryEvent, LockHistory, lockFigures, LockRecorder, readRotatedRecording, recordingFiles, RecordingWriter, writeTraceFromHistory, writeTraceFromRecording,
 } from '../../../zk/history';
+import type { LockMetrics } from '../../../zk/metrics';
 import type { ZkSession } from '../../../zk/session/session';
 import { writePrivateFile } from '../../../zk/transfer/privateFile';
 import { visibleText } from '../../../shared/visibleText';
@@ -19,6 +20,8 @@ export interface WatchArgs extends LiveWatchArgs {
   record?: string;
   recordLimitBytes?: number;
   trace?: string;
+  /** --metrics: what the command's server (metricsServer.ts) serves, fed by this watch's recorder. */
+  metrics?: LockMetrics;
 }
 
 /** The watch's end: asked by a signal, a reader gone from stdout, `--for`, a failure or the session's end. */
@@ -56,6 +59,7 @@ class WatchEnd {
  */
 export async function runWatch(session: ZkSession, args: WatchArgs, { out, say }: Pick<CommandContext, 'out' | 'say'>, newSession?: () => ZkSession): Promise<number> {
   const recorder = new LockRecorder();
+  const stopMetrics = args.metrics?.attach(recorder);
   const writer = args.record ? new RecordingWriter(args.record, { maxBytes: args.recordLimitBytes, root: args.path }) : undefined;
   const end = new WatchEnd(out);
   let failure: Error | undefined;
@@ -70,6 +74,7 @@ export async function runWatch(session: ZkSession, args: WatchArgs, { out, say }
   } finally {
     end.dispose();
     watch.close();
+    stopMetrics?.();
     writer?.close();
   }
   if (failure) {
