@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
 import { takeCensus } from '../../src/zk/census';
-import type { WatchCensus } from '../../src/zk/census';
+import type { CensusComparison, WatchCensus } from '../../src/zk/census';
 import { sharedCliBundle } from '../support/cliBundle';
 import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
 import { freePort } from '../support/ports';
@@ -138,6 +138,28 @@ describe('watch census of a 3-member ensemble', () => {
       leaker.close();
       modest.close();
     }
+  });
+
+  test('--compare reads a saved census and ranks the sessions and paths whose watches grew', { timeout: 300000 }, async () => {
+    const steady = await client(zk.members[0].address);
+    const growing = await client(zk.members[1].address);
+    await Promise.all([steady.watch('/leak/n10'), growing.watch('/leak/n20')]);
+    const saved = path.join(fs.mkdtempSync(path.join(zk.baseDir, 'census-')), 'before.json');
+    const first = await census('--top', '50');
+    fs.writeFileSync(saved, first.run.stdout);
+    await Promise.all(Array.from({ length: 200 }, (_, i) => growing.watch(`/leak/n${100 + i}`)));
+    await steady.watch('/leak/n20');
+    const { json } = await census('--top', '50', '--compare', saved);
+    const compare = (json as WatchCensus & { compare: CensusComparison }).compare;
+    assert.deepEqual(compare.sessions.map((s) => [s.id, s.before, s.now, s.grew]), [[growing.sessionId, 1, 201, 200], [steady.sessionId, 1, 2, 1]]);
+    assert.deepEqual(compare.paths.find((p) => p.path === '/leak/n20'), { path: '/leak/n20', before: 1, now: 2, grew: 1 });
+    const human = await runCli(cli, ['watches', zk.connectString, '--admin-port', noAdmin, '--compare', saved]);
+    assert.match(human.stdout, new RegExp(`grown since the census of [^\\n]+\\nsessions\\n[^\\n]+\\n${growing.sessionId} `));
+    const bad = await runCli(cli, ['watches', zk.connectString, '--compare', path.join(zk.baseDir, 'missing.json')]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--compare .*missing\.json: ENOENT/);
+    steady.close();
+    growing.close();
   });
 
   test('hostile path names go through the visible-text rules in the human output', { timeout: 120000 }, async () => {

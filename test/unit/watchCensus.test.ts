@@ -10,6 +10,7 @@ import { MAX_PREFIXES_PER_SESSION, OTHER_PREFIX, WatchTally } from '../../src/zk
 import { derivedChildWatches, fanOutOf } from '../../src/zk/census/watchFigures';
 import { askWordLines, WordRefusedError } from '../../src/zk/servers/serverCommands';
 import { FakeServer, startRawPeer } from '../support/fakePeers';
+import { costText } from '../../src/cli/commands/watches/format';
 
 describe('census tally', () => {
   test('paths ranked by watchers over all members, sessions by watches with their member and parents', () => {
@@ -209,5 +210,13 @@ describe('a word answer read line by line', () => {
 
   test('only read-only words are sent', async () => {
     await assert.rejects(askWordLines('127.0.0.1', 1, 'srst', { timeoutMs: 1000 }, () => undefined), /not a read-only server command/);
+  });
+});
+
+describe('what a census costs, said first', () => {
+  test('nothing for a small ensemble; each member\'s watch count for a big one', () => {
+    assert.equal(costText([{ server: 'a:1', watchCount: 10 }, { server: 'b:2', watchCount: 99_000 }]), undefined);
+    assert.equal(costText([{ server: 'a:1', watchCount: 60_000 }, { server: 'b:2', watchCount: 40_000 }, { server: 'c:3' }]),
+      'the members hold 100,000 watches (a:1 60,000, b:2 40,000, c:3 ?): each writes its data watches out in turn (wchp), the most expensive answer a server gives; asking one member at a time');
   });
 });
