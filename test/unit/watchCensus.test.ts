@@ -11,6 +11,7 @@ import { derivedChildWatches, fanOutOf } from '../../src/zk/census/watchFigures'
 import { askWordLines, WordRefusedError } from '../../src/zk/servers/serverCommands';
 import { FakeServer, startRawPeer } from '../support/fakePeers';
 import { costText } from '../../src/cli/commands/watches/format';
+import { censusRows } from '../../src/vscode/watchCensus/censusRows';
 
 describe('census tally', () => {
   test('paths ranked by watchers over all members, sessions by watches with their member and parents', () => {
@@ -218,5 +219,22 @@ describe('what a census costs, said first', () => {
     assert.equal(costText([{ server: 'a:1', watchCount: 10 }, { server: 'b:2', watchCount: 99_000 }]), undefined);
     assert.equal(costText([{ server: 'a:1', watchCount: 60_000 }, { server: 'b:2', watchCount: 40_000 }, { server: 'c:3' }]),
       'the members hold 100,000 watches (a:1 60,000, b:2 40,000, c:3 ?): each writes its data watches out in turn (wchp), the most expensive answer a server gives; asking one member at a time');
+  });
+});
+
+describe('the Watch Census view\'s order and filter', () => {
+  const shown = census(1, [['0xb', 5], ['0xa', 9], ['0xc', 1]], [['/z', 4], ['/a/x', 2]], { watchingSessions: 3, watchedPaths: 2 });
+  shown.sessions[2].clientAddress = '10.1.2.3:5000';
+
+  test('by count keeps the census\' order (the most first); by name sorts sessions and paths by name', () => {
+    assert.deepEqual(censusRows(shown, 'count').sessions.map((s) => s.id), ['0xb', '0xa', '0xc']);
+    assert.deepEqual(censusRows(shown, 'name').sessions.map((s) => s.id), ['0xa', '0xb', '0xc']);
+    assert.deepEqual(censusRows(shown, 'name').paths.map((p) => p.path), ['/a/x', '/z']);
+  });
+
+  test('the filter matches a session by its client address and a path by its text, case aside', () => {
+    assert.deepEqual(censusRows(shown, 'count', '10.1.2').sessions.map((s) => s.id), ['0xc']);
+    assert.deepEqual(censusRows(shown, 'count', '/A/').paths.map((p) => p.path), ['/a/x']);
+    assert.deepEqual(censusRows(shown, 'count', '  ').sessions.length, 3);
   });
 });

@@ -57,6 +57,12 @@ export const Command = {
   mirrorTo: 'zooscope.mirrorTo',
   openCompareDiff: 'zooscope.openCompareDiff',
   clearCompareResults: 'zooscope.clearCompareResults',
+  takeWatchCensus: 'zooscope.takeWatchCensus',
+  sortWatchCensus: 'zooscope.sortWatchCensus',
+  filterWatchCensus: 'zooscope.filterWatchCensus',
+  clearWatchCensusFilter: 'zooscope.clearWatchCensusFilter',
+  revealCensusPath: 'zooscope.revealCensusPath',
+  openCensusLock: 'zooscope.openCensusLock',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
@@ -66,4 +72,5 @@ export const ViewCommand = {
   focusHeldLocks: 'zooscope.heldLocks.focus',
   focusSearchResults: 'zooscope.searchResults.focus',
   focusCompareResults: 'zooscope.compareResults.focus',
+  focusWatchCensus: 'zooscope.watchCensus.focus',
 } as const;
