@@ -223,18 +223,18 @@ describe('what a census costs, said first', () => {
 });
 
 describe('the Watch Census view\'s order and filter', () => {
-  const shown = census(1, [['0xb', 5], ['0xa', 9], ['0xc', 1]], [['/z', 4], ['/a/x', 2]], { watchingSessions: 3, watchedPaths: 2 });
+  const shown = census(1, [['0xb', 5], ['0xa', 9], ['0xc', 1]], [['/z', 4], ['/App/x', 2]], { watchingSessions: 3, watchedPaths: 2 });
   shown.sessions[2].clientAddress = '10.1.2.3:5000';
 
   test('by count keeps the census\' order (the most first); by name sorts sessions and paths by name', () => {
     assert.deepEqual(censusRows(shown, 'count').sessions.map((s) => s.id), ['0xb', '0xa', '0xc']);
     assert.deepEqual(censusRows(shown, 'name').sessions.map((s) => s.id), ['0xa', '0xb', '0xc']);
-    assert.deepEqual(censusRows(shown, 'name').paths.map((p) => p.path), ['/a/x', '/z']);
+    assert.deepEqual(censusRows(shown, 'name').paths.map((p) => p.path), ['/App/x', '/z']);
   });
 
   test('the filter matches a session by its client address and a path by its text, case aside', () => {
     assert.deepEqual(censusRows(shown, 'count', '10.1.2').sessions.map((s) => s.id), ['0xc']);
-    assert.deepEqual(censusRows(shown, 'count', '/A/').paths.map((p) => p.path), ['/a/x']);
+    assert.deepEqual(censusRows(shown, 'count', '/app/').paths.map((p) => p.path), ['/App/x']);
     assert.deepEqual(censusRows(shown, 'count', '  ').sessions.length, 3);
   });
 });
