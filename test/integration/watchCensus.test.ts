@@ -111,6 +111,16 @@ describe('watch census of a 3-member ensemble', () => {
     const human = await runCli(cli, ['watches', zk.connectString, '--admin-port', noAdmin]);
     assert.match(human.stdout, /HERD: \/herd \(plain-lock\): 4 waiters, 0 watch their predecessor, 4 seen watching nothing/);
     assert.match(human.stdout, /no herd: \/kazoo-lock/);
+    // Fan-out as it happened (mntr, 3.6+): the holder's node goes, and the members count the 4 waiters woken.
+    const childrenFired = (c: WatchCensus) => c.servers.reduce((sum, m) => sum + (m.fanOut?.find((f) => f.event === 'children')?.watchersFired ?? 0), 0);
+    const before = childrenFired(json);
+    await sessions[0].remove(nodes[0]);
+    await waitFor('the wake-ups counted by every member', async () => {
+      const c = await census();
+      return childrenFired(c.json) >= before + 4 ? c : undefined;
+    }, 60000, 500);
+    assert.equal(childrenFired((await census()).json), before + 4, 'one release woke every waiter: the herd, as it happened');
+    assert.match((await runCli(cli, ['watches', zk.connectString, '--admin-port', noAdmin])).stdout, /fan-out since each member started/);
   }
 
   test('a session leaking thousands of data watches is on top with its client address, whichever member it is on', { timeout: 300000 }, async () => {
