@@ -12,6 +12,7 @@ import { askWordLines, WordRefusedError } from '../../src/zk/servers/serverComma
 import { FakeServer, startRawPeer } from '../support/fakePeers';
 import { costText } from '../../src/cli/commands/watches/format';
 import { censusRows } from '../../src/vscode/watchCensus/censusRows';
+import { takeCensus } from '../../src/zk/census/census';
 
 describe('census tally', () => {
   test('paths ranked by watchers over all members, sessions by watches with their member and parents', () => {
@@ -236,5 +237,47 @@ describe('the Watch Census view\'s order and filter', () => {
     assert.deepEqual(censusRows(shown, 'count', '10.1.2').sessions.map((s) => s.id), ['0xc']);
     assert.deepEqual(censusRows(shown, 'count', '/app/').paths.map((p) => p.path), ['/App/x']);
     assert.deepEqual(censusRows(shown, 'count', '  ').sessions.length, 3);
+  });
+});
+
+describe('members asked one at a time, each under its own deadline', () => {
+  const peers: FakeServer[] = [];
+  after(async () => { for (const p of peers) await p.close(); });
+
+  const ANSWERS: Record<string, string> = {
+    mntr: 'zk_watch_count\t3\n',
+    cons: ' /10.0.0.9:4000[1](queued=0,recved=1,sent=1,sid=0x1a,lop=PING)\n',
+    wchp: '/a\n\t0x1a\n/b\n\t0x1a\n',
+  };
+
+  /** A four-letter-word peer answering after a pause, counting how many peers answer at once; `hang`: never answers. */
+  async function wordPeer(active: { now: number; most: number }, hang = false): Promise<number> {
+    const p = await startRawPeer((socket) => {
+      socket.once('data', (word) => {
+        if (hang) return;
+        active.now++;
+        active.most = Math.max(active.most, active.now);
+        setTimeout(() => {
+          active.now--;
+          socket.end(ANSWERS[word.toString()] ?? '');
+        }, 30);
+      });
+    });
+    peers.push(p);
+    return p.port;
+  }
+
+  test('no two members answer at once; a member that never answers is said, the others counted', async () => {
+    const active = { now: 0, most: 0 };
+    const ports = [await wordPeer(active), await wordPeer(active, true), await wordPeer(active)];
+    const census = await takeCensus(ports.map((port) => ({ host: '127.0.0.1', port })), { answerTimeoutMs: 500, listingTimeoutMs: 500 });
+    assert.ok(census);
+    assert.equal(active.most, 1, 'one member at a time');
+    assert.deepEqual(census.servers.map((s) => s.dataWatches), [2, undefined, 2]);
+    assert.deepEqual(census.servers.map((s) => s.childWatches), [1, undefined, 1]);
+    const silent = census.servers[1];
+    assert.deepEqual(silent.silences.map((s) => [s.what, s.reason]), [['figures', 'failed'], ['connections', 'failed'], ['watches', 'failed']]);
+    assert.match(silent.silences[2].detail, /did not answer 'wchp' within 500 ms/);
+    assert.equal(census.complete, false);
   });
 });
