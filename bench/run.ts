@@ -22,6 +22,7 @@ import { locksBench } from './locksBench';
 import { metricsBench } from './metricsBench';
 import { securedBench } from './securedBench';
 import { sshBench } from './sshBench';
+import { censusBench } from './censusBench';
 import { formatTable, hasGc, meetsGoal, ratio, Row } from './stats';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -102,6 +103,10 @@ async function main(): Promise<number> {
       addRows(await phase('secured', () => securedBench(Math.max(5, Math.min(runs, 7)))));
       // Its own server and sshd: the same work direct and through the SSH bastion.
       addRows(await phase('ssh', () => sshBench(Math.max(5, Math.min(runs, 7)))));
+      // Its own server (1 GiB heap): a census of a million watches, each in a process of its own.
+      const census = await phase('watch census', () => censusBench(intFromEnv('BENCH_CENSUS_RUNS', 5, 1), intFromEnv('BENCH_CENSUS_PATHS', 250_000, 1), intFromEnv('BENCH_CENSUS_SESSIONS', 4, 1)));
+      addRows(census.rows);
+      notes.push(...census.notes);
     } finally {
       writer.close();
       rawClient.close();

@@ -20,6 +20,7 @@ import * as shell from './shell';
 import * as terminal from './terminal';
 import { TestApi, testApi } from './testApi';
 import * as transfer from './transfer';
+import * as watchCensus from './watchCensus';
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   const started = Date.now();
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     ensemble.register(context, core),
     shell.register(context, core),
     terminal.register(context),
+    watchCensus.register(context, core),
   ];
   for (const feature of features) context.subscriptions.push(...feature.disposables);
   log().info(`ZooScope activated in ${Date.now() - started} ms (${vscode.env.appName}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''})`);

@@ -15,6 +15,7 @@ import type { ServerHistoryCommands } from './serverHistory';
 import type { ShellCommands, ShellParts } from './shell';
 import type { TerminalParts } from './terminal';
 import type { TransferCommands } from './transfer';
+import type { WatchCensusParts } from './watchCensus';
 
 export interface ShownMessages {
   readonly shownMessages: readonly ShownMessage[];
@@ -27,7 +28,7 @@ export interface ShownMessages {
  */
 export type PresetCommands = ConnectionCommands & ExplorerCommands & LockQueueCommands & NodeCommands & SearchCommands & ShellCommands & TransferCommands & CompareCommands & ServerHistoryCommands;
 
-export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts, ShellParts, TerminalParts, CompareParts, ShownMessages {
+export interface TestApi extends Core, EditingParts, EnsembleParts, HeldLocksParts, LockQueueParts, SearchParts, ShellParts, TerminalParts, CompareParts, WatchCensusParts, ShownMessages {
   readonly commands: PresetCommands;
 }
 

@@ -13,6 +13,8 @@ export interface ZkServerOptions {
   extendedTypes?: boolean;
   /** Extra JVM system properties, e.g. `{ 'znode.container.checkIntervalMs': '200' }`. */
   systemProperties?: Record<string, string>;
+  /** The JVM's heap limit instead of 256m (e.g. `1g` for a million watches); the later -Xmx wins. */
+  maxHeap?: string;
   /** Value of `4lw.commands.whitelist`; null leaves the line out (then only `srvr` answers). */
   fourLetterWhitelist?: string | null;
   /** Start the AdminServer (Jetty) on a loopback port. */
@@ -201,6 +203,7 @@ async function startClusterOnce(size: number, o: ZkServerOptions): Promise<ZkClu
   const baseDir = o.baseDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-zk-'));
   const props = o.extendedTypes === false ? [] : ['-Dzookeeper.extendedTypesEnabled=true'];
   for (const [key, value] of Object.entries(o.systemProperties ?? {})) props.push(`-D${key}=${value}`);
+  if (o.maxHeap) props.push(`-Xmx${o.maxHeap}`);
   const peers: string[] = [];
   const specs: { dir: string; client: number; admin?: number; secure?: number }[] = [];
   for (let i = 1; i <= size; i++) {

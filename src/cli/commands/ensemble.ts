@@ -11,6 +11,7 @@ import { prepareTls } from '../../zk/security/tlsSettings';
 import { dialerFor } from '../../zk/tunnel/dialer';
 import { shortened, visibleText } from '../../shared/visibleText';
 import { checkedConnectString, checkedPath, integerOf, secondsOf, UsageError } from '../args';
+import { columns } from '../columns';
 import { defineCommand, usageText } from '../command';
 import type { ConnectionSettings } from '../connectionOptions';
 
@@ -100,11 +101,6 @@ export function flagText(flag: MemberFlag): string {
   }
 }
 
-/** Rows of cells, each already made visible, padded into columns. */
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => [...r[c]].length)));
-  return rows.map((r) => r.map((cell, c) => cell + ' '.repeat(widths[c] - [...cell].length)).join('  ').trimEnd()).join('\n');
-}
 
 const cell = (text: string) => visibleText(shortened(text, 200));
 
@@ -115,7 +111,7 @@ export function formatAgreement(result: AgreementResult): string {
     ...FIGURE_NAMES.map((n) => cell(figureCell(m, n))),
     cell(m.flags.length ? m.flags.map(flagText).join('; ') : 'ok'),
   ]);
-  const lines = [table([header, ...rows]), ''];
+  const lines = [columns([header, ...rows]), ''];
   for (const m of result.members) {
     const unknown = Object.entries(m.figures?.unknown ?? {});
     const byReason = new Map<string, string[]>();
@@ -145,7 +141,7 @@ export function formatPathComparison(c: PathComparison): string {
   ].map(cell));
   return [
     cell(`path ${c.path} as each member serves it`),
-    table([header, ...rows]),
+    columns([header, ...rows]),
     c.reference ? 'no sync is issued here, on purpose: a follower may legitimately be a little behind the leader' : 'no single leader answered: nothing to compare with',
   ].join('\n');
 }

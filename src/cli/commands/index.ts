@@ -9,10 +9,11 @@ import { lockCommand } from './lock';
 import { locksCommand } from './locks/locks';
 import { logCommand } from './log';
 import { shellCommand } from './shell/shell';
+import { watchesCommand } from './watches/watches';
 
 // Each command's `parse` knows its own options; the table holds them by their shared shape.
 export const COMMANDS: readonly Command[] = [
-  lockCommand, locksCommand, getCommand, shellCommand, ensembleCommand, diffCommand, copyCommand, logCommand,
+  lockCommand, locksCommand, getCommand, shellCommand, ensembleCommand, diffCommand, copyCommand, logCommand, watchesCommand,
 ] as unknown as readonly Command[];
 
 export function commandNamed(name: string): Command | undefined {

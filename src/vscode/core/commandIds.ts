@@ -61,6 +61,12 @@ export const Command = {
   showNodeServerHistory: 'zooscope.showNodeServerHistory',
   lockHistoryFromServerLogs: 'zooscope.lockHistoryFromServerLogs',
   compareWithPastMoment: 'zooscope.compareWithPastMoment',
+  takeWatchCensus: 'zooscope.takeWatchCensus',
+  sortWatchCensus: 'zooscope.sortWatchCensus',
+  filterWatchCensus: 'zooscope.filterWatchCensus',
+  clearWatchCensusFilter: 'zooscope.clearWatchCensusFilter',
+  revealCensusPath: 'zooscope.revealCensusPath',
+  openCensusLock: 'zooscope.openCensusLock',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
@@ -70,4 +76,5 @@ export const ViewCommand = {
   focusHeldLocks: 'zooscope.heldLocks.focus',
   focusSearchResults: 'zooscope.searchResults.focus',
   focusCompareResults: 'zooscope.compareResults.focus',
+  focusWatchCensus: 'zooscope.watchCensus.focus',
 } as const;

@@ -35,9 +35,24 @@ function cancelled(): Error {
 export function readWordAnswer(host: string, port: number, word: string, options: WordReadOptions): Promise<Buffer> {
   const server = `${host}:${port}`;
   const maxBytes = options.maxBytes ?? MAX_ANSWER_BYTES;
+  const chunks: Buffer[] = [];
+  let received = 0;
+  return streamWordAnswer(host, port, word, options, (chunk) => {
+    received += chunk.length;
+    if (received > maxBytes) throw new Error(`${server} answered '${word}' with more than ${maxBytes} bytes; stopped reading`);
+    chunks.push(chunk);
+  }).then(() => Buffer.concat(chunks, received));
+}
+
+/**
+ * Sends `word` and hands each chunk of the answer to `onChunk` as it arrives, keeping none: for answers too large to
+ * hold (a big server's watch listing). Resolves when the server closes; the same total deadline as readWordAnswer,
+ * no size limit (the consumer bounds what it keeps). An error thrown by `onChunk` ends the reading with that error.
+ */
+export function streamWordAnswer(host: string, port: number, word: string, options: Omit<WordReadOptions, 'maxBytes'>, onChunk: (chunk: Buffer) => void): Promise<void> {
+  const server = `${host}:${port}`;
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(cancelled());
-    const chunks: Buffer[] = [];
     let received = 0;
     let done = false;
     const socket = options.tls ? connectTls(options.tls, host, port, options.dialer) : (options.dialer ?? directDialer).dial(host, port);
@@ -48,7 +63,7 @@ export function readWordAnswer(host: string, port: number, word: string, options
       options.signal?.removeEventListener('abort', onAbort);
       socket.destroy();
       if (error) reject(error);
-      else resolve(Buffer.concat(chunks, received));
+      else resolve();
     };
     const onAbort = () => finish(cancelled());
     const timer = setTimeout(() => finish(new Error(received
@@ -58,9 +73,13 @@ export function readWordAnswer(host: string, port: number, word: string, options
     // A TLS socket's 'connect' comes before its handshake: the word goes out once the connection is verified.
     socket.on(options.tls ? 'secureConnect' : 'connect', () => socket.write(word));
     socket.on('data', (chunk: Buffer) => {
+      if (done) return;
       received += chunk.length;
-      if (received > maxBytes) return finish(new Error(`${server} answered '${word}' with more than ${maxBytes} bytes; stopped reading`));
-      chunks.push(chunk);
+      try {
+        onChunk(chunk);
+      } catch (error) {
+        finish(error as Error);
+      }
     });
     socket.on('end', () => finish());
     socket.on('error', (e) => finish(e));

@@ -7,7 +7,7 @@ import * as https from 'node:https';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import * as tls from 'node:tls';
-import { MAX_ANSWER_BYTES, readWordAnswer } from './fourLetterWords';
+import { MAX_ANSWER_BYTES, readWordAnswer, streamWordAnswer } from './fourLetterWords';
 import { connectTls, tlsSocketOptions } from '../security/secureTransport';
 import type { Dialer } from '../tunnel/dialer';
 import { SshTunnelError } from '../tunnel/sshFailure';
@@ -27,6 +27,9 @@ export class UnsafeCommandError extends Error {
     this.name = 'UnsafeCommandError';
   }
 }
+
+/** How a member answers a word its `4lw.commands.whitelist` leaves out. */
+const REFUSED = /is not executed because it is not in the whitelist/;
 
 export class WordRefusedError extends Error {
   constructor(readonly word: string, readonly server: string) {
@@ -78,8 +81,44 @@ export async function askWord(host: string, port: number, word: string, options:
   if (!READ_ONLY_WORDS.has(word)) throw new UnsafeCommandError(word);
   const answer = await readWordAnswer(host, port, word, { timeoutMs: options.timeoutMs ?? 3000, maxBytes: options.maxBytes, signal: options.signal, tls: options.tls, dialer: options.dialer });
   const text = answer.toString('utf8');
-  if (/is not executed because it is not in the whitelist/.test(text)) throw new WordRefusedError(word, `${host}:${port}`);
+  if (REFUSED.test(text)) throw new WordRefusedError(word, `${host}:${port}`);
   return text;
+}
+
+/** Longest line askWordLines takes (a znode path is at most jute.maxbuffer, 1 MiB by default, plus a tab). */
+const MAX_LINE_BYTES = 4 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/**
+ * Sends one read-only four-letter word and hands its answer to `onLine` line by line as it arrives, holding no more
+ * than one line: for answers too large to keep whole (`wchp` of a server with a million watches). Each line is a
+ * string of its own (never a slice of a larger one, which would keep that alive). A refused word rejects with
+ * WordRefusedError; the deadline covers the whole answer.
+ */
+export async function askWordLines(host: string, port: number, word: string, options: Omit<AskOptions, 'maxBytes'>, onLine: (line: string) => void): Promise<void> {
+  if (!READ_ONLY_WORDS.has(word)) throw new UnsafeCommandError(word);
+  let partial: Buffer | undefined;
+  let first = true;
+  const take = (line: string) => {
+    if (first) {
+      first = false;
+      if (REFUSED.test(line)) throw new WordRefusedError(word, `${host}:${port}`);
+    }
+    onLine(line);
+  };
+  const feed = (chunk: Buffer) => {
+    let start = 0;
+    // UTF-8 never has the byte 0x0a inside a character: lines are cut on bytes and decoded whole.
+    for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
+      take(partial ? Buffer.concat([partial, chunk.subarray(start, end)]).toString('utf8') : chunk.toString('utf8', start, end));
+      partial = undefined;
+      start = end + 1;
+    }
+    if (start < chunk.length) partial = partial ? Buffer.concat([partial, chunk.subarray(start)]) : Buffer.from(chunk.subarray(start));
+    if (partial && partial.length > MAX_LINE_BYTES) throw new Error(`${host}:${port} answered '${word}' with a line longer than ${MAX_LINE_BYTES} bytes; stopped reading`);
+  };
+  await streamWordAnswer(host, port, word, { timeoutMs: options.timeoutMs ?? 3000, signal: options.signal, tls: options.tls, dialer: options.dialer }, feed);
+  if (partial) take(partial.toString('utf8'));
 }
 
 /**

@@ -72,7 +72,22 @@ function sessionPathsFromAdmin(table: { [key: string]: ExactJson } | undefined):
   return result;
 }
 
-function monitorFromAdmin(json: { [key: string]: ExactJson }): Record<string, string> {
+/** The AdminServer's `connections` answer as session → client address (`host:port`). */
+export function connectionsFromAdmin(connections: { [key: string]: ExactJson }): Map<string, string> {
+  const bySession = new Map<string, string>();
+  for (const list of [connections.connections, connections.secure_connections]) {
+    if (!Array.isArray(list)) continue;
+    for (const c of list) {
+      if (!isJsonObject(c)) continue;
+      const session = sessionHexFromJson(c.session_id);
+      if (session && typeof c.remote_socket_address === 'string' && session !== '0x0') bySession.set(session, strip(c.remote_socket_address));
+    }
+  }
+  return bySession;
+}
+
+/** The AdminServer's `monitor` answer as mntr's key → value. */
+export function monitorFromAdmin(json: { [key: string]: ExactJson }): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [key, value] of Object.entries(json)) if (value !== null && typeof value !== 'object') result[key] = String(value);
   return result;
@@ -113,18 +128,9 @@ async function readViaAdmin(endpoint: ServerEndpoint, adminPort: number, options
     ask('connections'), ask('watches'), options.skipDump ? Promise.resolve(undefined) : ask('dump'),
   ]);
   const monitorAfter = await ask('monitor').then(monitorFromAdmin, () => undefined);
-  const bySession = new Map<string, string>();
-  for (const list of [connections.connections, connections.secure_connections]) {
-    if (!Array.isArray(list)) continue;
-    for (const c of list) {
-      if (!isJsonObject(c)) continue;
-      const session = sessionHexFromJson(c.session_id);
-      if (session && typeof c.remote_socket_address === 'string' && session !== '0x0') bySession.set(session, strip(c.remote_socket_address));
-    }
-  }
   const tables: ServerTables = {
     server: `${endpoint.host}:${endpoint.port}`, via: 'admin', secure: first.https, refusedWords: [],
-    connections: bySession,
+    connections: connectionsFromAdmin(connections),
     watches: sessionPathsFromAdmin(objectField(watches, 'session_id_to_watched_paths')),
     monitor: monitorFromAdmin(monitor),
   };
