@@ -5,7 +5,7 @@
 // prints {"cpuMs":…, "metricsMs":…} (user + system since `start`; wall time inside the metrics' code) and exits.
 // argv: <connectString> <path> [--metrics]
 import * as readline from 'node:readline';
-import { MetricsServer } from '../src/cli/commands/locks/metricsServer';
+import { MetricsServer } from '../src/cli/metricsServer';
 import { LockMonitor } from '../src/zk/analysis';
 import { followMonitor, LockRecorder } from '../src/zk/history';
 import { LockMetrics } from '../src/zk/metrics';

@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import { isExact, lockFigures, LockRecorder, type HistoryInterval } from '../../src/zk/history';
 import { escapeLabelValue, formatFor, LockMetrics, OTHER_LOCKS, DURATION_BUCKETS } from '../../src/zk/metrics';
-import { listenAddressOf, MetricsServer } from '../../src/cli/commands/locks/metricsServer';
+import { listenAddressOf, MetricsServer } from '../../src/cli/metricsServer';
 import { UsageError } from '../../src/cli/args';
 import { snapshot, T0 } from './lockHistoryFixtures';
 

@@ -8,7 +8,7 @@ import { MAX_TIMER_MS } from '../../../zk/timeouts';
 import { checkedConnectString, checkedPath, durationOf, integerOf, numberOf, secondsOf, UsageError } from '../../args';
 import { CommandContext, defineCommand, usageText } from '../../command';
 import { DEFAULT_MAX_LOCKS, LockMetrics, OTHER_LOCKS } from '../../../zk/metrics';
-import { ListenAddress, listenAddressOf, MetricsServer } from './metricsServer';
+import { ListenAddress, listenAddressOf, MetricsServer } from '../../metricsServer';
 import type { ConnectionSettings } from '../../connectionOptions';
 import { formatAnalysis } from './format';
 import { runReplay, runWatch, WatchArgs } from './watch';

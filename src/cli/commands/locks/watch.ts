@@ -14,6 +14,7 @@ import { visibleText } from '../../../shared/visibleText';
 import { eventLine, figuresText } from './historyFormat';
 import type { CommandContext } from '../../command';
 import type { Output } from '../../output';
+import { WatchEnd } from '../../watchEnd';
 import { LiveWatch, LiveWatchArgs } from './liveWatch';
 
 export interface WatchArgs extends LiveWatchArgs {
@@ -22,35 +23,6 @@ export interface WatchArgs extends LiveWatchArgs {
   trace?: string;
   /** --metrics: what the command's server (metricsServer.ts) serves, fed by this watch's recorder. */
   metrics?: LockMetrics;
-}
-
-/** The watch's end: asked by a signal, a reader gone from stdout, `--for`, a failure or the session's end. */
-class WatchEnd {
-  /** Resolves at the end. */
-  readonly reached: Promise<void>;
-  private ended = false;
-  private resolve: () => void = () => undefined;
-  private readonly signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-  constructor(out: Output) {
-    this.reached = new Promise<void>((resolve) => { this.resolve = resolve; });
-    for (const signal of this.signals) process.once(signal, this.now);
-    out.onClosed(this.now);
-  }
-
-  readonly now = (): void => {
-    this.ended = true;
-    this.resolve();
-  };
-
-  get asked(): boolean {
-    return this.ended;
-  }
-
-  /** Signals are the process's again. */
-  dispose(): void {
-    for (const signal of this.signals) process.off(signal, this.now);
-  }
 }
 
 /**

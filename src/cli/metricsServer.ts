@@ -1,10 +1,10 @@
-// `--metrics <host:port>`: serves GET /metrics with node's http, in the format the scraper's Accept header asks for.
+// `--metrics <host:port>` of `zooscope locks --watch` and `zooscope watches --watch`: serves GET /metrics with node's http, in the format the scraper's Accept header asks for.
 // It binds to loopback unless the address names another host (a bare `:port` or `port` is 127.0.0.1), and says in
 // one line why it cannot listen (a bad address, a port in use). Rendering happens only when scraped.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CONTENT_TYPES, formatFor, LockMetrics } from '../../../zk/metrics';
-import { UsageError } from '../../args';
+import { CONTENT_TYPES, formatFor, type ExpositionFormat } from '../zk/metrics';
+import { UsageError } from './args';
 
 export interface ListenAddress {
   host: string;
@@ -32,11 +32,16 @@ function listenProblem(error: NodeJS.ErrnoException, where: string): string {
   }
 }
 
+/** What a server serves: the metrics of a lock recorder, or of a watch census. */
+export interface MetricsSource {
+  render(format: ExpositionFormat): string;
+}
+
 export class MetricsServer {
   private constructor(private readonly server: http.Server, readonly url: string) {}
 
   /** Listening on `address`, serving `metrics`; rejects with one line when it cannot. */
-  static async listen(address: ListenAddress, metrics: LockMetrics): Promise<MetricsServer> {
+  static async listen(address: ListenAddress, metrics: MetricsSource): Promise<MetricsServer> {
     const server = http.createServer((request, response) => {
       const path = (request.url ?? '/').split('?')[0];
       if (path !== '/metrics') {
