@@ -8,7 +8,6 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
@@ -16,6 +15,7 @@ import * as zookeeper from 'node-zookeeper-client';
 import { sharedCliBundle } from '../support/cliBundle';
 import { HOSTILE_NAMES } from '../support/hostileFixture';
 import { freePort } from '../support/ports';
+import { httpGet, TestPrometheus } from '../support/prometheus';
 import { endsWithTestProcess, exitOf } from '../support/processes';
 import { repoRoot, type ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo } from '../support/thirdParty/kazoo';
@@ -29,21 +29,6 @@ const SHIPPED_RULES = path.join(repoRoot(), 'docs', 'prometheus', 'zooscope-aler
 /** No newline: ZooKeeper refuses control characters in names (the unit tests escape one). */
 const HOSTILE_LOCK = `/prom/q"uo\\te\\"} ${HOSTILE_NAMES.rtlOverride}${HOSTILE_NAMES.isolates}`;
 
-interface PromSample {
-  metric: Record<string, string>;
-  value: [number, string];
-}
-
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type']), body: Buffer.concat(chunks).toString('utf8') }));
-    }).on('error', reject);
-  });
-}
-
 /** Lines of a child's stdout, as they come. */
 function linesOf(proc: ChildProcess): string[] {
   const lines: string[] = [];
@@ -56,10 +41,8 @@ describe('lock metrics scraped by a real Prometheus', () => {
   let recorder: ChildProcess;
   let recorderOut: string[];
   let recorderErr = '';
-  let prometheus: ChildProcess;
-  let promErr = '';
+  let prometheus: TestPrometheus;
   let metricsUrl: string;
-  let promUrl: string;
   let dir: string;
   let other: OtherClient;
   let cli: string;
@@ -67,15 +50,8 @@ describe('lock metrics scraped by a real Prometheus', () => {
   let recording: string;
   const drivers: ThirdPartyClient[] = [];
 
-  const query = async (expr: string): Promise<PromSample[]> => {
-    const { status, body } = await get(`${promUrl}/api/v1/query?query=${encodeURIComponent(expr)}`);
-    assert.equal(status, 200, body);
-    return (JSON.parse(body) as { data: { result: PromSample[] } }).data.result;
-  };
-  const valueOf = async (expr: string): Promise<number | undefined> => {
-    const [sample] = await query(expr);
-    return sample === undefined ? undefined : Number(sample.value[1]);
-  };
+  const query = (expr: string) => prometheus.query(expr);
+  const valueOf = (expr: string) => prometheus.valueOf(expr);
   /** Until Prometheus holds a scrape taken after `since` (s) in which the locks' queues are empty: the recorder saw every release. */
   const settled = async (locks: string[], since: number) => {
     for (const lock of locks) {
@@ -90,9 +66,8 @@ describe('lock metrics scraped by a real Prometheus', () => {
     other = await connectOtherClient(zk.connectString);
     await other.mkdirp('/prom');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-prom-'));
-    const [metricsPort, promPort] = [await freePort(), await freePort()];
+    const metricsPort = await freePort();
     metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-    promUrl = `http://127.0.0.1:${promPort}`;
     recording = path.join(dir, 'night.jsonl');
     recorder = spawn(process.execPath, [cli, 'locks', zk.connectString, '/prom', '--watch', '--record', recording, '--metrics', `:${metricsPort}`,
       '--max-locks', String(MAX_LOCKS), '--admin-port', String(zk.members[0].adminPort)], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -107,25 +82,14 @@ describe('lock metrics scraped by a real Prometheus', () => {
     const rules = shipped.replace('expr: zookeeper_lock_held_seconds > 300\n        for: 1m', 'expr: zookeeper_lock_held_seconds > 3\n        for: 0s');
     assert.notEqual(rules, shipped, 'the test copy changes the held-too-long rule');
     fs.writeFileSync(path.join(dir, 'rules.yml'), rules);
-    fs.writeFileSync(path.join(dir, 'prometheus.yml'), [
-      'global: { scrape_interval: 1s, evaluation_interval: 1s }',
-      'rule_files: [rules.yml]',
-      'scrape_configs:',
-      '  - job_name: zooscope',
-      `    static_configs: [{ targets: ['127.0.0.1:${metricsPort}'] }]`,
-    ].join('\n'));
-    prometheus = spawn('prometheus', [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${promPort}`, '--log.level=warn'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-    endsWithTestProcess(prometheus);
-    prometheus.stderr!.on('data', (chunk: Buffer) => { promErr = (promErr + chunk.toString()).slice(-5000); });
-    await eventually(async () => (await get(`${promUrl}/-/ready`)).status === 200, 60000, 'Prometheus ready');
-    await eventually(async () => (await valueOf('up{job="zooscope"}')) === 1, 60000, `the first scrape (Prometheus: ${promErr})`);
+    prometheus = await TestPrometheus.start('zooscope', [`127.0.0.1:${metricsPort}`], rules);
   });
 
   after(async () => {
     for (const d of drivers) await d.close().catch(() => undefined);
     other?.close();
-    for (const proc of [recorder, prometheus]) {
+    await prometheus?.stop();
+    for (const proc of [recorder]) {
       if (!proc) continue;
       const exited = exitOf(proc);
       proc.kill('SIGTERM');
@@ -200,7 +164,7 @@ describe('lock metrics scraped by a real Prometheus', () => {
     await other.remove(holder);
     await eventually(async () => (await query('zookeeper_lock_acquisitions_total')).some((s) => s.metric.lock === HOSTILE_LOCK && Number(s.value[1]) === 2), 60000, 'the second hold stored');
     for (const [accept, type] of [[undefined, 'text/plain; version=0.0.4'], ['application/openmetrics-text; version=1.0.0', 'application/openmetrics-text; version=1.0.0']] as const) {
-      const scraped = await get(metricsUrl, accept ? { accept } : {});
+      const scraped = await httpGet(metricsUrl, accept ? { accept } : {});
       assert.equal(scraped.status, 200);
       assert.ok(scraped.type.startsWith(type), scraped.type);
       assert.ok(scraped.body.includes('lock="/prom/q\\"uo\\\\te\\\\\\"} '), 'the label value escaped');
@@ -211,7 +175,7 @@ describe('lock metrics scraped by a real Prometheus', () => {
         assert.ok(scraped.body.endsWith('# EOF\n'));
       }
     }
-    const [target] = (JSON.parse((await get(`${promUrl}/api/v1/targets`)).body) as { data: { activeTargets: { health: string; lastError: string }[] } }).data.activeTargets;
+    const [target] = (JSON.parse((await httpGet(`${prometheus.url}/api/v1/targets`)).body) as { data: { activeTargets: { health: string; lastError: string }[] } }).data.activeTargets;
     assert.deepEqual({ health: target.health, lastError: target.lastError }, { health: 'up', lastError: '' });
   });
 
@@ -224,7 +188,7 @@ describe('lock metrics scraped by a real Prometheus', () => {
     kazoo.acquire('long', 'mutex', '/prom/held');
     await kazoo.waitForEvent('long', 'acquired', 60000);
     const firing = await waitFor('ZooKeeperLockHeldTooLong firing for /prom/held', async () => {
-      const alerts = (JSON.parse((await get(`${promUrl}/api/v1/alerts`)).body) as { data: { alerts: { labels: Record<string, string>; state: string }[] } }).data.alerts;
+      const alerts = (JSON.parse((await httpGet(`${prometheus.url}/api/v1/alerts`)).body) as { data: { alerts: { labels: Record<string, string>; state: string }[] } }).data.alerts;
       return alerts.find((a) => a.labels.alertname === 'ZooKeeperLockHeldTooLong' && a.labels.lock === '/prom/held' && a.state === 'firing');
     }, 90000, 250);
     assert.equal(firing.labels.severity, 'warning');
