@@ -113,11 +113,12 @@ describe('zooscope log --tree-at: the tree at a moment from a real ZooKeeper 3.8
       const at = form === 'zxid' ? hex(moment.zxid) : new Date(moment.time).toISOString();
       const run = await zooscopeLog([dataDir, '--tree-at', at, '--path', '/app', '--export', file]);
       assert.equal(run.code, 0, run.errors.join('\n'));
-      assert.match(run.errors.at(-1) ?? '', new RegExp(`the tree at zxid ${hex(moment.zxid)} .*${moment.nodes.size} nodes written`));
+      assert.match(run.errors.at(-1) ?? '', new RegExp(`the tree at zxid ${hex(moment.zxid)} \\(${new Date(moment.time).toISOString().replace(/\./g, '\\.')}\\).*: ${moment.nodes.size} nodes written`));
       assert.equal(fs.statSync(file).mode & 0o777, 0o600);
       const parsed = parseExport(fs.readFileSync(file, 'utf8'));
       assert.ok(parsed.ok);
       assert.equal(parsed.doc.root, '/app');
+      assert.equal(parsed.doc.exportedAt, new Date(moment.time).toISOString(), 'the moment\'s own time, even when it is the snapshot\'s');
       assert.equal(parsed.doc.nodes[0].path, '/app', 'parents first');
       assert.deepEqual(byPath(parsed.doc.nodes), moment.nodes);
     });

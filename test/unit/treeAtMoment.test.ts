@@ -56,6 +56,11 @@ test('a moment inside a fuzzy snapshot\'s writing starts from the snapshot befor
     const rootStat = replayedStat(six.moment.tree.node('/')!);
     assert.deepEqual([rootStat.cversion, rootStat.numChildren, rootStat.pzxid], [4, 2, 5n]);
 
+    // The moment is the snapshot's own zxid: nothing is replayed, and its time is still the leader's for that zxid.
+    const one = await treeAtMoment([logSource(dir)], { zxid: 1n });
+    assert.ok(one.ok);
+    assert.deepEqual([path.basename(one.moment.snapshot.file), one.moment.zxid, one.moment.time], ['snapshot.1', 1n, Number(T0 + 1000n)]);
+
     const time = await treeAtMoment([logSource(dir)], { time: Number(T0 + 4500n) });
     assert.ok(time.ok);
     assert.equal(time.moment.zxid, 4n, 'a time is the last transaction at or before it');

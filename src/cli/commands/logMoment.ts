@@ -1,6 +1,7 @@
 // `zooscope log <dir>… --tree-at <time|0xzxid> [--path <path>] [--export <file>]`: the tree as it was at a moment,
 // rebuilt from a snapshot and the logs after it. With --export it is written in the export format (so it can be
 // compared with now through `zooscope diff`, or imported); without, printed a node a line.
+import * as fs from 'node:fs';
 import type { Output } from '../output';
 import { hex } from '../../zk/stat';
 import type { LogSource } from '../../zk/serverLogs/logSet';
@@ -35,7 +36,8 @@ export async function runTreeAt(sources: readonly LogSource[], args: MomentArgs,
   for (const issue of moment.issues) say(issue.message);
   const nodes = moment.tree.preOrder(args.root);
   if (args.exportFile !== undefined) {
-    const at = new Date(moment.time ?? 0);
+    // The leader's time of the moment; else (the logs lack its transaction) when the snapshot was written.
+    const at = new Date(moment.time ?? fs.statSync(moment.snapshot.file).mtimeMs);
     const file = args.exportFile;
     const count = await writePrivateFile(file, (write) => writeReplayedExport(args.root, nodes, at, write));
     if (count === 0) say(`${args.root} did not exist then: the export holds no node`);

@@ -61,7 +61,7 @@ export async function compareWithPastMoment(context: ServerHistoryContext & { co
   for (const issue of past.issues) log().warn(`server logs: ${issue.message}`);
   if (past.issues.length > 0) void warn(t('{0} problems reading the server logs (a cut entry, a gap): the tree may miss changes. The log (ZooScope: Show Log) has each.', past.issues.length));
   const file = path.join(momentFolder(), `${hex(past.zxid)}.json`);
-  await writePrivateFile(file, (write) => writeReplayedExport(target.path, past.tree.preOrder(target.path), new Date(past.time ?? 0), write));
+  await writePrivateFile(file, (write) => writeReplayedExport(target.path, past.tree.preOrder(target.path), new Date(past.time ?? fs.statSync(past.snapshot.file).mtimeMs), write));
   log().info(`tree of ${target.path} at zxid ${hex(past.zxid)} from ${past.snapshot.file} and the logs after it → ${file}`);
   await context.compare.compareWithExport(target, file);
   return { file, zxid: past.zxid };

@@ -19,7 +19,7 @@ export interface TreeAtMoment {
   snapshot: { file: string; zxid: bigint };
   /** The last transaction applied (the snapshot's own zxid when none was). */
   zxid: bigint;
-  /** Its time on the leader's clock (ms), when a transaction was applied. */
+  /** Its time on the leader's clock (ms), when the logs hold that transaction. */
   time?: number;
   /** Where the snapshot's writing ended is not recorded (no digest): changes made meanwhile may show early. */
   endUnknown: boolean;
@@ -124,6 +124,7 @@ async function replay(sources: readonly LogSource[], tree: ReplayedTree, from: b
         continue;
       }
       const txn = item.txn;
+      if (txn.zxid === from) time = txn.time; // the snapshot's own transaction: the moment's time if none follows
       if (txn.zxid <= from) continue;
       if (txn.zxid > to) break reading;
       if (previous === undefined && txn.zxid > from + 1n && (txn.zxid >> 32n) === (from >> 32n)) {
