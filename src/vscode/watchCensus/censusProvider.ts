@@ -144,7 +144,7 @@ export class CensusProvider implements vscode.TreeDataProvider<CensusNode>, vsco
       case 'session': {
         const s = node.session;
         const item = new vscode.TreeItem(s.id);
-        item.description = t('{0} watches · {1} on {2}', count(s.watches), s.clientAddress ?? '?', s.server);
+        item.description = s.watches === 1 ? t('1 watch · {0} on {1}', s.clientAddress ?? '?', s.server) : t('{0} watches · {1} on {2}', count(s.watches), s.clientAddress ?? '?', s.server);
         item.iconPath = new vscode.ThemeIcon('account');
         tooltipLines(item, [s.id, ...s.prefixes.map((p) => `${p.prefix === OTHER_PREFIX ? t('other parents') : p.prefix}: ${count(p.watches)}`)]);
         const top = s.prefixes.find((p) => p.prefix !== OTHER_PREFIX);
@@ -154,7 +154,7 @@ export class CensusProvider implements vscode.TreeDataProvider<CensusNode>, vsco
       }
       case 'path': {
         const item = new vscode.TreeItem(node.path);
-        item.description = t('{0} watchers', count(node.watchers));
+        item.description = node.watchers === 1 ? t('1 watcher') : t('{0} watchers', count(node.watchers));
         item.iconPath = new vscode.ThemeIcon('eye');
         item.command = { command: Command.revealCensusPath, title: t('Reveal in the Tree'), arguments: [{ path: node.path }] };
         item.contextValue = 'censusPath';
