@@ -86,6 +86,12 @@ function javaHex(value: bigint): string {
   return '0x' + BigInt.asUintN(64, value).toString(16).padStart(14, '0');
 }
 
+/** The snapshot with the highest zxid in its name. */
+function newestSnapshot(snaps: string[]): string {
+  const zxidOf = (file: string) => BigInt(`0x${/snapshot\.([0-9a-f]+)/i.exec(path.basename(file))![1]}`);
+  return snaps.reduce((a, b) => (zxidOf(b) > zxidOf(a) ? b : a));
+}
+
 function files(dir: string, prefix: string): string[] {
   return fs.readdirSync(dir).filter((f) => f.startsWith(prefix)).map((f) => path.join(dir, f));
 }
@@ -197,8 +203,17 @@ for (const form of [
           else if (item.kind === 'issue') other.push(item.issue.message);
           else if (item.kind === 'sealed') other.push(`sealed ${item.seals}`);
         }
+        // The server is stopped right after the writes: the snapshot it was writing then may be cut (a snappy one
+        // can still be empty, its first block unwritten). ZooKeeper's own reader must then fail on it too, and ours
+        // say it in one line; only the newest snapshot can be so.
+        const theirs = await snapshotFormatter(snap).catch(() => undefined);
+        if (theirs === undefined) {
+          assert.equal(snap, newestSnapshot(snaps), `only the snapshot being written at the stop may be cut: ${snap}`);
+          assert.equal(other.length, 1, other.join('\n'));
+          assert.match(other[0], /not a ZooKeeper snapshot|cut short|ends inside|corrupt/);
+          continue;
+        }
         assert.deepEqual(other, [`sealed ${form.props['zookeeper.digest.enabled'] === 'false' ? 1 : 2}`], snap);
-        const theirs = await snapshotFormatter(snap);
         const ours = nodes.map((n) => ({
           path: n.path === '' ? '/' : n.path,
           fields: {
