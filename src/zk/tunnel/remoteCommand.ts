@@ -4,7 +4,7 @@
 // answered, so one hop's password cannot reach another host).
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { sshCommand, SshSettingsError } from './sshCommand';
+import { asOptions, sshCommand, SshSettingsError, trustOptions } from './sshCommand';
 import { isSafeSshHost, parseSshDestination, type SshTunnelSettings } from './sshSettings';
 
 /** The words as one command line for a POSIX shell: each in single quotes, a quote inside as '\''. */
@@ -42,10 +42,9 @@ export function runRemote(settings: SshTunnelSettings, words: readonly string[])
     // A log file is preallocated (64 MiB of zeros past its last entry): compressed, the zeros cost nothing to send.
     Compression: 'yes', BatchMode: 'yes', StrictHostKeyChecking: 'yes', ConnectTimeout: String(settings.connectTimeoutSeconds ?? 10), LogLevel: 'ERROR',
     ControlMaster: 'no', ControlPath: 'none', RequestTTY: 'no', ForwardAgent: 'no', ForwardX11: 'no', PermitLocalCommand: 'no',
-    ...(settings.agentSocket !== undefined ? { IdentityAgent: settings.agentSocket } : {}),
-    ...(settings.knownHostsFiles ? { UserKnownHostsFile: settings.knownHostsFiles.join(' ') } : {}),
+    ...trustOptions(settings),
   };
-  const command = sshCommand(settings, { options: Object.entries(options).flatMap(([k, v]) => ['-o', `${k}=${v}`]), action: ['-T'], identity: true });
+  const command = sshCommand(settings, { options: asOptions(options), action: ['-T'], identity: true });
   const child = spawn(command.program, [...command.args, shellWords(words)], { env: command.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');

@@ -83,7 +83,19 @@ export function sshCommand(settings: SshTunnelSettings, invocation: SshInvocatio
   return { program: sshProgram(settings), args, env: { ...withoutSecrets(process.env), ...invocation.env } };
 }
 
-const asOptions = (options: Record<string, string>) => Object.entries(options).flatMap(([key, value]) => ['-o', `${key}=${value}`]);
+/** `-o key=value` words. */
+export const asOptions = (options: Record<string, string>): string[] => Object.entries(options).flatMap(([key, value]) => ['-o', `${key}=${value}`]);
+
+/** The known_hosts files ssh checks and the agent it asks, where the settings say (else ssh's own defaults apply). */
+export function trustOptions(settings: SshTunnelSettings): Record<string, string> {
+  const options: Record<string, string> = {};
+  if (settings.acceptedHostKeysFile || settings.knownHostsFiles) {
+    const files = [...(settings.knownHostsFiles ?? OPENSSH_KNOWN_HOSTS), ...(settings.acceptedHostKeysFile ? [settings.acceptedHostKeysFile] : [])];
+    options.UserKnownHostsFile = fileList(files);
+  }
+  if (settings.agentSocket !== undefined) options.IdentityAgent = settings.agentSocket;
+  return options;
+}
 
 /**
  * The command for a tunnel to `host:port` as the bastion sees it. `askpassEnv`: what lets ssh ask for the secret
@@ -122,10 +134,6 @@ export function sshTunnelCommand(settings: SshTunnelSettings, host: string, port
     // be typed, or answered, into it).
     Object.assign(options, { PasswordAuthentication: 'no', KbdInteractiveAuthentication: 'no', PreferredAuthentications: 'publickey' });
   }
-  if (settings.acceptedHostKeysFile || settings.knownHostsFiles) {
-    const files = [...(settings.knownHostsFiles ?? OPENSSH_KNOWN_HOSTS), ...(settings.acceptedHostKeysFile ? [settings.acceptedHostKeysFile] : [])];
-    options.UserKnownHostsFile = fileList(files);
-  }
-  if (settings.agentSocket !== undefined) options.IdentityAgent = settings.agentSocket;
+  Object.assign(options, trustOptions(settings));
   return sshCommand(settings, { options: asOptions(options), action: ['-W', forwardTarget(host, port)], identity: true, env });
 }
