@@ -9,10 +9,10 @@ import { isPathNode } from '../../zk/tree/treeNodes';
 import { askZnodePath } from '../common/askZnodePath';
 import { log } from '../common/log';
 import { info, warn } from '../common/notifier';
-import { withCancellableProgress } from '../common/progress';
 import { shown } from '../common/untrustedText';
 import { pickConnection } from '../core/pickConnection';
 import type { LockQueueApi } from '../lockQueue';
+import { readCancellably, reportLogIssues } from './logReading';
 import type { ServerHistoryContext } from './nodeHistoryCommand';
 
 const t = vscode.l10n.t;
@@ -40,24 +40,19 @@ export async function lockHistoryFromServerLogs(context: ServerHistoryContext & 
   const sources = await context.folders.sources(connectionId, preset?.folders);
   if (!sources) return undefined;
   const issues: string[] = [];
-  let built;
-  try {
-    built = await withCancellableProgress(t('Building the lock history of {0} from the server logs…', shown(root)), async (signal) => {
-      const start = await startingSnapshot(sources, root);
-      if ('problem' in start) return { problem: start.problem };
-      return lockHistoryFromLogs(watched(sources, signal, issues), root, start);
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') return undefined;
-    throw error;
-  }
+  const built = await readCancellably(t('Building the lock history of {0} from the server logs…', shown(root)), async (signal) => {
+    const start = await startingSnapshot(sources, root);
+    if ('problem' in start) return { problem: start.problem };
+    return lockHistoryFromLogs(watched(sources, signal, issues), root, start);
+  });
+  if (!built) return undefined;
   if ('problem' in built) {
     void warn(t('No lock history can be built from these logs: {0}', built.problem));
     return undefined;
   }
-  for (const issue of issues) log().warn(`server logs: ${issue}`);
+  // A history cut at a gap says that instead of counting its troubles.
+  reportLogIssues(issues, 'history', !built.stoppedAt);
   if (built.stoppedAt) void warn(t('The history stops early: {0}', built.stoppedAt));
-  else if (issues.length > 0) void warn(t('{0} problems reading the server logs (a cut entry, a gap): the history may miss changes. The log (ZooScope: Show Log) has each.', issues.length));
   const intervals = [...built.history.intervals()].length;
   if (intervals === 0) {
     void info(t('The server logs hold no lock activity under {0}.', root));

@@ -12,11 +12,11 @@ import { writeReplayedExport } from '../../zk/transfer/exportReplayed';
 import { writePrivateFile } from '../../zk/transfer/privateFile';
 import { log } from '../common/log';
 import { warn } from '../common/notifier';
-import { withCancellableProgress } from '../common/progress';
 import { input } from '../common/quickInput';
 import { shown } from '../common/untrustedText';
 import { nodeTargetOrAsk } from '../core/targets';
 import type { CompareApi } from '../compare';
+import { readCancellably, reportLogIssues } from './logReading';
 import type { ServerHistoryContext } from './nodeHistoryCommand';
 
 const t = vscode.l10n.t;
@@ -46,20 +46,14 @@ export async function compareWithPastMoment(context: ServerHistoryContext & { co
   if (text === undefined) return undefined;
   const moment = parseLogBound(text.trim());
   if (!moment) return undefined;
-  let result;
-  try {
-    result = await withCancellableProgress(t('Rebuilding {0} as it was at {1}…', shown(target.path), text.trim()), (signal) => treeAtMoment(sources, moment, { root: target.path, signal }));
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') return undefined;
-    throw error;
-  }
+  const result = await readCancellably(t('Rebuilding {0} as it was at {1}…', shown(target.path), text.trim()), (signal) => treeAtMoment(sources, moment, { root: target.path, signal }));
+  if (!result) return undefined;
   if (!result.ok) {
     void warn(t('The tree at that moment cannot be rebuilt: {0}', result.problem));
     return undefined;
   }
   const past = result.moment;
-  for (const issue of past.issues) log().warn(`server logs: ${issue.message}`);
-  if (past.issues.length > 0) void warn(t('{0} problems reading the server logs (a cut entry, a gap): the tree may miss changes. The log (ZooScope: Show Log) has each.', past.issues.length));
+  reportLogIssues(past.issues.map((issue) => issue.message), 'tree');
   const file = path.join(momentFolder(), `${hex(past.zxid)}.json`);
   await writePrivateFile(file, (write) => writeReplayedExport(target.path, past.tree.preOrder(target.path), new Date(past.time ?? fs.statSync(past.snapshot.file).mtimeMs), write));
   log().info(`tree of ${target.path} at zxid ${hex(past.zxid)} from ${past.snapshot.file} and the logs after it → ${file}`);

@@ -10,13 +10,12 @@ import { isPathNode } from '../../zk/tree/treeNodes';
 import { askZnodePath } from '../common/askZnodePath';
 import type { SideDocuments } from '../common/dataDiffDocuments';
 import { defaultView } from '../common/dataCodec';
-import { log } from '../common/log';
-import { info, warn } from '../common/notifier';
-import { withCancellableProgress } from '../common/progress';
+import { info } from '../common/notifier';
 import { pickItem } from '../common/quickInput';
 import { shown } from '../common/untrustedText';
 import type { Core } from '../core/core';
 import { pickConnection } from '../core/pickConnection';
+import { readCancellably, reportLogIssues } from './logReading';
 import type { LogFolders } from './logFolders';
 
 const t = vscode.l10n.t;
@@ -77,20 +76,16 @@ export async function showNodeServerHistory(context: ServerHistoryContext, arg?:
   if (!sources) return undefined;
   const entries: HistoryEntry[] = [];
   const issues: string[] = [];
-  try {
-    await withCancellableProgress(t('Reading the server logs for {0}…', shown(asked.path)), async (signal, report) => {
-      for await (const item of nodeHistory(readLogSet(sources), asked.path)) {
-        signal.throwIfAborted();
-        if (item.kind === 'issue') issues.push(item.issue.message);
-        else if (entries.push(item.entry) % 100 === 0) report(t('{0} changes found', entries.length));
-      }
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') return undefined;
-    throw error;
-  }
-  for (const issue of issues) log().warn(`server logs: ${issue}`);
-  if (issues.length > 0) void warn(t('{0} problems reading the server logs (a cut entry, a gap): the history may miss changes. The log (ZooScope: Show Log) has each.', issues.length));
+  const read = await readCancellably(t('Reading the server logs for {0}…', shown(asked.path)), async (signal, report) => {
+    for await (const item of nodeHistory(readLogSet(sources), asked.path)) {
+      signal.throwIfAborted();
+      if (item.kind === 'issue') issues.push(item.issue.message);
+      else if (entries.push(item.entry) % 100 === 0) report(t('{0} changes found', entries.length));
+    }
+    return true;
+  });
+  if (!read) return undefined;
+  reportLogIssues(issues, 'history');
   if (entries.length === 0) {
     void info(t('The server logs given hold no change to {0}.', asked.path));
     return entries;
