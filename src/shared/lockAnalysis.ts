@@ -147,3 +147,8 @@ export interface UnreadablePath {
   /** What is missing: a folder's children (not crawled) or a node's data (its Stat came from exists). */
   what: 'children' | 'data';
 }
+
+/** A stable key for an anomaly within one analysis (kind + the paths it is about). */
+export function anomalyKey(anomaly: Anomaly): string {
+  return `${anomaly.kind}\u0000${anomaly.paths.join('\u0000')}\u0000${anomaly.sessions.join('\u0000')}`;
+}

@@ -4,8 +4,7 @@
 // Positions are derived: a participant kept at another index moves its position with it, so the holder leaving
 // a 10,000-waiter queue costs two runs, not 10,000 positions. Plain data (no vscode, no DOM): both sides and the
 // node tests import it.
-import type { Anomaly, LockAnalysis, LockQueue, Participant, SessionInfo } from './lockAnalysis';
-import { anomalyKey } from './lockQueueMessages';
+import { anomalyKey, type Anomaly, type LockAnalysis, type LockQueue, type Participant, type SessionInfo } from './lockAnalysis';
 
 /** `from`/`count`: that slice of the previous list, unchanged; `items`: items as they are now. */
 export type ListRun<T> = { from: number; count: number } | { items: T[] };

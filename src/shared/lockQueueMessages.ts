@@ -1,6 +1,6 @@
 // Every message between the lock-queue panel's host (src/vscode/lockQueue) and its webview front-end
 // (src/webview/lockQueue), both ways, as discriminated unions on `type`. Imported by both sides; no vscode, no DOM.
-import type { Anomaly, LockAnalysis } from './lockAnalysis';
+import type { LockAnalysis } from './lockAnalysis';
 import type { LockFigures, TimelineData } from './lockHistory';
 import type { AnalysisDelta } from './lockQueueDelta';
 
@@ -150,8 +150,3 @@ export type WebviewMessage =
   | { type: 'error'; message: string }
   /** The figures wanted: over the timeline's visible `window`, or (without) the whole history. */
   | { type: 'figuresWindow'; window?: HistoryWindow };
-
-/** A stable key for an anomaly within one analysis (kind + the paths it is about). */
-export function anomalyKey(anomaly: Anomaly): string {
-  return `${anomaly.kind}\u0000${anomaly.paths.join('\u0000')}\u0000${anomaly.sessions.join('\u0000')}`;
-}

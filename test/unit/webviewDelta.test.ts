@@ -3,10 +3,10 @@
 // small for the changes a live queue sees (one waiter changed, the holder released); gaps are noticed.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { anomalyKey, AnomalyText } from '../../src/shared/lockQueueMessages';
+import type { AnomalyText } from '../../src/shared/lockQueueMessages';
 import { applyAnalysisDelta, diffAnalysis, PARTICIPANT_FIELDS, WATCH_FIELDS } from '../../src/shared/lockQueueDelta';
 import { DeltaMessage, ModelMessage, ModelReceiver, ModelSender } from '../../src/shared/lockQueueSync';
-import type { LockAnalysis } from '../../src/shared/lockAnalysis';
+import { anomalyKey, type LockAnalysis } from '../../src/shared/lockAnalysis';
 import { RowModel } from '../../src/webview/lockQueue/rowModel';
 import type { Row } from '../../src/webview/lockQueue/rows';
 import { randomAnalysis, randomChange, seeded } from './webviewDeltaModels';

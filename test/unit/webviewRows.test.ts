@@ -2,7 +2,7 @@
 // of updates, the virtualization window, and duration text.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { anomalyKey } from '../../src/shared/lockQueueMessages';
+import { anomalyKey } from '../../src/shared/lockAnalysis';
 import { formatDuration, fmt } from '../../src/webview/lockQueue/format';
 import { ROW_HEIGHTS, scrollToReveal, visibleWindow } from '../../src/webview/lockQueue/layout';
 import { buildRows, RowModel } from '../../src/webview/lockQueue/rowModel';

@@ -3,8 +3,8 @@
 // contention figures over the window it asks for, at most every `minIntervalMs` and less often when the history is
 // big (a send never takes more than about a twentieth of the time).
 import * as vscode from 'vscode';
-import { anomalyKey, toJsonText, type AnomalyMark, type HistoryWindow, type HostMessage } from '../../shared/lockQueueMessages';
-import type { LockAnalysis } from '../../shared/lockAnalysis';
+import { toJsonText, type AnomalyMark, type HistoryWindow, type HostMessage } from '../../shared/lockQueueMessages';
+import { anomalyKey, type LockAnalysis } from '../../shared/lockAnalysis';
 import type { LockMonitor } from '../../zk/analysis';
 import { followMonitor, LockHistory, lockFigures, LockRecorder, timelineData, TimelineData } from '../../zk/history';
 import type { ZkSession } from '../../zk/session/session';

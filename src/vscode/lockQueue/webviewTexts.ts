@@ -1,8 +1,8 @@
 // The lock-queue webview's words, localized here (the webview has no l10n of its own) and sent in `init`;
 // and the anomalies of an analysis explained in plain language from their facts.
 import * as vscode from 'vscode';
-import { anomalyKey, AnomalyText, WebviewStrings } from '../../shared/lockQueueMessages';
-import type { Anomaly, LockAnalysis } from '../../shared/lockAnalysis';
+import type { AnomalyText, WebviewStrings } from '../../shared/lockQueueMessages';
+import { anomalyKey, type Anomaly, type LockAnalysis } from '../../shared/lockAnalysis';
 
 const t = vscode.l10n.t;
 

@@ -2,8 +2,7 @@
 // queue its header rows and its participants, whose rows are made only when looked at. Heights are fixed per
 // kind, so where a row is, and which row is at a scroll position, is arithmetic per queue. An update rebuilds the
 // headers and the queues that changed (a delta keeps unchanged queues as the same objects); nothing is O(rows).
-import type { LockAnalysis, LockQueue } from '../../shared/lockAnalysis';
-import { anomalyKey } from '../../shared/lockQueueMessages';
+import { anomalyKey, type LockAnalysis, type LockQueue } from '../../shared/lockAnalysis';
 import { ROW_HEIGHTS, RowGeometry } from './layout';
 import { anomaliesByPath, deadlockedSessions, participantKey, ParticipantRow, QueueContext, Row, SEP } from './rows';
 

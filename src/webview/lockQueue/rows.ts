@@ -1,7 +1,6 @@
 // The rows of the list (pure: no DOM), each with a stable key and a signature of what it shows, so the view can
 // keep unchanged rows and render only those on screen. rowModel.ts puts them in order.
-import type { Anomaly, DeadlockCycle, EdgeSource, LockQueue, Participant } from '../../shared/lockAnalysis';
-import { anomalyKey } from '../../shared/lockQueueMessages';
+import { anomalyKey, type Anomaly, type DeadlockCycle, type EdgeSource, type LockQueue, type Participant } from '../../shared/lockAnalysis';
 
 export interface EdgeTarget {
   path: string;

@@ -2,7 +2,8 @@
 // tables, then build the analysis.
 import type { ZkSession } from '../session/session';
 import { readAllServerTables, ServerEndpoint, ServerTables } from '../servers/serverTables';
-import { buildAnalysis, DEFAULT_HELD_TOO_LONG_MS, RawQueue } from './build';
+import { buildAnalysis, DEFAULT_HELD_TOO_LONG_MS } from './build';
+import type { RawQueue } from './rawQueue';
 import { discoverQueues, QueueSpec } from './discover';
 import type { LockAnalysis } from '../../shared/lockAnalysis';
 import { readQueue } from './readQueue';

@@ -2,7 +2,8 @@
 // persistent lock node, dead owner, held too long, two nodes of one GUID, unknown recipe, nodes of several
 // libraries in one queue, a session waiting behind its own node.
 import type { Anomaly, LockQueue, Participant } from '../../shared/lockAnalysis';
-import { Family, parseName } from './recipes';
+import type { Family } from './families';
+import { parseName } from './recipes';
 import type { ServerView } from './serverView';
 
 /** This many sessions or more watching one node (or a lock's children) is a herd: all wake on one change. */

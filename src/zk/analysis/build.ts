@@ -4,24 +4,12 @@ import { fixedLeaderRecipe } from './systemElections';
 import type { ServerTables } from '../servers/serverTables';
 import { inQueueDirs, queueAnomalies, QueueContext } from './anomalies';
 import { findCycles, waitForEdges } from './deadlocks';
-import type { ParentStat } from './discover';
 import { HoldHistory, holdingSinceCreation, startOf } from './holdTimes';
 import type { Anomaly, LockAnalysis, LockQueue, Participant, RecipeId, SessionInfo, UnreadablePath } from '../../shared/lockAnalysis';
 import { fixedLeaderHolder, participantsOf, QueueNode } from './queueRules';
-import type { Family } from './recipes';
+import { queueDirs, RawQueue } from './rawQueue';
 import { curatorSemaphore, kazooSemaphore, SemaphoreParticipants } from './semaphores';
 import { mergeServerTables, ServerView } from './serverView';
-
-export type RawQueue = (
-  /** `parent`: the folder's counters from the listing its nodes were read from (holdTimes.ts). */
-  | { shape: 'simple'; path: string; recipe: RecipeId; family: Family; nodes: QueueNode[]; parent?: ParentStat }
-  | { shape: 'curator-semaphore'; path: string; leases: QueueNode[]; locks: QueueNode[] }
-  | { shape: 'kazoo-semaphore'; path: string; leases: QueueNode[]; locks: QueueNode[]; maxLeases?: number }
-  | { shape: 'fixed'; path: string; node: QueueNode }
-) & {
-  /** What this session could not read of the queue (its nodes' data, a folder's children). */
-  unreadable?: UnreadablePath[];
-};
 
 export interface BuildInput {
   root: string;
@@ -44,21 +32,6 @@ export const DEFAULT_HELD_TOO_LONG_MS = 10 * 60 * 1000;
 const MAX_LISTED = 100;
 /** Paths named in the `unreadable` anomaly at most (the model's `unreadable` lists them all). */
 const MAX_UNREADABLE_IN_ANOMALY = 20;
-
-/** Directories whose children are the queue's nodes. */
-export function queueDirs(raw: RawQueue): string[] {
-  switch (raw.shape) {
-    case 'simple': return [raw.path];
-    case 'curator-semaphore': return [`${raw.path}/leases`, `${raw.path}/locks`];
-    case 'kazoo-semaphore': return [raw.path, `${raw.path}-__lock__`];
-    case 'fixed': return [];
-  }
-}
-
-/** Paths a monitor watches to see the queue change. */
-export function queueWatchPaths(raw: RawQueue): string[] {
-  return raw.shape === 'fixed' ? [raw.path] : [raw.path, ...queueDirs(raw).filter((d) => d !== raw.path)];
-}
 
 function nodesOf(raw: RawQueue): QueueNode[] {
   switch (raw.shape) {

@@ -6,7 +6,8 @@ import type { ZkSession } from '../session/session';
 import { nodeKind, ZnodeStat } from '../stat';
 import { mapBounded } from '../timeouts';
 import type { RecipeId, UnreadablePath } from '../../shared/lockAnalysis';
-import { Family, isFixedLeaderName, parseName, recognizeQueue } from './recipes';
+import type { Family } from './families';
+import { isFixedLeaderName, parseName, recognizeQueue } from './recipes';
 
 export type QueueSpec =
   | { shape: 'simple'; path: string; recipe: RecipeId; family: Family; names?: string[]; parent?: ParentStat }

@@ -7,7 +7,7 @@
 //   semaphore lease (created only once a lease is free) hold from creation by the recipe.
 // - seen taking over: a live monitor read the queue while the node waited, then right after the change.
 // - otherwise only a lower bound: it held at least since it was first seen holding.
-import type { RawQueue } from './build';
+import type { RawQueue } from './rawQueue';
 import type { Participant } from '../../shared/lockAnalysis';
 import type { QueueNode } from './queueRules';
 import { parseName } from './recipes';

@@ -5,4 +5,4 @@ export type { AnalyzeOptions } from './analyze';
 export { LockMonitor, DEFAULT_POLL_INTERVAL_MS, type TablesReading } from './monitor';
 export { looksLikeLockQueue } from './recipes';
 export { buildAnalysis, DEFAULT_HELD_TOO_LONG_MS } from './build';
-export type { RawQueue } from './build';
+export type { RawQueue } from './rawQueue';

@@ -3,7 +3,8 @@
 import { CONTAINER_OWNER, sessionIdHex } from '../stat';
 import { dataLabel } from './labels';
 import type { Participant, ParticipantKind, RecipeId } from '../../shared/lockAnalysis';
-import { curatorKey, ELECTION_RECIPES, Family, ParsedName, parseName } from './recipes';
+import type { Family } from './families';
+import { curatorKey, ELECTION_RECIPES, ParsedName, parseName } from './recipes';
 
 /** One child of a queue directory as read from ZooKeeper. */
 export interface QueueNode {

@@ -6,7 +6,7 @@ import { joinPath } from '../paths';
 import type { ZkSession } from '../session/session';
 import type { ZnodeStat } from '../stat';
 import { mapBounded } from '../timeouts';
-import type { RawQueue } from './build';
+import type { RawQueue } from './rawQueue';
 import type { ParentStat, QueueSpec } from './discover';
 import type { UnreadablePath } from '../../shared/lockAnalysis';
 import type { QueueNode } from './queueRules';

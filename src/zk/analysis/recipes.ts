@@ -2,9 +2,8 @@
 // (see shared/notes/lock-recipes.md): which library, what kind of node, its GUID and its sequence number, and the
 // key that library sorts by (the raw name order differs whenever prefixes differ).
 import type { ParticipantKind, RecipeId } from '../../shared/lockAnalysis';
+import type { Family } from './families';
 import { systemQueueRecipe } from './systemElections';
-
-export type Family = 'curator' | 'go-zookeeper' | 'kazoo' | 'zk-write-lock' | 'zk-leader-election' | 'solr' | 'plain' | 'unknown';
 
 export interface ParsedName {
   name: string;

@@ -4,7 +4,7 @@
 // ClickHouse's leader_election queue and Solr's Overseer election (queues told by their path and child names).
 import type { RecipeId } from '../../shared/lockAnalysis';
 import { decodeMeaning, SystemId } from '../meaning';
-import type { Family } from './recipes';
+import type { Family } from './families';
 
 const FIXED_BY_SYSTEM: Partial<Record<SystemId, RecipeId>> = {
   patroni: 'patroni-leader', hbase: 'hbase-master', hadoop: 'hadoop-ha-elector', kafka: 'kafka-controller',

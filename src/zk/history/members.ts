@@ -6,7 +6,8 @@
 // the read is back, so they still apply in the order told.
 import { baseName, parentPath } from '../paths';
 import { fixedLeaderHolder, orderQueue, participantsOf, QueueNode } from '../analysis/queueRules';
-import { Family, recognizeQueue } from '../analysis/recipes';
+import type { Family } from '../analysis/families';
+import { recognizeQueue } from '../analysis/recipes';
 import { curatorSemaphore, kazooSemaphore } from '../analysis/semaphores';
 import type { Participant, RecipeId } from '../../shared/lockAnalysis';
 import type { HistoryInterval } from './model';

@@ -1,7 +1,7 @@
 // How each lock library names its queue nodes, orders its queue and decides whom a contender waits for, so that a
 // node ZooScope adds to somebody else's queue is one of theirs in their own eyes (shared/notes/lock-recipes.md).
 // ZooScope's own queues follow 'plain': `<guid>-lock-|read-|write-<seq10>`, ordered by the sequence number.
-import type { LockMode } from './types';
+import type { LockMode } from './lockMode';
 
 export type ConventionId = 'plain' | 'curator-mutex' | 'curator-rwlock' | 'curator-latch' | 'kazoo' | 'zk-write-lock' | 'zk-election';
 

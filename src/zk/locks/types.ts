@@ -2,13 +2,9 @@
 // layer, the CLI and tests read the same facts and turn them into words themselves.
 import type { ConventionDetection } from './conventionDetection';
 import type { ConventionId } from './conventions';
+import type { LockMode } from './lockMode';
 
-/**
- * exclusive: one holder. read/write: readers share, a writer excludes everyone. election: fair leader election
- * (sequential nodes, each candidate watches its predecessor; the lowest leads). unfairElection: one ephemeral node
- * at the path itself; whoever creates it leads, everyone else watches it.
- */
-export type LockMode = 'exclusive' | 'read' | 'write' | 'election' | 'unfairElection';
+export type { LockMode } from './lockMode';
 
 /**
  * acquiring: creating our node. waiting: queued behind `waitingFor`. held / leader: ours.

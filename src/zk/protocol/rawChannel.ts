@@ -6,7 +6,7 @@
 import type { Client } from 'node-zookeeper-client';
 import { ZkError } from '../errors';
 import { installLibraryFixes } from '../security/libraryFixes';
-import type { SaslMechanism } from '../security/sasl';
+import type { SaslMechanism } from '../security/saslMechanism';
 import { installTlsTransport, TlsConnectionInfo } from '../security/secureTransport';
 import type { TlsFailure } from '../security/tlsFailure';
 import type { PreparedTls } from '../security/tlsSettings';

@@ -2,7 +2,7 @@
 // of type 102 carrying opaque tokens, answered by the server with a token (or an error code) until the mechanism
 // is done. ZooKeeper ties the SASL identity to the connection, so this runs again after every reconnect.
 import { OpCode } from './opcodes';
-import type { SaslMechanism } from '../security/sasl';
+import type { SaslMechanism } from '../security/saslMechanism';
 
 /** The server refused the credentials (AUTHFAILED -115, or -124 when it requires SASL). */
 export class SaslRejected extends Error {

@@ -1,7 +1,7 @@
 // Holds back the server's answer to the session handshake while SASL authenticates the new connection: the library
 // sees its session only after SASL succeeded, so its queued requests, auth packets and watch re-registration are
 // written only then. Frames of the exchange belong to it (the server sends nothing else meanwhile).
-import type { SaslMechanism } from '../security/sasl';
+import type { SaslMechanism } from '../security/saslMechanism';
 import { SaslExchange, SaslRejected } from './saslExchange';
 import { shortened, visibleText } from '../../shared/visibleText';
 import type { LibrarySocket } from './libraryInternals';

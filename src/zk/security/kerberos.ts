@@ -2,7 +2,7 @@
 // chooses Kerberos: the .vsix and the CLI stay platform-neutral, and a machine without the module gets one clear
 // line instead of a crash at start-up.
 import { createRequire } from 'node:module';
-import type { SaslMechanism } from './sasl';
+import type { SaslMechanism } from './saslMechanism';
 
 /** The parts of the `kerberos` package (version 2 and later) this file uses. */
 interface KerberosClient {

@@ -2,6 +2,9 @@
 // `initial()`, then feeds each server token to `step()` until the server says it is done.
 import { DigestMd5Client } from './digestMd5';
 import { createGssapiMechanism } from './kerberos';
+import type { SaslMechanism } from './saslMechanism';
+
+export type { SaslMechanism } from './saslMechanism';
 
 export type SaslSettings =
   | { mechanism: 'DIGEST-MD5'; username: string; password: string }
@@ -11,19 +14,6 @@ export type SaslSettings =
    * (default zookeeper/<the server's host>).
    */
   | { mechanism: 'GSSAPI'; principal?: string; serviceName?: string; serviceHost?: string };
-
-export interface SaslMechanism {
-  readonly name: string;
-  /** The identity the server will know us as once authenticated (`sasl:<identity>` in ACLs). */
-  readonly identity: string;
-  /** The first token (empty for DIGEST-MD5, whose server speaks first). */
-  initial(): Promise<Buffer>;
-  /**
-   * The answer to a server token; `undefined` means the exchange is over on our side (a last server token is
-   * checked, nothing more is sent).
-   */
-  step(serverToken: Buffer): Promise<Buffer | undefined>;
-}
 
 /** A fresh mechanism per connection: ZooKeeper binds the SASL identity to the connection, not the session. */
 export function createSaslMechanism(settings: SaslSettings, serverHost: string): SaslMechanism {
