@@ -8,22 +8,19 @@
 // short (changes between the last read and the watch went untold), so no one is judged a holder from events alone;
 // that read, with the changes held, tells who was there when they began (membersAtSync), and the changes are then
 // applied in order, exact.
-import type { LockAnalysis, LockQueue, Participant, RecipeId } from '../../shared/lockAnalysis';
+import type { LockAnalysis, LockQueue, RecipeId } from '../../shared/lockAnalysis';
 import { baseName } from '../paths';
 import { FollowedQueues } from './followedQueues';
+import { FollowedReads } from './followedReads';
+import { HeldChanges } from './heldChanges';
 import { FollowedRoles } from './followedRoles';
 import type { Gaps } from './gaps';
-import { IntervalBook, isExclusive } from './intervalBook';
-import { FollowedQueue, Member, membersAtSync, NodeDetails, PendingChange } from './members';
+import type { IntervalBook } from './intervalBook';
+import { FollowedQueue, Member, NodeDetails, ownerOf, PendingChange } from './members';
 import type { PendingEnds } from './pendingEnds';
 
 /** Reads one node for the rules that need its owner or data; undefined when it is gone. */
 export type NodeReader = (path: string) => Promise<NodeDetails | undefined>;
-
-/** Changes held until the full read at most (then dropped: a gap until that read). */
-const MAX_HELD = 200_000;
-
-const ownerOf = (session: string | undefined) => (session ? BigInt(session) : undefined);
 
 export class EventFollower {
   /** Set once the server's notifications are followed (follow). */
@@ -32,10 +29,9 @@ export class EventFollower {
   synced = false;
   private readonly queues = new FollowedQueues();
   private readonly roles: FollowedRoles;
+  private readonly reads: FollowedReads;
   /** The creates and deletes told while not synced, in the order told (every path under the watch). */
-  private held: PendingChange[] = [];
-  /** When the held changes grew past MAX_HELD and were dropped (undefined: none dropped). */
-  private heldDroppedAt?: number;
+  private readonly held = new HeldChanges();
   /** A full read that began before this (the watch set, a gap's end) cannot sync: changes before it went untold. */
   private syncableFrom = 0;
   private readNode?: NodeReader;
@@ -47,6 +43,7 @@ export class EventFollower {
 
   constructor(private readonly book: IntervalBook, private readonly gaps: Gaps, private readonly ends: PendingEnds) {
     this.roles = new FollowedRoles(book);
+    this.reads = new FollowedReads(this.queues, this.roles, book);
   }
 
   /** Whether the queue at `lock` is followed from the events (its creates and deletes are all told). */
@@ -68,7 +65,7 @@ export class EventFollower {
   /** Sight is lost: what was held cannot be told apart from what the gap hides, and the read after it finds the rest. */
   lostSight(): void {
     this.synced = false;
-    this.held = [];
+    this.held.forget();
   }
 
   /** Sight is back from `at`: only a full read begun from then on can sync. */
@@ -136,12 +133,8 @@ export class EventFollower {
   resync(analysis: LockAnalysis, readsFrom: number): void {
     if (!this.following || this.gaps.away || readsFrom < this.syncableFrom) return;
     this.ends.learntAt(analysis.takenAt);
-    const held = this.held;
-    this.held = [];
-    if (this.heldDroppedAt !== undefined) {
-      this.gaps.add({ from: this.heldDroppedAt, to: readsFrom });
-      this.heldDroppedAt = undefined;
-    }
+    const { changes: held, droppedAt } = this.held.take();
+    if (droppedAt !== undefined) this.gaps.add({ from: droppedAt, to: readsFrom });
     // A queue a held create makes (as nodeCreated would), before the changes are shared out: a delete told before
     // that create belongs to it too.
     if (analysis.truncated !== true) {
@@ -172,7 +165,7 @@ export class EventFollower {
    * still have nodes there go into `sessionsWithNodes`.
    */
   observeQueue(lockQueue: LockQueue, at: number, live: boolean, sessionsWithNodes: Set<string>): void {
-    this.observeFollowed(lockQueue, at, live);
+    this.reads.observe(lockQueue, at, live, this.synced);
     // A node deleted as told that an older read still lists is no sign of its session being alive.
     const gone = this.queues.get(lockQueue.path)?.gone;
     for (const p of lockQueue.participants) if (!p.nodeless && p.session && !gone?.has(p.path)) sessionsWithNodes.add(p.session);
@@ -183,7 +176,7 @@ export class EventFollower {
     for (const followed of this.queues.all()) {
       if (read.has(followed.path) || this.truncated) continue;
       // Gone from the reads (a Curator container removed): what it had from reads alone is gone too.
-      this.observeFollowed({ path: followed.path, recipe: followed.recipe, participants: [], anomalies: [] }, at, live);
+      this.reads.observe({ path: followed.path, recipe: followed.recipe, participants: [], anomalies: [] }, at, live, this.synced);
       // A name queue comes back with its next create (newQueueFor); a semaphore or fixed leader node, which a name
       // alone does not tell, goes from the reads while empty and stays followed, so its next create is told.
       if (this.synced && followed.members.size === 0 && followed.pending.length === 0 && followed.shape === 'names') this.queues.forget(followed);
@@ -203,13 +196,7 @@ export class EventFollower {
 
   /** A change told before the full read that syncs: kept for it (its node read at once where the rules need it). */
   private holdUntilSynced(change: PendingChange): void {
-    if (this.heldDroppedAt !== undefined) return;
-    if (this.held.length >= MAX_HELD) {
-      this.held = [];
-      this.heldDroppedAt = change.at;
-      return;
-    }
-    this.held.push(change);
+    if (!this.held.hold(change)) return;
     const queue = this.queues.queueOfNode(change.path);
     if (change.kind === 'created' && queue?.needsDetails && this.readNode) {
       change.ready = false;
@@ -250,77 +237,9 @@ export class EventFollower {
     // Changes told before the gap whose node reads were still out: applied first, where they were told.
     for (const change of queue.pending) change.ready = true;
     this.applyPending(queue);
-    const listed = new Map<string, Participant>();
-    for (const p of lockQueue?.participants ?? []) if (!p.nodeless) listed.set(p.path, p);
-    // A queue a cut-short read left out: what was known stands.
-    const readNow = lockQueue || !truncated ? new Set(listed.keys()) : new Set(queue.members.keys());
-    const members = membersAtSync(readNow, changes);
-    for (const member of [...queue.members.values()]) if (!members.has(member.path)) this.roles.drop(queue, member, since, false);
-    for (const path of members) {
-      const p = listed.get(path);
-      const member = queue.members.get(path);
-      if (member) {
-        member.source = 'event';
-        if (p) {
-          member.owner ??= ownerOf(p.session);
-          this.book.attach(member.intervals, p);
-        }
-        continue;
-      }
-      queue.gone.delete(path);
-      queue.members.set(path, { name: baseName(path), path, source: 'event', since: p && p.since > 0 ? Math.min(p.since, since) : since, owner: ownerOf(p?.session), intervals: [] });
-    }
-    this.roles.apply(queue, since, false, listed);
+    this.reads.syncMembers(queue, lockQueue, truncated, changes, since);
     queue.pending.push(...changes);
     this.applyPending(queue);
-  }
-
-  private observeFollowed(lockQueue: LockQueue, at: number, live: boolean): void {
-    const present = lockQueue.participants.filter((p) => !p.nodeless);
-    const queue = this.queues.follow(lockQueue.path, lockQueue.recipe, present.map((p) => p.name));
-    if (!this.synced) {
-      // Members wait for the full read that syncs (resync): this read may be older than what was told since.
-      for (const p of present) {
-        const member = queue.members.get(p.path);
-        if (member) member.owner ??= ownerOf(p.session);
-        this.book.attach(member?.intervals ?? queue.gone.get(p.path) ?? [], p);
-      }
-      return;
-    }
-    const listed = new Map<string, Participant>();
-    let found = 0;
-    for (const p of present) {
-      listed.set(p.path, p);
-      const member = queue.members.get(p.path);
-      if (member) {
-        member.owner ??= ownerOf(p.session);
-        this.book.attach(member.intervals, p);
-        continue;
-      }
-      const gone = queue.gone.get(p.path);
-      if (gone) {
-        this.book.attach(gone, p);
-        continue;
-      }
-      // Its create was told and waits for its read: the event brings it, from when it was told.
-      if (queue.awaitsCreateOf(p.path)) continue;
-      queue.members.set(p.path, { name: p.name, path: p.path, source: 'read', since: p.since > 0 ? p.since : at, owner: ownerOf(p.session), intervals: [] });
-      found++;
-    }
-    queue.forgetUnlisted(new Set(listed.keys()));
-    const leaving: Member[] = [];
-    for (const member of [...queue.members.values()]) {
-      if (member.source !== 'read' || listed.has(member.path)) continue;
-      queue.remove(member);
-      leaving.push(member);
-    }
-    if (found === 0 && leaving.length === 0) return;
-    const firstHold = this.roles.apply(queue, at, live, listed);
-    for (const member of leaving) {
-      const interval = this.book.history.open.get(member.path);
-      // An exclusive hold that began before this read proves the one that left had gone by then.
-      if (interval) this.book.close(member.path, interval, interval.kind === 'hold' && isExclusive(interval) ? Math.min(at, firstHold) : at, live);
-    }
   }
 
   private eventTime(at: number): number {

@@ -202,3 +202,6 @@ export function membersAtSync(read: ReadonlySet<string>, changes: readonly Pick<
   }
   return members;
 }
+
+/** A participant's session (0x-hex) as a member's owner. */
+export const ownerOf = (session: string | undefined): bigint | undefined => (session ? BigInt(session) : undefined);
