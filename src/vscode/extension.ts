@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     editing.register(context, core),
     nodes.register(context, core),
     search.register(context, core),
-    transfer.register(context, core),
+    transfer.register(context, core, comparing.api),
     comparing,
     held,
     locks,

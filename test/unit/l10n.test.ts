@@ -46,3 +46,9 @@ test('every %key% in package.json exists in package.nls.json and package.nls.zh-
   assert.deepEqual(keys.filter((k) => !(k in zh)), []);
   assert.deepEqual(Object.keys(en).sort(), Object.keys(zh).sort());
 });
+
+test('every zh-cn translation is of a string src still shows (none left behind by removed code)', () => {
+  const bundle = readJson('l10n/bundle.l10n.zh-cn.json');
+  const strings = l10nStrings(path.join(root, 'src'));
+  assert.deepEqual(Object.keys(bundle).filter((english) => !strings.has(english)), []);
+});

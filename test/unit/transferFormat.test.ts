@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { closing, decodeData, encodeData, opening, parseExport, relocate } from '../../src/zk/transfer';
+import { absolutePath } from '../../src/zk/compare';
+import { closing, decodeData, encodeData, opening, parseExport } from '../../src/zk/transfer';
 
 describe('export format', () => {
   test('data: valid UTF-8 as text, anything else as base64, and back byte for byte', () => {
@@ -31,12 +32,10 @@ describe('export format', () => {
     assert.deepEqual(parseExport(doc([{ path: '/ab', data: '', encoding: 'utf8' }])), { ok: false, problem: { code: 'badNode', index: 0, field: 'path' } });
   });
 
-  test('relocating paths from the export root to the target root', () => {
-    assert.equal(relocate('/a/b/c', '/a', '/x'), '/x/b/c');
-    assert.equal(relocate('/a', '/a', '/x/y'), '/x/y');
-    assert.equal(relocate('/a/b', '/a', '/'), '/b');
-    assert.equal(relocate('/a', '/a', '/'), '/');
-    assert.equal(relocate('/b', '/', '/x'), '/x/b');
-    assert.equal(relocate('/a/b', '/a/b', '/a/b'), '/a/b');
+  test('an import relocates the export\'s paths (relative to its root) under the target root', () => {
+    assert.equal(absolutePath('/b/c', '/x'), '/x/b/c');
+    assert.equal(absolutePath('/', '/x/y'), '/x/y');
+    assert.equal(absolutePath('/b', '/'), '/b');
+    assert.equal(absolutePath('/', '/'), '/');
   });
 });

@@ -9,7 +9,6 @@ import { ConnectFailure } from '../../zk/session/session';
 import type { Permission, WriteFailure } from '../../zk/write/outcome';
 import type { SearchProblem } from '../../zk/search/search';
 import type { ExportProblem } from '../../zk/transfer/exportFormat';
-import type { ImportEntry } from '../../zk/transfer/importPlan';
 
 const t = vscode.l10n.t;
 
@@ -154,9 +153,3 @@ export function describeExportProblem(file: string, problem: ExportProblem): str
 }
 
 /** Why the import's dry run will leave a node out. */
-export function describeImportSkip(entry: ImportEntry): string {
-  const reason = entry.reason;
-  if (!reason) return t('{0} is skipped.', entry.path);
-  if (reason.code === 'ephemeral') return t('{0} is skipped: it was an ephemeral node (it would vanish with this session).', entry.path);
-  return describeWriteFailure('operation' in reason ? reason : { ...reason, operation: 'import', path: entry.path });
-}

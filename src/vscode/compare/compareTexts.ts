@@ -32,12 +32,13 @@ export function limitText(limit: CompareLimit): string {
   }
 }
 
-function skipText(reason: SkipReason): string {
+function skipLine(path: string, reason: SkipReason): string {
   switch (reason.code) {
-    case 'ephemeral': return t('ephemeral in the source: never copied');
-    case 'targetEphemeral': return t('ephemeral in the target: left to its session');
-    case 'keepsChild': return t('keeps {0}', reason.child);
-    default: return reason.code;
+    case 'ephemeral': return `${path}: ${t('ephemeral in the source: never copied')}`;
+    case 'targetEphemeral': return `${path}: ${t('ephemeral in the target: left to its session')}`;
+    case 'keepsChild': return `${path}: ${t('keeps {0}', reason.child)}`;
+    // A refused path (protected, invalid, too large) in the words every write refusal has.
+    default: return describeWriteFailure({ ...reason, operation: 'copy', path });
   }
 }
 
@@ -70,7 +71,7 @@ export function planDocument(plan: CopyPlan, source: string, target: string): st
     ...section(t('Change data ({0})', plan.counts.setData), of('setData')),
     ...section(t('Set ACL ({0})', plan.counts.setAcl), of('setAcl')),
     ...section(t('Delete ({0})', plan.counts.delete), of('delete')),
-    ...section(t('Skip ({0})', plan.counts.skip), shown.skipped.map((s) => `${s.path}: ${skipText(s.reason)}`)),
+    ...section(t('Skip ({0})', plan.counts.skip), shown.skipped.map((s) => skipLine(s.path, s.reason))),
   ].join('\n').trimEnd() + '\n';
 }
 

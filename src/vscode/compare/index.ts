@@ -5,7 +5,8 @@ import { Command } from '../core/commandIds';
 import { registerCommands, withPresets } from '../core/commands';
 import type { Core, Registered } from '../core/core';
 import type { NodeTarget } from '../core/targets';
-import type { CompareResult } from '../../zk/compare';
+import type { CompareResult, CopyPlan } from '../../zk/compare';
+import { applyCopyPlan, type CopyResult, type CopyRun } from './copyApply';
 import { compareWith, ComparePreset, openCompareDiff } from './compareCommand';
 import { CompareItem, CompareResultsProvider } from './compareResults';
 import { copyTo, CopyPreset } from './copyCommand';
@@ -28,17 +29,26 @@ export interface CompareParts {
   readonly compareResults: CompareResultsProvider;
 }
 
-/** What other features may use: a node's subtree compared with an export file they made (a past moment's). */
+/**
+ * What other features may use: a node's subtree compared with an export file they made (a past moment's), and a
+ * copy plan they made (Import… plans from an export) shown, confirmed and written as Copy To… writes its own.
+ */
 export interface CompareApi {
   compareWithExport(target: NodeTarget, file: string): Promise<CompareResult | undefined>;
+  applyCopyPlan(plan: CopyPlan, run: CopyRun): Promise<CopyResult>;
 }
+
+export type { CopyResult, CopyRun };
 
 export function register(_context: vscode.ExtensionContext, core: Core): Registered<CompareApi, CompareParts & { commands: CompareCommands }> {
   const compareResults = new CompareResultsProvider();
   const sides = new SideDocuments(COMPARE_SCHEME);
   const context = { ...core, compareResults, sides };
   return {
-    api: { compareWithExport: (target, file) => compareWith(context, target, { other: { file } }) },
+    api: {
+      compareWithExport: (target, file) => compareWith(context, target, { other: { file } }),
+      applyCopyPlan: (plan, run) => applyCopyPlan(context, plan, run),
+    },
     parts: { compareResults, commands: presetCommands(context) },
     disposables: [
       compareResults,

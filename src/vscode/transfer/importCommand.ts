@@ -1,19 +1,18 @@
-// "Import…": reads an export, asks where its root goes, runs a dry run (what would be created, changed, left
-// alone or skipped, and why) shown as a preview document, and writes only after a modal confirmation.
+// "Import…": reads an export, asks where its root goes and whether its ACLs come too, then copies it there as Copy
+// To… copies a live subtree: the same plan (what would be created, changed or skipped, and why) shown as a
+// document, a modal confirmation, and version-checked writes (src/zk/compare, the compare feature's apply step).
 import * as vscode from 'vscode';
-import { executeImport, ImportPlan, ImportReport, parseExport, planImport } from '../../zk/transfer';
+import { planCopy } from '../../zk/compare';
+import { parseExport } from '../../zk/transfer';
+import type { CompareApi, CopyResult } from '../compare';
 import { validateZnodePath } from '../common/askZnodePath';
 import { pickConnection } from '../core/pickConnection';
-import { log } from '../common/log';
 import { describeExportProblem } from '../common/failureTexts';
 import type { Core } from '../core/core';
 import { showProblem, showWriteFailure } from '../core/failures';
 import { liveWriter } from '../core/liveWriter';
 import { withCancellableProgress } from '../common/progress';
-import { refreshParents } from '../core/reveal';
 import { nodeTarget } from '../core/targets';
-import { importPreview, importReport, importSummary } from './importTexts';
-import { ask, info, warn } from '../common/notifier';
 import { input, pickItem } from '../common/quickInput';
 
 const t = vscode.l10n.t;
@@ -27,12 +26,7 @@ export interface ImportPreset {
   applyAcls?: boolean;
 }
 
-export interface ImportResult {
-  plan: ImportPlan;
-  report?: ImportReport;
-}
-
-export async function importTree(core: Core, arg?: unknown, preset?: ImportPreset): Promise<ImportResult | undefined> {
+export async function importTree(core: Core, compare: CompareApi, arg?: unknown, preset?: ImportPreset): Promise<CopyResult | undefined> {
   // A connection id (palette, automation) means that connection's root, not the explorer's selection.
   const known = typeof arg === 'string' ? undefined : nodeTarget(core, arg);
   const connectionId = known?.connectionId ?? await pickConnection(core, arg, false);
@@ -78,44 +72,10 @@ export async function importTree(core: Core, arg?: unknown, preset?: ImportPrese
     return undefined;
   }
   const plan = await withCancellableProgress(t('Comparing {0} with {1}…', shown, targetRoot), (signal, report) =>
-    planImport(found.live.session, doc, { targetRoot, guard, signal, applyAcls, onProgress: ({ checked, total }) => report(t('{0} of {1}', checked, total)) }));
-  if (plan.cancelled) return { plan };
-  if (plan.error) {
-    void showWriteFailure(connectionId, plan.error);
-    return { plan };
-  }
-  const writes = plan.counts.create + plan.counts.update + plan.entries.filter((e) => e.acl).length;
-  if (writes === 0) {
-    void info(t('Nothing to import into {0}: {1} nodes already hold this data, {2} are skipped.', targetRoot, plan.counts.unchanged, plan.counts.skip));
-    return { plan };
-  }
-  const preview = importPreview(plan, shown);
-  if (!preset) await core.reports.show(t('Import preview {0}', targetRoot), preview.text);
-  const confirmed = preset?.confirmed ?? (await ask('warning', preview.message, preview.detail, preview.confirmLabel)) === preview.confirmLabel;
-  if (!confirmed) return { plan };
-  return { plan, report: await run(core, connectionId, plan) };
-}
-
-async function run(core: Core, connectionId: string, plan: ImportPlan): Promise<ImportReport | undefined> {
-  const found = await liveWriter(core.connections, connectionId);
-  if (!found) return undefined;
-  const executed = await withCancellableProgress(t('Importing into {0}…', plan.targetRoot), (signal, report) =>
-    executeImport(found.live.session, plan, { readOnly: found.writer.readOnly }, { signal, onProgress: ({ done, total }) => report(t('{0} of {1}', done, total)) }));
-  if (!executed.ok) {
-    void showWriteFailure(connectionId, executed.failure);
-    return undefined;
-  }
-  const report = executed.report;
-  log().info(`import ${plan.targetRoot}: ${report.created.length} created, ${report.updated.length} updated, ${report.failed.length} failed, ${report.remaining} left`);
-  await refreshParents(core, connectionId, [plan.targetRoot, ...report.created]);
-  const show = t('Show Report');
-  const again = t('Run Again');
-  const clean = !report.interrupted && !report.cancelled && report.failed.length === 0;
-  const summary = importSummary(plan, report);
-  void (clean ? info(summary, show) : warn(summary, ...(report.interrupted ? [again, show] : [show])))
-    .then(async (choice) => {
-      if (choice === show) await core.reports.show(t('Import {0}', plan.targetRoot), importReport(plan, report));
-      if (choice === again) await run(core, connectionId, plan);
-    });
-  return report;
+    planCopy({ export: doc }, found.live.session, targetRoot, { acls: applyAcls, guard, signal, onProgress: ({ target }) => report(t('{0} of {1}', target, doc.nodes.length)) }));
+  return compare.applyCopyPlan(plan, {
+    title: t('Import {0}', shown), operation: 'import', connectionId, sourceLabel: shown, targetLabel: targetRoot,
+    planTitle: t('Import preview {0}', targetRoot), question: t('Import into {0}?', targetRoot), confirmLabel: t('Import'),
+    showPlan: !preset, confirmed: preset?.confirmed,
+  });
 }

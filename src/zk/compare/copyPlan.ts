@@ -75,7 +75,9 @@ export const COPY_READ_WINDOW = 512;
 const sameAcl = (a: readonly AclEntry[], b: readonly AclEntry[]) => a.length === b.length &&
   a.every((x) => b.some((y) => x.scheme === y.scheme && x.id === y.id && x.perms === y.perms));
 
-const sameData = (a: Buffer | null, b: Buffer | null) => (a === null || b === null ? a === b : a.equals(b));
+/** An export writes null data as empty, so from an export null and empty are the same data (no write either way). */
+const sameData = (a: Buffer | null, b: Buffer | null, nullIsEmpty: boolean) =>
+  (a === null || b === null ? a === b || (nullIsEmpty && (a ?? b)!.length === 0) : a.equals(b));
 
 function problemOf(side: 'source' | 'target', snapshot: TreeSnapshot): CopyPlan['problem'] {
   if (isWhole(snapshot)) return undefined;
@@ -143,6 +145,7 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
   const skip = (path: string, reason: SkipReason) => plan.skipped.push({ path, reason });
   const recordBytes = recordBytesUnder(target.channel, targetRoot);
   const targetEmpty = to.nodes.size === 0;
+  const fromExport = 'export' in source;
 
   for (const [path, node] of entriesParentsFirst(from)) {
     const absolute = absolutePath(path, targetRoot);
@@ -165,7 +168,7 @@ export async function planCopy(source: CompareSide, target: ZkSession, targetRoo
       continue;
     }
     if (!there) plan.writes.push({ action: 'create', path: absolute, data: node.data });
-    else if (!sameData(node.data, there.data)) {
+    else if (!sameData(node.data, there.data, fromExport)) {
       plan.writes.push({ action: 'setData', path: absolute, data: node.data, version: there.stat!.version, fromLength: there.data?.length ?? null });
     } else plan.counts.unchanged++;
     if (acls && node.acl) {

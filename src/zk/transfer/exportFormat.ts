@@ -21,6 +21,8 @@
 // (`[{ "scheme": "world", "id": "anyone", "perms": "cdrwa" }]`); a node whose ACL could not be read has none.
 // Import re-applies them only when asked (`applyAcls`); otherwise imported nodes get world:anyone:cdrwa.
 import { hex, ZnodeStat } from '../stat';
+import type { AclEntry } from '../protocol/writes';
+import { isPermissionsProblem, parsePermissions } from '../write/aclFormat';
 
 export const EXPORT_FORMAT = 'zooscope-export';
 export const EXPORT_VERSION = 1;
@@ -114,4 +116,16 @@ export function parseExport(text: string): { ok: true; doc: ExportDocument } | {
     }
   }
   return { ok: true, doc: doc as ExportDocument };
+}
+
+/** The exported ACL as entries; undefined when the export has none for the node or a permission letter is unknown. */
+export function exportedAcl(node: ExportedNode): AclEntry[] | undefined {
+  if (!node.acl?.length) return undefined;
+  const entries: AclEntry[] = [];
+  for (const a of node.acl) {
+    const perms = parsePermissions(a.perms);
+    if (isPermissionsProblem(perms) || typeof a.scheme !== 'string' || typeof a.id !== 'string') return undefined;
+    entries.push({ scheme: a.scheme, id: a.id, perms });
+  }
+  return entries;
 }

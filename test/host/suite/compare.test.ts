@@ -7,9 +7,7 @@ import type { TestApi } from '../../../src/vscode/testApi';
 import type { CompareItem } from '../../../src/vscode/compare/compareResults';
 import { HOSTILE_NAMES, RAW_HIDDEN, VSCODE_LINK } from '../../support/hostileFixture';
 import type { CopyPlan } from '../../../src/zk/compare';
-import type { ImportPlan } from '../../../src/zk/transfer';
 import { planDocument } from '../../../src/vscode/compare/compareTexts';
-import { importPreview } from '../../../src/vscode/transfer/importTexts';
 import { startStandalone, ZkCluster } from '../../support/zkServer';
 import { connectOtherClient, OtherClient } from '../../support/zkClient';
 import { existsVia, services, testZk } from './zooscope';
@@ -96,11 +94,8 @@ describe('Compare With… on two servers', function () {
       sourceRoot: '/s', targetRoot: '/t', mirror: true, acls: false, aclChanges: [], skipped: [], counts,
       writes: hostile.map((path) => ({ action: 'create', path, data: null })), deletes: [{ action: 'delete', path: '/t/old\u202E', version: 0 }],
     };
-    const imported: ImportPlan = {
-      sourceRoot: '/s', targetRoot: '/t', cancelled: false, counts: { create: hostile.length, update: 0, unchanged: 0, skip: 0 },
-      entries: hostile.map((path) => ({ path, action: 'create', data: Buffer.alloc(0) })),
-    };
-    for (const text of [planDocument(plan, 'left: /s', 'right: /t\u202E'), importPreview(imported, 'export\n- /forged.json').text]) {
+    // An import's plan names the export file as its source.
+    for (const text of [planDocument(plan, 'left: /s', 'right: /t\u202E'), planDocument({ ...plan, mirror: false }, 'export\n- /forged.json', '/t')]) {
       const lines = text.split('\n');
       for (const line of lines) {
         assert.ok(!RAW_HIDDEN.test(line), `no raw hidden character: ${JSON.stringify(line)}`);

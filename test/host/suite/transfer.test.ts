@@ -55,13 +55,13 @@ describe('Export and import', function () {
     await other.setData(`${BASE}/app/cfg/a`, 'changed');
     await other.remove(`${BASE}/app/cfg/b`);
     const dry = (await s.commands.importSubtree({ connectionId: ID, path: `${BASE}/app` }, { file, confirmed: false }))!;
-    assert.deepStrictEqual(dry.plan.counts, { create: 1, update: 1, unchanged: 3, skip: 0 });
+    assert.deepStrictEqual(dry.plan.counts, { create: 1, setData: 1, setAcl: 0, delete: 0, unchanged: 3, skip: 0 });
     assert.strictEqual(dry.report, undefined);
     assert.strictEqual(await dataOf(`${BASE}/app/cfg/a`), 'changed', 'nothing written by the dry run');
     assert.strictEqual(await dataOf(`${BASE}/app/cfg/b`), undefined);
     const done = (await s.commands.importSubtree({ connectionId: ID, path: `${BASE}/app` }, { file, confirmed: true }))!;
-    assert.deepStrictEqual(done.report?.created, [`${BASE}/app/cfg/b`]);
-    assert.deepStrictEqual(done.report?.updated, [`${BASE}/app/cfg/a`]);
+    assert.deepStrictEqual(done.plan.writes.map((w) => [w.action, w.path]), [['setData', `${BASE}/app/cfg/a`], ['create', `${BASE}/app/cfg/b`]]);
+    assert.deepStrictEqual([done.report?.created, done.report?.updated, done.report?.failed], [1, 1, []]);
     assert.strictEqual(await dataOf(`${BASE}/app/cfg/a`), 'alpha');
     assert.strictEqual(await dataOf(`${BASE}/app/cfg/b`), 'beta');
   });
@@ -69,7 +69,7 @@ describe('Export and import', function () {
   it('imports into another place (relocated root)', async () => {
     const file = path.join(dir, 'app.json');
     const done = (await s.commands.importSubtree(ID, { file, targetRoot: `${BASE}/copy`, confirmed: true }))!;
-    assert.strictEqual(done.report?.created.length, 5);
+    assert.strictEqual(done.report?.created, 5);
     assert.strictEqual(await dataOf(`${BASE}/copy/cfg/b`), 'beta');
   });
 
@@ -83,10 +83,10 @@ describe('Export and import', function () {
     };
     fs.writeFileSync(file, JSON.stringify(doc));
     const plain = (await s.commands.importSubtree(ID, { file, targetRoot: `${BASE}/acl-plain`, confirmed: false }))!;
-    assert.ok(plain.plan.entries.every((e) => e.acl === undefined), 'not asked: no ACL change');
+    assert.deepStrictEqual(plain.plan.aclChanges, [], 'not asked: no ACL change');
     const done = (await s.commands.importSubtree(ID, { file, targetRoot: `${BASE}/acl`, confirmed: true, applyAcls: true }))!;
-    assert.deepStrictEqual(done.plan.entries.filter((e) => e.acl).map((e) => e.path), [`${BASE}/acl/ro`]);
-    assert.deepStrictEqual(done.report?.aclsSet, [`${BASE}/acl/ro`]);
+    assert.deepStrictEqual(done.plan.aclChanges.map((c) => c.path), [`${BASE}/acl/ro`]);
+    assert.strictEqual(done.report?.aclsSet, 1);
     const perms = await new Promise<number[]>((resolve, reject) => other.client.getACL(`${BASE}/acl/ro`, (e, acls) =>
       (e ? reject(e) : resolve(acls.map((a) => (a as unknown as { permission: number }).permission)))));
     assert.deepStrictEqual(perms, [1]);
