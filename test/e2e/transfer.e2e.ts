@@ -1,7 +1,7 @@
 // Export and import as a person does them: Export Subtree… through the save dialog, then Import… through the open
 // dialog (VS Code's simple file dialog: a quick input that takes a path), re-applying the exported ACLs. The dry
 // run's preview lists one line per change (creates, data changes, ACL changes) before anything is written; the
-// import then writes exactly that. Screenshot: import-preview.
+// import then writes exactly that (the plan of Copy To…, with the file as its source). Screenshot: import-preview.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -92,26 +92,26 @@ export const tests: E2eTest[] = [
         await wb.page.locator('.monaco-editor .view-lines', { hasText: 'Nothing has been written yet.' }).first().waitFor({ timeout: 10000 });
         const lines = await editorLines(wb);
         console.log(`  preview:\n${lines.map((l) => `    ${l}`).join('\n')}`);
-        assert.ok(lines.includes('2 to create, 1 to change, 2 ACLs to set, 1 unchanged, 0 skipped'), 'the counts line');
+        assert.ok(lines[0].startsWith('# Import plan: ') && lines[0].endsWith(`src.zooscope.json → ${BASE}/copy`), lines[0]);
+        assert.ok(lines.includes('2 to create, 1 data changes, 2 ACL changes, 0 skipped'), 'the counts line');
         const create = section(lines, 'Create');
-        assert.deepStrictEqual(create.items.slice().sort(), [`${BASE}/copy/admin`, `${BASE}/copy/app.cfg`]);
+        assert.deepStrictEqual(create.items.slice().sort(), [`${BASE}/copy/admin (6 bytes)`, `${BASE}/copy/app.cfg (3 bytes)`]);
         assert.strictEqual(create.count, 2);
-        assert.deepStrictEqual(section(lines, 'Change data'), { count: 1, items: [`${BASE}/copy/ro`] });
+        assert.deepStrictEqual(section(lines, 'Change data'), { count: 1, items: [`${BASE}/copy/ro: 3 bytes → 6 bytes`] });
         const acl = section(lines, 'Set ACL');
         assert.strictEqual(acl.count, 2, 'one ACL line per node whose ACL changes');
         assert.deepStrictEqual(acl.items.slice().sort(), [
-          `${BASE}/copy/admin: created open, then ip:127.0.0.1:cdrwa`,
+          `${BASE}/copy/admin: world:anyone:cdrwa → ip:127.0.0.1:cdrwa`,
           `${BASE}/copy/ro: world:anyone:cdrwa → world:anyone:r, ip:127.0.0.1:cdrwa`,
         ]);
-        assert.deepStrictEqual(section(lines, 'Unchanged'), { count: 1, items: [`${BASE}/copy`] });
         const headings = lines.filter((l) => l.startsWith('## '));
-        assert.deepStrictEqual(headings, ['## Create (2)', '## Change data (1)', '## Set ACL (2)', '## Unchanged (1)'], 'only sections that list something');
+        assert.deepStrictEqual(headings, ['## Create (2)', '## Change data (1)', '## Set ACL (2)'], 'only sections that list something');
         // The confirmation names the ACL changes too, not only the document behind it.
-        assert.match(await dialog.innerText(), /2 to create, 1 to change, 2 ACLs to set, 1 unchanged, 0 skipped/);
+        assert.match(await dialog.innerText(), /2 to create, 1 data changes, 2 ACL changes, 0 skipped/);
         await wb.screenshot('import-preview');
 
         await dialog.locator('a.monaco-button', { hasText: /^Import$/ }).click();
-        await wb.notification(new RegExp(`Import into ${escapeRegExp(BASE)}/copy: 2 created, 1 changed`)).waitFor({ timeout: 30000 });
+        await wb.notification(new RegExp(`${escapeRegExp(BASE)}/copy: 2 created, 1 data changed, 2 ACLs set, 0 deleted, 0 refused`)).waitFor({ timeout: 30000 });
         assert.strictEqual((await other.getData(`${BASE}/copy/ro`)).data.toString(), 'frozen');
         assert.deepStrictEqual(await getAcl(other, `${BASE}/copy/ro`), [`ip:127.0.0.1:${Permission.ALL}`, `world:anyone:${Permission.READ}`]);
         assert.deepStrictEqual(await getAcl(other, `${BASE}/copy/admin`), [`ip:127.0.0.1:${Permission.ALL}`]);

@@ -60,12 +60,15 @@ export function planCounts(plan: CopyPlan): string {
     : t('{0} to create, {1} data changes, {2} ACL changes, {3} skipped', c.create, c.setData, c.setAcl, c.skip);
 }
 
-export function planDocument(plan: CopyPlan, source: string, target: string): string {
+/** `operation`: what the plan is for, named in its heading (an import copies from an export file). */
+export function planDocument(plan: CopyPlan, source: string, target: string, operation: 'copy' | 'mirror' | 'import' = plan.mirror ? 'mirror' : 'copy'): string {
   const section = (heading: string, steps: readonly string[]) => steps.length ? [`## ${heading}`, ...listLines(steps), ''] : [];
   const shown = planForShowing(plan);
+  const heading = operation === 'import' ? t('Import plan: {0} → {1}', source, target)
+    : operation === 'mirror' ? t('Mirror plan: {0} → {1}', source, target) : t('Copy plan: {0} → {1}', source, target);
   const of = (action: CopyStep['action']) => [...shown.writes, ...shown.deletes, ...shown.aclChanges].filter((s) => s.action === action).map(stepText);
   return [
-    `# ${reportLine(plan.mirror ? t('Mirror plan: {0} → {1}', source, target) : t('Copy plan: {0} → {1}', source, target))}`, '',
+    `# ${reportLine(heading)}`, '',
     t('Nothing has been written yet.'), '', planCounts(plan), '',
     ...section(t('Create ({0})', plan.counts.create), of('create')),
     ...section(t('Change data ({0})', plan.counts.setData), of('setData')),

@@ -57,7 +57,7 @@ export async function applyCopyPlan(core: Core, plan: CopyPlan, run: CopyRun): P
     void info(t('Nothing to write: {0} already holds {1}.', run.targetLabel, run.sourceLabel));
     return { plan };
   }
-  if (run.showPlan) await core.reports.show(run.planTitle, planDocument(plan, run.sourceLabel, run.targetLabel));
+  if (run.showPlan) await core.reports.show(run.planTitle, planDocument(plan, run.sourceLabel, run.targetLabel, run.operation));
   const confirmed = run.confirmed ?? (await ask('warning', run.question,
     [planCounts(plan), '', t('Changed nodes are written only if nobody changed them since the plan.')], run.confirmLabel)) === run.confirmLabel;
   if (!confirmed) return { plan };
