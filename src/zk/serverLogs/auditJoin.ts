@@ -1,0 +1,272 @@
+// Which client made each write: the transactions joined with the servers' audit log, which has the client's address
+// and user but no zxid. The rule (an operation the audit log lacks gets nothing, never a neighbour's address):
+// - a transaction matches a successful audit line of the same session, operation and path (each part of a multi
+//   its own line, as ZooKeeper logs them), whose time is within MATCH_TOLERANCE_MS of the transaction's;
+// - each audit line is used once; among several that fit, the earliest unused, so a session's repeated writes to one
+//   path pair in order (both sides keep one session's order: the leader's zxids, the client's server's one thread);
+// - a line's time is the server's wall clock in its own zone, which the line does not say. The zone is read from the
+//   lines that fit one transaction only: their distance to it, rounded to a quarter hour (zones are whole quarter
+//   hours; commit latency and clock skew are far smaller), by majority, for each file. Transactions are held back
+//   until that is settled (a bounded look-ahead).
+// The audit lines are kept in memory (the few fields the join needs, repeated strings shared).
+import { readAuditFile, type AuditEntry } from './auditLog';
+import type { LogIssue } from './logIssues';
+import type { LogSetItem } from './logSet';
+import type { Txn, TxnRecord } from './txnTypes';
+
+export interface AuditMatch {
+  /** The client's IP address. */
+  client?: string;
+  /** The session's users as the audit line lists them (comma-separated). */
+  user?: string;
+}
+
+export type AuditedItem = LogSetItem & { audit?: AuditMatch };
+
+/** How far a line's time may be from its transaction's (the leader's clock): commit latency plus clock skew. */
+export const MATCH_TOLERANCE_MS = 5000;
+const QUARTER_HOUR = 15 * 60000;
+/** Votes per file that settle its zone early; transactions held back at most. */
+const VOTES_TO_SETTLE = 16;
+const LOOK_AHEAD = 20000;
+/** Matches remembered by zxid (for callers that see the transactions through another generator). */
+const RECENT = 4096;
+
+/** The audit operation a transaction's record is logged under (AuditHelper.addAuditLog). */
+function auditOperation(record: TxnRecord): string | undefined {
+  switch (record.op) {
+    case 'create': case 'create2': case 'createContainer': case 'createTTL': return 'create';
+    case 'delete': case 'deleteContainer': return 'delete';
+    case 'setData': return 'setData';
+    case 'setACL': return 'setAcl';
+    case 'reconfig': return 'reconfig';
+    default: return undefined;
+  }
+}
+
+interface Candidate {
+  /** As the line says (UTC unless `zoned` is false: then the server's local time). */
+  time: number;
+  file: number;
+  zoned: boolean;
+  client?: string;
+  user?: string;
+  used: boolean;
+}
+
+const keyOf = (session: bigint, operation: string, znode: string) => `${session.toString(16)}\0${operation}\0${znode}`;
+
+/** The audit lines a join can use, by session, operation and path. */
+export class AuditBook {
+  private readonly byKey = new Map<string, Candidate[]>();
+  private readonly strings = new Map<string, string>();
+  readonly fileNames: string[] = [];
+  private readonly unzonedFiles = new Set<number>();
+
+  /** A file's index for `add`. */
+  file(name: string): number {
+    return this.fileNames.push(name) - 1;
+  }
+
+  add(entry: AuditEntry, file: number): void {
+    if (entry.result !== 'success' || entry.session === undefined || entry.znode === undefined || entry.time === undefined) return;
+    if (entry.ip === undefined && entry.user === undefined) return; // the server's own work (ephemerals at a session's end)
+    const key = keyOf(entry.session, entry.operation, entry.znode);
+    let list = this.byKey.get(key);
+    if (!list) this.byKey.set(key, (list = []));
+    list.push({ time: entry.time, file, zoned: entry.zoned, client: this.shared(entry.ip), user: this.shared(entry.user), used: false });
+    if (!entry.zoned) this.unzonedFiles.add(file);
+  }
+
+  private shared(text: string | undefined): string | undefined {
+    if (text === undefined) return undefined;
+    const known = this.strings.get(text);
+    if (known !== undefined) return known;
+    this.strings.set(text, text);
+    return text;
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** Files whose lines give no zone. */
+  get filesToPlace(): ReadonlySet<number> {
+    return this.unzonedFiles;
+  }
+
+  candidates(session: bigint, operation: string, znode: string): Candidate[] | undefined {
+    return this.byKey.get(keyOf(session, operation, znode));
+  }
+
+  /** Each list in time order, once every file's zone offset is known. */
+  placeAll(offsets: ReadonlyMap<number, number>): void {
+    for (const list of this.byKey.values()) {
+      for (const c of list) if (!c.zoned) c.time -= offsets.get(c.file) ?? 0;
+      list.sort((a, b) => a.time - b.time);
+    }
+  }
+}
+
+/** Reads audit files (oldest first) into a book; each line that cannot be taken is an issue. */
+export async function readAuditBook(files: readonly string[], onIssue: (issue: LogIssue) => void): Promise<AuditBook> {
+  const book = new AuditBook();
+  for (const name of files) {
+    const index = book.file(name);
+    for await (const item of readAuditFile(name)) {
+      if (item.kind === 'entry') book.add(item.entry, index);
+      else onIssue(item.issue);
+    }
+  }
+  return book;
+}
+
+/** The audit parts of a transaction: [operation, path] for each write it made (none for a failed multi). */
+function auditedWrites(record: TxnRecord): [string, string][] {
+  if (record.op === 'multi') return record.parts.some((part) => part.op === 'error') ? [] : record.parts.flatMap(auditedWrites);
+  const operation = auditOperation(record);
+  return operation && 'path' in record ? [[operation, record.path]] : [];
+}
+
+export class AuditJoin {
+  private settled = false;
+  private readonly votes = new Map<number, Map<number, number>>();
+  private readonly offsets = new Map<number, number>();
+  private readonly recent = new Map<bigint, AuditMatch>();
+  /** Writes that found their line, and writes that could have had one (a client's session). */
+  matched = 0;
+  writes = 0;
+
+  constructor(private readonly book: AuditBook) {
+    if (book.filesToPlace.size === 0) this.settle();
+  }
+
+  /** Per file whose zone had to be found: the offset found (ms; UTC+offset), for a note. */
+  get zoneOffsets(): ReadonlyMap<number, number> {
+    return this.offsets;
+  }
+
+  private vote(txn: Txn): void {
+    if (txn.session === 0n) return;
+    for (const [operation, znode] of auditedWrites(txn.record)) {
+      const list = this.book.candidates(txn.session, operation, znode);
+      if (list?.length !== 1 || list[0].zoned) continue;
+      const quarter = Math.round((list[0].time - txn.time) / QUARTER_HOUR);
+      let fileVotes = this.votes.get(list[0].file);
+      if (!fileVotes) this.votes.set(list[0].file, (fileVotes = new Map()));
+      fileVotes.set(quarter, (fileVotes.get(quarter) ?? 0) + 1);
+    }
+  }
+
+  private enoughVotes(): boolean {
+    for (const file of this.book.filesToPlace) {
+      const total = [...(this.votes.get(file)?.values() ?? [])].reduce((a, b) => a + b, 0);
+      if (total < VOTES_TO_SETTLE) return false;
+    }
+    return true;
+  }
+
+  private settle(): void {
+    for (const [file, fileVotes] of this.votes) {
+      const [quarter] = [...fileVotes].reduce((best, next) => (next[1] > best[1] ? next : best));
+      if (quarter !== 0) this.offsets.set(file, quarter * QUARTER_HOUR);
+    }
+    this.book.placeAll(this.offsets);
+    this.settled = true;
+  }
+
+  /** The earliest unused line of this write within the tolerance of `time`; marks it used. */
+  private take(session: bigint, operation: string, znode: string, time: number): Candidate | undefined {
+    const list = this.book.candidates(session, operation, znode);
+    if (!list) return undefined;
+    for (const c of list) {
+      if (c.time > time + MATCH_TOLERANCE_MS) return undefined;
+      if (!c.used && c.time >= time - MATCH_TOLERANCE_MS) {
+        c.used = true;
+        return c;
+      }
+    }
+    return undefined;
+  }
+
+  /** The client and user of a transaction (the first of a multi's parts that has a line), once settled. */
+  matchOf(txn: Txn): AuditMatch | undefined {
+    if (txn.session === 0n) return undefined;
+    let found: AuditMatch | undefined;
+    for (const [operation, znode] of auditedWrites(txn.record)) {
+      this.writes++;
+      const line = this.take(txn.session, operation, znode, txn.time);
+      if (!line) continue;
+      this.matched++;
+      found ??= { ...(line.client === undefined ? {} : { client: line.client }), ...(line.user === undefined ? {} : { user: line.user }) };
+    }
+    if (found) {
+      this.recent.set(txn.zxid, found);
+      if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value as bigint);
+    }
+    return found;
+  }
+
+  /** The match of a transaction recently joined, by zxid (a node history's entry, made from it). */
+  recentMatch(zxid: bigint): AuditMatch | undefined {
+    return this.recent.get(zxid);
+  }
+
+  private annotate(batch: LogSetItem[]): AuditedItem[] {
+    return batch.map((item) => {
+      if (item.kind !== 'txn') return item;
+      const audit = this.matchOf(item.txn);
+      return audit ? { ...item, audit } : item;
+    });
+  }
+
+  /** Batches with each transaction's match, held back until the files' zones are settled. */
+  async *batches(source: AsyncIterable<LogSetItem[]>): AsyncGenerator<AuditedItem[]> {
+    const held: LogSetItem[][] = [];
+    let heldCount = 0;
+    for await (const batch of source) {
+      if (this.settled) {
+        yield this.annotate(batch);
+        continue;
+      }
+      held.push(batch);
+      heldCount += batch.length;
+      for (const item of batch) if (item.kind === 'txn') this.vote(item.txn);
+      if (heldCount >= LOOK_AHEAD || this.enoughVotes()) {
+        this.settle();
+        for (const h of held.splice(0)) yield this.annotate(h);
+      }
+    }
+    if (!this.settled) this.settle();
+    for (const h of held.splice(0)) yield this.annotate(h);
+  }
+
+  /** The same, an item at a time. */
+  async *items(source: AsyncIterable<LogSetItem>): AsyncGenerator<AuditedItem> {
+    async function* single(): AsyncGenerator<LogSetItem[]> {
+      for await (const item of source) yield [item];
+    }
+    for await (const batch of this.batches(single())) yield* batch;
+  }
+
+  /** A line per file whose zone was found not to be UTC. */
+  zoneNotes(): string[] {
+    return [...this.offsets].map(([file, offset]) => `${this.book.fileNames[file]}: its times are the server's local time, ${zoneName(offset)} (as its lines and the transactions agree)`);
+  }
+}
+
+function zoneName(offsetMs: number): string {
+  const minutes = Math.abs(offsetMs) / 60000;
+  return `UTC${offsetMs < 0 ? '-' : '+'}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/** Fields for a JSON line or a text line's tail. */
+export function auditFields(match: AuditMatch | undefined): Record<string, string> {
+  return match ? { ...(match.client === undefined ? {} : { client: match.client }), ...(match.user === undefined ? {} : { user: match.user }) } : {};
+}
+
+export function auditText(match: AuditMatch | undefined): string {
+  if (!match) return '';
+  const parts = [match.client === undefined ? '' : `client ${match.client}`, match.user === undefined ? '' : `user ${match.user}`].filter(Boolean);
+  return ` (${parts.join(', ')})`;
+}
