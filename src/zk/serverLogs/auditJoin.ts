@@ -2,8 +2,11 @@
 // and user but no zxid. The rule (an operation the audit log lacks gets nothing, never a neighbour's address):
 // - a transaction matches a successful audit line of the same session, operation and path (each part of a multi
 //   its own line, as ZooKeeper logs them), whose time is within MATCH_TOLERANCE_MS of the transaction's;
-// - each audit line is used once; among several that fit, the earliest unused, so a session's repeated writes to one
-//   path pair in order (both sides keep one session's order: the leader's zxids, the client's server's one thread);
+// - each audit line is used once, and not by a transaction when another of the same key is nearer to it in time:
+//   a write whose line is gone must not take the line of the same session's next write to that path. Transactions
+//   are held back until those within twice the tolerance after them have been read, to know the nearer ones.
+//   Writes of one session to one path that are just as near (the same millisecond) pair in order: both sides keep a
+//   session's order (the leader's zxids; the one thread that writes audit lines on the client's server);
 // - a line's time is the server's wall clock in its own zone, which the line does not say. The zone is read from the
 //   lines that fit one transaction only: their distance to it, rounded to a quarter hour (zones are whole quarter
 //   hours; commit latency and clock skew are far smaller), by majority, for each file. Transactions are held back
@@ -26,9 +29,9 @@ export type AuditedItem = LogSetItem & { audit?: AuditMatch };
 /** How far a line's time may be from its transaction's (the leader's clock): commit latency plus clock skew. */
 export const MATCH_TOLERANCE_MS = 5000;
 const QUARTER_HOUR = 15 * 60000;
-/** Votes per file that settle its zone early; transactions held back at most. */
+/** Votes per file that settle its zone early; transactions held back at most (bounded memory). */
 const VOTES_TO_SETTLE = 16;
-const LOOK_AHEAD = 20000;
+const MAX_HELD = 50000;
 /** Matches remembered by zxid (for callers that see the transactions through another generator). */
 const RECENT = 4096;
 
@@ -133,21 +136,17 @@ export class AuditJoin {
   private readonly votes = new Map<number, Map<number, number>>();
   private readonly offsets = new Map<number, number>();
   private readonly recent = new Map<bigint, AuditMatch>();
-  /** Writes that found their line, and writes that could have had one (a client's session). */
-  matched = 0;
-  writes = 0;
+  /** Items read and not yet given out, oldest first; the held writes' times by key. */
+  private held: LogSetItem[] = [];
+  private heldFrom = 0;
+  private readonly heldWrites = new Map<string, Txn[]>();
+  private latest = -Infinity;
 
   constructor(private readonly book: AuditBook) {
     if (book.filesToPlace.size === 0) this.settle();
   }
 
-  /** Per file whose zone had to be found: the offset found (ms; UTC+offset), for a note. */
-  get zoneOffsets(): ReadonlyMap<number, number> {
-    return this.offsets;
-  }
-
   private vote(txn: Txn): void {
-    if (txn.session === 0n) return;
     for (const [operation, znode] of auditedWrites(txn.record)) {
       const list = this.book.candidates(txn.session, operation, znode);
       if (list?.length !== 1 || list[0].zoned) continue;
@@ -175,30 +174,60 @@ export class AuditJoin {
     this.settled = true;
   }
 
-  /** The earliest unused line of this write within the tolerance of `time`; marks it used. */
-  private take(session: bigint, operation: string, znode: string, time: number): Candidate | undefined {
-    const list = this.book.candidates(session, operation, znode);
-    if (!list) return undefined;
-    for (const c of list) {
-      if (c.time > time + MATCH_TOLERANCE_MS) return undefined;
-      if (!c.used && c.time >= time - MATCH_TOLERANCE_MS) {
-        c.used = true;
-        return c;
-      }
+  private admit(item: LogSetItem): void {
+    this.held.push(item);
+    if (item.kind !== 'txn' || item.txn.session === 0n) return;
+    const txn = item.txn;
+    if (!this.settled) this.vote(txn);
+    this.latest = Math.max(this.latest, txn.time);
+    for (const [operation, znode] of auditedWrites(txn.record)) {
+      const key = keyOf(txn.session, operation, znode);
+      const list = this.heldWrites.get(key);
+      if (list) list.push(txn);
+      else this.heldWrites.set(key, [txn]);
     }
-    return undefined;
+    if (!this.settled && (this.held.length - this.heldFrom >= MAX_HELD || this.enoughVotes())) this.settle();
   }
 
-  /** The client and user of a transaction (the first of a multi's parts that has a line), once settled. */
-  matchOf(txn: Txn): AuditMatch | undefined {
+  /** The held items that can be decided now (all of them at the end), with their matches. */
+  private *release(all: boolean): Generator<AuditedItem> {
+    if (!this.settled) return;
+    while (this.heldFrom < this.held.length) {
+      const item = this.held[this.heldFrom];
+      const waiting = this.held.length - this.heldFrom < MAX_HELD;
+      if (!all && waiting && item.kind === 'txn' && item.txn.time + 2 * MATCH_TOLERANCE_MS >= this.latest) return;
+      this.held[this.heldFrom++] = undefined as unknown as LogSetItem;
+      if (this.heldFrom > 4096 && this.heldFrom * 2 > this.held.length) {
+        this.held = this.held.slice(this.heldFrom);
+        this.heldFrom = 0;
+      }
+      if (item.kind !== 'txn') {
+        yield item;
+        continue;
+      }
+      const audit = this.decide(item.txn);
+      yield audit ? { ...item, audit } : item;
+    }
+  }
+
+  /** The client and user of a transaction (the first of a multi's parts that has a line). */
+  private decide(txn: Txn): AuditMatch | undefined {
     if (txn.session === 0n) return undefined;
+    const writes = auditedWrites(txn.record);
+    for (const [operation, znode] of writes) {
+      const key = keyOf(txn.session, operation, znode);
+      const held = this.heldWrites.get(key);
+      if (!held) continue;
+      // Decided in the order they were read: it is (nearly always) the first of its key.
+      while (held[0] === txn) held.shift();
+      const others = held.includes(txn) ? held.filter((other) => other !== txn) : held;
+      if (others.length > 0) this.heldWrites.set(key, others);
+      else this.heldWrites.delete(key);
+    }
     let found: AuditMatch | undefined;
-    for (const [operation, znode] of auditedWrites(txn.record)) {
-      this.writes++;
-      const line = this.take(txn.session, operation, znode, txn.time);
-      if (!line) continue;
-      this.matched++;
-      found ??= { ...(line.client === undefined ? {} : { client: line.client }), ...(line.user === undefined ? {} : { user: line.user }) };
+    for (const [operation, znode] of writes) {
+      const line = this.take(txn, operation, znode);
+      if (line) found ??= { ...(line.client === undefined ? {} : { client: line.client }), ...(line.user === undefined ? {} : { user: line.user }) };
     }
     if (found) {
       this.recent.set(txn.zxid, found);
@@ -207,46 +236,47 @@ export class AuditJoin {
     return found;
   }
 
-  /** The match of a transaction recently joined, by zxid (a node history's entry, made from it). */
+  /** The earliest unused line of this write within the tolerance that the next held write of its key is not nearer to. */
+  private take(txn: Txn, operation: string, znode: string): Candidate | undefined {
+    const list = this.book.candidates(txn.session, operation, znode);
+    if (!list) return undefined;
+    // The next held write of the key: the later ones are further from any line this one could take.
+    const rival = this.heldWrites.get(keyOf(txn.session, operation, znode))?.[0];
+    for (const c of list) {
+      if (c.time > txn.time + MATCH_TOLERANCE_MS) return undefined;
+      if (c.used || c.time < txn.time - MATCH_TOLERANCE_MS) continue;
+      if (rival && Math.abs(c.time - rival.time) < Math.abs(c.time - txn.time)) continue;
+      c.used = true;
+      return c;
+    }
+    return undefined;
+  }
+
+  /** The match of a transaction given out just before, by zxid (a node history's entry, made from it). */
   recentMatch(zxid: bigint): AuditMatch | undefined {
     return this.recent.get(zxid);
   }
 
-  private annotate(batch: LogSetItem[]): AuditedItem[] {
-    return batch.map((item) => {
-      if (item.kind !== 'txn') return item;
-      const audit = this.matchOf(item.txn);
-      return audit ? { ...item, audit } : item;
-    });
-  }
-
-  /** Batches with each transaction's match, held back until the files' zones are settled. */
+  /** Batches with each transaction's match, in the same order. */
   async *batches(source: AsyncIterable<LogSetItem[]>): AsyncGenerator<AuditedItem[]> {
-    const held: LogSetItem[][] = [];
-    let heldCount = 0;
     for await (const batch of source) {
-      if (this.settled) {
-        yield this.annotate(batch);
-        continue;
-      }
-      held.push(batch);
-      heldCount += batch.length;
-      for (const item of batch) if (item.kind === 'txn') this.vote(item.txn);
-      if (heldCount >= LOOK_AHEAD || this.enoughVotes()) {
-        this.settle();
-        for (const h of held.splice(0)) yield this.annotate(h);
-      }
+      for (const item of batch) this.admit(item);
+      const out = [...this.release(false)];
+      if (out.length > 0) yield out;
     }
     if (!this.settled) this.settle();
-    for (const h of held.splice(0)) yield this.annotate(h);
+    const out = [...this.release(true)];
+    if (out.length > 0) yield out;
   }
 
-  /** The same, an item at a time. */
+  /** The same, an item at a time (each decided just before it is given out, so `recentMatch` knows it). */
   async *items(source: AsyncIterable<LogSetItem>): AsyncGenerator<AuditedItem> {
-    async function* single(): AsyncGenerator<LogSetItem[]> {
-      for await (const item of source) yield [item];
+    for await (const item of source) {
+      this.admit(item);
+      yield* this.release(false);
     }
-    for await (const batch of this.batches(single())) yield* batch;
+    if (!this.settled) this.settle();
+    yield* this.release(true);
   }
 
   /** A line per file whose zone was found not to be UTC. */

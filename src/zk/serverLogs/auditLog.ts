@@ -131,6 +131,7 @@ export async function* readAuditFile(file: string): AsyncGenerator<AuditItem> {
   let issues = 0;
   let audited = 0;
   let timeless = 0;
+  let others = 0;
   const issue = (message: string, at: number): AuditItem[] => (++issues > MAX_ISSUES_PER_FILE ? [] : [{ kind: 'issue', issue: logIssue('badAuditLine', file, at, message) }]);
   function* finish(): Generator<AuditItem> {
     lineNumber++;
@@ -144,7 +145,7 @@ export async function* readAuditFile(file: string): AsyncGenerator<AuditItem> {
         audited++;
         if (parsed.entry.time === undefined) timeless++;
         yield { kind: 'entry', entry: parsed.entry };
-      }
+      } else if (text.trim() !== '') others++;
     }
     pending = [];
     pendingBytes = 0;
@@ -174,6 +175,8 @@ export async function* readAuditFile(file: string): AsyncGenerator<AuditItem> {
   }
   if (pendingBytes > 0 || overlong) yield* finish();
   if (issues > MAX_ISSUES_PER_FILE) yield { kind: 'issue', issue: logIssue('badAuditLine', file, offset, `${issues - MAX_ISSUES_PER_FILE} more lines could not be taken (not said one by one)`) };
+  // The server's other lines when its audit logger shares a file, or garbage: said once, counted.
+  if (others > 0 && audited > 0) yield { kind: 'issue', issue: logIssue('badAuditLine', file, 0, `${others} line${others === 1 ? ' is' : 's are'} not audit lines: skipped`) };
   if (audited === 0) yield { kind: 'issue', issue: logIssue('badAuditLine', file, 0, 'no audit line found (ZooKeeper\'s audit logger writes session=…<tab>user=… fields)') };
   else if (timeless > 0) yield { kind: 'issue', issue: logIssue('badAuditLine', file, 0, `${timeless} audit lines carry no time (the logger's pattern prints none): they cannot be matched to transactions`) };
 }
