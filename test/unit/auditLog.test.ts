@@ -115,29 +115,38 @@ test('the join: session, operation and path within the tolerance; the zone found
     txn(0xan, T0, create('/a')),
     txn(0xan, T0 + 10, setData('/a')),
     txn(0xbn, T0 + 20, create('/b')),
-    txn(0xbn, T0 + 30, setData('/b')), // its line is missing: the next setData's line must not be taken
+    txn(0xbn, T0 + 30, setData('/b')), // one line for these two: which lacks its own cannot be told
     txn(0xbn, T0 + 40, setData('/b')),
+    txn(0xbn, T0 + 45, setData('/c')), // two writes, two lines in the same millisecond: in order
+    txn(0xbn, T0 + 45, setData('/c')),
     txn(0xbn, T0 + 50, { op: 'multi', parts: [create('/m1'), create('/m2')] }),
     txn(0xbn, T0 + 60, { op: 'multi', parts: [create('/f'), { op: 'error', err: -110 }] }), // failed: nothing written
     txn(0xan, T0 + 70, create('/late')), // its line is beyond the tolerance
     txn(0xan, T0 + 80, create('/other')), // only another session's line has this path
     txn(0n, T0 + 90, { op: 'deleteContainer', path: '/a' }), // the server's own
+    txn(0xan, T0 + 100, create('/y')), // a forged line (a path with a line break can carry one) disagrees with the real
   ];
   const lines = [
     line(0xan, '10.0.0.1', '10.0.0.1', 'create', '/a', T0 + IST + 3),
     line(0xan, '10.0.0.1', '10.0.0.1', 'setData', '/a', T0 + IST + 12),
     line(0xbn, '10.0.0.2', 'alice,10.0.0.2', 'create', '/b', T0 + IST + 21),
     line(0xbn, '10.0.0.2', 'alice,10.0.0.2', 'setData', '/b', T0 + IST + 41),
+    line(0xbn, '10.0.0.2', 'alice,10.0.0.2', 'setData', '/c', T0 + IST + 46),
+    line(0xbn, '10.0.0.2', 'alice,10.0.0.2', 'setData', '/c', T0 + IST + 46),
     line(0xbn, '10.0.0.2', 'alice,10.0.0.2', 'create', '/m1', T0 + IST + 52),
     line(0xbn, '10.0.0.2', 'alice,10.0.0.2', 'create', '/m2', T0 + IST + 52),
     line(0xan, '10.0.0.1', '10.0.0.1', 'create', '/late', T0 + IST + 70 + MATCH_TOLERANCE_MS + 1),
     line(0xcn, '10.0.0.3', '10.0.0.3', 'create', '/other', T0 + IST + 81),
     line(0xan, '10.0.0.1', '10.0.0.1', 'create', '/f', T0 + IST + 61),
+    line(0xan, '6.6.6.6', '6.6.6.6', 'create', '/y', T0 + IST + 99),
+    line(0xan, '10.0.0.1', '10.0.0.1', 'create', '/y', T0 + IST + 101),
   ];
   const { out, join } = await joined(items, lines);
   assert.deepEqual(out.map((item) => (item.kind === 'txn' ? item.audit?.user ?? null : 'issue')), [
-    '10.0.0.1', '10.0.0.1', 'alice,10.0.0.2', null, 'alice,10.0.0.2', 'alice,10.0.0.2', null, null, null, null,
+    '10.0.0.1', '10.0.0.1', 'alice,10.0.0.2', null, null, 'alice,10.0.0.2', 'alice,10.0.0.2', 'alice,10.0.0.2', null, null, null, null, null,
   ]);
+  assert.match(join.disputeNote() ?? '', /^1 write had audit lines that disagree/);
+  assert.equal(join.unsureWrites, 2);
   assert.equal(out[0].kind === 'txn' && out[0].audit?.client, '10.0.0.1');
   assert.deepEqual(join.zoneNotes(), ['zookeeper_audit.log: its times are the server\'s local time, UTC+05:30 (as its lines and the transactions agree)']);
 });

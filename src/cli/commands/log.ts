@@ -256,7 +256,9 @@ async function runOn(sources: LogSource[], { json, query, history, locks, trace,
     const { join, troubled: auditTroubled } = await auditJoin(audit, say);
     const code = sessions ? await runSessions(sources, query, json, out, say, join) : await runLines(sources, { json, query, history }, out, join);
     for (const note of join?.zoneNotes() ?? []) say(note);
-    return Math.max(code, auditTroubled ? 1 : 0);
+    const dispute = join?.disputeNote();
+    if (dispute) say(dispute);
+    return Math.max(code, auditTroubled || dispute ? 1 : 0);
 }
 
 /** The transactions' lines, or `--history`'s; with their clients when an audit log is joined. */
@@ -270,8 +272,9 @@ async function runLines(sources: LogSource[], { json, query, history }: Pick<Log
       out.error(message);
     };
     if (history !== undefined) {
-      const read = matching(readLogSet(sources, { toZxid }), query);
-      for await (const item of nodeHistory(join ? join.items(read) : read, history)) {
+      // Joined before the query's filter, so that the writes it leaves out still take their own audit lines.
+      const read = readLogSet(sources, { toZxid });
+      for await (const item of nodeHistory(matching(join ? join.items(read) : read, query), history)) {
         if (out.closed) return 0;
         if (item.kind === 'issue') issue(item.issue.message);
         else {
@@ -306,8 +309,8 @@ async function runSessions(sources: LogSource[], query: TxnQuery, json: boolean,
   const book = new SessionBook();
   let troubled = false;
   const toZxid = query.to && 'zxid' in query.to ? query.to.zxid : undefined;
-  const read = matching(readLogSet(sources, { toZxid }), query);
-  for await (const item of join ? join.items(read) : read) {
+  const read = readLogSet(sources, { toZxid });
+  for await (const item of matching(join ? join.items(read) : read, query)) {
     if (item.kind === 'issue') {
       troubled = true;
       say(item.issue.message);

@@ -2,11 +2,12 @@
 // and user but no zxid. The rule (an operation the audit log lacks gets nothing, never a neighbour's address):
 // - a transaction matches a successful audit line of the same session, operation and path (each part of a multi
 //   its own line, as ZooKeeper logs them), whose time is within MATCH_TOLERANCE_MS of the transaction's;
-// - each audit line is used once, and not by a transaction when another of the same key is nearer to it in time:
-//   a write whose line is gone must not take the line of the same session's next write to that path. Transactions
-//   are held back until those within twice the tolerance after them have been read, to know the nearer ones.
-//   Writes of one session to one path that are just as near (the same millisecond) pair in order: both sides keep a
-//   session's order (the leader's zxids; the one thread that writes audit lines on the client's server);
+// - each audit line is used once; writes of one session to one path close in time pair with their lines in order
+//   (both sides keep a session's order: the leader's zxids; the one thread that writes audit lines on the client's
+//   server), but only when the lines are as many as those writes: otherwise one lacks its line and which cannot be
+//   told (they may share a millisecond), so none gets one. Transactions are held back until those within twice the
+//   tolerance after them have been read;
+// - lines that fit one write but disagree on the client or user: none is believed;
 // - a line's time is the server's wall clock in its own zone, which the line does not say. The zone is read from the
 //   lines that fit one transaction only: their distance to it, rounded to a quarter hour (zones are whole quarter
 //   hours; commit latency and clock skew are far smaller), by majority, for each file. Transactions are held back
@@ -141,6 +142,11 @@ export class AuditJoin {
   private heldFrom = 0;
   private readonly heldWrites = new Map<string, Txn[]>();
   private latest = -Infinity;
+  /** Writes left without a client because the lines that fit them disagree, or are fewer than they. */
+  private disputed = 0;
+  private unsure = 0;
+  /** Keys whose writes lack lines, up to the time of the last write seen then. */
+  private readonly short = new Map<string, number>();
 
   constructor(private readonly book: AuditBook) {
     if (book.filesToPlace.size === 0) this.settle();
@@ -236,20 +242,50 @@ export class AuditJoin {
     return found;
   }
 
-  /** The earliest unused line of this write within the tolerance that the next held write of its key is not nearer to. */
+  /**
+   * This write's line: the earliest unused one within the tolerance, when the lines around it are as many as the
+   * writes of its key that could take them (itself and the held ones within twice the tolerance after it). Fewer
+   * lines than writes: one of them lacks its line and which cannot be told (a session's writes to one path may fall
+   * in one millisecond), so none of them gets one.
+   */
   private take(txn: Txn, operation: string, znode: string): Candidate | undefined {
     const list = this.book.candidates(txn.session, operation, znode);
     if (!list) return undefined;
-    // The next held write of the key: the later ones are further from any line this one could take.
-    const rival = this.heldWrites.get(keyOf(txn.session, operation, znode))?.[0];
-    for (const c of list) {
-      if (c.time > txn.time + MATCH_TOLERANCE_MS) return undefined;
-      if (c.used || c.time < txn.time - MATCH_TOLERANCE_MS) continue;
-      if (rival && Math.abs(c.time - rival.time) < Math.abs(c.time - txn.time)) continue;
-      c.used = true;
-      return c;
+    const key = keyOf(txn.session, operation, znode);
+    const shortUntil = this.short.get(key);
+    if (shortUntil !== undefined) {
+      if (txn.time <= shortUntil) return undefined;
+      this.short.delete(key);
     }
-    return undefined;
+    let writes = 1;
+    let last = txn.time;
+    for (const rival of this.heldWrites.get(key) ?? []) {
+      if (rival.time > txn.time + 2 * MATCH_TOLERANCE_MS) break;
+      writes++;
+      last = Math.max(last, rival.time);
+    }
+    let lines = 0;
+    const fitting: Candidate[] = [];
+    for (const c of list) {
+      if (c.time > last + MATCH_TOLERANCE_MS) break;
+      if (c.used || c.time < txn.time - MATCH_TOLERANCE_MS) continue;
+      lines++;
+      if (c.time <= txn.time + MATCH_TOLERANCE_MS) fitting.push(c);
+    }
+    if (lines < writes) {
+      this.short.set(key, last);
+      if (lines > 0) this.unsure += writes;
+      return undefined;
+    }
+    if (fitting.length === 0) return undefined;
+    // Lines that fit one write but disagree on its client: a forged one among them (ZooKeeper escapes nothing, so a
+    // user with a line break can carry a line's start). Neither is believed.
+    if (fitting.some((c) => c.client !== fitting[0].client || c.user !== fitting[0].user)) {
+      this.disputed++;
+      return undefined;
+    }
+    fitting[0].used = true;
+    return fitting[0];
   }
 
   /** The match of a transaction given out just before, by zxid (a node history's entry, made from it). */
@@ -282,6 +318,17 @@ export class AuditJoin {
   /** A line per file whose zone was found not to be UTC. */
   zoneNotes(): string[] {
     return [...this.offsets].map(([file, offset]) => `${this.book.fileNames[file]}: its times are the server's local time, ${zoneName(offset)} (as its lines and the transactions agree)`);
+  }
+
+  /** Trouble found while joining (said once, after the lines), or undefined. */
+  disputeNote(): string | undefined {
+    if (this.disputed === 0) return undefined;
+    return `${this.disputed} write${this.disputed === 1 ? '' : 's'} had audit lines that disagree on the client or user (a forged line?): left without one`;
+  }
+
+  /** Writes left without a client because a near write of the same session and path lacks its line (not trouble). */
+  get unsureWrites(): number {
+    return this.unsure;
   }
 }
 

@@ -85,7 +85,8 @@ export function parseAuditLine(text: string, line: number): ParsedLine {
   const fieldsStart = start.index + start[0].length - start[1].length - 1;
   const prefix = text.slice(0, fieldsStart);
   const segments = text.slice(fieldsStart).split('\t');
-  if (!/^result=/.test(segments[segments.length - 1]) && !segments.some((s) => s.startsWith('operation='))) return undefined;
+  // A line of the server's other logging may say user=; only a session id or the fields' end make it an audit line.
+  if (start[1] === 'user' && !/^result=/.test(segments[segments.length - 1]) && !segments.some((s) => s.startsWith('operation='))) return undefined;
   const values = new Map<Field, string>();
   let last = -1;
   for (const segment of segments) {
@@ -176,7 +177,7 @@ export async function* readAuditFile(file: string): AsyncGenerator<AuditItem> {
   if (pendingBytes > 0 || overlong) yield* finish();
   if (issues > MAX_ISSUES_PER_FILE) yield { kind: 'issue', issue: logIssue('badAuditLine', file, offset, `${issues - MAX_ISSUES_PER_FILE} more lines could not be taken (not said one by one)`) };
   // The server's other lines when its audit logger shares a file, or garbage: said once, counted.
-  if (others > 0 && audited > 0) yield { kind: 'issue', issue: logIssue('badAuditLine', file, 0, `${others} line${others === 1 ? ' is' : 's are'} not audit lines: skipped`) };
+  if (others > 0 && audited > 0) yield { kind: 'issue', issue: logIssue('badAuditLine', file, 0, `${others} line${others === 1 ? ' is not an audit line' : 's are not audit lines'}: skipped`) };
   if (audited === 0) yield { kind: 'issue', issue: logIssue('badAuditLine', file, 0, 'no audit line found (ZooKeeper\'s audit logger writes session=…<tab>user=… fields)') };
-  else if (timeless > 0) yield { kind: 'issue', issue: logIssue('badAuditLine', file, 0, `${timeless} audit lines carry no time (the logger's pattern prints none): they cannot be matched to transactions`) };
+  else if (timeless > 0) yield { kind: 'issue', issue: logIssue('badAuditLine', file, 0, `${timeless} audit line${timeless === 1 ? ' carries' : 's carry'} no time (the logger's pattern prints none): not matched to transactions`) };
 }
