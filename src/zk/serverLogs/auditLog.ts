@@ -126,6 +126,11 @@ const MAX_ISSUES_PER_FILE = 20;
 
 /** Reads one audit file: its entries in file order, each line that cannot be taken as one issue. */
 export async function* readAuditFile(file: string): AsyncGenerator<AuditItem> {
+  for await (const batch of readAuditFileBatches(file)) yield* batch;
+}
+
+/** The same, a chunk's lines at a time (a promise per line costs more than parsing it). */
+export async function* readAuditFileBatches(file: string): AsyncGenerator<AuditItem[]> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let overlong = false;
@@ -137,18 +142,18 @@ export async function* readAuditFile(file: string): AsyncGenerator<AuditItem> {
   let timeless = 0;
   let others = 0;
   const issue = (message: string, at: number): AuditItem[] => (++issues > MAX_ISSUES_PER_FILE ? [] : [{ kind: 'issue', issue: logIssue('badAuditLine', file, at, message) }]);
-  function* finish(): Generator<AuditItem> {
+  function finish(into: AuditItem[]): void {
     lineNumber++;
     if (overlong) {
-      yield* issue(`line ${lineNumber} is longer than ${MAX_AUDIT_LINE} bytes: skipped`, lineOffset);
+      into.push(...issue(`line ${lineNumber} is longer than ${MAX_AUDIT_LINE} bytes: skipped`, lineOffset));
     } else {
       const text = Buffer.concat(pending, pendingBytes).toString('utf8').replace(/\r$/, '');
       const parsed = parseAuditLine(text, lineNumber);
-      if (parsed && 'problem' in parsed) yield* issue(`line ${lineNumber}: ${parsed.problem}: skipped`, lineOffset);
+      if (parsed && 'problem' in parsed) into.push(...issue(`line ${lineNumber}: ${parsed.problem}: skipped`, lineOffset));
       else if (parsed) {
         audited++;
         if (parsed.entry.time === undefined) timeless++;
-        yield { kind: 'entry', entry: parsed.entry };
+        into.push({ kind: 'entry', entry: parsed.entry });
       } else if (text.trim() !== '') others++;
     }
     pending = [];
@@ -156,6 +161,7 @@ export async function* readAuditFile(file: string): AsyncGenerator<AuditItem> {
     overlong = false;
   }
   for await (const chunk of fs.createReadStream(file, { highWaterMark: 64 * 1024 }) as AsyncIterable<Buffer>) {
+    const batch: AuditItem[] = [];
     let from = 0;
     while (from < chunk.length) {
       const newline = chunk.indexOf(0x0a, from);
@@ -171,16 +177,21 @@ export async function* readAuditFile(file: string): AsyncGenerator<AuditItem> {
         }
       }
       if (newline < 0) break;
-      yield* finish();
+      finish(batch);
       from = newline + 1;
       lineOffset = offset + from;
     }
     offset += chunk.length;
+    if (batch.length > 0) yield batch;
   }
-  if (pendingBytes > 0 || overlong) yield* finish();
-  if (issues > MAX_ISSUES_PER_FILE) yield { kind: 'issue', issue: logIssue('badAuditLine', file, offset, `${issues - MAX_ISSUES_PER_FILE} more lines could not be taken (not said one by one)`) };
+  if (pendingBytes > 0 || overlong) {
+    const last: AuditItem[] = [];
+    finish(last);
+    if (last.length > 0) yield last;
+  }
+  if (issues > MAX_ISSUES_PER_FILE) yield [{ kind: 'issue', issue: logIssue('badAuditLine', file, offset, `${issues - MAX_ISSUES_PER_FILE} more lines could not be taken (not said one by one)`) }];
   // The server's other lines when its audit logger shares a file, or garbage: said once, counted.
-  if (others > 0 && audited > 0) yield { kind: 'issue', issue: logIssue('badAuditLine', file, 0, `${others} line${others === 1 ? ' is not an audit line' : 's are not audit lines'}: skipped`) };
-  if (audited === 0) yield { kind: 'issue', issue: logIssue('badAuditLine', file, 0, 'no audit line found (ZooKeeper\'s audit logger writes session=…<tab>user=… fields)') };
-  else if (timeless > 0) yield { kind: 'issue', issue: logIssue('badAuditLine', file, 0, `${timeless} audit line${timeless === 1 ? ' carries' : 's carry'} no time (the logger's pattern prints none): not matched to transactions`) };
+  if (others > 0 && audited > 0) yield [{ kind: 'issue', issue: logIssue('badAuditLine', file, 0, `${others} line${others === 1 ? ' is not an audit line' : 's are not audit lines'}: skipped`) }];
+  if (audited === 0) yield [{ kind: 'issue', issue: logIssue('badAuditLine', file, 0, 'no audit line found (ZooKeeper\'s audit logger writes session=…<tab>user=… fields)') }];
+  else if (timeless > 0) yield [{ kind: 'issue', issue: logIssue('badAuditLine', file, 0, `${timeless} audit line${timeless === 1 ? ' carries' : 's carry'} no time (the logger's pattern prints none): not matched to transactions`) }];
 }
