@@ -32,18 +32,41 @@ export interface ZkServerOptions {
   secure?: { configLines: string[] };
   /** More `server.N=` lines for every member's config (an ensemble only), e.g. an observer that is not running. */
   extraServerLines?: string[];
+  /**
+   * `audit.enable=true`, the audit logger writing `zookeeper_audit.log` in each member's folder with ZooKeeper's
+   * documented pattern (`%d{ISO8601} %p %c{2}: %m%n`), through log4j 1.2 (Debian ships it, not logback).
+   */
+  audit?: boolean;
 }
 
 /** The Netty jars zookeeper.jar's manifest forgets: without them the Netty factory (the one with TLS) cannot load. */
 export const NETTY_JARS = ['netty-codec', 'netty-resolver', 'netty-transport-native-unix-common'].map((name) => `/usr/share/java/${name}.jar`);
 
-function classPath(secure: boolean): string {
+/** log4j 1.2's config for an audited member: the server's own lines on the console, the audit lines in their file. */
+function auditLog4jConfig(dir: string): string {
+  return [
+    'log4j.rootLogger=INFO, CONSOLE',
+    'log4j.appender.CONSOLE=org.apache.log4j.ConsoleAppender',
+    'log4j.appender.CONSOLE.layout=org.apache.log4j.PatternLayout',
+    'log4j.appender.CONSOLE.layout.ConversionPattern=%d{ISO8601} - %-5p [%t:%C{1}@%L] - %m%n',
+    'log4j.logger.org.apache.zookeeper.audit.Slf4jAuditLogger=INFO, RFAAUDIT',
+    'log4j.additivity.org.apache.zookeeper.audit.Slf4jAuditLogger=false',
+    'log4j.appender.RFAAUDIT=org.apache.log4j.RollingFileAppender',
+    `log4j.appender.RFAAUDIT.File=${path.join(dir, 'zookeeper_audit.log')}`,
+    'log4j.appender.RFAAUDIT.layout=org.apache.log4j.PatternLayout',
+    'log4j.appender.RFAAUDIT.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n',
+  ].join('\n') + '\n';
+}
+
+function classPath(secure: boolean, audit = false): string {
   const home = process.env.ZOOKEEPER_HOME;
+  if (audit && home) throw new Error('audited test servers use Debian\'s log4j 1.2 jars: unset ZOOKEEPER_HOME');
   if (home && fs.existsSync(path.join(home, 'lib'))) {
     return [path.join(home, 'lib', '*'), path.join(home, 'conf')].join(':');
   }
   // snappy-java: for snapshots written with zookeeper.snapshot.compression.method=snappy (not in the jar's manifest).
-  const debian = ['/usr/share/java/zookeeper.jar', '/usr/share/java/servlet-api.jar', '/usr/share/java/slf4j-simple.jar', '/usr/share/java/snappy-java.jar', ...(secure ? NETTY_JARS : [])];
+  const logging = audit ? ['/usr/share/java/slf4j-log4j12.jar', '/usr/share/java/log4j-1.2.jar'] : ['/usr/share/java/slf4j-simple.jar'];
+  const debian = ['/usr/share/java/zookeeper.jar', '/usr/share/java/servlet-api.jar', ...logging, '/usr/share/java/snappy-java.jar', ...(secure ? NETTY_JARS : [])];
   if (!fs.existsSync(debian[0])) throw new Error('ZooKeeper not found: run scripts/zk/ensure-zookeeper.sh or set ZOOKEEPER_HOME');
   return debian.join(':');
 }
@@ -60,7 +83,13 @@ export class ZkMember {
     private readonly logToConsole: boolean,
     /** The TLS client port, when the cluster was started with `secure`. */
     readonly secureClientPort?: number,
+    /** Started with `audit`: its audit lines go to `auditLogFile`. */
+    private readonly audited = false,
   ) {}
+
+  get auditLogFile(): string {
+    return path.join(this.dir, 'zookeeper_audit.log');
+  }
 
   /** The java process's pid while it runs (the demo's last-resort kill). */
   get pid(): number | undefined { return this.running ? this.proc?.pid : undefined; }
@@ -75,7 +104,8 @@ export class ZkMember {
     const log = this.logToConsole ? 'inherit' : fs.openSync(this.logFile, 'a');
     this.proc = spawn('java', [
       '-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...this.systemProps,
-      '-cp', classPath(!!this.secureClientPort), 'org.apache.zookeeper.server.quorum.QuorumPeerMain', path.join(this.dir, 'zoo.cfg'),
+      ...(this.audited ? [`-Dlog4j.configuration=file:${path.join(this.dir, 'log4j.properties')}`] : []),
+      '-cp', classPath(!!this.secureClientPort, this.audited), 'org.apache.zookeeper.server.quorum.QuorumPeerMain', path.join(this.dir, 'zoo.cfg'),
     ], { stdio: ['ignore', log, log] });
     endsWithTestProcess(this.proc);
     if (typeof log === 'number') fs.closeSync(log);
@@ -178,6 +208,7 @@ function configText(o: ZkServerOptions, dataDir: string, clientPort: number, adm
   ];
   if (adminPort) lines.push(`admin.serverAddress=127.0.0.1`, `admin.serverPort=${adminPort}`);
   if (o.fourLetterWhitelist !== null) lines.push(`4lw.commands.whitelist=${o.fourLetterWhitelist ?? '*'}`);
+  if (o.audit) lines.push('audit.enable=true');
   return lines.join('\n') + '\n';
 }
 
@@ -224,7 +255,8 @@ async function startClusterOnce(size: number, o: ZkServerOptions): Promise<ZkClu
       fs.writeFileSync(path.join(s.dir, 'data', 'myid'), `${id}\n`);
     }
     fs.writeFileSync(path.join(s.dir, 'zoo.cfg'), cfg);
-    return new ZkMember(id, s.dir, s.client, s.admin, props, o.logToConsole ?? false, s.secure);
+    if (o.audit) fs.writeFileSync(path.join(s.dir, 'log4j.properties'), auditLog4jConfig(s.dir));
+    return new ZkMember(id, s.dir, s.client, s.admin, props, o.logToConsole ?? false, s.secure, o.audit ?? false);
   });
   members.forEach((m) => m.start());
   const cluster = new ZkCluster(members, baseDir, ownsBaseDir);

@@ -24,12 +24,15 @@ import { SSH_OPTIONS, SSH_SECRET_ENV, sshSettings } from '../connectionOptions';
 import { defineCommand, usageText, type CommandContext } from '../command';
 import { dataFields, dataSummary, LineBatch } from './logLines';
 import { runTreeAt, type MomentArgs } from './logMoment';
+import { auditFiles } from '../../zk/serverLogs/auditLog';
+import { auditFields, auditText, AuditJoin, readAuditBook, type AuditedItem, type AuditMatch, MATCH_TOLERANCE_MS } from '../../zk/serverLogs/auditJoin';
 
 const USAGE = `zooscope log <dir|file>… [--json] [--path <glob>]… [--session <0x…>] [--from <time|0xzxid>] [--to <time|0xzxid>]
 zooscope log <dir|file>… --history <path|glob> [--json] [--from <time|0xzxid>] [--to <time|0xzxid>]
 zooscope log <dir>… --locks <path> [--json] [--trace <file>] [--from <time|0xzxid>] [--to <time|0xzxid>]
 zooscope log <dir>… --tree-at <time|0xzxid> [--path <path>] [--export <file>] [--json]
 zooscope log <dir|file>… --sessions [--session <0x…>] [--from <time|0xzxid>] [--to <time|0xzxid>] [--json]
+zooscope log <dir|file>… --audit <file|dir>… [the lines', --history's or --sessions' flags]
 zooscope log <connectString> --data-dir <dir> [--ssh <bastion> …] [--read-command <words>] [any form's flags]`;
 
 function recordFields(record: TxnRecord): Record<string, unknown> {
@@ -43,13 +46,13 @@ function recordFields(record: TxnRecord): Record<string, unknown> {
   return fields;
 }
 
-export function txnLine(txn: Txn): Record<string, unknown> {
-  return { zxid: hex(txn.zxid), time: txn.time, session: hex(txn.session), ...recordFields(txn.record) };
+export function txnLine(txn: Txn, audit?: AuditMatch): Record<string, unknown> {
+  return { zxid: hex(txn.zxid), time: txn.time, session: hex(txn.session), ...recordFields(txn.record), ...auditFields(audit) };
 }
 
-export function historyLine(entry: HistoryEntry): Record<string, unknown> {
+export function historyLine(entry: HistoryEntry, audit?: AuditMatch): Record<string, unknown> {
   const { zxid, time, session, data, ttl, ...rest } = entry;
-  return { zxid: hex(zxid), time, session: hex(session), ...rest, ...(data === undefined ? {} : dataFields(data)), ...(ttl === undefined ? {} : { ttl: String(ttl) }) };
+  return { zxid: hex(zxid), time, session: hex(session), ...rest, ...(data === undefined ? {} : dataFields(data)), ...(ttl === undefined ? {} : { ttl: String(ttl) }), ...auditFields(audit) };
 }
 
 const REMOVALS: Record<NonNullable<HistoryEntry['removed']>, string> = {
@@ -61,8 +64,8 @@ const REMOVALS: Record<NonNullable<HistoryEntry['removed']>, string> = {
   removedByServer: 'removed by the server',
 };
 
-function historyText(entry: HistoryEntry): string {
-  const head = `${hex(entry.zxid)} ${new Date(entry.time).toISOString()} ${hex(entry.session)} ${entry.op}${entry.inMulti ? ' (in a multi)' : ''} ${entry.path}`;
+function historyText(entry: HistoryEntry, audit?: AuditMatch): string {
+  const head = `${hex(entry.zxid)} ${new Date(entry.time).toISOString()} ${hex(entry.session)}${auditText(audit)} ${entry.op}${entry.inMulti ? ' (in a multi)' : ''} ${entry.path}`;
   if (entry.removed) return `${head}: ${REMOVALS[entry.removed]}`;
   const version = entry.version === undefined ? '' : entry.op === 'setACL' ? `, ACL version ${entry.version}` : `, version ${entry.version}`;
   const acl = entry.acl ? `, ACL ${entry.acl.map((a) => `${a.scheme}:${a.id}:${a.perms}`).join(' ')}` : '';
@@ -117,6 +120,9 @@ export const logCommand = defineCommand({
     snapshot written before then and the logs after it; --path keeps one subtree; a node a line (or JSON Lines)
   --sessions: each session: when it began (and its timeout) and ended (closed by its client, or expired), what it
     created, deleted and changed, the ephemeral nodes that went with it
+  --audit: the servers' audit logs (audit.enable=true; a file, or a folder's zookeeper_audit.log*): each write the
+    audit log has (same session, operation and path, within ${MATCH_TOLERANCE_MS / 1000} s) gets its client's address and user, and
+    --sessions lists them per session; a write the audit log lacks gets none
   --data-dir: the members' data directory: each member of <connectString> is read over SSH (through --ssh and its
     --ssh-jump, --ssh-identity, --ssh-config, as the bastion's user; key or agent authentication), only ls and cat
     run there; the files are copied into a private temporary folder, read, then removed
@@ -135,6 +141,7 @@ export const logCommand = defineCommand({
     'tree-at': { takes: 'a zxid (0x…) or an ISO time' },
     export: { takes: 'a file' },
     sessions: {},
+    audit: { takes: 'an audit log, or a folder with zookeeper_audit.log', multiple: true },
     'data-dir': { takes: 'the members\' data directory' },
     'read-command': { takes: 'words such as \'sudo -n\'' },
     ...SSH_OPTIONS,
@@ -158,6 +165,8 @@ export const logCommand = defineCommand({
     }
     if (values.export !== undefined && values['tree-at'] === undefined) throw new UsageError('--export goes with --tree-at');
     const moment = momentArgs(values);
+    if (values.audit !== undefined && (values.locks !== undefined || moment !== undefined)) throw new UsageError('--audit goes with the transactions\' lines, --history or --sessions');
+    const audit = values.audit?.flatMap(auditArg);
     const query: TxnQuery = {
       from: boundOf(values.from, '--from'), to: boundOf(values.to, '--to'),
       session: values.session === undefined ? undefined : BigInt(values.session), paths: values.path,
@@ -170,7 +179,7 @@ export const logCommand = defineCommand({
         throw new UsageError(`${target}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (error as Error).message}`);
       }
     });
-    return { json: !!values.json, sources, remote, query, history: values.history, locks: values.locks, trace: values.trace, moment, sessions: !!values.sessions };
+    return { json: !!values.json, sources, remote, query, history: values.history, locks: values.locks, trace: values.trace, moment, sessions: !!values.sessions, audit };
   },
   async run(args, context): Promise<number> {
     if (!args.remote) return runOn(args.sources, args, context);
@@ -187,6 +196,29 @@ export const logCommand = defineCommand({
     }
   },
 });
+
+/** An --audit argument's files: the file, or a folder's zookeeper_audit.log and its rolled copies. */
+function auditArg(target: string): string[] {
+  let files: string[];
+  try {
+    files = auditFiles(target);
+  } catch (error) {
+    throw new UsageError(`--audit ${target}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (error as Error).message}`);
+  }
+  if (files.length === 0) throw new UsageError(`--audit ${target}: no zookeeper_audit.log in this folder (give the audit file itself)`);
+  return files;
+}
+
+/** The audit logs read and ready to join; their troubles said. */
+async function auditJoin(files: string[] | undefined, say: (line: string) => void): Promise<{ join?: AuditJoin; troubled: boolean }> {
+  if (!files) return { troubled: false };
+  let troubled = false;
+  const book = await readAuditBook(files, (issue) => {
+    troubled = true;
+    say(issue.message);
+  });
+  return { join: new AuditJoin(book), troubled };
+}
 
 /** The SSH form: the members of a connect string and how to read their data directory; undefined without --data-dir. */
 function remoteArgs(values: { 'data-dir'?: string; 'read-command'?: string } & Parameters<typeof sshSettings>[0], positionals: string[], env: NodeJS.ProcessEnv): { members: string[]; options: Omit<RemoteLogOptions, 'into'> } | undefined {
@@ -214,12 +246,23 @@ interface LogQuestion {
   trace?: string;
   moment?: Omit<MomentArgs, 'json'>;
   sessions: boolean;
+  /** Audit log files to join, oldest first. */
+  audit?: string[];
 }
 
-async function runOn(sources: LogSource[], { json, query, history, locks, trace, moment, sessions }: LogQuestion, { out, say }: CommandContext): Promise<number> {
+async function runOn(sources: LogSource[], { json, query, history, locks, trace, moment, sessions, audit }: LogQuestion, { out, say }: CommandContext): Promise<number> {
     if (moment !== undefined) return runTreeAt(sources, { ...moment, json }, out, say);
-    if (sessions) return runSessions(sources, query, json, out, say);
     if (locks !== undefined) return runLocks(sources, locks, query, { json, trace }, out, say);
+    const { join, troubled: auditTroubled } = await auditJoin(audit, say);
+    const code = sessions ? await runSessions(sources, query, json, out, say, join) : await runLines(sources, { json, query, history }, out, join);
+    for (const note of join?.zoneNotes() ?? []) say(note);
+    const dispute = join?.disputeNote();
+    if (dispute) say(dispute);
+    return Math.max(code, auditTroubled || dispute ? 1 : 0);
+}
+
+/** The transactions' lines, or `--history`'s; with their clients when an audit log is joined. */
+async function runLines(sources: LogSource[], { json, query, history }: Pick<LogQuestion, 'json' | 'query' | 'history'>, out: Output, join?: AuditJoin): Promise<number> {
     const toZxid = query.to && 'zxid' in query.to ? query.to.zxid : undefined;
     const lines = new LineBatch(out, json);
     let troubled = false;
@@ -229,25 +272,31 @@ async function runOn(sources: LogSource[], { json, query, history, locks, trace,
       out.error(message);
     };
     if (history !== undefined) {
-      for await (const item of nodeHistory(matching(readLogSet(sources, { toZxid }), query), history)) {
+      // Joined before the query's filter, so that the writes it leaves out still take their own audit lines.
+      const read = readLogSet(sources, { toZxid });
+      for await (const item of nodeHistory(matching(join ? join.items(read) : read, query), history)) {
         if (out.closed) return 0;
         if (item.kind === 'issue') issue(item.issue.message);
-        else lines.add(json ? JSON.stringify(historyLine(item.entry)) : historyText(item.entry));
+        else {
+          const audit = join?.recentMatch(item.entry.zxid);
+          lines.add(json ? JSON.stringify(historyLine(item.entry, audit)) : historyText(item.entry, audit));
+        }
       }
     } else {
       // A batch at a time: a log has millions of transactions.
       const matches = !query.from && !query.to && !query.session && !query.paths ? undefined : txnMatcher(query);
-      reading: for await (const batch of readLogSetBatches(sources, { toZxid })) {
+      const batches = readLogSetBatches(sources, { toZxid });
+      reading: for await (const batch of join ? join.batches(batches) : batches) {
         if (out.closed) return 0;
         for (const item of batch) {
           if (item.kind === 'issue') {
             issue(item.issue.message);
             continue;
           }
-          const txn = item.txn;
+          const { txn, audit } = item as AuditedItem & { kind: 'txn' };
           if (matches && pastWindow(query, txn)) break reading;
           if (matches && !matches(txn)) continue;
-          lines.add(json ? JSON.stringify(txnLine(txn)) : `${hex(txn.zxid)} ${new Date(txn.time).toISOString()} ${hex(txn.session)} ${txn.record.op}${'path' in txn.record ? ' ' + txn.record.path : ''}`);
+          lines.add(json ? JSON.stringify(txnLine(txn, audit)) : `${hex(txn.zxid)} ${new Date(txn.time).toISOString()} ${hex(txn.session)}${auditText(audit)} ${txn.record.op}${'path' in txn.record ? ' ' + txn.record.path : ''}`);
         }
       }
     }
@@ -256,15 +305,16 @@ async function runOn(sources: LogSource[], { json, query, history, locks, trace,
 }
 
 /** `--sessions`: a line (or JSON line) per session the window's transactions name. */
-async function runSessions(sources: LogSource[], query: TxnQuery, json: boolean, out: Output, say: (line: string) => void): Promise<number> {
+async function runSessions(sources: LogSource[], query: TxnQuery, json: boolean, out: Output, say: (line: string) => void, join?: AuditJoin): Promise<number> {
   const book = new SessionBook();
   let troubled = false;
   const toZxid = query.to && 'zxid' in query.to ? query.to.zxid : undefined;
-  for await (const item of matching(readLogSet(sources, { toZxid }), query)) {
+  const read = readLogSet(sources, { toZxid });
+  for await (const item of matching(join ? join.items(read) : read, query)) {
     if (item.kind === 'issue') {
       troubled = true;
       say(item.issue.message);
-    } else book.take(item.txn);
+    } else book.take(item.txn, (item as AuditedItem).audit);
   }
   const lines = new LineBatch(out, json);
   for (const summary of book.summaries()) {
@@ -283,7 +333,9 @@ function sessionText(s: SessionSummary): string {
   const began = s.began === undefined ? 'began before these logs' : `began ${new Date(s.began).toISOString()} (timeout ${s.timeoutMs} ms)`;
   const ended = s.ended === undefined ? 'not ended in these logs' : `${s.end === 'expired' ? 'expired' : 'closed by its client'} ${new Date(s.ended).toISOString()}`;
   const gone = s.ephemeralsAtEnd && s.ephemeralsAtEnd.length > 0 ? `; its end removed ${s.ephemeralsAtEnd.join(' ')}` : '';
-  return `${hex(s.session)} ${began}, ${ended}: created ${s.created}, deleted ${s.deleted}, other writes ${s.otherWrites}, failed ${s.failed}${gone}`;
+  const from = s.clients ? `; from ${s.clients.join(' ')}` : '';
+  const users = s.users ? `; as ${s.users.map((u) => JSON.stringify(u)).join(' ')}` : '';
+  return `${hex(s.session)} ${began}, ${ended}: created ${s.created}, deleted ${s.deleted}, other writes ${s.otherWrites}, failed ${s.failed}${gone}${from}${users}`;
 }
 
 /** `--locks`: the lock history under `root` from the snapshot the logs go on from, then its figures (and trace). */

@@ -20,7 +20,9 @@ export type LogIssueKind =
   /** Transactions that no log given holds, between two that some log does (one source or several merged). */
   | 'gap'
   /** A log file that changed while it was read: a running server is writing it. */
-  | 'beingWritten';
+  | 'beingWritten'
+  /** An audit log line that cannot be taken (cut, too long, a value that splits two ways, no time). */
+  | 'badAuditLine';
 
 export interface LogIssue {
   kind: LogIssueKind;

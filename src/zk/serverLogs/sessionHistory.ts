@@ -2,6 +2,7 @@
 // (closeSession: by its client, or by the server when it expired, cxid 0), what it wrote, and the ephemeral nodes it
 // still held when it ended (3.6+ lists them in the close; older servers' creates tell whose they were). A session
 // that began before the logs given, or had not ended by their end, says so.
+import type { AuditMatch } from './auditJoin';
 import type { Txn, TxnRecord } from './txnTypes';
 
 export interface SessionSummary {
@@ -21,6 +22,17 @@ export interface SessionSummary {
   failed: number;
   /** The ephemeral nodes its end removed. */
   ephemeralsAtEnd?: string[];
+  /** The client addresses and users its writes came from, as the audit log matched them (none without one). */
+  clients?: string[];
+  users?: string[];
+}
+
+/** Distinct addresses or users kept per session (a session has one or two: more is a pathological log). */
+const MAX_KEPT = 16;
+
+function remember(list: string[] | undefined, value: string | undefined): string[] | undefined {
+  if (value === undefined || list?.includes(value) || (list?.length ?? 0) >= MAX_KEPT) return list;
+  return [...(list ?? []), value];
 }
 
 export class SessionBook {
@@ -35,8 +47,16 @@ export class SessionBook {
     return summary;
   }
 
-  take(txn: Txn): void {
+  /** A transaction, with its client and user when the audit log had its line. */
+  take(txn: Txn, audit?: AuditMatch): void {
     if (txn.session === 0n) return; // the server's own work (containers, TTLs) belongs to no session
+    if (audit) {
+      const summary = this.of(txn.session);
+      const clients = remember(summary.clients, audit.client);
+      const users = remember(summary.users, audit.user);
+      if (clients) summary.clients = clients;
+      if (users) summary.users = users;
+    }
     const record = txn.record;
     if (record.op === 'createSession') {
       const summary = this.of(txn.session);
