@@ -22,6 +22,7 @@ import { connectStringProblemText, isConnectStringProblem, parseConnectString } 
 import { fetchRemoteLogs, type RemoteLogOptions } from '../../zk/serverLogs/remoteLogs';
 import { SSH_OPTIONS, SSH_SECRET_ENV, sshSettings } from '../connectionOptions';
 import { defineCommand, usageText, type CommandContext } from '../command';
+import { txnJson } from './logJson';
 import { dataFields, dataSummary, LineBatch } from './logLines';
 import { runTreeAt, type MomentArgs } from './logMoment';
 
@@ -247,7 +248,7 @@ async function runOn(sources: LogSource[], { json, query, history, locks, trace,
           const txn = item.txn;
           if (matches && pastWindow(query, txn)) break reading;
           if (matches && !matches(txn)) continue;
-          lines.add(json ? JSON.stringify(txnLine(txn)) : `${hex(txn.zxid)} ${new Date(txn.time).toISOString()} ${hex(txn.session)} ${txn.record.op}${'path' in txn.record ? ' ' + txn.record.path : ''}`);
+          lines.add(json ? txnJson(txn) : `${hex(txn.zxid)} ${new Date(txn.time).toISOString()} ${hex(txn.session)} ${txn.record.op}${'path' in txn.record ? ' ' + txn.record.path : ''}`);
         }
       }
     }
