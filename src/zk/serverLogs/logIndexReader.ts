@@ -8,7 +8,8 @@ import type { Txn } from './txnTypes';
 
 const ENTRY_HEAD_BYTES = 12;
 const END_OF_RECORD = 0x42;
-const BLOCK_BYTES = 64 * 1024;
+// Small: a question's entries are often far apart (one lock among many), and a block is read for each.
+const BLOCK_BYTES = 8 * 1024;
 
 /** The file is not as it was when it was indexed. */
 export class LogChanged extends Error {}
