@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { LogIndex } from '../../zk/serverLogs/logIndex';
 import { logSource, type LogSource } from '../../zk/serverLogs/logSet';
+import { log } from '../common/log';
 import { info } from '../common/notifier';
 import type { Report } from '../common/progress';
 import type { Core } from '../core/core';
@@ -67,6 +68,7 @@ export class LogFolders {
         report(t('{0} transactions read', count.toLocaleString()));
       },
     });
+    log().info(`server logs indexed: ${index.count} transactions from ${index.files.length} files, ${(index.arrayBytes / 1048576).toFixed(1)} MiB (${(index.arrayBytes / Math.max(1, index.count)).toFixed(0)} B a transaction)`);
     this.indexed = index;
     return index;
   }
