@@ -23,6 +23,7 @@ import { metricsBench } from './metricsBench';
 import { securedBench } from './securedBench';
 import { sshBench } from './sshBench';
 import { censusBench } from './censusBench';
+import { logIndexBench } from './logIndexBench';
 import { formatTable, hasGc, meetsGoal, ratio, Row } from './stats';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -107,6 +108,10 @@ async function main(): Promise<number> {
       const census = await phase('watch census', () => censusBench(intFromEnv('BENCH_CENSUS_RUNS', 5, 1), intFromEnv('BENCH_CENSUS_PATHS', 250_000, 1), intFromEnv('BENCH_CENSUS_SESSIONS', 4, 1)));
       addRows(census.rows);
       notes.push(...census.notes);
+      // Its own server: a million transactions logged, then questions answered from the index against a re-read.
+      const logIndex = await phase('log index', () => logIndexBench(intFromEnv('BENCH_INDEX_RUNS', 5, 3), intFromEnv('BENCH_INDEX_TXNS', 1_000_000, 10_000)));
+      addRows(logIndex.rows);
+      notes.push(...logIndex.notes);
     } finally {
       writer.close();
       rawClient.close();

@@ -22,6 +22,7 @@ import { connectStringProblemText, isConnectStringProblem, parseConnectString } 
 import { fetchRemoteLogs, type RemoteLogOptions } from '../../zk/serverLogs/remoteLogs';
 import { SSH_OPTIONS, SSH_SECRET_ENV, sshSettings } from '../connectionOptions';
 import { defineCommand, usageText, type CommandContext } from '../command';
+import { txnJson } from './logJson';
 import { dataFields, dataSummary, LineBatch } from './logLines';
 import { runTreeAt, type MomentArgs } from './logMoment';
 import { auditFiles } from '../../zk/serverLogs/auditLog';
@@ -296,7 +297,7 @@ async function runLines(sources: LogSource[], { json, query, history }: Pick<Log
           const { txn, audit } = item as AuditedItem & { kind: 'txn' };
           if (matches && pastWindow(query, txn)) break reading;
           if (matches && !matches(txn)) continue;
-          lines.add(json ? JSON.stringify(txnLine(txn, audit)) : `${hex(txn.zxid)} ${new Date(txn.time).toISOString()} ${hex(txn.session)}${auditText(audit)} ${txn.record.op}${'path' in txn.record ? ' ' + txn.record.path : ''}`);
+          lines.add(json ? txnJson(txn, auditFields(audit)) : `${hex(txn.zxid)} ${new Date(txn.time).toISOString()} ${hex(txn.session)}${auditText(audit)} ${txn.record.op}${'path' in txn.record ? ' ' + txn.record.path : ''}`);
         }
       }
     }

@@ -11,6 +11,7 @@ export function dataFields(data: Buffer | null): Record<string, string> {
 }
 
 const PREVIEW_CHARS = 60;
+const NOT_PLAIN = /[^\x20-\x7e\n]/;
 
 /** What a human line says of data: its size, and its start when it is text. */
 export function dataSummary(data: Buffer | null | undefined): string {
@@ -43,6 +44,7 @@ export class LineBatch {
     const chunk = `${this.parts.join('\n')}\n`;
     this.parts = [];
     this.size = 0;
-    this.out.exact(this.json ? escapeHiddenInJson(chunk) : chunk);
+    // Printable ASCII alone (most logs) has nothing to escape: a simple scan spares the full one.
+    this.out.exact(this.json && NOT_PLAIN.test(chunk) ? escapeHiddenInJson(chunk) : chunk);
   }
 }

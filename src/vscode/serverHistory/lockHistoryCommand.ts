@@ -2,8 +2,7 @@
 // servers' logs (the oldest snapshot the logs go on from, then every transaction), shown in the lock panel's
 // timeline read-only, with the same figures and exports as a recorded one. Every time is the leader's.
 import * as vscode from 'vscode';
-import { lockHistoryFromLogs } from '../../zk/history/fromServerLogs';
-import { readLogSet, type LogSetItem, type LogSource } from '../../zk/serverLogs/logSet';
+import { lockHistoryFromIndex } from '../../zk/history/fromServerLogs';
 import { startingSnapshot } from '../../zk/serverLogs/startingSnapshot';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { askZnodePath } from '../common/askZnodePath';
@@ -22,15 +21,6 @@ export interface LockHistoryPreset {
   path?: string;
 }
 
-/** The transactions, cancellable, with each issue logged and counted. */
-async function* watched(sources: readonly LogSource[], signal: AbortSignal, issues: string[]): AsyncGenerator<LogSetItem> {
-  for await (const item of readLogSet(sources)) {
-    signal.throwIfAborted();
-    if (item.kind === 'issue') issues.push(item.issue.message);
-    yield item;
-  }
-}
-
 export async function lockHistoryFromServerLogs(context: ServerHistoryContext & { lockQueue: LockQueueApi }, arg?: unknown, preset?: LockHistoryPreset): Promise<{ intervals: number } | undefined> {
   const connectionId = await pickConnection(context, arg, false);
   if (!connectionId) return undefined;
@@ -39,11 +29,13 @@ export async function lockHistoryFromServerLogs(context: ServerHistoryContext & 
   if (root === undefined) return undefined;
   const sources = await context.folders.sources(connectionId, preset?.folders);
   if (!sources) return undefined;
-  const issues: string[] = [];
-  const built = await readCancellably(t('Building the lock history of {0} from the server logs…', shown(root)), async (signal) => {
+  let issues: string[] = [];
+  const built = await readCancellably(t('Building the lock history of {0} from the server logs…', shown(root)), async (signal, report) => {
     const start = await startingSnapshot(sources, root);
     if ('problem' in start) return { problem: start.problem };
-    return lockHistoryFromLogs(watched(sources, signal, issues), root, start);
+    const index = await context.folders.index(sources, signal, report);
+    issues = index.issues.map(({ item }) => item.issue.message);
+    return lockHistoryFromIndex(index, root, start, { signal });
   });
   if (!built) return undefined;
   if ('problem' in built) {

@@ -4,8 +4,7 @@
 // "who deleted my znode" is the usual question.
 import * as vscode from 'vscode';
 import { hex } from '../../zk/stat';
-import { readLogSet } from '../../zk/serverLogs/logSet';
-import { nodeHistory, type HistoryEntry, type Removal } from '../../zk/serverLogs/nodeHistory';
+import { nodeHistoryFromIndex, type HistoryEntry, type Removal } from '../../zk/serverLogs/nodeHistory';
 import { isPathNode } from '../../zk/tree/treeNodes';
 import { askZnodePath } from '../common/askZnodePath';
 import type { SideDocuments } from '../common/dataDiffDocuments';
@@ -77,7 +76,8 @@ export async function showNodeServerHistory(context: ServerHistoryContext, arg?:
   const entries: HistoryEntry[] = [];
   const issues: string[] = [];
   const read = await readCancellably(t('Reading the server logs for {0}…', shown(asked.path)), async (signal, report) => {
-    for await (const item of nodeHistory(readLogSet(sources), asked.path)) {
+    const index = await context.folders.index(sources, signal, report);
+    for await (const item of nodeHistoryFromIndex(index, asked.path, { signal })) {
       signal.throwIfAborted();
       if (item.kind === 'issue') issues.push(item.issue.message);
       else if (entries.push(item.entry) % 100 === 0) report(t('{0} changes found', entries.length));

@@ -8,7 +8,9 @@
 // queues: locks, read/write locks, elections). Past a gap in the logs nobody knows who queued: the history stops
 // there, said in one line.
 import { baseName, isBelow, parentPath } from '../paths';
+import type { LogIndex } from '../serverLogs/logIndex';
 import { missingBetween, type LogSetItem } from '../serverLogs/logSet';
+import type { LogBound } from '../serverLogs/txnFilter';
 import type { StartNode } from '../serverLogs/startingSnapshot';
 import type { Txn, TxnRecord } from '../serverLogs/txnTypes';
 import { hex } from '../stat';
@@ -52,10 +54,15 @@ export class LogLockHistoryBuilder {
       if (item.issue.kind === 'gap' || item.issue.kind === 'beingWritten') this.stop(item.issue.message);
       return;
     }
-    const txn = item.txn;
-    this.result.from ??= txn.time;
-    this.result.to = txn.time;
-    this.apply(txn, txn.record);
+    this.passed(item.txn.time);
+    this.apply(item.txn, item.txn.record);
+  }
+
+  /** A transaction that touches no queue: only the window the history covers moves on. */
+  passed(time: number): void {
+    if (this.stopped) return;
+    this.result.from ??= time;
+    this.result.to = time;
   }
 
   private stop(why: string): void {
@@ -179,11 +186,79 @@ export async function lockHistoryFromLogs(items: AsyncIterable<LogSetItem>, root
     if (item.kind === 'txn') {
       if (previous !== undefined && item.txn.zxid <= previous) continue; // in the snapshot already
       // Between the snapshot and the first transaction after it, a stretch the logs lack is a gap like any other.
-      const missing = previous === start?.zxid && previous !== undefined ? missingBetween(previous, item.txn.zxid) : undefined;
-      if (missing) builder.take({ kind: 'issue', issue: { kind: 'gap', file: '', offset: 0, message: `no log given holds zxid ${hex(missing.from)}–${hex(missing.to)}, right after the snapshot` } });
+      if (previous === start?.zxid && previous !== undefined) afterSnapshot(builder, previous, item.txn.zxid);
       previous = item.txn.zxid;
     }
     builder.take(item);
+  }
+  builder.history.startedAt = builder.result.from;
+  return builder.result;
+}
+
+/** Between the snapshot and the first transaction after it, a stretch the logs lack is a gap like any other. */
+function afterSnapshot(builder: LogLockHistoryBuilder, snapshotZxid: bigint, first: bigint): void {
+  const missing = missingBetween(snapshotZxid, first);
+  if (missing) builder.take({ kind: 'issue', issue: { kind: 'gap', file: '', offset: 0, message: `no log given holds zxid ${hex(missing.from)}–${hex(missing.to)}, right after the snapshot` } });
+}
+
+/** The first transaction past `to` (by zxid, or by the leader's time), as `zooscope log --locks --to` stops there. */
+function windowEnd(index: LogIndex, to: LogBound | undefined): number {
+  if (to === undefined) return index.count;
+  if ('time' in to) {
+    const at = index.times.findIndex((time) => time > to.time);
+    return at < 0 ? index.count : at;
+  }
+  return firstAbove(index, to.zxid);
+}
+
+/** The first transaction whose zxid is above `zxid` (the index is in zxid order). */
+function firstAbove(index: LogIndex, zxid: bigint): number {
+  let low = 0;
+  let high = index.count;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (index.zxids[mid] <= zxid) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * lockHistoryFromLogs answered from an index: the same history, decoding only the transactions that name a path
+ * below `root` (and, from older servers, the closeSessions that list none); the others only move the window on.
+ * `to` ends the history as `zooscope log --locks --to` does (at the first transaction past it).
+ */
+export async function lockHistoryFromIndex(index: LogIndex, root: string, start?: { zxid: bigint; nodes: readonly StartNode[] }, options: { to?: LogBound; signal?: AbortSignal } = {}): Promise<LogLockHistory> {
+  const builder = new LogLockHistoryBuilder(root, start);
+  const end = windowEnd(index, options.to);
+  const begin = start ? Math.min(end, firstAbove(index, start.zxid)) : 0;
+  const selected = index.select({ below: root }).filter((position) => position >= begin && position < end);
+  const decoded = index.read(selected, options)[Symbol.asyncIterator]();
+  let batch: { position: number; item: LogSetItem }[] = [];
+  let next = 0;
+  let chosen = 0;
+  let issue = 0;
+  const issuesUpTo = (position: number) => {
+    for (; issue < index.issues.length && index.issues[issue].at <= position; issue++) builder.take(index.issues[issue].item);
+  };
+  try {
+    for (let position = begin; position < end; position++) {
+      issuesUpTo(position);
+      if (position === begin && start) afterSnapshot(builder, start.zxid, index.zxids[position]);
+      if (position === selected[chosen]) {
+        if (next === batch.length) {
+          const more = await decoded.next();
+          if (more.done) throw new Error('the index read fewer transactions than it chose');
+          batch = more.value;
+          next = 0;
+        }
+        chosen++;
+        builder.take(batch[next++].item);
+      } else builder.passed(index.times[position]);
+    }
+    issuesUpTo(end);
+  } finally {
+    await decoded.return?.(undefined);
   }
   builder.history.startedAt = builder.result.from;
   return builder.result;

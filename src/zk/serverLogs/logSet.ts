@@ -17,7 +17,8 @@ export interface LogSource {
 }
 
 export type LogSetItem =
-  | { kind: 'txn'; txn: Txn; source: string }
+  /** file and offset: where the entry was read (what an index keeps to read it again). */
+  | { kind: 'txn'; txn: Txn; source: string; file?: string; offset?: number }
   | { kind: 'issue'; issue: LogIssue };
 
 export interface LogSetOptions extends TxnLogReadOptions {
@@ -84,7 +85,7 @@ async function* readSource(source: LogSource, options: LogSetOptions): AsyncGene
       for (const item of batch) {
         if (item.kind === 'txn') {
           last = item.txn.zxid;
-          items.push({ kind: 'txn', txn: item.txn, source: source.name });
+          items.push({ kind: 'txn', txn: item.txn, source: source.name, file, offset: item.offset });
         } else if (item.kind === 'issue') {
           if (ENDING_KINDS.has(item.issue.kind)) ending = item.issue;
           else items.push({ kind: 'issue', issue: item.issue });

@@ -3,6 +3,7 @@
 // session, gone with its ephemeral owner's session (closeSession, whether or not the server listed the paths), a
 // container emptied or a TTL node expired (deleteContainer, by the server).
 import { parsePathGlob } from '../pathGlob';
+import type { LogIndex } from './logIndex';
 import type { LogSetItem } from './logSet';
 import type { LogAcl, Txn, TxnRecord } from './txnTypes';
 
@@ -34,9 +35,16 @@ export interface HistoryEntry {
 
 export type HistoryItem = { kind: 'entry'; entry: HistoryEntry } | Extract<LogSetItem, { kind: 'issue' }>;
 
+const isGlob = (target: string) => /[*?]/.test(target);
+
 /** A path as given, or every path a glob (`*`, `**`, `?`) matches. */
 function pathMatcher(target: string): (path: string) => boolean {
-  return /[*?]/.test(target) ? parsePathGlob(target) : (path) => path === target;
+  return isGlob(target) ? parsePathGlob(target) : (path) => path === target;
+}
+
+/** nodeHistory answered from an index: the same items, only the transactions that may touch the target decoded. */
+export function nodeHistoryFromIndex(index: LogIndex, target: string, options: { signal?: AbortSignal } = {}): AsyncGenerator<HistoryItem> {
+  return nodeHistory(index.items(index.select(isGlob(target) ? { glob: target } : { path: target }), options), target);
 }
 
 type Kind = 'persistent' | 'ephemeral' | 'container' | 'ttl';

@@ -72,6 +72,18 @@ describe('Server history from a real server\'s logs', function () {
     assert.deepStrictEqual([left.getText(), right.getText()], ['port=2\n', 'port=3\n']);
   });
 
+  it('Node History again: answered from the logs read before, and read anew once the server wrote more', async () => {
+    const ask = async () => (await s.commands.showNodeServerHistory(ID, { folders: [folder], path: '/past/after', open: 0 }))!.map((e) => e.op);
+    assert.deepStrictEqual(await ask(), ['create']);
+    const writer = await connectOtherClient(zk.connectString);
+    try {
+      await writer.setData('/past/after', 'newer');
+    } finally {
+      writer.close();
+    }
+    assert.deepStrictEqual(await ask(), ['create', 'setData'], 'the log file changed: the index was read again');
+  });
+
   it('Lock History from Server Logs: the hand-over after the fact, in the lock panel\'s timeline', async () => {
     const result = await s.commands.lockHistoryFromServerLogs(ID, { folders: [folder], path: '/past/lock' });
     assert.ok(result, 'a history was built');
