@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { txnLine } from '../../src/cli/commands/log';
+import { txnLine } from '../../src/cli/commands/log/lines';
 import { auditFields } from '../../src/zk/serverLogs/auditJoin';
-import { txnJson } from '../../src/cli/commands/logJson';
+import { txnJson } from '../../src/cli/commands/log/txnJson';
 import { TxnType } from '../../src/zk/serverLogs/txnOpCodes';
 import { decodeTxnPayload } from '../../src/zk/serverLogs/txnPayload';
 import { records, txnPayload } from '../support/serverLogFixtures';

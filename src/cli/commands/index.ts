@@ -7,7 +7,7 @@ import { ensembleCommand } from './ensemble';
 import { getCommand } from './get';
 import { lockCommand } from './lock';
 import { locksCommand } from './locks/locks';
-import { logCommand } from './log';
+import { logCommand } from './log/log';
 import { shellCommand } from './shell/shell';
 import { watchesCommand } from './watches/watches';
 

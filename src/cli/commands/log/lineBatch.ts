@@ -1,7 +1,7 @@
 // How `zooscope log` writes: lines a chunk at a time, data as text or base64, a short preview of data for people.
-import { visibleText } from '../../shared/visibleText';
-import { encodeData } from '../../zk/transfer/exportFormat';
-import { escapeHiddenInJson, type Output } from '../output';
+import { visibleText } from '../../../shared/visibleText';
+import { encodeData } from '../../../zk/transfer/exportFormat';
+import { escapeHiddenInJson, type Output } from '../../output';
 
 /** Data as text when it is UTF-8, else base64 (as the export format decides it). */
 export function dataFields(data: Buffer | null): Record<string, string> {

@@ -2,14 +2,14 @@
 // rebuilt from a snapshot and the logs after it. With --export it is written in the export format (so it can be
 // compared with now through `zooscope diff`, or imported); without, printed a node a line.
 import * as fs from 'node:fs';
-import type { Output } from '../output';
-import { hex } from '../../zk/stat';
-import type { LogSource } from '../../zk/serverLogs/logSet';
-import { treeAtMoment, type TreeAtMoment } from '../../zk/serverLogs/treeAtMoment';
-import type { LogBound } from '../../zk/serverLogs/txnFilter';
-import { exportedReplayedNode, writeReplayedExport } from '../../zk/transfer/exportReplayed';
-import { writePrivateFile } from '../../zk/transfer/privateFile';
-import { dataSummary, LineBatch } from './logLines';
+import type { Output } from '../../output';
+import { hex } from '../../../zk/stat';
+import type { LogSource } from '../../../zk/serverLogs/logSet';
+import { treeAtMoment, type TreeAtMoment } from '../../../zk/serverLogs/treeAtMoment';
+import type { LogBound } from '../../../zk/serverLogs/txnFilter';
+import { exportedReplayedNode, writeReplayedExport } from '../../../zk/transfer/exportReplayed';
+import { writePrivateFile } from '../../../zk/transfer/privateFile';
+import { dataSummary, LineBatch } from './lineBatch';
 
 export interface MomentArgs {
   moment: LogBound;

@@ -1,8 +1,8 @@
 // `zooscope log --json`'s line of a transaction written straight into a string: the same text as
 // JSON.stringify(txnLine(txn)) (a test holds them equal), without the objects made in between (a log has millions).
-import type { Txn, TxnRecord } from '../../zk/serverLogs/txnTypes';
-import { hex } from '../../zk/stat';
-import { dataFields } from './logLines';
+import type { Txn, TxnRecord } from '../../../zk/serverLogs/txnTypes';
+import { hex } from '../../../zk/stat';
+import { dataFields } from './lineBatch';
 
 /** Data as dataFields gives it, as JSON members; bytes all below 0x80 are the same text in latin1, which is quicker. */
 function dataJson(data: Buffer | null): string {
