@@ -6,7 +6,7 @@ import { registerCommands, withPresets } from '../core/commands';
 import type { Core, Registered } from '../core/core';
 import type { NodeTarget } from '../core/targets';
 import type { CompareResult } from '../../zk/compare';
-import { compareWith, ComparePreset, openCompareDiff } from './compareCommand';
+import { compareSides, compareWith, ComparePreset, openCompareDiff } from './compareCommand';
 import { CompareItem, CompareResultsProvider } from './compareResults';
 import { copyTo, CopyPreset } from './copyCommand';
 import { SideDocuments } from '../common/dataDiffDocuments';
@@ -28,9 +28,13 @@ export interface CompareParts {
   readonly compareResults: CompareResultsProvider;
 }
 
-/** What other features may use: a node's subtree compared with an export file they made (a past moment's). */
+/**
+ * What other features may use: a node's subtree compared with an export file they made (a past moment's), or two
+ * such files; `label`s name the files in the view (their connection and moment).
+ */
 export interface CompareApi {
-  compareWithExport(target: NodeTarget, file: string): Promise<CompareResult | undefined>;
+  compareWithExport(target: NodeTarget, file: string, label?: string): Promise<CompareResult | undefined>;
+  compareExports(left: { file: string; label: string }, right: { file: string; label: string }): Promise<CompareResult | undefined>;
 }
 
 export function register(_context: vscode.ExtensionContext, core: Core): Registered<CompareApi, CompareParts & { commands: CompareCommands }> {
@@ -38,7 +42,10 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
   const sides = new SideDocuments(COMPARE_SCHEME);
   const context = { ...core, compareResults, sides };
   return {
-    api: { compareWithExport: (target, file) => compareWith(context, target, { other: { file } }) },
+    api: {
+      compareWithExport: (target, file, label) => compareSides(context, { kind: 'live', ...target }, { kind: 'file', file, label }),
+      compareExports: (left, right) => compareSides(context, { kind: 'file', ...left }, { kind: 'file', ...right }),
+    },
     parts: { compareResults, commands: presetCommands(context) },
     disposables: [
       compareResults,
