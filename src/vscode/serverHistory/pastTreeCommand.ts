@@ -84,7 +84,7 @@ export class PastNodeDocuments implements vscode.TextDocumentContentProvider {
     const data = node.data ?? Buffer.alloc(0);
     if (uri.query === 'data') return decodedSide(node.data);
     const { connectionName, zxid, time } = tree.root.of;
-    const heading = t('{0} @ {1}, rebuilt from the server logs (read-only)', connectionName, momentText(zxid, time));
-    return `${visibleText(heading)}\n\n${renderDetails(path, replayedStat(node), data, { entries: node.acl })}`;
+    const heading = [t('{0} @ {1}', connectionName, momentText(zxid, time)), t('Rebuilt from the server logs (read-only).')];
+    return `${heading.map(visibleText).join('\n')}\n\n${renderDetails(path, replayedStat(node), data, { entries: node.acl })}`;
   }
 }

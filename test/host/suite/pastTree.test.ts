@@ -100,7 +100,7 @@ describe('Tree at a past moment from a real server\'s logs', function () {
     assert.strictEqual(vscode.window.activeTextEditor?.document.getText(), 'bye', 'the deleted node\'s data');
     await vscode.commands.executeCommand('zooscope.showPastNodeDetails', gone);
     const details = vscode.window.activeTextEditor!.document.getText();
-    assert.match(details, new RegExp(`rebuilt from the server logs \\(read-only\\)`));
+    assert.match(details, /^Past tree @ .* UTC \(0x[0-9a-f]+\)\nRebuilt from the server logs \(read-only\)\./);
     assert.match(details, /version\s+0\n/);
     assert.match(details, /invoice-\[U\+202E\]gnp\.exe/);
     assert.ok(details.split('\n').every((line) => !RAW_HIDDEN.test(line)), 'details inert');
