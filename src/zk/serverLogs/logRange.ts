@@ -32,10 +32,13 @@ export function utcText(ms: number): string {
 }
 
 export async function logRange(sources: readonly LogSource[], signal?: AbortSignal): Promise<LogRange> {
-  const boundaries: LogBoundary[] = [
+  const all: LogBoundary[] = [
     ...snapshotsOf(sources).map(({ file, zxid }) => ({ kind: 'snapshot' as const, zxid, file })),
     ...sources.flatMap((source) => source.files.map((file) => ({ kind: 'log' as const, zxid: firstZxidOfName(file) ?? -1n, file }))),
   ].filter((b) => b.zxid >= 0n);
+  // Several members snapshot and roll their logs at the same zxids: each boundary once.
+  const seen = new Set<string>();
+  const boundaries = all.filter((b) => !seen.has(`${b.kind} ${b.zxid}`) && !!seen.add(`${b.kind} ${b.zxid}`));
   const wanted = new Map<bigint, LogBoundary[]>();
   for (const boundary of boundaries) wanted.set(boundary.zxid, [...(wanted.get(boundary.zxid) ?? []), boundary]);
   let first: LogMoment | undefined;
