@@ -56,7 +56,7 @@ export function registerCommand(id: CommandId, handler: CommandHandler): vscode.
       void info(vscode.l10n.t('The tree was redrawn as you chose this command, so nothing was done. Please choose it again.'));
       return undefined;
     }
-    if (!COMMANDS_ON_PAST_TREES.has(id) && holdsPastTarget(args)) {
+    if (!COMMANDS_ON_PAST_TREES.has(id) && holdsPastTarget(args, rowMenuCommands.has(id))) {
       log().info(`${id}: refused on a tree at a past moment (read-only)`);
       void info(vscode.l10n.t('A tree at a past moment is read-only: this command works on live connections only.'));
       return undefined;

@@ -31,7 +31,18 @@ export const COMMANDS_ON_PAST_TREES: ReadonlySet<CommandId> = new Set<CommandId>
 const namesPastTree = (arg: unknown): boolean =>
   !!arg && typeof arg === 'object' && typeof (arg as { connectionId?: unknown }).connectionId === 'string' && pastIds.has((arg as { connectionId: string }).connectionId);
 
-/** Whether a command's arguments (its target, the selection) hold a past tree's node. */
-export function holdsPastTarget(args: readonly unknown[]): boolean {
-  return args.some((arg) => (Array.isArray(arg) ? arg.some(namesPastTree) : namesPastTree(arg)));
+let explorerSelection: () => readonly unknown[] = () => [];
+
+/** Where a command run without arguments (the palette) finds its nodes: the explorer's selection. */
+export function followSelection(selection: () => readonly unknown[]): void {
+  explorerSelection = selection;
+}
+
+/**
+ * Whether a command's arguments (its target, the selection) hold a past tree's node; without any, whether the
+ * explorer's selection does, for a command that works on it (`onSelection`: one of the rows' menus).
+ */
+export function holdsPastTarget(args: readonly unknown[], onSelection: boolean): boolean {
+  const given = args.filter((arg) => arg !== undefined);
+  return (given.length > 0 ? given : onSelection ? explorerSelection() : []).some((arg) => (Array.isArray(arg) ? arg.some(namesPastTree) : namesPastTree(arg)));
 }

@@ -9,7 +9,7 @@ import type { TestApi } from '../../../src/vscode/testApi';
 import type { PastRootNode, TreeNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import { HOSTILE_NAMES, RAW_HIDDEN } from '../../support/hostileFixture';
 import { startStandalone, ZkCluster } from '../../support/zkServer';
-import { connectOtherClient } from '../../support/zkClient';
+import { connectOtherClient, eventually } from '../../support/zkClient';
 import { label, services, znodeAt } from './zooscope';
 
 const ID = 'host-past-tree';
@@ -121,6 +121,15 @@ describe('Tree at a past moment from a real server\'s logs', function () {
     const seen = s.shownMessages.length;
     await vscode.commands.executeCommand('zooscope.createNode', root);
     assert.ok(s.shownMessages.slice(seen).some((m) => REFUSED.test(m.message)), 'on the past root too');
+    // From the palette (no arguments), on the selected past node: refused before it asks anything.
+    await s.view.reveal(changed, { select: true, focus: true });
+    await eventually(() => s.view.selection[0] === changed, 10000, 'selected');
+    for (const command of ['zooscope.delete', 'zooscope.editAcl']) {
+      const before = s.shownMessages.length;
+      await vscode.commands.executeCommand(command);
+      const shown = s.shownMessages.slice(before);
+      assert.ok(shown.some((m) => REFUSED.test(m.message)) && !shown.some((m) => m.surface === 'modal'), `${command} from the palette refused: ${JSON.stringify(shown)}`);
+    }
     assert.strictEqual(await s.tree.getChildren(changed).then((c) => c.length), 0);
     assert.strictEqual((await znodeAt(s, ID, '/moment/changed')).stat.version, 1, 'the live node untouched');
 
