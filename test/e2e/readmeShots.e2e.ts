@@ -38,18 +38,6 @@ async function sideBarArea(wb: Workbench, extraWidth: number): Promise<Area> {
   return { x: 0, y: 0, width: Math.min(VIEWPORT.width, box.x + box.width + extraWidth), height: VIEWPORT.height };
 }
 
-/** Drags the sash at the side bar's right edge so the tree's names and descriptions fit. */
-async function widenSideBar(wb: Workbench, width: number): Promise<void> {
-  const box = await wb.page.locator('.part.sidebar').boundingBox();
-  assert.ok(box, 'side bar shown');
-  const edge = box.x + box.width;
-  await wb.page.mouse.move(edge + 1, box.y + box.height / 2);
-  await wb.page.mouse.down();
-  await wb.page.mouse.move(box.x + width, box.y + box.height / 2, { steps: 8 });
-  await wb.page.mouse.up();
-  await wb.page.waitForFunction((w) => (document.querySelector('.part.sidebar')?.getBoundingClientRect().width ?? 0) >= w - 10, width);
-}
-
 export const tests: E2eTest[] = [
   {
     name: 'readme: the tree with a tooltip, the lock-queue panel on the demo\'s queues, the Held Locks view',
@@ -65,7 +53,7 @@ export const tests: E2eTest[] = [
         const wb = await ctx.open({ settings: { 'zooscope.connections': [{ id: 'local', name: CONNECTION, connectString: ctx.zk }] } });
         await wb.page.setViewportSize(VIEWPORT);
         await wb.openZooScope();
-        await widenSideBar(wb, 420);
+        await wb.widenSideBar(420);
         await wb.connectRow(CONNECTION);
 
         // 1. The tree, revealed down to the kazoo queue's holder, with its tooltip open.

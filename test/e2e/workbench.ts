@@ -338,6 +338,18 @@ export class Workbench {
     await this.page.mouse.move(900, 600);
   }
 
+  /** Drags the sash at the side bar's right edge so the tree's names and descriptions fit. */
+  async widenSideBar(width: number): Promise<void> {
+    const box = await this.page.locator('.part.sidebar').boundingBox();
+    if (!box) throw new Error('the side bar is not shown');
+    const edge = box.x + box.width;
+    await this.page.mouse.move(edge + 1, box.y + box.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, box.y + box.height / 2, { steps: 8 });
+    await this.page.mouse.up();
+    await this.page.waitForFunction((w) => (document.querySelector('.part.sidebar')?.getBoundingClientRect().width ?? 0) >= w - 10, width);
+  }
+
   /** Saves test-results/screenshots/<name>.png and returns its path. */
   async screenshot(name: string): Promise<string> {
     const file = path.join(screenshotDir, name.endsWith('.png') ? name : `${name}.png`);

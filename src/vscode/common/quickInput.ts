@@ -49,3 +49,41 @@ export function input(options: vscode.InputBoxOptions): Thenable<string | undefi
     }),
   });
 }
+
+/** A row of pickOrType: its `value` is the answer; a row without one (saying why typed text is no answer) is not taken. */
+export interface AnswerItem<T> extends PickItem {
+  value?: T;
+}
+
+/**
+ * A quick pick that also takes typed text: `typed` makes the row for what is typed (shown first), every row stays
+ * shown whatever is typed; resolves to the chosen row's value, undefined when the user cancels.
+ */
+export function pickOrType<T>(items: readonly AnswerItem<T>[], options: { title?: string; placeholder?: string },
+  typed: (text: string) => AnswerItem<T> | undefined): Promise<T | undefined> {
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { answer: AnswerItem<T> }>();
+  const rows = (list: readonly AnswerItem<T>[]) => list.map((item) => ({ ...safeItem(item), alwaysShow: true, answer: item }));
+  const fixed = rows(items);
+  pick.title = options.title === undefined ? undefined : shown(options.title);
+  pick.placeholder = options.placeholder;
+  pick.items = fixed;
+  return new Promise<T | undefined>((resolve) => {
+    let done = false;
+    const finish = (value: T | undefined) => {
+      if (done) return;
+      done = true;
+      resolve(value);
+      pick.dispose();
+    };
+    pick.onDidChangeValue((value) => {
+      const row = typed(value);
+      pick.items = row ? [...rows([row]), ...fixed] : fixed;
+    });
+    pick.onDidAccept(() => {
+      const value = pick.activeItems[0]?.answer.value;
+      if (value !== undefined) finish(value);
+    });
+    pick.onDidHide(() => finish(undefined));
+    pick.show();
+  });
+}

@@ -10,7 +10,7 @@ import type { Core } from '../core/core';
 import { nodeTargetOrAsk } from '../core/targets';
 import type { CompareResultsProvider } from './compareResults';
 import type { SideDocuments } from '../common/dataDiffDocuments';
-import { openSide, pickSide, sideLabel, SidePreset } from './pickSide';
+import { openSide, pickSide, sideLabel, type SideChoice, SidePreset } from './pickSide';
 
 const t = vscode.l10n.t;
 
@@ -42,7 +42,11 @@ export async function compareWith(context: CompareContext, arg?: unknown, preset
   if (!other) return undefined;
   const options = preset ? preset.options ?? {} : await askOptions();
   if (!options) return undefined;
-  const self = { kind: 'live' as const, ...from };
+  return compareSides(context, { kind: 'live', ...from }, other, options);
+}
+
+/** Two sides compared (a live subtree, an export file), shown in the Differences view. */
+export async function compareSides(context: CompareContext, self: SideChoice, other: SideChoice, options: CompareOptions = {}): Promise<CompareResult | undefined> {
   const [left, right] = [await openSide(context, self), await openSide(context, other)];
   if (!left || !right) return undefined;
   const leftLabel = sideLabel(context, self);

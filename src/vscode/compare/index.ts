@@ -7,7 +7,7 @@ import type { Core, Registered } from '../core/core';
 import type { NodeTarget } from '../core/targets';
 import type { CompareResult, CopyPlan } from '../../zk/compare';
 import { applyCopyPlan, type CopyResult, type CopyRun } from './copyApply';
-import { compareWith, ComparePreset, openCompareDiff } from './compareCommand';
+import { compareSides, compareWith, ComparePreset, openCompareDiff } from './compareCommand';
 import { CompareItem, CompareResultsProvider } from './compareResults';
 import { copyTo, CopyPreset } from './copyCommand';
 import { SideDocuments } from '../common/dataDiffDocuments';
@@ -30,11 +30,13 @@ export interface CompareParts {
 }
 
 /**
- * What other features may use: a node's subtree compared with an export file they made (a past moment's), and a
- * copy plan they made (Import… plans from an export) shown, confirmed and written as Copy To… writes its own.
+ * What other features may use: a node's subtree compared with an export file they made (a past moment's), or two
+ * such files (`label`s name the files in the view: their connection and moment); and a copy plan they made (Import…
+ * plans from an export) shown, confirmed and written as Copy To… writes its own.
  */
 export interface CompareApi {
-  compareWithExport(target: NodeTarget, file: string): Promise<CompareResult | undefined>;
+  compareWithExport(target: NodeTarget, file: string, label?: string): Promise<CompareResult | undefined>;
+  compareExports(left: { file: string; label: string }, right: { file: string; label: string }): Promise<CompareResult | undefined>;
   applyCopyPlan(plan: CopyPlan, run: CopyRun): Promise<CopyResult>;
 }
 
@@ -46,7 +48,8 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
   const context = { ...core, compareResults, sides };
   return {
     api: {
-      compareWithExport: (target, file) => compareWith(context, target, { other: { file } }),
+      compareWithExport: (target, file, label) => compareSides(context, { kind: 'live', ...target }, { kind: 'file', file, label }),
+      compareExports: (left, right) => compareSides(context, { kind: 'file', ...left }, { kind: 'file', ...right }),
       applyCopyPlan: (plan, run) => applyCopyPlan(context, plan, run),
     },
     parts: { compareResults, commands: presetCommands(context) },

@@ -13,7 +13,8 @@ import type { NodeTarget } from '../core/targets';
 
 const t = vscode.l10n.t;
 
-export type SideChoice = { kind: 'live'; connectionId: string; path: string } | { kind: 'file'; file: string };
+/** A file's `label` names it in titles instead of its file name (a past moment's export: its connection and moment). */
+export type SideChoice = { kind: 'live'; connectionId: string; path: string } | { kind: 'file'; file: string; label?: string };
 
 /** Answers given up front: a node (`connectionId` defaults to the source's) or an export file. */
 export interface SidePreset {
@@ -74,6 +75,6 @@ export async function openSide(core: Core, choice: SideChoice): Promise<CompareS
 
 /** How a side is named in titles: `connection name: /path` or the file's name. */
 export function sideLabel(core: Core, choice: SideChoice): string {
-  if (choice.kind === 'file') return vscode.Uri.file(choice.file).path.split('/').pop() ?? choice.file;
+  if (choice.kind === 'file') return choice.label ?? vscode.Uri.file(choice.file).path.split('/').pop() ?? choice.file;
   return `${core.store.get(choice.connectionId)?.name ?? choice.connectionId}: ${choice.path}`;
 }

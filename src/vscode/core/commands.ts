@@ -7,6 +7,7 @@ import { describeError } from '../common/failureTexts';
 import { fail, info } from '../common/notifier';
 import type { CommandId } from './commandIds';
 import { droppedArguments, vscodeArguments } from './commandArguments';
+import { COMMANDS_ON_PAST_TREES, holdsPastTarget } from './pastTargets';
 
 /**
  * A registered command gets only what VS Code passes: the row, URI or connection id it runs on (checked inside each
@@ -53,6 +54,11 @@ export function registerCommand(id: CommandId, handler: CommandHandler): vscode.
     if (rowLost(id, args)) {
       log().info(`${id}: its row was redrawn before it ran; nothing done`);
       void info(vscode.l10n.t('The tree was redrawn as you chose this command, so nothing was done. Please choose it again.'));
+      return undefined;
+    }
+    if (!COMMANDS_ON_PAST_TREES.has(id) && holdsPastTarget(args, rowMenuCommands.has(id))) {
+      log().info(`${id}: refused on a tree at a past moment (read-only)`);
+      void info(vscode.l10n.t('A tree at a past moment is read-only: this command works on live connections only.'));
       return undefined;
     }
     const dropped = droppedArguments(args);

@@ -6,7 +6,8 @@ import { SessionDirectory } from '../../zk/servers/sessionDirectory';
 import { log } from '../common/log';
 import { describeConnectFailure, describeProbe } from '../common/failureTexts';
 import { ConnectionStore, SavedConnection } from './connectionStore';
-import { warn, fail } from '../common/notifier';
+import { info, warn, fail } from '../common/notifier';
+import { isPastTreeId } from './pastTargets';
 import { showProgress, viewProgress } from '../common/progress';
 import { Command } from './commandIds';
 import { BastionRefusedError, confirmBastionHostKey } from './bastionHostKey';
@@ -57,6 +58,11 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** Connects (or returns the live connection). Resolves undefined when the user cancelled or it failed. */
   connect(id: string): Promise<LiveConnection | undefined> {
+    // A tree at a past moment (chosen in the explorer, reached from the palette) has no server to write to.
+    if (isPastTreeId(id)) {
+      void info(t('A tree at a past moment is read-only: this command works on live connections only.'));
+      return Promise.resolve(undefined);
+    }
     const existing = this.live.get(id);
     if (existing && existing.session.state !== 'closed' && existing.session.state !== 'expired') return Promise.resolve(existing);
     let pending = this.connecting.get(id);

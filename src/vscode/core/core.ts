@@ -7,6 +7,7 @@ import { log } from '../common/log';
 import { REPORT_SCHEME, ReportDocuments } from '../common/reports';
 import { ConnectionManager } from './connectionManager';
 import { ConnectionStore } from './connectionStore';
+import { followSelection } from './pastTargets';
 import { ConnectionStatusBar } from './statusBar';
 import { ZnodeTreeProvider } from './tree/znodeTreeProvider';
 
@@ -31,6 +32,7 @@ export function createCore(context: vscode.ExtensionContext): Core {
   const connections = new ConnectionManager(store);
   const tree = new ZnodeTreeProvider(store, connections);
   const view = vscode.window.createTreeView<TreeNode>('zooscope.explorer', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
+  followSelection(() => view.selection);
   const statusBar = new ConnectionStatusBar(store, connections);
   const reports = new ReportDocuments();
   context.subscriptions.push(

@@ -7,6 +7,8 @@ import { Command } from '../core/commandIds';
 import { registerCommands, withContext, withPresets } from '../core/commands';
 import type { Core, Registered } from '../core/core';
 import { DETAILS_SCHEME, DetailsProvider } from './detailsDocument';
+/** A node's details as Show Details writes them (the tree at a past moment writes its nodes' the same way). */
+export { renderDetails } from './detailsDocument';
 import { clearFilter, copyPath, filterChildren, goToPath, refresh, showDetails, showMore } from './navigationCommands';
 
 /** Go to Path and Filter Children with the path or filter given instead of asked: only for the test API. */

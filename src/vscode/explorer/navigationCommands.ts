@@ -49,7 +49,7 @@ export async function refresh(core: Core, arg?: unknown): Promise<void> {
 
 export async function showMore(core: Core, arg?: unknown): Promise<void> {
   if (!(arg instanceof ShowMoreNode)) return;
-  core.tree.treeFor(arg.parent.connectionId)?.listing(arg.parent.path)?.showMore();
+  core.tree.browsedTree(arg.parent.connectionId)?.listing(arg.parent.path)?.showMore();
   core.tree.redraw(arg.parent);
 }
 
@@ -57,7 +57,7 @@ export async function showMore(core: Core, arg?: unknown): Promise<void> {
 export async function filterChildren(core: Core, arg?: unknown, text?: string): Promise<void> {
   const node = selectedPathNode(core, arg);
   if (!node) return;
-  const tree = core.tree.treeFor(node.connectionId);
+  const tree = core.tree.browsedTree(node.connectionId);
   const listing = await tree?.openListing(node).catch(() => undefined);
   if (!listing) return;
   const value = text ?? await input({

@@ -14,6 +14,7 @@ import { lockHistoryFromServerLogs, type LockHistoryPreset } from './lockHistory
 import { LogFolders } from './logFolders';
 import { compareWithPastMoment, type MomentPreset } from './momentCommand';
 import { showNodeServerHistory, type NodeHistoryPreset } from './nodeHistoryCommand';
+import { closePastTree, openPastNodeDocument, openTreeAtPastMoment, PAST_NODE_SCHEME, PastNodeDocuments, type PastTreePreset } from './pastTreeCommand';
 
 const PAST_SCHEME = 'zooscope-past';
 const t = vscode.l10n.t;
@@ -33,6 +34,7 @@ function presetCommands(context: Context) {
     showNodeServerHistory: withPresets(Command.showNodeServerHistory, (target: unknown, preset?: NodeHistoryPreset) => showNodeServerHistory(context, target, preset)),
     lockHistoryFromServerLogs: withPresets(Command.lockHistoryFromServerLogs, (target: unknown, preset?: LockHistoryPreset) => lockHistoryFromServerLogs(context, target, preset)),
     compareWithPastMoment: withPresets(Command.compareWithPastMoment, (target: unknown, preset?: MomentPreset) => compareWithPastMoment(context, target, preset)),
+    openTreeAtPastMoment: withPresets(Command.openTreeAtPastMoment, (target: unknown, preset?: PastTreePreset) => openTreeAtPastMoment(context, target, preset)),
   };
 }
 
@@ -46,11 +48,16 @@ export function register(context: vscode.ExtensionContext, core: Core, lockQueue
     parts: { commands: presetCommands(feature) },
     disposables: [
       vscode.workspace.registerTextDocumentContentProvider(PAST_SCHEME, sides),
+      vscode.workspace.registerTextDocumentContentProvider(PAST_NODE_SCHEME, new PastNodeDocuments(core)),
       ...registerCommands({
         [Command.chooseServerLogFolders]: (target) => chooseFolders(feature, target),
         [Command.showNodeServerHistory]: (target) => showNodeServerHistory(feature, target),
         [Command.lockHistoryFromServerLogs]: (target) => lockHistoryFromServerLogs(feature, target),
         [Command.compareWithPastMoment]: (target) => compareWithPastMoment(feature, target),
+        [Command.openTreeAtPastMoment]: (target) => openTreeAtPastMoment(feature, target),
+        [Command.closePastTree]: (target) => closePastTree(core, target),
+        [Command.showPastNodeDetails]: (target) => openPastNodeDocument(core, 'details', target),
+        [Command.openPastNodeData]: (target) => openPastNodeDocument(core, 'data', target),
       }),
     ],
   };

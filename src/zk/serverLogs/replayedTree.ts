@@ -2,7 +2,7 @@
 // with (DataTree.processTxn): the same stat fields, the same idempotent handling of a fuzzy snapshot (a create of a
 // node the snapshot already holds, a delete of one it no longer holds), so the tree at a zxid is the tree the
 // server had then. Paths are kept as the server keeps them: "" is the root.
-import { CONTAINER_OWNER, nodeKind, TTL_MARK } from '../stat';
+import { clientEphemeralOwner, CONTAINER_OWNER, nodeKind, TTL_MARK, type ZnodeStat } from '../stat';
 import type { PersistedStat, SnapshotNode } from './snapshotTypes';
 import type { LogAcl, Txn, TxnRecord } from './txnTypes';
 
@@ -12,6 +12,20 @@ export interface ReplayedNode {
   stat: PersistedStat;
   /** Child names (not paths). */
   children: Set<string>;
+}
+
+/**
+ * A replayed node's stat as a server sends it to a client (DataNode.copyStat), so the past compares with a live
+ * export field for field: the two derived fields derived, a container's or TTL node's owner mark hidden, and the
+ * cversion told as changes, not creates (the tree stores creates; every create but the children still there had
+ * its delete).
+ */
+export function replayedStat(node: ReplayedNode): ZnodeStat {
+  const numChildren = node.children.size;
+  return {
+    ...node.stat, ephemeralOwner: clientEphemeralOwner(node.stat.ephemeralOwner), cversion: node.stat.cversion * 2 - numChildren,
+    dataLength: node.data?.length ?? 0, numChildren,
+  };
 }
 
 const ttlOwner = (ttl: bigint) => TTL_MARK | ttl;

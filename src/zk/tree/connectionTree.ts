@@ -5,6 +5,7 @@
 // list them all again.
 // Free of the vscode API on purpose, so benchmarks can drive it outside VS Code.
 import { ChildListing } from './childListing';
+import { resolveThrough, type BrowsedTree } from './browsedTree';
 import { isZkError } from '../errors';
 import { baseName, parentPath } from '../paths';
 import type { ZkSession } from '../session/session';
@@ -45,7 +46,7 @@ export interface TreeSettings {
   followChildrenFrom?: number;
 }
 
-export class ConnectionTree {
+export class ConnectionTree implements BrowsedTree {
   readonly root: ConnectionNode;
   private readonly listings = new Map<string, ChildListing<ZnodeNode>>();
   /** The element each listing makes its entries under. */
@@ -134,20 +135,8 @@ export class ConnectionTree {
   }
 
   /** An element for any existing path (for reveal), built from its ancestors down. */
-  async resolve(path: string): Promise<PathNode | undefined> {
-    if (path === '/') return this.root;
-    const parentPathValue = parentPath(path) ?? '/';
-    const parent = await this.resolve(parentPathValue);
-    if (!parent) return undefined;
-    const listing = await this.openListing(parent);
-    if (!listing.showName(baseName(path))) {
-      if (listing.filter) listing.setFilter(undefined);
-      await listing.reload();
-      if (!listing.showName(baseName(path))) return undefined;
-    }
-    // Reads the shown page's Stats, this child's among them.
-    await listing.entries();
-    return listing.entry(baseName(path));
+  resolve(path: string): Promise<PathNode | undefined> {
+    return resolveThrough(this, path);
   }
 
   /** Collapsed: stop watching it and everything below, and forget the listings (a 100k-name list is big). */

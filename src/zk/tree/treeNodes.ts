@@ -9,6 +9,26 @@ export class ConnectionNode {
   constructor(readonly connectionId: string, readonly generation = 0) {}
 }
 
+/**
+ * The root of a tree rebuilt from the servers' logs as it was at a moment: read-only, browsed like a connection.
+ * Its `connectionId` is its own (never a saved connection's), so nothing live is ever reached through it.
+ */
+export class PastRootNode extends ConnectionNode {
+  constructor(pastId: string, readonly of: PastTreeOrigin) {
+    super(pastId);
+  }
+}
+
+/** What a past tree is of: the saved connection, the subtree kept, and the moment (the zxid and its time). */
+export interface PastTreeOrigin {
+  connectionId: string;
+  connectionName: string;
+  root: string;
+  zxid: bigint;
+  /** The leader's time of that zxid (ms), when the logs hold it. */
+  time?: number;
+}
+
 export class ZnodeNode {
   /** On the prototype, not in each of a wide node's 100,000 elements. */
   get kind(): 'znode' {

@@ -10,7 +10,9 @@ import { openOnClick } from '../settings';
 import type { QuotaInfo } from '../../../zk/tree/quota';
 import type { Meaning } from '../../../zk/meaning';
 import { filterTextWith, znodePresentation } from '../../../zk/tree/znodePresentation';
-import { ConnectionNode, MessageNode, ShowMoreNode, ZnodeNode } from '../../../zk/tree/treeNodes';
+import { ConnectionNode, MessageNode, PastRootNode, ShowMoreNode, ZnodeNode } from '../../../zk/tree/treeNodes';
+import { hex } from '../../../zk/stat';
+import { utcText } from '../../../zk/serverLogs/logRange';
 import { Command } from '../commandIds';
 
 const t = vscode.l10n.t;
@@ -62,6 +64,39 @@ export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, 
   // A click previews a leaf's data. Only leaves: VS Code expands an item that has a command by its twistie alone,
   // and a node with children should open on a click as a folder does.
   if (!p.collapsible && openOnClick()) item.command = { command: Command.previewNode, title: t('Preview Node Data'), arguments: [node] };
+  return item;
+}
+
+/** A past moment as its roots and titles name it: the UTC time with its date, and the zxid. */
+export function momentText(zxid: bigint, time: number | undefined): string {
+  return time === undefined ? hex(zxid) : t('{0} ({1})', utcText(time), hex(zxid));
+}
+
+/** The root of a tree at a past moment: `prod @ 2026-11-28 03:12:00.000 UTC (0x1000003a7)`, read-only. */
+export function pastRootItem(node: PastRootNode, listing: ChildListing | undefined): vscode.TreeItem {
+  const { connectionName, zxid, time } = node.of;
+  const moment = momentText(zxid, time);
+  const item = new vscode.TreeItem(t('{0} @ {1}', connectionName, moment), vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `past:${node.connectionId}`;
+  item.iconPath = new vscode.ThemeIcon('history');
+  item.description = [t('read-only, from the server logs'), filterText(listing)].filter(Boolean).join(' · ');
+  const md = new vscode.MarkdownString(undefined, false);
+  md.appendText(`${t('{0} as it was at {1}', connectionName, moment)}\n\n${t('Rebuilt from the servers\' snapshots and transaction logs. Read-only: nothing here changes ZooKeeper.')}`);
+  item.tooltip = md;
+  item.contextValue = ['pastRoot', listing?.filter ? 'filtered' : ''].filter(Boolean).join(' ');
+  return item;
+}
+
+/** A node of a tree at a past moment: shown as the live tree shows it, with none of its write commands. */
+export function pastZnodeItem(node: ZnodeNode, listing: ChildListing | undefined): vscode.TreeItem {
+  const p = znodePresentation(t, node, undefined, listing, { formatNumber });
+  const item = new vscode.TreeItem(p.label, p.collapsible ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = p.id;
+  item.iconPath = new vscode.ThemeIcon(p.icon.id, p.icon.color ? new vscode.ThemeColor(p.icon.color) : undefined);
+  item.description = p.description;
+  item.contextValue = ['pastNode', listing?.filter ? 'filtered' : ''].filter(Boolean).join(' ');
+  item.accessibilityInformation = { label: p.accessibilityLabel };
+  if (!p.collapsible && openOnClick()) item.command = { command: Command.openPastNodeData, title: t('Open Data (Read-Only)'), arguments: [node] };
   return item;
 }
 

@@ -14,9 +14,14 @@ import { describeError } from '../../common/failureTexts';
 import { readAcl } from '../../common/aclText';
 import { CreatedModes } from '../createdModes';
 import { ConnectionTree, TreeSettings } from '../../../zk/tree/connectionTree';
+import type { ChildListing } from '../../../zk/tree/childListing';
 import { statTooltip } from './tooltip';
-import { connectionItem, messageItem, showMoreItem, znodeItem } from './treeItems';
-import { ConnectionNode, isPathNode, MessageNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode } from '../../../zk/tree/treeNodes';
+import { connectionItem, messageItem, pastRootItem, pastZnodeItem, showMoreItem, znodeItem } from './treeItems';
+import { ConnectionNode, isPathNode, MessageNode, PastRootNode, PathNode, ShowMoreNode, TreeNode, ZnodeNode, type PastTreeOrigin } from '../../../zk/tree/treeNodes';
+import type { BrowsedTree } from '../../../zk/tree/browsedTree';
+import { PastTree } from '../../../zk/tree/pastTree';
+import type { ReplayedTree } from '../../../zk/serverLogs/replayedTree';
+import { forgetPastTreeId, newPastTreeId } from '../pastTargets';
 import { literalTreeItem } from '../../common/literalTreeItem';
 import { treeSettings } from '../settings';
 
@@ -27,6 +32,8 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   readonly onDidChangeTreeData = this.changed.event;
   private readonly roots = new Map<string, ConnectionNode>();
   private readonly trees = new Map<string, ConnectionTree>();
+  /** Trees rebuilt from the servers' logs at a past moment, by their own ids, shown after the connections. */
+  private readonly pastTrees = new Map<string, PastTree>();
   private readonly subscriptions: vscode.Disposable[] = [];
   /** Nodes whose listed children look like a lock queue. */
   readonly lockQueues = new LockQueueMarks();
@@ -57,6 +64,8 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   }
 
   private buildTreeItem(node: TreeNode): vscode.TreeItem {
+    if (node instanceof PastRootNode) return pastRootItem(node, this.pastTrees.get(node.connectionId)?.listing('/'));
+    if (node instanceof ZnodeNode && this.pastTrees.has(node.connectionId)) return pastZnodeItem(node, this.pastTrees.get(node.connectionId)?.listing(node.path));
     if (node instanceof ConnectionNode) {
       const saved = this.store.get(node.connectionId);
       const live = this.connections.get(node.connectionId);
@@ -76,24 +85,22 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    if (!node) return this.store.list().map((saved) => this.rootFor(saved.id));
+    if (!node) return [...this.store.list().map((saved) => this.rootFor(saved.id)), ...[...this.pastTrees.values()].map((tree) => tree.root)];
     if (!isPathNode(node)) return [];
+    const past = this.pastTrees.get(node.connectionId);
+    if (past) return this.listedChildren(past, node).catch((error) => [new MessageNode(node, describeError(error), 'error')]);
     const live = this.connections.get(node.connectionId) ?? (await this.connections.connect(node.connectionId));
     if (!live) return [new MessageNode(node, t('Not connected. Use "Connect" to try again.'), 'warning')];
     const tree = this.treeFor(node.connectionId);
     if (!tree) return [];
     try {
-      const listing = await tree.openListing(node);
-      const entries = await listing.entries();
-      const nodes: TreeNode[] = [...entries];
-      this.meaningMarks.listed(node.connectionId, node.path);
-      // Redraw the node itself when its children turn out to look like a lock queue (or stop to).
-      if (node instanceof ZnodeNode && !listing.filter && this.lockQueues.update(node.connectionId, node.path, entries.map((e) => e.name))) {
-        setTimeout(() => this.changed.fire(node), 0);
-      }
-      if (listing.hasMore) nodes.push(new ShowMoreNode(node, listing.matching - nodes.length, this.settings().pageSize));
-      if (nodes.length === 0 && listing.filter) nodes.push(new MessageNode(node, t('No children match "{0}".', listing.filter.text), 'info'));
-      return nodes;
+      return await this.listedChildren(tree, node, (listing, entries) => {
+        this.meaningMarks.listed(node.connectionId, node.path);
+        // Redraw the node itself when its children turn out to look like a lock queue (or stop to).
+        if (node instanceof ZnodeNode && !listing.filter && this.lockQueues.update(node.connectionId, node.path, entries.map((e) => e.name))) {
+          setTimeout(() => this.changed.fire(node), 0);
+        }
+      });
     } catch (error) {
       if (isZkError(error, 'noNode')) {
         tree.collapse(node.path);
@@ -104,12 +111,29 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     }
   }
 
+  /** The shown page of a node's children, a "show more" row after it, or why none is shown (a filter's miss). */
+  private async listedChildren(tree: BrowsedTree, node: PathNode, listed?: (listing: ChildListing<ZnodeNode>, entries: ZnodeNode[]) => void): Promise<TreeNode[]> {
+    const listing = await tree.openListing(node);
+    const entries = await listing.entries();
+    listed?.(listing, entries);
+    const nodes: TreeNode[] = [...entries];
+    if (listing.hasMore) nodes.push(new ShowMoreNode(node, listing.matching - nodes.length, this.settings().pageSize));
+    if (nodes.length === 0 && listing.filter) nodes.push(new MessageNode(node, t('No children match "{0}".', listing.filter.text), 'info'));
+    return nodes;
+  }
+
   getParent(node: TreeNode): TreeNode | undefined {
     return node instanceof ConnectionNode ? undefined : node.parent;
   }
 
   async resolveTreeItem(item: vscode.TreeItem, node: TreeNode): Promise<vscode.TreeItem> {
     if (!(node instanceof ZnodeNode)) return item;
+    const past = this.pastTrees.get(node.connectionId);
+    if (past) {
+      const acl = past.replayed.node(node.path)?.acl;
+      item.tooltip = statTooltip(node.path, node.stat, sequenceNumber(node.name) !== undefined, undefined, false, { acl: acl && { entries: acl } });
+      return literalTreeItem(item);
+    }
     const live = this.connections.get(node.connectionId);
     const owner = nodeKind(node.stat) === 'ephemeral' ? hex(node.stat.ephemeralOwner) : undefined;
     // The ACL is read here, on hover (one getACL next to the owner lookup), never with the listing.
@@ -147,8 +171,35 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     return tree;
   }
 
+  /** The tree a root's elements come from: a live connection's (once it has one) or a past moment's. */
+  browsedTree(id: string): BrowsedTree | undefined {
+    return this.pastTrees.get(id) ?? this.treeFor(id);
+  }
+
+  /** Shows a tree rebuilt at a past moment as a root of its own; answers its root. */
+  openPast(origin: PastTreeOrigin, replayed: ReplayedTree): PastRootNode {
+    const root = new PastRootNode(newPastTreeId(), origin);
+    this.pastTrees.set(root.connectionId, new PastTree(root, replayed, () => this.settings()));
+    this.changed.fire(undefined);
+    return root;
+  }
+
+  pastTree(id: string): PastTree | undefined {
+    return this.pastTrees.get(id);
+  }
+
+  closePast(id: string): void {
+    const tree = this.pastTrees.get(id);
+    if (!tree) return;
+    tree.dispose();
+    this.pastTrees.delete(id);
+    forgetPastTreeId(id);
+    this.changed.fire(undefined);
+  }
+
   /** Re-reads a node (or a whole connection) and redraws it. */
   async refresh(node: PathNode): Promise<void> {
+    if (this.pastTrees.has(node.connectionId)) return this.changed.fire(node);
     const tree = this.treeFor(node.connectionId);
     const session = this.connections.get(node.connectionId)?.session;
     if (session) void this.quotaMarks.load(node.connectionId, session);
@@ -181,7 +232,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 
   onCollapsed(node: TreeNode): void {
     if (!isPathNode(node)) return;
-    this.trees.get(node.connectionId)?.collapse(node.path);
+    (this.pastTrees.get(node.connectionId) ?? this.trees.get(node.connectionId))?.collapse(node.path);
     // VS Code keeps a collapsed element's children and shows them again on expand without asking: announce a change
     // so it forgets them, and the next expand lists what the server has then (the watch was dropped with the collapse).
     this.changed.fire(node);
@@ -210,6 +261,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 
   dispose(): void {
     for (const tree of this.trees.values()) tree.dispose();
+    for (const id of [...this.pastTrees.keys()]) this.closePast(id);
     this.subscriptions.forEach((s) => s.dispose());
     this.changed.dispose();
   }
