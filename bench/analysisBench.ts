@@ -15,8 +15,8 @@ import { parseMntr } from '../src/zk/servers/serverCommands';
 import { ZkSession } from '../src/zk/session/session';
 import { mapBounded } from '../src/zk/timeouts';
 import { fourLetterWord } from '../test/support/ports';
-import { connectOtherClient, OtherClient } from '../test/support/zkClient';
-import { startStandalone, ZkCluster } from '../test/support/zkServer';
+import { connectOtherClient, OtherClient } from '../test/support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../test/support/servers/zkServer';
 import { formatTable, now, Row, sleep, summarize } from './stats';
 
 const CREATE_WINDOW = 512;

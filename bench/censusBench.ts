@@ -13,8 +13,8 @@ import * as zookeeper from 'node-zookeeper-client';
 import { takeCensus } from '../src/zk/census';
 import { streamWordAnswer } from '../src/zk/servers/fourLetterWords';
 import { mapBounded } from '../src/zk/timeouts';
-import { connectOtherClient, OtherClient } from '../test/support/zkClient';
-import { startStandalone } from '../test/support/zkServer';
+import { connectOtherClient, OtherClient } from '../test/support/clients/zkClient';
+import { startStandalone } from '../test/support/servers/zkServer';
 import { collect, formatTable, now, Row, summarize } from './stats';
 
 const MiB = 2 ** 20;

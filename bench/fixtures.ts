@@ -8,8 +8,8 @@ import { ConnectionTree } from '../src/zk/tree/connectionTree';
 import { ConnectionNode, PathNode } from '../src/zk/tree/treeNodes';
 import { ZkSession } from '../src/zk/session/session';
 import { mapBounded } from '../src/zk/timeouts';
-import { startStandalone, ZkCluster } from '../test/support/zkServer';
-import { connectOtherClient, OtherClient } from '../test/support/zkClient';
+import { startStandalone, ZkCluster } from '../test/support/servers/zkServer';
+import { connectOtherClient, OtherClient } from '../test/support/clients/zkClient';
 
 /** At most this many creates in flight while seeding (node-zookeeper-client slows down with long queues). */
 export const CREATE_WINDOW = 512;

@@ -11,7 +11,7 @@ import { ZkSession } from '../src/zk/session/session';
 import type { ThirdPartyClient } from '../test/support/thirdParty/driver';
 import { startKazoo } from '../test/support/thirdParty/kazoo';
 import { eventually, sleep } from '../test/support/waiting';
-import { connectOtherClient } from '../test/support/zkClient';
+import { connectOtherClient } from '../test/support/clients/zkClient';
 import { startServer } from './fixtures';
 
 const CONTENDERS = 3;

@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import * as zookeeper from 'node-zookeeper-client';
-import { connectOtherClient, OtherClient } from '../test/support/zkClient';
+import { connectOtherClient, OtherClient } from '../test/support/clients/zkClient';
 import { now, Row, sleep, summarize } from './stats';
 
 const RATE = 1000;

@@ -8,7 +8,7 @@
 import * as os from 'node:os';
 import { LockManager } from '../src/zk/locks';
 import { SessionOptions, ZkSession } from '../src/zk/session/session';
-import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../test/support/securedZkServer';
+import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../test/support/servers/securedZkServer';
 import { formatTable, now, Row, summarize } from './stats';
 
 const CONTENDERS = 2;

@@ -1,5 +1,5 @@
 // What the SSH tunnel costs, against one standalone server reached directly and through a real sshd on loopback
-// (test/support/sshServer.ts), one `ssh -W` per connection:
+// (test/support/servers/sshServer.ts), one `ssh -W` per connection:
 // - connect: a ZkSession's open() (direct: TCP; tunnel: ssh starts, authenticates, forwards, then the same);
 // - the lock hand-off: 2 contenders × k cycles of acquire → release in a loop (as in locksBench), direct, through
 //   our tunnel, and through our tunnel without the byte it sends ahead for sshd's ACK (src/zk/tunnel/ackNudge.ts),
@@ -21,8 +21,8 @@ import { SshDialer } from '../src/zk/tunnel/dialer';
 import { sshTunnelCommand } from '../src/zk/tunnel/sshCommand';
 import type { SshTunnelSettings } from '../src/zk/tunnel/sshSettings';
 import { SshTunnelSocket } from '../src/zk/tunnel/tunnelSocket';
-import { startSshBastion } from '../test/support/sshServer';
-import { startStandalone } from '../test/support/zkServer';
+import { startSshBastion } from '../test/support/servers/sshServer';
+import { startStandalone } from '../test/support/servers/zkServer';
 import { RawZkClient } from './rawZkClient';
 import { formatTable, now, Row, summarize } from './stats';
 

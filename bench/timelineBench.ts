@@ -10,9 +10,9 @@ import * as os from 'node:os';
 import type { Browser } from 'playwright-core';
 import { timelineData } from '../src/zk/history/timeline';
 import { toJsonText } from '../src/shared/lockQueueMessages';
-import { chromiumPath, launchChromium } from '../test/support/chromium';
-import { chainHistory, T0 } from '../test/unit/timelineFixtures';
-import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from '../test/unit/webviewPage';
+import { chromiumPath, launchChromium } from '../test/support/servers/chromium';
+import { chainHistory, T0 } from '../test/support/fixtures/timelineFixtures';
+import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from '../test/support/fixtures/webviewPage';
 import { formatTable, now, Row, summarize } from './stats';
 
 const SMALL = 1_000;

@@ -17,9 +17,9 @@ import type { LockQueuePanelState } from '../src/shared/lockQueueMessages';
 import { diffAnalysis } from '../src/shared/lockQueueDelta';
 import { DeltaMessage, ModelMessage, ModelSender } from '../src/shared/lockQueueSync';
 import type { LockAnalysis } from '../src/shared/lockAnalysis';
-import { chromiumPath, launchChromium } from '../test/support/chromium';
-import { fixtureAnalysis } from '../test/unit/webviewFixtures';
-import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from '../test/unit/webviewPage';
+import { chromiumPath, launchChromium } from '../test/support/servers/chromium';
+import { fixtureAnalysis } from '../test/support/fixtures/webviewFixtures';
+import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from '../test/support/fixtures/webviewPage';
 import { formatTable, now, Row, summarize } from './stats';
 
 export const WEBVIEW_SIZES = [100, 1000, 10000];

@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { hostTools, startCodeServer, quietSettings } from '../../test/support/codeServer';
-import { startStandalone, ZkCluster } from '../../test/support/zkServer';
+import { hostTools, startCodeServer, quietSettings } from '../../test/support/servers/codeServer';
+import { startStandalone, ZkCluster } from '../../test/support/servers/zkServer';
 import { DEMO_DIGEST_PASSWORD, DEMO_DIGEST_USER, DEMO_ROOT, seedDemoData } from './seed';
 import { startDemoLockClients } from './lockClients';
 

@@ -75,7 +75,7 @@ fi
 
 echo "== start ZooKeeper"
 rm -f "$WORK/zk.txt"
-node out/test/support/zkMain.js "$WORK/zk.txt" >"$WORK/zk.log" 2>&1 &
+node out/test/support/servers/zkMain.js "$WORK/zk.txt" >"$WORK/zk.log" 2>&1 &
 zk_pid=$!
 for _ in $(seq 1 600); do
   [ -s "$WORK/zk.txt" ] && break

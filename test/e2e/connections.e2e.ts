@@ -3,8 +3,8 @@
 // after expiry). Faults come from a TCP proxy between VS Code and the real server.
 import * as assert from 'node:assert';
 import { fourLetterWord } from '../support/ports';
-import { startProxy } from '../support/tcpProxy';
-import { eventually } from '../support/zkClient';
+import { startProxy } from '../support/fakes/tcpProxy';
+import { eventually } from '../support/clients/zkClient';
 import { E2eTest, Workbench } from './workbench';
 
 const zkPort = (zk: string) => Number(zk.split(',')[0].split(':').pop());

@@ -3,7 +3,7 @@
 // the modal dialog and the report. Screenshots of each step go to test-results/screenshots/edit-*.png.
 import * as assert from 'node:assert';
 import * as zookeeper from 'node-zookeeper-client';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
 import { E2eTest, escapeRegExp, Workbench } from './workbench';
 
 const CONNECTION = 'E2E Edit';

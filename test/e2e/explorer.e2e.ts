@@ -3,7 +3,7 @@
 import * as assert from 'node:assert';
 import * as zookeeper from 'node-zookeeper-client';
 import type { Locator } from 'playwright-core';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
 import { E2eTest, Workbench } from './workbench';
 
 const CONNECTION = 'E2E ZooKeeper';

@@ -1,6 +1,6 @@
 // Open Data's hex view as a person sees it after a click on a binary node: offsets and an ASCII column.
 import * as assert from 'node:assert';
-import { connectOtherClient } from '../support/zkClient';
+import { connectOtherClient } from '../support/clients/zkClient';
 import { E2eTest } from './workbench';
 
 const CONNECTION = 'E2E ZooKeeper';

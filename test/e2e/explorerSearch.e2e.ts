@@ -1,7 +1,7 @@
 // Search results as a person reads them: two data matches with the same name told apart by their paths relative
 // to the search root, name matches in natural order, the matched part of the data highlighted.
 import * as assert from 'node:assert';
-import { connectOtherClient } from '../support/zkClient';
+import { connectOtherClient } from '../support/clients/zkClient';
 import { E2eTest } from './workbench';
 
 const CONNECTION = 'E2E ZooKeeper';

@@ -5,8 +5,8 @@
 import * as assert from 'node:assert';
 import * as zookeeper from 'node-zookeeper-client';
 import { visibleText } from '../../src/shared/visibleText';
-import { HOSTILE_NAMES } from '../support/hostileFixture';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { HOSTILE_NAMES } from '../support/fixtures/hostileFixture';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
 import { E2eTest, Workbench } from './workbench';
 
 const CONNECTION = 'E2E Hostile';

@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { connectOtherClient } from '../support/zkClient';
+import { connectOtherClient } from '../support/clients/zkClient';
 import { E2eTest, repoRoot, Workbench } from './workbench';
 
 const CONNECTION = 'E2E ZooKeeper';

@@ -3,8 +3,8 @@
 // iframes (order, roles, sessions, labels, watch edges), a node name that is markup shown as text, live changes,
 // the keyboard, and screenshots of the panel and the Ensemble view.
 import * as assert from 'node:assert';
-import { LockQueueClients, startLockQueue } from '../support/lockQueueClients';
-import { connectOtherClient } from '../support/zkClient';
+import { LockQueueClients, startLockQueue } from '../support/clients/lockQueueClients';
+import { connectOtherClient } from '../support/clients/zkClient';
 import { lockPanel, waitForParticipants } from './lockPanel';
 import { contextSubmenu } from './menus';
 import { E2eTest } from './workbench';

@@ -6,7 +6,7 @@ import type { FrameLocator } from 'playwright-core';
 import { startCurator } from '../support/thirdParty/curator';
 import type { DriverEvent, ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo } from '../support/thirdParty/kazoo';
-import { connectOtherClient } from '../support/zkClient';
+import { connectOtherClient } from '../support/clients/zkClient';
 import { E2eTest } from './workbench';
 
 const CONNECTION = 'E2E Libraries';

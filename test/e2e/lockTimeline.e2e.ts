@@ -4,9 +4,9 @@
 // On the demo's own lock clients, handing over for a while, the axis shows the recorded window (not 1970 to now).
 import * as assert from 'node:assert';
 import { startDemoLockClients } from '../../scripts/demo/lockClients';
-import { LockQueueClients, startLockQueue } from '../support/lockQueueClients';
+import { LockQueueClients, startLockQueue } from '../support/clients/lockQueueClients';
 import { waitFor } from '../support/waiting';
-import { connectOtherClient } from '../support/zkClient';
+import { connectOtherClient } from '../support/clients/zkClient';
 import { lockPanel, timelineRange, waitForParticipants } from './lockPanel';
 import { E2eTest } from './workbench';
 

@@ -5,9 +5,9 @@
 import * as assert from 'node:assert';
 import * as zookeeper from 'node-zookeeper-client';
 import type { Locator } from 'playwright-core';
-import { children, ownerOf } from '../support/lockHelpers';
-import { startProxy, TcpProxy } from '../support/tcpProxy';
-import { connectOtherClient, eventually } from '../support/zkClient';
+import { children, ownerOf } from '../support/clients/lockHelpers';
+import { startProxy, TcpProxy } from '../support/fakes/tcpProxy';
+import { connectOtherClient, eventually } from '../support/clients/zkClient';
 import { contextSubmenu } from './menus';
 import { E2eTest, escapeRegExp, Workbench } from './workbench';
 

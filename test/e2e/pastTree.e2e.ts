@@ -7,8 +7,8 @@ import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { connectOtherClient } from '../support/zkClient';
-import { startStandalone } from '../support/zkServer';
+import { connectOtherClient } from '../support/clients/zkClient';
+import { startStandalone } from '../support/servers/zkServer';
 import { contextSubmenu } from './menus';
 import type { E2eTest } from './workbench';
 

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { DemoLockClients, startDemoLockClients } from '../../scripts/demo/lockClients';
 import { DEMO_ROOT, seedDemoData } from '../../scripts/demo/seed';
 import { waitFor } from '../support/waiting';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
 import { lockPanel, timelineRange, waitForParticipants } from './lockPanel';
 import { contextSubmenu } from './menus';
 import { E2eTest, escapeRegExp, repoRoot, screenshotDir, Workbench } from './workbench';

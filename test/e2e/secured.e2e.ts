@@ -3,8 +3,8 @@
 // the passphrase and password typed; the connection opens, lists the tree, and the status bar says TLS and as whom.
 // Screenshots: secured-form-tls, secured-connected.
 import * as assert from 'node:assert';
-import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
-import { CLIENT_PFX_PASSPHRASE } from '../support/testCertificates';
+import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/servers/securedZkServer';
+import { CLIENT_PFX_PASSPHRASE } from '../support/servers/testCertificates';
 import { E2eTest, Workbench } from './workbench';
 
 const NAME = 'Secured ZooKeeper';

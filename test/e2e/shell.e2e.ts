@@ -2,7 +2,7 @@
 // in front of the path already on the line's end, see the node appear in the tree; Set Quota… from the context
 // menu marks the node over its soft quota. Screenshots of each step go to test-results/screenshots.
 import * as assert from 'node:assert';
-import { connectOtherClient, eventually } from '../support/zkClient';
+import { connectOtherClient, eventually } from '../support/clients/zkClient';
 import { E2eTest } from './workbench';
 
 const CONNECTION = 'E2E Shell';

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
 import { E2eTest, escapeRegExp, Workbench } from './workbench';
 
 const CONNECTION = 'E2E ZooKeeper';

@@ -2,7 +2,7 @@
 // and would show them again without asking; the rows under a re-expanded node are what the server has now, and the
 // node's child count agrees with them. Screenshot: test-results/screenshots/tree-reexpanded.png.
 import * as assert from 'node:assert';
-import { connectOtherClient } from '../support/zkClient';
+import { connectOtherClient } from '../support/clients/zkClient';
 import { E2eTest, escapeRegExp } from './workbench';
 
 const CONNECTION = 'E2E Tree Truth';

@@ -2,7 +2,7 @@
 // with the most watches (with its client address) and the most watched paths; a path is a click away from the tree.
 // Screenshot: watch-census.
 import * as assert from 'node:assert';
-import { connectOtherClient } from '../support/zkClient';
+import { connectOtherClient } from '../support/clients/zkClient';
 import type { E2eTest } from './workbench';
 
 const CONNECTION = 'E2E census';

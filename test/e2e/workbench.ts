@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { CodeServerHandle, startCodeServer } from '../support/codeServer';
-import { launchChromium } from '../support/chromium';
+import { CodeServerHandle, startCodeServer } from '../support/servers/codeServer';
+import { launchChromium } from '../support/servers/chromium';
 
 export const repoRoot = path.resolve(__dirname, '../../..');
 export const screenshotDir = process.env.ZOOSCOPE_SCREENSHOTS || path.join(repoRoot, 'test-results', 'screenshots');

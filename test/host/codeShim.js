@@ -4,13 +4,13 @@
 // without an Electron VS Code. It accepts the Electron-style arguments test-electron passes, starts a private
 // code-server with the smoke-test driver, opens the workbench with the extension-test payload in headless Debian
 // Chromium, streams the extension host's console and exits with the tests' exit code.
-// Needs `npx tsc -p tsconfig.test.json` (uses out/test/support) and scripts/host/ensure-host.sh.
+// Needs `npx tsc -p tsconfig.test.json` (uses out/test/support/servers) and scripts/host/ensure-host.sh.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const util = require('node:util');
 
-const support = path.resolve(__dirname, '../../out/test/support');
+const support = path.resolve(__dirname, '../../out/test/support/servers');
 const { startCodeServer } = require(path.join(support, 'codeServer.js'));
 const { launchChromium } = require(path.join(support, 'chromium.js'));
 

@@ -4,7 +4,7 @@ import { ZkSession } from '../../src/zk/session/session';
 import {
   digestId, formatAclEntry, formatPermissions, Outcome, parsePermissions, WriteFailure, ZnodeWriter,
 } from '../../src/zk/write';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 function failureOf(outcome: Outcome<object>): WriteFailure {
   assert.equal(outcome.ok, false, 'expected a failure');

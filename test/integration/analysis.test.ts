@@ -6,9 +6,9 @@ import * as zookeeper from 'node-zookeeper-client';
 import { analyzeLocks, AnalyzeOptions, LockAnalysis, LockQueue } from '../../src/zk/analysis';
 import { ZkSession } from '../../src/zk/session/session';
 import { fourLetterWord } from '../support/ports';
-import { startProxy, TcpProxy } from '../support/tcpProxy';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { startProxy, TcpProxy } from '../support/fakes/tcpProxy';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const uuid = (c: string) => `${c.repeat(8)}-${c.repeat(4)}-${c.repeat(4)}-${c.repeat(4)}-${c.repeat(12)}`;
 const sessionOf = (c: OtherClient) => c.sessionId;

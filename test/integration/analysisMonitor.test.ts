@@ -7,10 +7,10 @@ import { LockAnalysis, LockMonitor } from '../../src/zk/analysis';
 import { parseMntr, parseWchc } from '../../src/zk/servers/serverCommands';
 import { ZkSession } from '../../src/zk/session/session';
 import { fourLetterWord } from '../support/ports';
-import { holdRequestsFrom } from '../support/requestGate';
+import { holdRequestsFrom } from '../support/fakes/requestGate';
 import { sleep } from '../support/waiting';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
 const dataWatch = (c: OtherClient, path: string) => c.watch(path, 'exists');

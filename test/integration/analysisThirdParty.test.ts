@@ -12,9 +12,9 @@ import { ZkSession } from '../../src/zk/session/session';
 import { startCurator } from '../support/thirdParty/curator';
 import { DriverEvent, ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo, SYSTEM_PYTHON } from '../support/thirdParty/kazoo';
-import { startProxy } from '../support/tcpProxy';
-import { eventually } from '../support/zkClient';
-import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
+import { startProxy } from '../support/fakes/tcpProxy';
+import { eventually } from '../support/clients/zkClient';
+import { startEnsemble, startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 interface Joined { id: string; node: string; session: string }
 

@@ -16,9 +16,9 @@ import { startCurator } from '../support/thirdParty/curator';
 import { ThirdPartyClient } from '../support/thirdParty/driver';
 import { sleep } from '../support/waiting';
 import { startKazoo, SYSTEM_PYTHON } from '../support/thirdParty/kazoo';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { sharedCliBundle } from '../support/cliBundle';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { sharedCliBundle } from '../support/clients/cliBundle';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;

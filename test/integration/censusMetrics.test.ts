@@ -4,14 +4,14 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { sharedCliBundle } from '../support/cliBundle';
-import { HOSTILE_NAMES } from '../support/hostileFixture';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { HOSTILE_NAMES } from '../support/fixtures/hostileFixture';
 import { freePort } from '../support/ports';
 import { endsWithTestProcess, exitOf } from '../support/processes';
-import { httpGet, TestPrometheus } from '../support/prometheus';
+import { httpGet, TestPrometheus } from '../support/servers/prometheus';
 import { eventually } from '../support/waiting';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const LEAKED = 300;
 const TOP = 3;

@@ -8,10 +8,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
-import { sharedCliBundle } from '../support/cliBundle';
-import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/fixtures/hostileFixture';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 let cli: string;
 

@@ -9,10 +9,10 @@ import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { sharedCliBundle } from '../support/cliBundle';
-import { RAW_HIDDEN } from '../support/hostileFixture';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { RAW_HIDDEN } from '../support/fixtures/hostileFixture';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 let cli: string;
 const env = { ...process.env, ZOOSCOPE_DIGEST: undefined, ZOOSCOPE_DIGEST_PASSWORD: undefined };

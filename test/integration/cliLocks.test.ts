@@ -1,4 +1,4 @@
-// `zooscope locks` as a user runs it: the CLI bundled as `npm run build` bundles dist/cli.js (test/support/cliBundle)
+// `zooscope locks` as a user runs it: the CLI bundled as `npm run build` bundles dist/cli.js (test/support/clients/cliBundle)
 // against a real server holding a queue with a real waiting watch.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -8,9 +8,9 @@ import * as zookeeper from 'node-zookeeper-client';
 import type { LockAnalysis } from '../../src/zk/analysis';
 import { digestId } from '../../src/zk/write';
 import { sleep } from '../support/waiting';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { sharedCliBundle } from '../support/cliBundle';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { sharedCliBundle } from '../support/clients/cliBundle';
 
 let cli: string;
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;

@@ -9,8 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
 import { repoRoot } from '../support/thirdParty/driver';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 interface Ran { code: number; stdout: string; stderr: string }
 

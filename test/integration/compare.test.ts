@@ -12,11 +12,11 @@ import * as writes from '../../src/zk/protocol/writes';
 import { ZkSession } from '../../src/zk/session/session';
 import { mapBounded } from '../../src/zk/timeouts';
 import { exportSubtree, parseExport } from '../../src/zk/transfer';
-import { HOSTILE_NAMES } from '../support/hostileFixture';
-import { holdRequestsFrom } from '../support/requestGate';
-import { startProxy, TcpProxy } from '../support/tcpProxy';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { HOSTILE_NAMES } from '../support/fixtures/hostileFixture';
+import { holdRequestsFrom } from '../support/fakes/requestGate';
+import { startProxy, TcpProxy } from '../support/fakes/tcpProxy';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const READ_ONLY_ACL: writes.AclEntry[] = [{ scheme: 'world', id: 'anyone', perms: 1 }];
 const WIDE = 1000;

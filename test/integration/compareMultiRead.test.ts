@@ -11,10 +11,10 @@ import { createNullable, getDataNullable } from '../../src/zk/protocol/nullableD
 import * as writes from '../../src/zk/protocol/writes';
 import { ZkSession } from '../../src/zk/session/session';
 import { mapBounded } from '../../src/zk/timeouts';
-import { HOSTILE_NAMES } from '../support/hostileFixture';
-import { holdRequestsFrom } from '../support/requestGate';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { HOSTILE_NAMES } from '../support/fixtures/hostileFixture';
+import { holdRequestsFrom } from '../support/fakes/requestGate';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const READ_ONLY_ACL: writes.AclEntry[] = [{ scheme: 'world', id: 'anyone', perms: 1 }];
 // The session reads as `user`, so the server shows it the entry's hash (3.7+ hides it from sessions without ADMIN

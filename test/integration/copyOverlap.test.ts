@@ -6,9 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { planCopy, sameEnsemble } from '../../src/zk/compare';
 import { ZkSession } from '../../src/zk/session/session';
-import { startProxy, TcpProxy } from '../support/tcpProxy';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { startProxy, TcpProxy } from '../support/fakes/tcpProxy';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const OVERLAP = (path: string) => ({ side: 'target', code: 'overlap', path });
 

@@ -5,9 +5,9 @@ import { OpCode } from '../../src/zk/protocol/opcodes';
 import { ZkSession } from '../../src/zk/session/session';
 import { mapBounded } from '../../src/zk/timeouts';
 import { DeleteExecution, DeletePlan, executeDeletePlan, planRecursiveDelete, WriteFailure } from '../../src/zk/write';
-import { startProxy, TcpProxy } from '../support/tcpProxy';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+import { startProxy, TcpProxy } from '../support/fakes/tcpProxy';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
 
 /** Creates `root` with `fanout` children per node, `depth` levels below it; returns every path (root first). */
 async function buildTree(client: OtherClient, root: string, fanout: number, depth: number): Promise<string[]> {

@@ -11,12 +11,12 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { hostTools } from '../support/codeServer';
+import { hostTools } from '../support/servers/codeServer';
 import { sessionIdHex } from '../../src/zk/stat';
 import { fourLetterWord } from '../support/ports';
 import { alive, commandLine, processesUsing } from '../support/processes';
 import { waitFor } from '../support/waiting';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const ROOT = '/zooscope-demo';

@@ -12,13 +12,13 @@ import * as path from 'node:path';
 import { checkEnsemble } from '../../src/zk/servers/consistencyCheck';
 import { zxidText } from '../../src/zk/servers/memberFigures';
 import { comparePathAcrossMembers } from '../../src/zk/servers/pathAcrossMembers';
-import { sharedCliBundle } from '../support/cliBundle';
-import { freeze, Frozen } from '../support/freeze';
-import { HOSTILE_DATA, HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { freeze, Frozen } from '../support/fakes/freeze';
+import { HOSTILE_DATA, HOSTILE_NAMES, RAW_HIDDEN } from '../support/fixtures/hostileFixture';
 import { freePort } from '../support/ports';
 import { waitFor } from '../support/waiting';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startEnsemble, startStandalone, ZkCluster, ZkMember } from '../support/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startEnsemble, startStandalone, ZkCluster, ZkMember } from '../support/servers/zkServer';
 
 interface CliRun { code: number; stdout: string; stderr: string }
 

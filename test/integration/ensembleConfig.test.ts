@@ -6,10 +6,10 @@ import * as net from 'node:net';
 import { ensembleMembers, parseEnsembleConfig, readEnsembleConfig } from '../../src/zk/servers/ensembleConfig';
 import { getEnsembleStatus } from '../../src/zk/servers/ensembleStatus';
 import { ZkSession } from '../../src/zk/session/session';
-import { connectOtherClient } from '../support/zkClient';
+import { connectOtherClient } from '../support/clients/zkClient';
 import { checkEnsemble } from '../../src/zk/servers/consistencyCheck';
 import { freePort } from '../support/ports';
-import { startEnsemble, ZkCluster } from '../support/zkServer';
+import { startEnsemble, ZkCluster } from '../support/servers/zkServer';
 
 /** A TCP listener on 127.0.0.2 (loopback, apart from the servers' 127.0.0.1) that records every connection. */
 async function recordingListener(): Promise<{ port: number; connections: string[]; close(): Promise<void> }> {

@@ -6,10 +6,10 @@ import * as assert from 'node:assert/strict';
 import { ZkSession } from '../../src/zk/session/session';
 import { OpCode } from '../../src/zk/protocol/opcodes';
 import { WatchEvent } from '../../src/zk/session/watchRegistry';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { startProxy, TcpProxy, withOpCode } from '../support/tcpProxy';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { startProxy, TcpProxy, withOpCode } from '../support/fakes/tcpProxy';
 import { sleep } from '../support/waiting';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
 
 const count = (events: WatchEvent[], kind: WatchEvent['kind']) => events.filter((e) => e.kind === kind).length;
 

@@ -8,12 +8,12 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { ConnectFailure, SessionState, ZkSession } from '../../src/zk/session/session';
 import { WatchEvent } from '../../src/zk/session/watchRegistry';
-import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
-import { closeSessionAsTwin } from '../support/lockHelpers';
+import { startEnsemble, startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { closeSessionAsTwin } from '../support/clients/lockHelpers';
 import { freePort } from '../support/ports';
-import { startProxy } from '../support/tcpProxy';
+import { startProxy } from '../support/fakes/tcpProxy';
 import { sleep } from '../support/waiting';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
 
 const count = (events: WatchEvent[], kind: WatchEvent['kind']) => events.filter((e) => e.kind === kind).length;
 
@@ -302,7 +302,7 @@ describe('after close() nothing keeps the process alive', () => {
     const out = path.resolve(__dirname, '..', '..');
     const script = `
       const { ZkSession } = require(${JSON.stringify(path.join(out, 'src/zk/session/session.js'))});
-      const { startProxy } = require(${JSON.stringify(path.join(out, 'test/support/tcpProxy.js'))});
+      const { startProxy } = require(${JSON.stringify(path.join(out, 'test/support/fakes/tcpProxy.js'))});
       const port = ${zk.members[0].clientPort};
       (async () => { ${body}; console.log('closed'); })().catch((e) => { console.log('error ' + e.stack); process.exitCode = 1; });
     `;

@@ -4,9 +4,9 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ZkSession } from '../../src/zk/session/session';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { startProxy, TcpProxy } from '../support/tcpProxy';
-import { eventually } from '../support/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { startProxy, TcpProxy } from '../support/fakes/tcpProxy';
+import { eventually } from '../support/clients/zkClient';
 
 let zk: ZkCluster;
 let proxy: TcpProxy;

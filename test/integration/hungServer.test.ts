@@ -8,11 +8,11 @@ import * as assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as readline from 'node:readline';
 import * as zookeeper from 'node-zookeeper-client';
-import { startEnsemble, ZkCluster, ZkMember } from '../support/zkServer';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
-import { newManager, ownerOf } from '../support/lockHelpers';
-import { freeze, Frozen } from '../support/freeze';
-import { sharedCliBundle } from '../support/cliBundle';
+import { startEnsemble, ZkCluster, ZkMember } from '../support/servers/zkServer';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
+import { newManager, ownerOf } from '../support/clients/lockHelpers';
+import { freeze, Frozen } from '../support/fakes/freeze';
+import { sharedCliBundle } from '../support/clients/cliBundle';
 import { LockHandle, LockManager } from '../../src/zk/locks';
 
 /**

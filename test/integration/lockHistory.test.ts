@@ -11,12 +11,12 @@ import * as zookeeper from 'node-zookeeper-client';
 import { LockMonitor } from '../../src/zk/analysis';
 import { followMonitor, LockRecorder, lockFigures, readRecording } from '../../src/zk/history';
 import { ZkSession } from '../../src/zk/session/session';
-import { sharedCliBundle } from '../support/cliBundle';
+import { sharedCliBundle } from '../support/clients/cliBundle';
 import { fourLetterWord } from '../support/ports';
-import { startProxy, TcpProxy } from '../support/tcpProxy';
+import { startProxy, TcpProxy } from '../support/fakes/tcpProxy';
 import { eventually } from '../support/waiting';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
 const kazooNode = (c: string) => `${c.repeat(32)}__lock__`;

@@ -7,10 +7,10 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
 import type { HistoryInterval } from '../../src/zk/history';
-import { RecordedLocks } from '../support/recordedLocks';
+import { RecordedLocks } from '../support/clients/recordedLocks';
 import { eventually } from '../support/waiting';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
 const CYCLES = 25;

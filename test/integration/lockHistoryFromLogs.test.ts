@@ -12,8 +12,8 @@ import type { Output } from '../../src/cli/output';
 import type { HistoryInterval } from '../../src/zk/history';
 import type { DriverEvent, ThirdPartyClient } from '../support/thirdParty/driver';
 import { runMutexWorkload } from '../support/thirdParty/mutexWorkload';
-import { connectOtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const CYCLES = 4;
 const WORKERS = 2;

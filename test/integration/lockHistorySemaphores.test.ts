@@ -11,13 +11,13 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
 import type { HistoryInterval } from '../../src/zk/history';
-import { RecordedLocks } from '../support/recordedLocks';
+import { RecordedLocks } from '../support/clients/recordedLocks';
 import { startCurator } from '../support/thirdParty/curator';
 import type { DriverEvent, ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo } from '../support/thirdParty/kazoo';
 import { eventually } from '../support/waiting';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const LEASES = 2;
 const WORKERS = 3;

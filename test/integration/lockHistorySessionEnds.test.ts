@@ -7,12 +7,12 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { writeTraceFromHistory } from '../../src/zk/history';
-import { MonitorOptions, RecordedLocks } from '../support/recordedLocks';
+import { MonitorOptions, RecordedLocks } from '../support/clients/recordedLocks';
 import type { ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo } from '../support/thirdParty/kazoo';
 import { eventually, sleep } from '../support/waiting';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startEnsemble, startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const KAZOO_TIMEOUT_MS = 12000;
 const SLOW_POLL_HOLDER_TIMEOUT_MS = 20000;

@@ -8,14 +8,14 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { HistoryInterval } from '../../src/zk/history';
 import { AddWatchMode } from '../../src/zk/protocol/opcodes';
-import { RecordedLocks } from '../support/recordedLocks';
-import { holdRequestsFrom } from '../support/requestGate';
-import { startProxy, TcpProxy } from '../support/tcpProxy';
+import { RecordedLocks } from '../support/clients/recordedLocks';
+import { holdRequestsFrom } from '../support/fakes/requestGate';
+import { startProxy, TcpProxy } from '../support/fakes/tcpProxy';
 import type { ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo } from '../support/thirdParty/kazoo';
 import { eventually } from '../support/waiting';
-import { connectOtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 /** The recorder's own watch: the persistent recursive one on the monitored path (the monitor's are not recursive). */
 const treeWatchOn = (root: string) => (operation: string, watched?: string, body?: Buffer) =>

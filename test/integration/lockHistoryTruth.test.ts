@@ -7,12 +7,12 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { HistoryInterval } from '../../src/zk/history';
-import { RecordedLocks } from '../support/recordedLocks';
+import { RecordedLocks } from '../support/clients/recordedLocks';
 import type { DriverEvent, ThirdPartyClient } from '../support/thirdParty/driver';
 import { runMutexWorkload } from '../support/thirdParty/mutexWorkload';
 import { eventually } from '../support/waiting';
-import { connectOtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const CYCLES = 4;
 const WORKERS = 2;

@@ -5,8 +5,8 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fourLetterWord } from '../support/ports';
-import { eventually } from '../support/zkClient';
-import { children, lockSuite, trail } from '../support/lockHelpers';
+import { eventually } from '../support/clients/zkClient';
+import { children, lockSuite, trail } from '../support/clients/lockHelpers';
 import { LockHandle, LockSnapshot } from '../../src/zk/locks';
 
 const EVENTS = ['created', 'deleted', 'children', 'changed'];

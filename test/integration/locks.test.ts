@@ -4,9 +4,9 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fourLetterWord } from '../support/ports';
-import { eventually } from '../support/zkClient';
+import { eventually } from '../support/clients/zkClient';
 import { sleep } from '../support/waiting';
-import { children, countNotifications, lockSuite, ownerOf, trail } from '../support/lockHelpers';
+import { children, countNotifications, lockSuite, ownerOf, trail } from '../support/clients/lockHelpers';
 import { LockError, LockHandle, LockSnapshot } from '../../src/zk/locks';
 import { ZkSession } from '../../src/zk/session/session';
 

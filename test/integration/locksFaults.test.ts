@@ -3,11 +3,11 @@
 // (lost), a server restart within the session timeout and an ensemble losing the session's member (kept).
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
-import { startProxy, TcpProxy } from '../support/tcpProxy';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+import { startEnsemble, startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { startProxy, TcpProxy } from '../support/fakes/tcpProxy';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
 import { within } from '../support/waiting';
-import { children, closeSessionAsTwin, newManager, ownerOf, trail } from '../support/lockHelpers';
+import { children, closeSessionAsTwin, newManager, ownerOf, trail } from '../support/clients/lockHelpers';
 import { ConventionId, LockManager, LockMode, LockSnapshot } from '../../src/zk/locks';
 
 const CREATE = 1;

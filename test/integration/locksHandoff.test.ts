@@ -5,11 +5,11 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type * as net from 'node:net';
-import { eventually } from '../support/zkClient';
-import { lockSuite, trail } from '../support/lockHelpers';
+import { eventually } from '../support/clients/zkClient';
+import { lockSuite, trail } from '../support/clients/lockHelpers';
 import type { LockHandle, LockManager } from '../../src/zk/locks';
 import { FrameReader } from '../../src/zk/protocol/frameReader';
-import { holdRequestsFrom } from '../support/requestGate';
+import { holdRequestsFrom } from '../support/fakes/requestGate';
 
 /** Counts the requests the manager's lock session sends, by operation, from now on. */
 function countRequests(manager: LockManager): Map<string, number> {

@@ -6,12 +6,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
 import { checkExclusion, ThirdPartyClient } from '../support/thirdParty/driver';
 import { startCurator } from '../support/thirdParty/curator';
 import { startKazoo } from '../support/thirdParty/kazoo';
-import { children, newManager, zooscopeCycles } from '../support/lockHelpers';
+import { children, newManager, zooscopeCycles } from '../support/clients/lockHelpers';
 import { ConventionId, LockManager, LockMode } from '../../src/zk/locks';
 
 describe('ZooScope in third-party lock queues', () => {

@@ -11,8 +11,8 @@ import { logSource, readLogSet, type LogSetItem, type LogSource } from '../../sr
 import { nodeHistory, nodeHistoryFromIndex } from '../../src/zk/serverLogs/nodeHistory';
 import { startingSnapshot } from '../../src/zk/serverLogs/startingSnapshot';
 import type { LogBound } from '../../src/zk/serverLogs/txnFilter';
-import { connectOtherClient } from '../support/zkClient';
-import { startStandalone, type ZkCluster } from '../support/zkServer';
+import { connectOtherClient } from '../support/clients/zkClient';
+import { startStandalone, type ZkCluster } from '../support/servers/zkServer';
 
 const lockNode = 'x-lock-';
 

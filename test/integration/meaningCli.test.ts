@@ -1,14 +1,14 @@
 // `zooscope get --decoded` and the shell's `get --decoded` on a real server holding nodes written in Kafka's and
-// HBase's formats (fixtures from test/unit/meaningFixtures); plain `get` still prints the bytes as zkCli does.
+// HBase's formats (fixtures from test/support/fixtures/meaningFixtures); plain `get` still prints the bytes as zkCli does.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { sharedCliBundle } from '../support/cliBundle';
-import { fixtures } from '../unit/meaningFixtures';
-import { LEADER_LSN, memberPath, MIB, statusPath, touchMemberRecord, writeStatusValue } from '../unit/patroniLagFixtures';
-import { FORGED_ROW, forgedLines, HOSTILE_BROKER, HOSTILE_BROKER_PATH } from '../support/hostileFixture';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { fixtures } from '../support/fixtures/meaningFixtures';
+import { LEADER_LSN, memberPath, MIB, statusPath, touchMemberRecord, writeStatusValue } from '../support/fixtures/patroniLagFixtures';
+import { FORGED_ROW, forgedLines, HOSTILE_BROKER, HOSTILE_BROKER_PATH } from '../support/fixtures/hostileFixture';
 
 let cli: string;
 

@@ -7,7 +7,7 @@ import { decodeMeaning, meaningJson } from '../../src/zk/meaning';
 import { recognizeQueue } from '../../src/zk/analysis/recipes';
 import { ZkSession } from '../../src/zk/session/session';
 import { ClickHouse, startClickHouse } from '../support/systems/clickhouse';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const TABLE = '/clickhouse/tables/01/events';
 

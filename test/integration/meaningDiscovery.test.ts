@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { decodeMeaning, meaningJson } from '../../src/zk/meaning';
 import { ZkSession } from '../../src/zk/session/session';
 import { DiscoveredInstance, registerInstances } from '../support/systems/discovery';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 describe('Curator service discovery, decoded', () => {
   let zk: ZkCluster;

@@ -11,7 +11,7 @@ import { fixedLeaderRecipe } from '../../src/zk/analysis/systemElections';
 import { ZkSession } from '../../src/zk/session/session';
 import { PatroniMember, patronictlList, PatronictlRow, startPatroniMember, stopPatroniMember } from '../support/systems/patroni';
 import { eventually, waitFor } from '../support/waiting';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const SCOPE = 'pgtest';
 

@@ -3,8 +3,8 @@
 // Search… on a folder searched "/" instead, as the quotas loaded right after the first expand).
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
 import { ZkSession } from '../../src/zk/session/session';
 import { deleteQuota, setQuota } from '../../src/zk/tree/quota';
 import { QuotaMarks } from '../../src/vscode/core/tree/quotaMarks';

@@ -4,8 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ZkSession } from '../../src/zk/session/session';
 import { WatchEvent } from '../../src/zk/session/watchRegistry';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
 
 describe('persistent-recursive watches', () => {
   let zk: ZkCluster;

@@ -4,8 +4,8 @@ import { ZkSession } from '../../src/zk/session/session';
 import { SearchMatch, SearchQuery, searchTree } from '../../src/zk/search/search';
 import { mapBounded } from '../../src/zk/timeouts';
 import { digestId, ZnodeWriter } from '../../src/zk/write';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
 
 describe('searching a subtree by path and by content against a real ZooKeeper', () => {
   let zk: ZkCluster;

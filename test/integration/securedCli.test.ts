@@ -7,10 +7,10 @@ import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { javaClientSecurityFlags, SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
-import { CommandRun, ZKCLI } from '../support/shellRunners';
-import { sharedCliBundle } from '../support/cliBundle';
-import { CLIENT_PFX_PASSPHRASE, TestCertificates } from '../support/testCertificates';
+import { javaClientSecurityFlags, SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/servers/securedZkServer';
+import { CommandRun, ZKCLI } from '../support/clients/shellRunners';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { CLIENT_PFX_PASSPHRASE, TestCertificates } from '../support/servers/testCertificates';
 
 
 /** A clean environment: no credentials unless the test gives them. */

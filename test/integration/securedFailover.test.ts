@@ -6,12 +6,12 @@ import * as assert from 'node:assert/strict';
 import { LockManager } from '../../src/zk/locks';
 import type { TlsConnectionInfo } from '../../src/zk/security/secureTransport';
 import { ZkSession } from '../../src/zk/session/session';
-import { ownerOf, trail } from '../support/lockHelpers';
-import { temporaryCertificates, tlsServerConfigLines } from '../support/securedZkServer';
-import type { TestCertificates } from '../support/testCertificates';
+import { ownerOf, trail } from '../support/clients/lockHelpers';
+import { temporaryCertificates, tlsServerConfigLines } from '../support/servers/securedZkServer';
+import type { TestCertificates } from '../support/servers/testCertificates';
 import { within } from '../support/waiting';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
-import { startEnsemble, ZkCluster } from '../support/zkServer';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
+import { startEnsemble, ZkCluster } from '../support/servers/zkServer';
 
 describe('a TLS 3-server ensemble (clientAuth=need) loses the member the session is on', () => {
   let certs: { certificates: TestCertificates; remove(): void };

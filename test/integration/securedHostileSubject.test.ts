@@ -10,9 +10,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ZkSession } from '../../src/zk/session/session';
 import { connectionTooltip, Translate } from '../../src/vscode/core/connectionTooltip';
-import { ANSI_TEXT, HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
-import { SASL_USERS, SecuredZkServer } from '../support/securedZkServer';
-import { makeTestCertificates, Subject, TestCertificates } from '../support/testCertificates';
+import { ANSI_TEXT, HOSTILE_NAMES, RAW_HIDDEN } from '../support/fixtures/hostileFixture';
+import { SASL_USERS, SecuredZkServer } from '../support/servers/securedZkServer';
+import { makeTestCertificates, Subject, TestCertificates } from '../support/servers/testCertificates';
 
 const SUBJECT: Subject = [
   ['CN', `localhost\n${HOSTILE_NAMES.commandLink}`],

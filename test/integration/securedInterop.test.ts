@@ -10,13 +10,13 @@ import * as path from 'node:path';
 import { analyzeLocks } from '../../src/zk/analysis/analyze';
 import { LockManager } from '../../src/zk/locks';
 import { ZkSession } from '../../src/zk/session/session';
-import { javaClientSecurityFlags, SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
+import { javaClientSecurityFlags, SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/servers/securedZkServer';
 import { freePort } from '../support/ports';
-import type { TestCertificates } from '../support/testCertificates';
+import type { TestCertificates } from '../support/servers/testCertificates';
 import { startCurator } from '../support/thirdParty/curator';
 import type { ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo } from '../support/thirdParty/kazoo';
-import { eventually } from '../support/zkClient';
+import { eventually } from '../support/clients/zkClient';
 
 describe('lock queues shared with Curator and kazoo over TLS (clientAuth=need) with SASL enforced', () => {
   let certs: { certificates: TestCertificates; remove(): void };

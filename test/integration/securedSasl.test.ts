@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as zookeeper from 'node-zookeeper-client';
 import { ZkError } from '../../src/zk/errors';
 import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session/session';
-import { SASL_USERS, securedServerForSuite } from '../support/securedZkServer';
+import { SASL_USERS, securedServerForSuite } from '../support/servers/securedZkServer';
 import { eventually, within } from '../support/waiting';
 
 const alice = { mechanism: 'DIGEST-MD5', username: 'alice', password: SASL_USERS.alice } as const;

@@ -13,9 +13,9 @@ import { readTables } from '../../src/zk/analysis/analyze';
 import { getEnsembleStatus } from '../../src/zk/servers/ensembleStatus';
 import { SessionDirectory } from '../../src/zk/servers/sessionDirectory';
 import { ZkSession } from '../../src/zk/session/session';
-import { SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
+import { SecuredZkServer, temporaryCertificates } from '../support/servers/securedZkServer';
 import { freePort } from '../support/ports';
-import type { TestCertificates } from '../support/testCertificates';
+import type { TestCertificates } from '../support/servers/testCertificates';
 import { prepareTls } from '../../src/zk/security/tlsSettings';
 
 /** The SHA-256 fingerprint (`AB:CD:…`) of the first certificate in a PEM file (a key store has its key first). */

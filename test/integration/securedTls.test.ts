@@ -8,9 +8,9 @@ import * as fs from 'node:fs';
 import * as zookeeper from 'node-zookeeper-client';
 import { ConnectFailure, SessionOptions, ZkSession } from '../../src/zk/session/session';
 import type { SecurityEvent } from '../../src/zk/protocol/rawChannel';
-import { securedServerForSuite } from '../support/securedZkServer';
+import { securedServerForSuite } from '../support/servers/securedZkServer';
 import { within } from '../support/waiting';
-import { CLIENT_PFX_PASSPHRASE } from '../support/testCertificates';
+import { CLIENT_PFX_PASSPHRASE } from '../support/servers/testCertificates';
 import { NAME_CHECK_OFF_NEEDS_TRUST } from '../../src/zk/security/tlsSettings';
 
 /** The SHA-256 fingerprint (`AB:CD:…`) of the first certificate in a PEM file (a key store has its key first). */

@@ -7,8 +7,8 @@ import * as path from 'node:path';
 import { firstZxidOfName, logSource, readLogSet, type LogSetItem } from '../../src/zk/serverLogs/logSet';
 import { hex } from '../../src/zk/stat';
 import type { Txn } from '../../src/zk/serverLogs/txnTypes';
-import { startEnsemble, startStandalone, type ZkCluster } from '../support/zkServer';
-import { connectOtherClient, eventually } from '../support/zkClient';
+import { startEnsemble, startStandalone, type ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, eventually } from '../support/clients/zkClient';
 
 async function collect(items: AsyncIterable<LogSetItem>): Promise<{ zxids: bigint[]; issues: string[] }> {
   const zxids: bigint[] = [];

@@ -12,9 +12,9 @@ import { readTxnLogFile } from '../../src/zk/serverLogs/txnLogReader';
 import { readSnapshotFile } from '../../src/zk/serverLogs/snapshotReader';
 import type { Txn } from '../../src/zk/serverLogs/txnTypes';
 import type { SnapshotNode } from '../../src/zk/serverLogs/snapshotTypes';
-import { startStandalone, type ZkCluster } from '../support/zkServer';
-import { connectOtherClient, eventually } from '../support/zkClient';
-import { snapshotFormatter, txnLogToolkit, type ToolkitTxn } from '../support/zkLogTools';
+import { startStandalone, type ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, eventually } from '../support/clients/zkClient';
+import { snapshotFormatter, txnLogToolkit, type ToolkitTxn } from '../support/thirdParty/zkLogTools';
 
 /** Writes every kind of transaction a server logs: plain writes, a failed write, multis (one with a failed part), ACLs, containers and TTL nodes removed by the server, ephemerals removed with their session. */
 async function writeHistory(zk: ZkCluster): Promise<void> {

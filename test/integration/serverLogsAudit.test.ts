@@ -8,8 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runZooscope } from '../../src/cli/dispatch';
 import type { Output } from '../../src/cli/output';
-import { startStandalone, type ZkCluster } from '../support/zkServer';
-import { connectOtherClient } from '../support/zkClient';
+import { startStandalone, type ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient } from '../support/clients/zkClient';
 
 async function zooscopeLog(args: string[]): Promise<{ code: number; lines: string[]; errors: string[] }> {
   const lines: string[] = [];

@@ -9,9 +9,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runZooscope } from '../../src/cli/dispatch';
 import type { Output } from '../../src/cli/output';
-import { startSshBastion, type SshBastion } from '../support/sshServer';
-import { startStandalone, type ZkCluster } from '../support/zkServer';
-import { connectOtherClient } from '../support/zkClient';
+import { startSshBastion, type SshBastion } from '../support/servers/sshServer';
+import { startStandalone, type ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient } from '../support/clients/zkClient';
 
 async function zooscopeLog(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; lines: string[]; errors: string[] }> {
   const lines: string[] = [];

@@ -8,9 +8,9 @@ import { getEnsembleStatus } from '../../src/zk/servers/ensembleStatus';
 import { readServerTables } from '../../src/zk/servers/serverTables';
 import { ZkSession } from '../../src/zk/session/session';
 import { fourLetterWord } from '../support/ports';
-import { startProxy } from '../support/tcpProxy';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
+import { startProxy } from '../support/fakes/tcpProxy';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startEnsemble, startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const EPH_SEQ = zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
 const sessionOf = (c: OtherClient) => c.sessionId;

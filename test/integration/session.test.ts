@@ -4,9 +4,9 @@ import * as zookeeper from 'node-zookeeper-client';
 import { ZkSession } from '../../src/zk/session/session';
 import { nodeKind } from '../../src/zk/stat';
 import { WatchEvent } from '../../src/zk/session/watchRegistry';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 import { fourLetterWord } from '../support/ports';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
 
 describe('ZkSession against a real ZooKeeper', () => {
   let zk: ZkCluster;

@@ -3,9 +3,9 @@
 // and the last command's exit code.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { sharedCliBundle } from '../support/cliBundle';
-import { runZooscopeShell } from '../support/shellRunners';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { runZooscopeShell } from '../support/clients/shellRunners';
 
 describe('zooscope shell reading commands from stdin', () => {
   let zk: ZkCluster;

@@ -12,8 +12,8 @@ import { SessionOptions, ZkSession } from '../../src/zk/session/session';
 import { ZkShell } from '../../src/zk/shell';
 import { AskYesNo, optionsForConnect } from '../../src/zk/shell/connectCredentials';
 import { runInteractive } from '../../src/zk/shell/interactive';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
 
 interface Transcript { out: string; err: string }
 

@@ -10,10 +10,10 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { sharedCliBundle } from '../support/cliBundle';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { freeze, Frozen } from '../support/freeze';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { freeze, Frozen } from '../support/fakes/freeze';
 
 /** Fails the test when `script` cannot run here: a missing tool is a failed test, never a skipped one. */
 function requireScript(): void {

@@ -4,10 +4,10 @@
 // swapped; quotas set by one tool are listed by the other.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { sharedCliBundle } from '../support/cliBundle';
-import { CommandRun, runZkCli, runZooscopeShell } from '../support/shellRunners';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { CommandRun, runZkCli, runZooscopeShell } from '../support/clients/shellRunners';
 import { mapBounded } from '../../src/zk/timeouts';
 
 describe('zooscope shell speaks zkCli 3.8 (against zkCli.sh itself)', () => {

@@ -6,10 +6,10 @@
 // the path (the sentence itself is checked in VS Code by test/host/suite/shell.test.ts, from this same failure).
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { sharedCliBundle } from '../support/cliBundle';
-import { CommandRun, runZkCli, runZooscopeShell } from '../support/shellRunners';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { CommandRun, runZkCli, runZooscopeShell } from '../support/clients/shellRunners';
 import { ZkSession } from '../../src/zk/session/session';
 import { ZnodeWriter } from '../../src/zk/write';
 import { isQuotaExceeded } from '../../src/zk/tree/quota';

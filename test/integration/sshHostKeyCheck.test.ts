@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { checkBastionHostKey } from '../../src/zk/tunnel/hostKeyCheck';
 import { fetchHostKey, trustHostKey } from '../../src/zk/tunnel/hostKeys';
 import type { SshTunnelSettings } from '../../src/zk/tunnel/sshSettings';
-import { fingerprintOf, SshBastion, startSshBastion } from '../support/sshServer';
+import { fingerprintOf, SshBastion, startSshBastion } from '../support/servers/sshServer';
 
 describe('checking a bastion\'s host key before connecting', () => {
   let bastion: SshBastion;

@@ -1,5 +1,5 @@
 // Password authentication to an SSH bastion, end to end: a real sshd on loopback that checks passwords against a
-// system account of the test's own (test/support/sshPasswordUser.ts, a new random password each run), in front of a
+// system account of the test's own (test/support/servers/sshPasswordUser.ts, a new random password each run), in front of a
 // real ZooKeeper. The password opens the tunnel, a wrong one fails once with one line, and the password goes to
 // that sshd only: not into ssh's argv or environment, the session's lines, a file, a jump host or another bastion.
 import { after, before, describe, test } from 'node:test';
@@ -12,13 +12,13 @@ import { SSH_SECRET_ENV } from '../../src/cli/connectionOptions';
 import { ZkSession } from '../../src/zk/session/session';
 import { SshDialer } from '../../src/zk/tunnel/dialer';
 import type { SshTunnelSettings } from '../../src/zk/tunnel/sshSettings';
-import { sharedCliBundle } from '../support/cliBundle';
-import { openFailure } from '../support/openFailure';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { openFailure } from '../support/clients/openFailure';
 import { alive } from '../support/processes';
-import { PASSWORD_USER, resetPasswordUser } from '../support/sshPasswordUser';
-import { SshBastion, startSshBastion } from '../support/sshServer';
+import { PASSWORD_USER, resetPasswordUser } from '../support/servers/sshPasswordUser';
+import { SshBastion, startSshBastion } from '../support/servers/sshServer';
 import { eventually } from '../support/waiting';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 const count = (text: string, pattern: RegExp) => text.split('\n').filter((line) => pattern.test(line)).length;
 const ACCEPTED = new RegExp(`Accepted password for ${PASSWORD_USER} `);

@@ -1,4 +1,4 @@
-// Reaching ZooKeeper through an SSH bastion: a real sshd on loopback (test/support/sshServer.ts) in front of real
+// Reaching ZooKeeper through an SSH bastion: a real sshd on loopback (test/support/servers/sshServer.ts) in front of real
 // ZooKeeper servers. Key and agent authentication, a wrong key, an unknown and a changed host key, a tunnel killed
 // under a held lock, and failover in an ensemble behind the bastion. Every connection of the session, its probes,
 // four-letter words and AdminServer commands go through the bastion's tunnels.
@@ -16,14 +16,14 @@ import type { Dialer } from '../../src/zk/tunnel/dialer';
 import { SshDialer } from '../../src/zk/tunnel/dialer';
 import { fetchHostKey, trustHostKey } from '../../src/zk/tunnel/hostKeys';
 import type { SshTunnelSettings } from '../../src/zk/tunnel/sshSettings';
-import { ownerOf, trail } from '../support/lockHelpers';
-import { openFailure } from '../support/openFailure';
+import { ownerOf, trail } from '../support/clients/lockHelpers';
+import { openFailure } from '../support/clients/openFailure';
 import { freePort } from '../support/ports';
 import { alive } from '../support/processes';
-import { fingerprintOf, KEY_PASSPHRASE, SshBastion, startAgent, startSshBastion } from '../support/sshServer';
+import { fingerprintOf, KEY_PASSPHRASE, SshBastion, startAgent, startSshBastion } from '../support/servers/sshServer';
 import { eventually, within } from '../support/waiting';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startEnsemble, startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 /** A dialer through `settings` that records every host:port it was asked for. */
 function countingDialer(settings: SshTunnelSettings): { dialer: Dialer; dialed: string[] } {

@@ -9,12 +9,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ZkSession } from '../../src/zk/session/session';
 import { SshDialer } from '../../src/zk/tunnel/dialer';
-import { sharedCliBundle } from '../support/cliBundle';
-import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/securedZkServer';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../support/servers/securedZkServer';
 import { alive } from '../support/processes';
-import type { CommandRun } from '../support/shellRunners';
-import { SshBastion, startSshBastion } from '../support/sshServer';
-import type { TestCertificates } from '../support/testCertificates';
+import type { CommandRun } from '../support/clients/shellRunners';
+import { SshBastion, startSshBastion } from '../support/servers/sshServer';
+import type { TestCertificates } from '../support/servers/testCertificates';
 import { eventually } from '../support/waiting';
 
 function runCli(cli: string, args: string[], env: Record<string, string>): Promise<CommandRun> {

@@ -11,9 +11,9 @@ import { freePort, listensOn } from '../support/ports';
 import { sleep } from '../support/waiting';
 import { spawnSync } from 'node:child_process';
 import { processesUsing } from '../support/processes';
-import { SecuredZkServer } from '../support/securedZkServer';
-import { makeTestCertificates } from '../support/testCertificates';
-import { startStandalone, ZkCluster } from '../support/zkServer';
+import { SecuredZkServer } from '../support/servers/securedZkServer';
+import { makeTestCertificates } from '../support/servers/testCertificates';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 
 describe('test servers', () => {
   let first: ZkCluster;
@@ -88,7 +88,7 @@ describe('test servers', () => {
     // the file's after hook, kept the file's process open until the runner's timeout, and outlived it.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-half-started-'));
     const fixture = path.join(dir, 'halfStarted.test.js');
-    const support = path.join(__dirname, '..', 'support', 'zkServer.js');
+    const support = path.join(__dirname, '..', 'support', 'servers', 'zkServer.js');
     fs.writeFileSync(fixture, `
 const { before, describe, test } = require('node:test');
 const { startStandalone } = require(${JSON.stringify(support)});

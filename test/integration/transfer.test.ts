@@ -7,9 +7,9 @@ import { mapBounded } from '../../src/zk/timeouts';
 import { CopyPlan, CopyReport, executeCopy, planCopy } from '../../src/zk/compare';
 import { ExportDocument, exportSubtree, parseExport } from '../../src/zk/transfer';
 import { WriteFailure } from '../../src/zk/write';
-import { startProxy, TcpProxy } from '../support/tcpProxy';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+import { startProxy, TcpProxy } from '../support/fakes/tcpProxy';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
 
 async function exportText(session: ZkSession, root: string): Promise<{ text: string; summary: Awaited<ReturnType<typeof exportSubtree>> }> {
   const chunks: string[] = [];

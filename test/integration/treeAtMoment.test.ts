@@ -12,9 +12,9 @@ import { ZkSession } from '../../src/zk/session/session';
 import { hex } from '../../src/zk/stat';
 import { exportSubtree, parseExport, type ExportedNode } from '../../src/zk/transfer';
 import { ZnodeWriter } from '../../src/zk/write';
-import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
-import { startStandalone, type ZkCluster } from '../support/zkServer';
-import { connectOtherClient, eventually, type OtherClient } from '../support/zkClient';
+import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/fixtures/hostileFixture';
+import { startStandalone, type ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, eventually, type OtherClient } from '../support/clients/zkClient';
 
 interface Moment { zxid: bigint; time: number; nodes: Map<string, ExportedNode> }
 

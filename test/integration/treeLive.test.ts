@@ -8,12 +8,12 @@ import { ConnectionTree, FOLLOW_CHILDREN_FROM, MOST_CHILD_EVENTS_APPLIED, TreeSe
 import { sortChildren } from '../../src/zk/tree/naturalOrder';
 import { mapBounded } from '../../src/zk/timeouts';
 import { OpCode } from '../../src/zk/protocol/opcodes';
-import { startProxy, withOpCode } from '../support/tcpProxy';
+import { startProxy, withOpCode } from '../support/fakes/tcpProxy';
 import { fourLetterWord } from '../support/ports';
 import { ConnectionNode, PathNode, ZnodeNode } from '../../src/zk/tree/treeNodes';
-import { startEnsemble, startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
-import { holdRequestsFrom } from '../support/requestGate';
+import { startEnsemble, startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
+import { holdRequestsFrom } from '../support/fakes/requestGate';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 

@@ -11,14 +11,14 @@ import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
 import { takeCensus } from '../../src/zk/census';
 import type { CensusComparison, WatchCensus } from '../../src/zk/census';
-import { sharedCliBundle } from '../support/cliBundle';
-import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
+import { sharedCliBundle } from '../support/clients/cliBundle';
+import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/fixtures/hostileFixture';
 import { freePort } from '../support/ports';
 import { startKazoo } from '../support/thirdParty/kazoo';
 import { ThirdPartyClient } from '../support/thirdParty/driver';
 import { waitFor } from '../support/waiting';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
-import { startEnsemble, ZkCluster } from '../support/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
+import { startEnsemble, ZkCluster } from '../support/servers/zkServer';
 
 interface CliRun { code: number; stdout: string; stderr: string }
 

@@ -4,8 +4,8 @@ import { ZkSession } from '../../src/zk/session/session';
 import { sessionIdHex } from '../../src/zk/stat';
 import * as writes from '../../src/zk/protocol/writes';
 import { DEFAULT_MAX_REQUEST_BYTES, MAX_TTL_MS, Outcome, WriteFailure, ZnodeWriter } from '../../src/zk/write';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, eventually, OtherClient } from '../support/zkClient';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, eventually, OtherClient } from '../support/clients/zkClient';
 
 /** The failure of an outcome that must have failed. */
 function failureOf(outcome: Outcome<object>): WriteFailure {

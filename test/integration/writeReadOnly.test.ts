@@ -3,9 +3,9 @@ import * as assert from 'node:assert/strict';
 import { OpCode } from '../../src/zk/protocol/opcodes';
 import { ZkSession } from '../../src/zk/session/session';
 import { executeDeletePlan, Outcome, planRecursiveDelete, WriteFailure, ZnodeWriter } from '../../src/zk/write';
-import { startProxy, TcpProxy } from '../support/tcpProxy';
-import { startStandalone, ZkCluster } from '../support/zkServer';
-import { connectOtherClient, OtherClient } from '../support/zkClient';
+import { startProxy, TcpProxy } from '../support/fakes/tcpProxy';
+import { startStandalone, ZkCluster } from '../support/servers/zkServer';
+import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
 
 const WRITE_OPCODES = new Set<number>([
   OpCode.create, OpCode.delete, OpCode.setData, OpCode.setACL, OpCode.check, OpCode.multi, OpCode.create2,

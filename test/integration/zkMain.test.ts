@@ -1,4 +1,4 @@
-// The test ZooKeeper runner the UI tests start (test/support/zkMain.ts): a signal while its server starts must stop
+// The test ZooKeeper runner the UI tests start (test/support/servers/zkMain.ts): a signal while its server starts must stop
 // that server, not kill the runner and leave the java process behind.
 //   npx tsc -p tsconfig.test.json && node --test out/test/integration/zkMain.test.js
 import { test, after } from 'node:test';
@@ -22,7 +22,7 @@ after(() => {
 });
 
 void test('a SIGTERM while the test ZooKeeper starts stops its java process, and the runner exits 0', async () => {
-  const runner = spawn(process.execPath, [path.join(__dirname, '..', 'support', 'zkMain.js'), path.join(stateDir, 'zk.txt')], {
+  const runner = spawn(process.execPath, [path.join(__dirname, '..', 'support', 'servers', 'zkMain.js'), path.join(stateDir, 'zk.txt')], {
     env: { ...process.env, TMPDIR: stateDir },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

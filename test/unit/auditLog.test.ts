@@ -13,7 +13,7 @@ import type { LogSetItem } from '../../src/zk/serverLogs/logSet';
 import type { Txn } from '../../src/zk/serverLogs/txnTypes';
 import { runZooscope } from '../../src/cli/dispatch';
 import type { Output } from '../../src/cli/output';
-import { logFile, records } from '../support/serverLogFixtures';
+import { logFile, records } from '../support/fixtures/serverLogFixtures';
 
 const REAL = [
   '2026-11-28 23:31:59,765 INFO audit.Slf4jAuditLogger: user=root\toperation=serverStart\tresult=success',

@@ -1,6 +1,6 @@
 // Every reader of what a server sends is bounded: a peer that sends an impossible frame length, garbage, or an answer
 // that never ends costs one clear error (a dropped connection with its reason, a rejected call), never a crash, an
-// allocation of gigabytes or a wait without end. The peers are real sockets on loopback (test/support/fakePeers).
+// allocation of gigabytes or a wait without end. The peers are real sockets on loopback (test/support/fakes/fakePeers).
 import { after, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ConnectFailure, SessionState, ZkSession } from '../../src/zk/session/session';
@@ -8,8 +8,8 @@ import { DEFAULT_MAX_FRAME_BYTES } from '../../src/zk/protocol/frameReader';
 import { MAX_ANSWER_BYTES } from '../../src/zk/servers/fourLetterWords';
 import { AdminUnavailableError, askAdmin, askWord } from '../../src/zk/servers/serverCommands';
 import { probeServer } from '../../src/zk/probes/serverProbe';
-import { connectResponse, FakeServer, flood, frame, PeerConnection, startFakeZooKeeper, startHttpPeer, startRawPeer } from '../support/fakePeers';
-import { eventually } from '../support/zkClient';
+import { connectResponse, FakeServer, flood, frame, PeerConnection, startFakeZooKeeper, startHttpPeer, startRawPeer } from '../support/fakes/fakePeers';
+import { eventually } from '../support/clients/zkClient';
 
 const peers: FakeServer[] = [];
 const sessions: ZkSession[] = [];

@@ -12,7 +12,7 @@ import { locksCommand } from '../../src/cli/commands/locks/locks';
 import { runZooscope } from '../../src/cli/dispatch';
 import { createOutput } from '../../src/cli/output';
 import { DEFAULT_RECORDING_LIMIT_BYTES, LockRecorder, RecordingWriter } from '../../src/zk/history';
-import { snapshot, T0 } from './lockHistoryFixtures';
+import { snapshot, T0 } from '../support/fixtures/lockHistoryFixtures';
 
 function sink(): { stream: Writable; text: () => string } {
   const chunks: string[] = [];

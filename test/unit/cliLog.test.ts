@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runZooscope } from '../../src/cli/dispatch';
 import type { Output } from '../../src/cli/output';
-import { logFile, records } from '../support/serverLogFixtures';
+import { logFile, records } from '../support/fixtures/serverLogFixtures';
 
 test('zooscope log --json: one JSON line a transaction, data as text or base64, a torn file one stderr line', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-log-'));

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { absolutePath, comparePaths, CopyPlan, CopyStep, emptySnapshot, entriesParentsFirst, inPathOrder, parentsFirst, planForShowing, recordBytesUnder, sortPaths } from '../../src/zk/compare';
 import { createBody } from '../../src/zk/protocol/writes';
-import { HOSTILE_NAMES } from '../support/hostileFixture';
+import { HOSTILE_NAMES } from '../support/fixtures/hostileFixture';
 
 test('sortPaths orders paths as sort(comparePaths) does (names that start others, characters below "/", hostile names)', () => {
   const names = ['a', 'a-b', 'a.b', 'a b', 'ab', 'b', 'Z', '0', '!', 'ünï', '日本', '\u{1F600}', 'seq-0000000007', ...Object.values(HOSTILE_NAMES)];

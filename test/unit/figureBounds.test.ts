@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { participantBounds, participantKey } from '../../src/zk/history/figureBounds';
 import { lockFigures } from '../../src/zk/history/figures';
-import { chainHistory, T0 } from './timelineFixtures';
+import { chainHistory, T0 } from '../support/fixtures/timelineFixtures';
 
 test('a participant found already holding is a bound, one seen throughout is exact; a gap on its lock bounds all in it', () => {
   const history = chainHistory({ nodes: 3, holdMs: 100 });

@@ -8,7 +8,7 @@ import { END_CODES, type LockFigures, type TimelineData } from '../../src/shared
 import { parseJsonText, toJsonText, type HostMessage, type JsonText } from '../../src/shared/lockQueueMessages';
 import { lockFigures } from '../../src/zk/history/figures';
 import { timelineData } from '../../src/zk/history/timeline';
-import { chainHistory, T0 } from './timelineFixtures';
+import { chainHistory, T0 } from '../support/fixtures/timelineFixtures';
 
 test('the timeline and figures cross as typed JSON text and come back equal', () => {
   const history = chainHistory({ nodes: 3, holdMs: 1000 });

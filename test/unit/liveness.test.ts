@@ -7,8 +7,8 @@ import * as assert from 'node:assert/strict';
 import type * as net from 'node:net';
 import { SessionState, ZkSession } from '../../src/zk/session/session';
 import { Liveness, LivenessLink, livenessTimings } from '../../src/zk/protocol/liveness';
-import { connectResponse, FakeServer, startFakeZooKeeper } from '../support/fakePeers';
-import { eventually } from '../support/zkClient';
+import { connectResponse, FakeServer, startFakeZooKeeper } from '../support/fakes/fakePeers';
+import { eventually } from '../support/clients/zkClient';
 
 const peers: FakeServer[] = [];
 const sessions: ZkSession[] = [];

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { END_CODES, LockHistory, LockRecorder, lockFigures, timelineData } from '../../src/zk/history';
-import { snapshot, T0 } from './lockHistoryFixtures';
+import { snapshot, T0 } from '../support/fixtures/lockHistoryFixtures';
 
 /** A hand-over chain on /L: A found holding, B takes over, C takes over, C's session ends while B queues again. */
 function handOvers(): LockRecorder {

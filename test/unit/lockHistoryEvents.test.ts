@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { RecipeId } from '../../src/zk/analysis';
 import { HistoryInterval, LockHistory, LockRecorder } from '../../src/zk/history';
 import type { NodeDetails } from '../../src/zk/history/members';
-import { snapshot, T0 } from './lockHistoryFixtures';
+import { snapshot, T0 } from '../support/fixtures/lockHistoryFixtures';
 
 /** A kazoo lock node name: `c` repeated as its guid, then the sequence. */
 const k = (c: string, sequence: number, marker = '__lock__') => `${c.repeat(32)}${marker}${String(sequence).padStart(10, '0')}`;

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { CancelledError, loadRecordingFile, writeHistoryRecording } from '../../src/zk/history/historyFiles';
 import { parseRecording } from '../../src/zk/history/recordingFile';
 import { timelineData } from '../../src/zk/history/timeline';
-import { chainHistory, T0 } from './timelineFixtures';
+import { chainHistory, T0 } from '../support/fixtures/timelineFixtures';
 
 test('an exported history reads back as the same timeline: closed and open intervals, gaps, queue samples', async () => {
   const history = chainHistory({ nodes: 12_000, locks: 2, sessions: 3, lastOpen: true });

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { LockHistory, LockRecorder, parseRecording, writeTraceFromHistory, writeTraceFromRecording, readRecording, readRotatedRecording, recordingFiles, RecordingFormatError, RecordingWriter } from '../../src/zk/history';
-import { snapshot, T0 } from './lockHistoryFixtures';
+import { snapshot, T0 } from '../support/fixtures/lockHistoryFixtures';
 
 function tempFile(name: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-history-'));

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { writeTraceFromHistory } from '../../src/zk/history';
 import { CancelledError } from '../../src/zk/history/historyFiles';
-import { chainHistory } from './timelineFixtures';
+import { chainHistory } from '../support/fixtures/timelineFixtures';
 
 /** A file stream that takes its time: each chunk is written a turn of the event loop later. */
 function slowWritable(): { stream: Writable; written: () => { bytes: number; slices: number; head: string; tail: string } } {

@@ -9,7 +9,7 @@ import { isExact, lockFigures, LockRecorder, type HistoryInterval } from '../../
 import { escapeLabelValue, formatFor, LockMetrics, OTHER_LOCKS, DURATION_BUCKETS } from '../../src/zk/metrics';
 import { listenAddressOf, MetricsServer } from '../../src/cli/metricsServer';
 import { UsageError } from '../../src/cli/args';
-import { snapshot, T0 } from './lockHistoryFixtures';
+import { snapshot, T0 } from '../support/fixtures/lockHistoryFixtures';
 
 const PROMETHEUS_ACCEPT = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
 

@@ -10,7 +10,7 @@ import { logSource, readLogSet, type LogSetItem, type LogSource } from '../../sr
 import { nodeHistory, nodeHistoryFromIndex, type HistoryItem } from '../../src/zk/serverLogs/nodeHistory';
 import type { LogBound } from '../../src/zk/serverLogs/txnFilter';
 import { TxnType } from '../../src/zk/serverLogs/txnOpCodes';
-import { type FixtureTxn, logFile, records } from '../support/serverLogFixtures';
+import { type FixtureTxn, logFile, records } from '../support/fixtures/serverLogFixtures';
 
 /** A small pseudo-random generator: the same workload every run. */
 function random(seed: number): () => number {

@@ -5,7 +5,7 @@ import { auditFields } from '../../src/zk/serverLogs/auditJoin';
 import { txnJson } from '../../src/cli/commands/log/txnJson';
 import { TxnType } from '../../src/zk/serverLogs/txnOpCodes';
 import { decodeTxnPayload } from '../../src/zk/serverLogs/txnPayload';
-import { records, txnPayload } from '../support/serverLogFixtures';
+import { records, txnPayload } from '../support/fixtures/serverLogFixtures';
 
 const binary = Buffer.from([0xff, 0xfe, 0x00, 0x41]);
 const cases = [

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { runZooscope } from '../../src/cli/dispatch';
 import type { Output } from '../../src/cli/output';
 import { TxnType } from '../../src/zk/serverLogs/txnOpCodes';
-import { logEntry, logFileHeader, records, snapshotFile, txnPayload, type FixtureTxn } from '../support/serverLogFixtures';
+import { logEntry, logFileHeader, records, snapshotFile, txnPayload, type FixtureTxn } from '../support/fixtures/serverLogFixtures';
 
 const NAME = '\u202Eevil';
 const lock = (n: number) => `/locks/${NAME}/_c_0f0e0d0c-0b0a-0908-0706-050403020100-lock-${String(n).padStart(10, '0')}`;

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { logRange, momentOutsideLogs, utcText } from '../../src/zk/serverLogs/logRange';
 import { logSource } from '../../src/zk/serverLogs/logSet';
 import { TxnType } from '../../src/zk/serverLogs/txnOpCodes';
-import { logFile, records, type FixtureTxn } from '../support/serverLogFixtures';
+import { logFile, records, type FixtureTxn } from '../support/fixtures/serverLogFixtures';
 
 const T0 = 1_796_000_000_000n; // 2026-11-30
 const at = (zxid: bigint): FixtureTxn => ({ zxid, type: TxnType.create, record: records.create(`/n${zxid}`, '', false, Number(zxid)), session: 0x100000abcn, time: T0 + zxid * 1000n });

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { decodeMeaning, meaningJson, mightHaveMeaning } from '../../src/zk/meaning';
-import { bytes, fixtures, hbaseFramed, pb } from './meaningFixtures';
+import { bytes, fixtures, hbaseFramed, pb } from '../support/fixtures/meaningFixtures';
 
 for (const f of fixtures) {
   test(`decodes ${f.name}`, () => {

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { decoders, meaningContextPaths } from '../../src/zk/meaning';
 import { MeaningContext, plainTranslate } from '../../src/zk/meaning/types';
 import { hasHiddenCharacters } from '../../src/shared/visibleText';
-import { bytes, fixtures } from './meaningFixtures';
+import { bytes, fixtures } from '../support/fixtures/meaningFixtures';
 
 /** A small deterministic generator, so a failure repeats. */
 function random(seed: number): () => number {

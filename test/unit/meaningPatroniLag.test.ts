@@ -7,8 +7,8 @@ import { decodeMeaning, meaningContextPaths, meaningJson, readMeaningContext } f
 import { humanBytes } from '../../src/zk/meaning/decoding';
 import type { MeaningContext } from '../../src/zk/meaning';
 import { hasHiddenCharacters } from '../../src/shared/visibleText';
-import { bytes } from './meaningFixtures';
-import { LEADER_LSN, legacyOptimePath, memberPath, MIB, statusPath, touchMemberRecord, writeLeaderOptimeValue, writeStatusValue } from './patroniLagFixtures';
+import { bytes } from '../support/fixtures/meaningFixtures';
+import { LEADER_LSN, legacyOptimePath, memberPath, MIB, statusPath, touchMemberRecord, writeLeaderOptimeValue, writeStatusValue } from '../support/fixtures/patroniLagFixtures';
 
 const withStatus = (optime: unknown): MeaningContext => new Map([[statusPath, writeStatusValue(optime)], [legacyOptimePath, null]]);
 const decodeMember = (data: Uint8Array, context?: MeaningContext, name = 'pg2') => {

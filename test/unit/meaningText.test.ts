@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { decodeMeaning, decoders, Meaning } from '../../src/zk/meaning';
 import { fieldLines, flatFields, meaningHeading, meaningLines } from '../../src/zk/meaning/meaningText';
 import { plainTranslate } from '../../src/zk/meaning/types';
-import { FORGED_ROW, forgedLines, HOSTILE_BROKER, HOSTILE_BROKER_PATH, RAW_HIDDEN } from '../support/hostileFixture';
+import { FORGED_ROW, forgedLines, HOSTILE_BROKER, HOSTILE_BROKER_PATH, RAW_HIDDEN } from '../support/fixtures/hostileFixture';
 
 test('the hostile Kafka broker: no forged leader row and no raw override in the lines of its meaning', () => {
   const meaning = decodeMeaning(HOSTILE_BROKER_PATH, HOSTILE_BROKER);

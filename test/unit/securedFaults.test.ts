@@ -2,7 +2,7 @@
 // ServerHello, a peer that completes a real TLS handshake and then sends garbage, a peer that grants a session and
 // then answers the SASL exchange with garbage or not at all. Each costs one clear line (no stack trace, no
 // password), a session that gives up or retries as designed within its deadline, and no crash; close() leaves
-// nothing that keeps the process alive. The peers are real sockets on loopback (test/support/securedPeers).
+// nothing that keeps the process alive. The peers are real sockets on loopback (test/support/fakes/securedPeers).
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -11,12 +11,12 @@ import { ConnectFailure, SessionOptions, SessionState, ZkSession } from '../../s
 import { DEFAULT_MAX_FRAME_BYTES } from '../../src/zk/protocol/frameReader';
 import { OpCode } from '../../src/zk/protocol/opcodes';
 import { handshakeTimeoutLine } from '../../src/zk/security/tlsFailure';
-import type { FakeServer } from '../support/fakePeers';
-import { RAW_HIDDEN } from '../support/hostileFixture';
+import type { FakeServer } from '../support/fakes/fakePeers';
+import { RAW_HIDDEN } from '../support/fixtures/hostileFixture';
 import {
   grantedSession, replyFrame, requestHeader, saslReply, ScriptedConnection, ScriptedPeer, startScriptedPeer, startSilentPeer,
   temporaryServerCertificate,
-} from '../support/securedPeers';
+} from '../support/fakes/securedPeers';
 
 const PASSWORD = 'hunter2-very-secret';
 

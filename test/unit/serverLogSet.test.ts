@@ -8,7 +8,7 @@ import { nodeHistory, type HistoryEntry } from '../../src/zk/serverLogs/nodeHist
 import { parseLogBound, txnMatcher } from '../../src/zk/serverLogs/txnFilter';
 import { TxnType } from '../../src/zk/serverLogs/txnOpCodes';
 import type { Txn } from '../../src/zk/serverLogs/txnTypes';
-import { type FixtureTxn, logFile, records } from '../support/serverLogFixtures';
+import { type FixtureTxn, logFile, records } from '../support/fixtures/serverLogFixtures';
 
 const setData = (zxid: bigint, session = 0x100000abcn): FixtureTxn => ({ zxid, session, type: TxnType.setData, record: records.setData('/x', `v${zxid}`, Number(zxid & 0xffffn)) });
 

@@ -8,7 +8,7 @@ import { compress } from 'snappyjs';
 import { Readable } from 'node:stream';
 import { readSnapshot, readSnapshotFile } from '../../src/zk/serverLogs/snapshotReader';
 import type { SnapshotReadItem } from '../../src/zk/serverLogs/snapshotTypes';
-import { snapshotFile, type FixtureSnapshot } from '../support/serverLogFixtures';
+import { snapshotFile, type FixtureSnapshot } from '../support/fixtures/serverLogFixtures';
 
 async function collect(items: AsyncIterable<SnapshotReadItem>): Promise<SnapshotReadItem[]> {
   const out: SnapshotReadItem[] = [];

@@ -5,7 +5,7 @@ import { readTxnLog, type TxnLogItem } from '../../src/zk/serverLogs/txnLogReade
 import { adler32 } from '../../src/zk/serverLogs/adler32';
 import type { Txn } from '../../src/zk/serverLogs/txnTypes';
 import { hex } from '../../src/zk/stat';
-import { logEntry, logFile, logFileHeader, plainAdler32, records, txnPayload, type FixtureTxn } from '../support/serverLogFixtures';
+import { logEntry, logFile, logFileHeader, plainAdler32, records, txnPayload, type FixtureTxn } from '../support/fixtures/serverLogFixtures';
 
 async function readAll(bytes: Buffer, chunk = 7): Promise<TxnLogItem[]> {
   const chunks: Buffer[] = [];

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { bastionProblem, jumpsProblem, splitJumps } from '../../src/vscode/connections/sshFormChecks';
 import { connectionTooltip, Translate } from '../../src/vscode/core/connectionTooltip';
-import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
+import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/fixtures/hostileFixture';
 
 const english: Translate = (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
 

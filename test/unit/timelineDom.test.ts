@@ -9,10 +9,10 @@ import { lockFigures } from '../../src/zk/history/figures';
 import { participantBounds } from '../../src/zk/history/figureBounds';
 import { timelineData } from '../../src/zk/history/timeline';
 import { LockHistory } from '../../src/zk/history/history';
-import { launchChromium } from '../support/chromium';
-import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
-import { chainHistory, T0 } from './timelineFixtures';
-import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from './webviewPage';
+import { launchChromium } from '../support/servers/chromium';
+import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/fixtures/hostileFixture';
+import { chainHistory, T0 } from '../support/fixtures/timelineFixtures';
+import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from '../support/fixtures/webviewPage';
 
 const XSS = '<img src=x onerror="window.__xss=1">';
 const NAMES = [HOSTILE_NAMES.rtlOverride, XSS, HOSTILE_NAMES.zeroWidth];

@@ -7,9 +7,9 @@ import { timelineData } from '../../src/zk/history/timeline';
 import { anomaliesInView, buildLanes, EARLIEST_TIME, frameOf, intervalAt, mergedUpright, MIN_LIVE_SPAN_MS, MIN_REPLAY_SPAN_MS, recordedWindow, zoomed } from '../../src/webview/lockQueue/timelineLayout';
 import { LockHistory } from '../../src/zk/history/history';
 import { anomalyText, gapText, intervalText } from '../../src/webview/lockQueue/timelineText';
-import { chainHistory, T0 } from './timelineFixtures';
-import { testStrings } from './webviewPage';
-import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/hostileFixture';
+import { chainHistory, T0 } from '../support/fixtures/timelineFixtures';
+import { testStrings } from '../support/fixtures/webviewPage';
+import { HOSTILE_NAMES, RAW_HIDDEN } from '../support/fixtures/hostileFixture';
 
 test('a frame draws only the intervals that overlap its window, on the lanes on screen', () => {
   const data = timelineData(chainHistory({ nodes: 1000, holdMs: 10 }));

@@ -11,7 +11,7 @@ import { treeAtMoment } from '../../src/zk/serverLogs/treeAtMoment';
 import { TxnType } from '../../src/zk/serverLogs/txnOpCodes';
 import type { Txn } from '../../src/zk/serverLogs/txnTypes';
 import { replayedStat } from '../../src/zk/transfer/exportReplayed';
-import { logFile, records, snapshotFile, type FixtureTxn } from '../support/serverLogFixtures';
+import { logFile, records, snapshotFile, type FixtureTxn } from '../support/fixtures/serverLogFixtures';
 
 const T0 = 1_700_000_000_000n;
 const at = (zxid: bigint, type: number, record: Buffer, session = 0x100000abcn): FixtureTxn => ({ zxid, type, record, session, time: T0 + zxid * 1000n });

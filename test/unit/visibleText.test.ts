@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { hasHiddenCharacters, shortened, visibleText } from '../../src/shared/visibleText';
 import { iconSafe, linkSafe, markdownSafe, promptSafe, withIcons } from '../../src/vscode/common/untrustedText';
 import { parseLocation, uriPathFor, visiblePath, znodePathOf } from '../../src/vscode/common/znodeUriPath';
-import { ANSI_TEXT, HOSTILE_NAMES, LONG_NAME, RAW_HIDDEN, UNESCAPED_ICON, VSCODE_LINK } from '../support/hostileFixture';
+import { ANSI_TEXT, HOSTILE_NAMES, LONG_NAME, RAW_HIDDEN, UNESCAPED_ICON, VSCODE_LINK } from '../support/fixtures/hostileFixture';
 
 test('bidi, zero-width, format and control characters are written out as [U+XXXX]', () => {
   assert.equal(visibleText(HOSTILE_NAMES.rtlOverride), 'invoice-[U+202E]gnp.exe');

@@ -9,7 +9,7 @@ import type { WatchCensus } from '../../src/zk/census/model';
 import { MAX_PREFIXES_PER_SESSION, OTHER_PREFIX, WatchTally } from '../../src/zk/census/tally';
 import { derivedChildWatches, fanOutOf } from '../../src/zk/census/watchFigures';
 import { askWordLines, WordRefusedError } from '../../src/zk/servers/serverCommands';
-import { FakeServer, startRawPeer } from '../support/fakePeers';
+import { FakeServer, startRawPeer } from '../support/fakes/fakePeers';
 import { costText } from '../../src/cli/commands/watches/format';
 import { censusRows } from '../../src/vscode/watchCensus/censusRows';
 import { takeCensus } from '../../src/zk/census/census';

@@ -9,8 +9,8 @@ import { DeltaMessage, ModelMessage, ModelReceiver, ModelSender } from '../../sr
 import { anomalyKey, type LockAnalysis } from '../../src/shared/lockAnalysis';
 import { RowModel } from '../../src/webview/lockQueue/rowModel';
 import type { Row } from '../../src/webview/lockQueue/rows';
-import { randomAnalysis, randomChange, seeded } from './webviewDeltaModels';
-import { fixtureAnalysis } from './webviewFixtures';
+import { randomAnalysis, randomChange, seeded } from '../support/fixtures/webviewDeltaModels';
+import { fixtureAnalysis } from '../support/fixtures/webviewFixtures';
 
 /** As the host words them: enough that a changed fact changes the text. */
 function texts(a: LockAnalysis): Record<string, AnomalyText> {

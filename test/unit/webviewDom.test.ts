@@ -6,11 +6,11 @@ import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { toJsonText, type HostMessage, type LockQueuePanelState, type PanelCapabilities, type WebviewMessage } from '../../src/shared/lockQueueMessages';
 import type { LockAnalysis } from '../../src/shared/lockAnalysis';
-import { launchChromium } from '../support/chromium';
-import { fixtureAnalysis, fixtureQueue } from './webviewFixtures';
+import { launchChromium } from '../support/servers/chromium';
+import { fixtureAnalysis, fixtureQueue } from '../support/fixtures/webviewFixtures';
 import { ModelSender } from '../../src/shared/lockQueueSync';
-import { randomChange, seeded } from './webviewDeltaModels';
-import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from './webviewPage';
+import { randomChange, seeded } from '../support/fixtures/webviewDeltaModels';
+import { bundleFrontEnd, FrontEnd, openFrontEnd, testStrings } from '../support/fixtures/webviewPage';
 
 const STATE: LockQueuePanelState = { connectionId: 'c1', root: '/locks/orders', mode: 'queue' };
 const ALL: PanelCapabilities = { canAcquire: true, canRelease: true, canForceRelease: true };

@@ -7,7 +7,7 @@ import { formatDuration, fmt } from '../../src/webview/lockQueue/format';
 import { ROW_HEIGHTS, scrollToReveal, visibleWindow } from '../../src/webview/lockQueue/layout';
 import { buildRows, RowModel } from '../../src/webview/lockQueue/rowModel';
 import { ParticipantRow, planPatch as planPatchOf, Row } from '../../src/webview/lockQueue/rows';
-import { fixtureAnalysis } from './webviewFixtures';
+import { fixtureAnalysis } from '../support/fixtures/webviewFixtures';
 
 const planPatch = (rendered: ReadonlyMap<string, string>, rows: Row[], start: number, end: number) => planPatchOf(rendered, { row: (i) => rows[i] }, start, end);
 const participants = (rows: Row[]) => rows.filter((r): r is ParticipantRow => r.kind === 'participant');

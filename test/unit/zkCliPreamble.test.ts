@@ -1,7 +1,7 @@
 // What the shell-parity tests compare: zkCli's output without its preamble, however its connection report lands.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { stripZkCliPreamble } from '../support/shellRunners';
+import { stripZkCliPreamble } from '../support/clients/shellRunners';
 
 const SERVER = '127.0.0.1:2181';
 const CONNECTING = `Connecting to ${SERVER}\n`;

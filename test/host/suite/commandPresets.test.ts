@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
-import { connectOtherClient, OtherClient } from '../../support/zkClient';
+import { connectOtherClient, OtherClient } from '../../support/clients/zkClient';
 import { existsVia, services, testZk, znodeAt } from './zooscope';
 
 const ID = 'host-presets';

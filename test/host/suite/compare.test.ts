@@ -5,11 +5,11 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import type { CompareItem } from '../../../src/vscode/compare/compareResults';
-import { HOSTILE_NAMES, RAW_HIDDEN, VSCODE_LINK } from '../../support/hostileFixture';
+import { HOSTILE_NAMES, RAW_HIDDEN, VSCODE_LINK } from '../../support/fixtures/hostileFixture';
 import type { CopyPlan } from '../../../src/zk/compare';
 import { planDocument } from '../../../src/vscode/compare/compareTexts';
-import { startStandalone, ZkCluster } from '../../support/zkServer';
-import { connectOtherClient, OtherClient } from '../../support/zkClient';
+import { startStandalone, ZkCluster } from '../../support/servers/zkServer';
+import { connectOtherClient, OtherClient } from '../../support/clients/zkClient';
 import { existsVia, services, testZk } from './zooscope';
 
 const LEFT = 'host-compare-left';

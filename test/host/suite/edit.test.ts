@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { queryFor, uriPathFor } from '../../../src/vscode/common/znodeUriPath';
 import type { TestApi } from '../../../src/vscode/testApi';
 import { ZnodeWriter } from '../../../src/zk/write';
-import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
+import { connectOtherClient, eventually, OtherClient } from '../../support/clients/zkClient';
 import { services, testZk } from './zooscope';
 
 const ID = 'host-edit';

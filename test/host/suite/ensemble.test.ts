@@ -4,7 +4,7 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { EnsembleNode } from '../../../src/vscode/ensemble/ensembleItems';
 import type { TestApi } from '../../../src/vscode/testApi';
-import { eventually } from '../../support/zkClient';
+import { eventually } from '../../support/clients/zkClient';
 import { services, testZk } from './zooscope';
 
 const ID = 'host-ensemble';

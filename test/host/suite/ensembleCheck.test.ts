@@ -4,10 +4,10 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
-import { freeze, Frozen } from '../../support/freeze';
-import { HOSTILE_DATA, HOSTILE_NAMES, RAW_HIDDEN, UNESCAPED_ICON, VSCODE_LINK } from '../../support/hostileFixture';
-import { connectOtherClient, OtherClient } from '../../support/zkClient';
-import { startEnsemble, ZkCluster, ZkMember } from '../../support/zkServer';
+import { freeze, Frozen } from '../../support/fakes/freeze';
+import { HOSTILE_DATA, HOSTILE_NAMES, RAW_HIDDEN, UNESCAPED_ICON, VSCODE_LINK } from '../../support/fixtures/hostileFixture';
+import { connectOtherClient, OtherClient } from '../../support/clients/zkClient';
+import { startEnsemble, ZkCluster, ZkMember } from '../../support/servers/zkServer';
 import { services, znodeAt } from './zooscope';
 
 const ID = 'host-ensemble-check';

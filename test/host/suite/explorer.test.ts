@@ -8,7 +8,7 @@ import * as zookeeper from 'node-zookeeper-client';
 import type { ConnectionNode, TreeNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import type { TestApi } from '../../../src/vscode/testApi';
 import { askWord } from '../../../src/zk/servers/serverCommands';
-import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
+import { connectOtherClient, eventually, OtherClient } from '../../support/clients/zkClient';
 import { label, nextChange, services, testZk } from './zooscope';
 
 const ID = 'host-explorer';

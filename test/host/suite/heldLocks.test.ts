@@ -10,9 +10,9 @@ import type { LockSnapshot } from '../../../src/zk/locks';
 import type { HeldLockNode } from '../../../src/vscode/heldLocks/heldLocksView';
 import { positionText } from '../../../src/vscode/heldLocks/lockTexts';
 import type { TestApi } from '../../../src/vscode/testApi';
-import { closeSessionAsTwin, ownerOf } from '../../support/lockHelpers';
-import { startProxy } from '../../support/tcpProxy';
-import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
+import { closeSessionAsTwin, ownerOf } from '../../support/clients/lockHelpers';
+import { startProxy } from '../../support/fakes/tcpProxy';
+import { connectOtherClient, eventually, OtherClient } from '../../support/clients/zkClient';
 import { services, testZk } from './zooscope';
 import { captureWindow, writingSettings } from './heldLocksHelpers';
 

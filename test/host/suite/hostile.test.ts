@@ -1,4 +1,4 @@
-// The hostile fixture (test/support/hostileFixture.ts) through every command that can quote a name or data, inside
+// The hostile fixture (test/support/fixtures/hostileFixture.ts) through every command that can quote a name or data, inside
 // a real VS Code against a real ZooKeeper: what each surface was handed must carry no link VS Code would render, no
 // `$(icon)` an icon surface would render, and no raw bidi, zero-width or control character.
 import * as assert from 'node:assert';
@@ -12,8 +12,8 @@ import type { TestApi } from '../../../src/vscode/testApi';
 import type { ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import { forceRelease } from '../../../src/vscode/lockQueue/lockActions';
 import { visibleText } from '../../../src/shared/visibleText';
-import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
-import { HOSTILE_DATA, HOSTILE_NAMES, LONG_NAME, RAW_HIDDEN, UNESCAPED_ICON, VSCODE_LINK } from '../../support/hostileFixture';
+import { connectOtherClient, eventually, OtherClient } from '../../support/clients/zkClient';
+import { HOSTILE_DATA, HOSTILE_NAMES, LONG_NAME, RAW_HIDDEN, UNESCAPED_ICON, VSCODE_LINK } from '../../support/fixtures/hostileFixture';
 import { existsVia, services, testZk, znodeAt } from './zooscope';
 
 const ID = 'host-hostile';

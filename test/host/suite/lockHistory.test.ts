@@ -13,8 +13,8 @@ import type { TestApi } from '../../../src/vscode/testApi';
 import { buildLanes } from '../../../src/webview/lockQueue/timelineLayout';
 import { readRecording } from '../../../src/zk/history/recordingFile';
 import type { TimelineData } from '../../../src/zk/history/timeline';
-import { LockQueueClients, startLockQueue } from '../../support/lockQueueClients';
-import { connectOtherClient } from '../../support/zkClient';
+import { LockQueueClients, startLockQueue } from '../../support/clients/lockQueueClients';
+import { connectOtherClient } from '../../support/clients/zkClient';
 import { watchPanel } from './lockPanelWatch';
 import { services, testZk } from './zooscope';
 

@@ -7,8 +7,8 @@ import type { ActionRequest, LockQueuePanelState } from '../../../src/shared/loc
 import { LockPanels } from '../../../src/vscode/lockQueue/lockPanels';
 import type { LockQueuePanel } from '../../../src/vscode/lockQueue/lockQueuePanel';
 import type { TestApi } from '../../../src/vscode/testApi';
-import { LockQueueClients, startLockQueue } from '../../support/lockQueueClients';
-import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
+import { LockQueueClients, startLockQueue } from '../../support/clients/lockQueueClients';
+import { connectOtherClient, eventually, OtherClient } from '../../support/clients/zkClient';
 import { watchPanel } from './lockPanelWatch';
 import { existsVia, services, testZk } from './zooscope';
 

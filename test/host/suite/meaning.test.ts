@@ -4,10 +4,10 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
-import { connectOtherClient, OtherClient } from '../../support/zkClient';
-import { fixtures } from '../../unit/meaningFixtures';
-import { LEADER_LSN, MIB, touchMemberRecord, writeStatusValue } from '../../unit/patroniLagFixtures';
-import { FORGED_ROW, forgedLines, HOSTILE_BROKER, HOSTILE_BROKER_PATH } from '../../support/hostileFixture';
+import { connectOtherClient, OtherClient } from '../../support/clients/zkClient';
+import { fixtures } from '../../support/fixtures/meaningFixtures';
+import { LEADER_LSN, MIB, touchMemberRecord, writeStatusValue } from '../../support/fixtures/patroniLagFixtures';
+import { FORGED_ROW, forgedLines, HOSTILE_BROKER, HOSTILE_BROKER_PATH } from '../../support/fixtures/hostileFixture';
 import { nextChange, services, testZk, znodeAt } from './zooscope';
 
 const ID = 'host-meaning';

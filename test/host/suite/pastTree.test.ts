@@ -7,9 +7,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import type { PastRootNode, TreeNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
-import { HOSTILE_NAMES, RAW_HIDDEN } from '../../support/hostileFixture';
-import { startStandalone, ZkCluster } from '../../support/zkServer';
-import { connectOtherClient, eventually } from '../../support/zkClient';
+import { HOSTILE_NAMES, RAW_HIDDEN } from '../../support/fixtures/hostileFixture';
+import { startStandalone, ZkCluster } from '../../support/servers/zkServer';
+import { connectOtherClient, eventually } from '../../support/clients/zkClient';
 import { label, services, znodeAt } from './zooscope';
 
 const ID = 'host-past-tree';

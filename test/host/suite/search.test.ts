@@ -4,7 +4,7 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import type { PathNode } from '../../../src/zk/tree/treeNodes';
-import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
+import { connectOtherClient, eventually, OtherClient } from '../../support/clients/zkClient';
 import { services, testZk } from './zooscope';
 
 const ID = 'host-search';

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
-import { eventually } from '../../support/zkClient';
+import { eventually } from '../../support/clients/zkClient';
 import { services, testZk } from './zooscope';
 
 type Show = (message: unknown, options?: unknown, ...items: unknown[]) => Thenable<unknown>;

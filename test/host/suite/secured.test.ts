@@ -4,11 +4,11 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
-import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../../support/securedZkServer';
-import { CLIENT_PFX_PASSPHRASE } from '../../support/testCertificates';
+import { SASL_USERS, SecuredZkServer, temporaryCertificates } from '../../support/servers/securedZkServer';
+import { CLIENT_PFX_PASSPHRASE } from '../../support/servers/testCertificates';
 import { getEnsembleStatus } from '../../../src/zk/servers/ensembleStatus';
 import { prepareTls } from '../../../src/zk/security/tlsSettings';
-import { eventually } from '../../support/zkClient';
+import { eventually } from '../../support/clients/zkClient';
 import { services } from './zooscope';
 
 const ID = 'host-secured';

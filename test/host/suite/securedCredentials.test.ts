@@ -5,8 +5,8 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import * as zookeeper from 'node-zookeeper-client';
 import type { TestApi } from '../../../src/vscode/testApi';
-import { SASL_USERS, securedServerForSuite } from '../../support/securedZkServer';
-import { eventually } from '../../support/zkClient';
+import { SASL_USERS, securedServerForSuite } from '../../support/servers/securedZkServer';
+import { eventually } from '../../support/clients/zkClient';
 import { services } from './zooscope';
 
 const ID = 'host-sasl-credentials';

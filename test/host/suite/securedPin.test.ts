@@ -6,8 +6,8 @@ import { X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { TestApi } from '../../../src/vscode/testApi';
 import { NAME_CHECK_OFF_NEEDS_TRUST } from '../../../src/zk/security/tlsSettings';
-import { SecuredZkServer, temporaryCertificates } from '../../support/securedZkServer';
-import { eventually } from '../../support/zkClient';
+import { SecuredZkServer, temporaryCertificates } from '../../support/servers/securedZkServer';
+import { eventually } from '../../support/clients/zkClient';
 import { services } from './zooscope';
 
 const PINNED = 'host-pinned';

@@ -6,9 +6,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as zookeeper from 'node-zookeeper-client';
 import type { TestApi } from '../../../src/vscode/testApi';
-import { HOSTILE_NAMES, RAW_HIDDEN } from '../../support/hostileFixture';
-import { startStandalone, ZkCluster } from '../../support/zkServer';
-import { connectOtherClient, OtherClient } from '../../support/zkClient';
+import { HOSTILE_NAMES, RAW_HIDDEN } from '../../support/fixtures/hostileFixture';
+import { startStandalone, ZkCluster } from '../../support/servers/zkServer';
+import { connectOtherClient, OtherClient } from '../../support/clients/zkClient';
 import { services } from './zooscope';
 
 const ID = 'host-server-history';

@@ -14,7 +14,7 @@ import type { ShellTerminal } from '../../../src/vscode/shell/shellTerminal';
 import type { TestApi } from '../../../src/vscode/testApi';
 import { ZkError } from '../../../src/zk/errors';
 import type { TreeNode } from '../../../src/zk/tree/treeNodes';
-import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
+import { connectOtherClient, eventually, OtherClient } from '../../support/clients/zkClient';
 import { services, testZk, znodeAt } from './zooscope';
 
 const ID = 'host-shell';

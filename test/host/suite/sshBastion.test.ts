@@ -1,4 +1,4 @@
-// Saved connections through an SSH bastion, in VS Code: a real sshd on loopback (test/support/sshServer.ts) in front
+// Saved connections through an SSH bastion, in VS Code: a real sshd on loopback (test/support/servers/sshServer.ts) in front
 // of the run's real ZooKeeper. The bastion's unknown host key is shown with its fingerprint (declined: no
 // connection; accepted: trusted in ZooScope's known_hosts, and the session connects through the tunnel); the
 // Ensemble view's four-letter words and the session directory go through the session's tunnels; a tunnel that
@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import type { SshDialer } from '../../../src/zk/tunnel/dialer';
-import { fingerprintOf, KEY_PASSPHRASE, SshBastion, startSshBastion } from '../../support/sshServer';
-import { eventually } from '../../support/zkClient';
+import { fingerprintOf, KEY_PASSPHRASE, SshBastion, startSshBastion } from '../../support/servers/sshServer';
+import { eventually } from '../../support/clients/zkClient';
 import { services, testZk } from './zooscope';
 
 type Show = (message: unknown, options?: unknown, ...items: unknown[]) => Thenable<unknown>;

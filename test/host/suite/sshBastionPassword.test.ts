@@ -1,15 +1,15 @@
 // A saved connection through an SSH bastion that takes a password, in VS Code: the password is kept in secret
 // storage, reaches sshd through the askpass helper run by VS Code's own program (ELECTRON_RUN_AS_NODE), opens the
 // tunnel, and is in neither ssh's argv nor its environment. The bastion checks a system account of the test's own
-// (test/support/sshPasswordUser.ts), not the node tiers' one, whose password those tiers reset meanwhile.
+// (test/support/servers/sshPasswordUser.ts), not the node tiers' one, whose password those tiers reset meanwhile.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import type { SshDialer } from '../../../src/zk/tunnel/dialer';
-import { HOST_PASSWORD_USER, resetPasswordUser } from '../../support/sshPasswordUser';
-import { SshBastion, startSshBastion } from '../../support/sshServer';
+import { HOST_PASSWORD_USER, resetPasswordUser } from '../../support/servers/sshPasswordUser';
+import { SshBastion, startSshBastion } from '../../support/servers/sshServer';
 import { services, testZk } from './zooscope';
 
 type Show = (message: unknown, options?: unknown, ...items: unknown[]) => Thenable<unknown>;

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TestApi } from '../../../src/vscode/testApi';
 import { parseExport } from '../../../src/zk/transfer';
-import { connectOtherClient, OtherClient } from '../../support/zkClient';
+import { connectOtherClient, OtherClient } from '../../support/clients/zkClient';
 import { services, testZk } from './zooscope';
 
 const ID = 'host-transfer';

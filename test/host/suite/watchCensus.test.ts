@@ -7,7 +7,7 @@ import * as zookeeper from 'node-zookeeper-client';
 import type { CensusNode } from '../../../src/vscode/watchCensus/censusProvider';
 import type { TestApi } from '../../../src/vscode/testApi';
 import type { PathNode } from '../../../src/zk/tree/treeNodes';
-import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
+import { connectOtherClient, eventually, OtherClient } from '../../support/clients/zkClient';
 import { services, testZk } from './zooscope';
 
 const ID = 'host-watch-census';

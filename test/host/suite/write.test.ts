@@ -9,8 +9,8 @@ import { queryFor, uriPathFor } from '../../../src/vscode/common/znodeUriPath';
 import type { TestApi } from '../../../src/vscode/testApi';
 import type { PathNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
 import { digestId } from '../../../src/zk/write';
-import { startStandalone, ZkCluster } from '../../support/zkServer';
-import { connectOtherClient, eventually, OtherClient } from '../../support/zkClient';
+import { startStandalone, ZkCluster } from '../../support/servers/zkServer';
+import { connectOtherClient, eventually, OtherClient } from '../../support/clients/zkClient';
 import { existsVia, services, testZk, znodeAt } from './zooscope';
 
 const ID = 'host-write';

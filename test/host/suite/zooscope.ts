@@ -3,7 +3,7 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import type { TreeNode, ZnodeNode } from '../../../src/zk/tree/treeNodes';
-import type { OtherClient } from '../../support/zkClient';
+import type { OtherClient } from '../../support/clients/zkClient';
 
 export async function services(): Promise<TestApi> {
   const ext = vscode.extensions.getExtension<TestApi | undefined>('zooscope.zooscope');

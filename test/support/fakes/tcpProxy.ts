@@ -5,7 +5,7 @@
 // connection whose first bytes are not a plausible frame length (a four-letter word such as `srvr`) is passed
 // through raw.
 import * as net from 'node:net';
-import { FrameReader } from '../../src/zk/protocol/frameReader';
+import { FrameReader } from '../../../src/zk/protocol/frameReader';
 
 export interface ClientFrame {
   /** 1 for the first connection the proxy accepted, 2 for the next, ... */

@@ -1,6 +1,6 @@
-// Runs one standalone test ZooKeeper until SIGTERM/SIGINT/SIGHUP, for shell scripts: `node out/test/support/zkMain.js <file>` writes the connect string to <file> once it serves clients.
+// Runs one standalone test ZooKeeper until SIGTERM/SIGINT/SIGHUP, for shell scripts: `node out/test/support/servers/zkMain.js <file>` writes the connect string to <file> once it serves clients.
 import * as fs from 'node:fs';
-import { onStopSignal } from './stopSignal';
+import { onStopSignal } from '../stopSignal';
 import { startStandalone } from './zkServer';
 
 async function main(): Promise<void> {

@@ -9,7 +9,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
-import { FrameReader } from '../../src/zk/protocol/frameReader';
+import { FrameReader } from '../../../src/zk/protocol/frameReader';
 import type { FakeServer } from './fakePeers';
 
 /** What `srvr` gets from a scripted peer: enough for the session's probe to call it a ZooKeeper server. */

@@ -2,7 +2,7 @@
 // one wait until `meanwhile()` has settled, then go out in the order they were asked for, as the server would see
 // them had the event happened while they were on the way. Tests use it to put another client's change exactly
 // between two of ours.
-import type { RawChannel } from '../../src/zk/protocol/rawChannel';
+import type { RawChannel } from '../../../src/zk/protocol/rawChannel';
 
 export interface RequestGate {
   /** The requests as the session saw them: `send <op>`, then `answer <op>` or `error <op>`. */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { repoRoot } from './thirdParty/driver';
+import { repoRoot } from '../thirdParty/driver';
 
 /** Every file under `dir`, sorted, as paths relative to `root`. */
 function filesUnder(root: string, dir: string): string[] {

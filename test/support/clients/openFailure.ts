@@ -1,6 +1,6 @@
 // The failure of a session that must not connect: its open() rejected with a ConnectFailure, or the test fails.
 import * as assert from 'node:assert/strict';
-import { ConnectFailure, ZkSession } from '../../src/zk/session/session';
+import { ConnectFailure, ZkSession } from '../../../src/zk/session/session';
 
 export async function openFailure(session: ZkSession): Promise<ConnectFailure> {
   try {

@@ -2,9 +2,9 @@
 // and reads what ZooScope (or the demo) wrote as an independent observer. Every test that needs a second session
 // uses this; it shares no code with src/zk on purpose.
 import * as zookeeper from 'node-zookeeper-client';
-import { sessionIdHex } from '../../src/zk/stat';
+import { sessionIdHex } from '../../../src/zk/stat';
 
-export { eventually } from './waiting';
+export { eventually } from '../waiting';
 
 export interface OtherClient {
   client: zookeeper.Client;

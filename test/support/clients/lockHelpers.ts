@@ -1,10 +1,10 @@
 // Helpers for lock tests: managers on a real server, state trails, queue listings, notification counts.
 import * as fs from 'node:fs';
 import * as zookeeper from 'node-zookeeper-client';
-import { AcquireOptions, LockHandle, LockManager, LockSnapshot, LockState } from '../../src/zk/locks';
-import { sleep } from './waiting';
+import { AcquireOptions, LockHandle, LockManager, LockSnapshot, LockState } from '../../../src/zk/locks/index';
+import { sleep } from '../waiting';
 import { connectOtherClient, OtherClient } from './zkClient';
-import { startStandalone, ZkCluster } from './zkServer';
+import { startStandalone, ZkCluster } from '../servers/zkServer';
 
 export function newManager(connectString: string, sessionTimeoutMs = 10000): LockManager {
   return new LockManager({ connectString, sessionTimeoutMs, requestTimeoutMs: 8000 });
@@ -62,7 +62,7 @@ async function attachAndClose(connectString: string, sessionId: Buffer, password
   return attached === 'expired' ? 'expired' : 'closed';
 }
 
-export { sleep } from './waiting';
+export { sleep } from '../waiting';
 
 /**
  * ZooScope's side of a `cycles` run (see thirdParty/driver.ts): n × acquire, append `enter <kind> <name> <i>`, hold

@@ -1,9 +1,9 @@
 // What every lock-history integration test sets up: a session of ours, a LockMonitor over a root and a LockRecorder
 // following the session's events, as the panel runs them; and the questions the tests ask of the recording.
-import { LockMonitor } from '../../src/zk/analysis';
-import { followMonitor, HistoryInterval, LockRecorder } from '../../src/zk/history';
-import { ZkSession } from '../../src/zk/session/session';
-import { eventually } from './waiting';
+import { LockMonitor } from '../../../src/zk/analysis/index';
+import { followMonitor, HistoryInterval, LockRecorder } from '../../../src/zk/history/index';
+import { ZkSession } from '../../../src/zk/session/session';
+import { eventually } from '../waiting';
 
 export type MonitorOptions = ConstructorParameters<typeof LockMonitor>[2];
 

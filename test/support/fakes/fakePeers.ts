@@ -3,7 +3,7 @@
 // under test, not stand-ins for ZooKeeper: everything ZooKeeper itself does is tested against real servers.
 import * as http from 'node:http';
 import * as net from 'node:net';
-import { FrameReader } from '../../src/zk/protocol/frameReader';
+import { FrameReader } from '../../../src/zk/protocol/frameReader';
 
 /** `body` with its 4-byte big-endian length in front. */
 export function frame(body: Buffer): Buffer {

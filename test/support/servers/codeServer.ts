@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort } from './ports';
-import { sleep } from './waiting';
+import { freePort } from '../ports';
+import { sleep } from '../waiting';
 
 export interface HostTools { node24Bin: string; codeServerBin: string }
 

@@ -6,8 +6,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fourLetterWord, freePort } from './ports';
-import { endsWithTestProcess, exitOf } from './processes';
+import { fourLetterWord, freePort } from '../ports';
+import { endsWithTestProcess, exitOf } from '../processes';
 import { NETTY_JARS } from './zkServer';
 import { CLIENT_PFX_PASSPHRASE, makeTestCertificates, STORE_PASSWORD, TestCertificates } from './testCertificates';
 

@@ -3,7 +3,7 @@
 // by its zoo.cfg path, so ZkMember needs nothing new.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ZkMember } from './zkServer';
+import type { ZkMember } from '../servers/zkServer';
 
 /** The pid of the java process started with `member`'s zoo.cfg. */
 export function memberPid(member: ZkMember): number {

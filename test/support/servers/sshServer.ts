@@ -6,11 +6,11 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { SshTunnelSettings } from '../../src/zk/tunnel/sshSettings';
-import { freePort } from './ports';
+import type { SshTunnelSettings } from '../../../src/zk/tunnel/sshSettings';
+import { freePort } from '../ports';
 import { asRoot } from './sshPasswordUser';
-import { endsWithTestProcess, exitOf } from './processes';
-import { within } from './waiting';
+import { endsWithTestProcess, exitOf } from '../processes';
+import { within } from '../waiting';
 
 const SSHD = '/usr/sbin/sshd';
 

@@ -4,9 +4,9 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fourLetterWord, freePort, listensOn } from './ports';
-import { endsWithTestProcess, exitOf } from './processes';
-import { sleep } from './waiting';
+import { fourLetterWord, freePort, listensOn } from '../ports';
+import { endsWithTestProcess, exitOf } from '../processes';
+import { sleep } from '../waiting';
 
 export interface ZkServerOptions {
   /** Allow createContainer/createTTL (`zookeeper.extendedTypesEnabled`). */

@@ -5,9 +5,9 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort } from './ports';
-import { endsWithTestProcess, exitOf } from './processes';
-import { eventually } from './waiting';
+import { freePort } from '../ports';
+import { endsWithTestProcess, exitOf } from '../processes';
+import { eventually } from '../waiting';
 
 export interface PromSample {
   metric: Record<string, string>;
