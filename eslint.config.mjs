@@ -67,7 +67,7 @@ const webviewLayers = {
 // Folders not listed here share a floor above all the others until each is given its own.
 const ZK_FLOORS = [
   ['tunnel'], ['probes'], ['security'], ['protocol'], ['session', 'serverLogs'], ['servers', 'tree'],
-  ['search', 'meaning'], ['write', 'shell', 'analysis'], ['transfer', 'locks', 'history', 'census'], ['compare', 'metrics'],
+  ['search', 'decoders'], ['write', 'shell', 'analysis'], ['transfer', 'locks', 'history', 'census'], ['compare', 'metrics'],
 ];
 const zkFolders = fs.readdirSync(new URL('src/zk', import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 const zkFloors = [...ZK_FLOORS, zkFolders.filter((folder) => !ZK_FLOORS.flat().includes(folder))];

@@ -1,5 +1,5 @@
 // Demo nodes of systems that keep their state in ZooKeeper, under <root>/systems, so the tree shows what they mean
-// (src/zk/meaning). Each value has the shape the system itself writes (named per group); the hosts are invented.
+// (src/zk/decoders). Each value has the shape the system itself writes (named per group); the hosts are invented.
 
 const text = (value: string) => Buffer.from(value, 'utf8');
 const json = (value: unknown) => text(JSON.stringify(value));

@@ -13,7 +13,7 @@ import { fourLetterWord } from '../support/ports';
 import { waitFor } from '../support/waiting';
 import { connectOtherClient, isClientError, OtherClient } from '../support/clients/zkClient';
 import { seedDemoData, DEMO_DIGEST_PASSWORD, DEMO_DIGEST_USER } from '../../scripts/demo/seed';
-import { decodeMeaning } from '../../src/zk/meaning';
+import { decodeNode } from '../../src/zk/decoders';
 import { DemoLockClients, DemoLockName, ParticipantInfo, startDemoLockClients } from '../../scripts/demo/lockClients';
 
 const ROOT = '/zooscope-demo';
@@ -97,10 +97,10 @@ void test('the systems folder holds what Kafka, Patroni and ClickHouse write, an
   await walk(systems);
   assert.ok(leaves.length >= 15, `${leaves.length} leaves`);
   for (const leaf of leaves) {
-    const meaning = decodeMeaning(leaf, (await client.getData(leaf)).data);
+    const decoded = decodeNode(leaf, (await client.getData(leaf)).data);
     const system = leaf.slice(systems.length + 1).split('/')[0];
-    assert.equal(meaning?.system, system, `${leaf}: ${meaning?.system ?? 'no meaning'}`);
-    assert.equal(meaning?.raw, undefined, `${leaf}: read raw (${meaning?.raw?.reason ?? ''})`);
+    assert.equal(decoded?.system, system, `${leaf}: ${decoded?.system ?? 'no decoded'}`);
+    assert.equal(decoded?.raw, undefined, `${leaf}: read raw (${decoded?.raw?.reason ?? ''})`);
   }
 });
 

@@ -1,11 +1,11 @@
 // Known systems' elections are named by system in the lock analysis: fixed leader nodes confirmed by their bytes
-// (fixtures from test/support/fixtures/meaningFixtures), ClickHouse's and Solr's Overseer queues by path and names.
+// (fixtures from test/support/fixtures/decodedFixtures), ClickHouse's and Solr's Overseer queues by path and names.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { buildAnalysis } from '../../src/zk/analysis';
 import { recognizeQueue } from '../../src/zk/analysis/recipes';
 import { fixedLeaderRecipe } from '../../src/zk/analysis/systemElections';
-import { bytes, fixtures } from '../support/fixtures/meaningFixtures';
+import { bytes, fixtures } from '../support/fixtures/decodedFixtures';
 
 const fixture = (name: string) => fixtures.find((f) => f.name === name)!;
 const seq = (n: number) => String(n).padStart(10, '0');

@@ -1,6 +1,6 @@
 // `zooscope get <connectString> <path> [--decoded]`: a node's data on stdout; with --decoded, what it means to the
-// system that wrote it (Kafka, ClickHouse, Patroni… see src/zk/meaning) as JSON for scripts.
-import { decodedDocument, readMeaningContext, sessionContextRead } from '../../zk/meaning';
+// system that wrote it (Kafka, ClickHouse, Patroni… see src/zk/decoders) as JSON for scripts.
+import { decodedDocument, readDecodeContext, sessionContextRead } from '../../zk/decoders';
 import { getDataNullable } from '../../zk/protocol/nullableData';
 import { MAX_TIMER_MS } from '../../zk/timeouts';
 import { checkedConnectString, checkedPath, secondsOf, UsageError } from '../args';
@@ -32,7 +32,7 @@ export const getCommand = defineCommand({
     await session.open();
     const reply = await session.request(getDataNullable(session.channel, parsed.path, false), 'getData', parsed.path);
     // Related nodes (a Patroni member's lag needs the leader's status) are read once each, after the node itself.
-    if (parsed.decoded) out.json(decodedDocument(parsed.path, reply.data, await readMeaningContext(parsed.path, sessionContextRead(session))));
+    if (parsed.decoded) out.json(decodedDocument(parsed.path, reply.data, await readDecodeContext(parsed.path, sessionContextRead(session))));
     else out.text(reply.data === null ? 'null' : reply.data.toString('utf8'));
     return 0;
   },

@@ -27,7 +27,7 @@ export function register(_context: vscode.ExtensionContext, core: Core): Registe
   const serverCopies = new ServerCopies(core.connections);
   const editing: EditingContext = { ...core, znodeFs };
   const previewer = new NodePreviewer(core);
-  const decoded = new DecodedViewProvider(core.connections, (id, path, mzxid, data, context) => core.tree.meaningMarks.remember(id, path, mzxid, data, context));
+  const decoded = new DecodedViewProvider(core.connections, (id, path, mzxid, data, context) => core.tree.decodedMarks.remember(id, path, mzxid, data, context));
   return {
     api: undefined,
     parts: { znodeFs },

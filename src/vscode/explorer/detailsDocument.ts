@@ -12,9 +12,9 @@ import { baseName } from '../../zk/paths';
 import { QuotaInfo, readQuota } from '../../zk/tree/quota';
 import { quotaLines } from '../core/tree/tooltip';
 import { syncBeforeRead } from '../core/settings';
-import { readMeaningContext, sessionContextRead } from '../../zk/meaning';
-import type { Meaning, MeaningContext } from '../../zk/meaning';
-import { meaningLines } from '../../zk/meaning/meaningText';
+import { readDecodeContext, sessionContextRead } from '../../zk/decoders';
+import type { Decoded, DecodeContext } from '../../zk/decoders';
+import { decodedLines } from '../../zk/decoders/decodedText';
 import { visibleText } from '../../shared/visibleText';
 
 export const DETAILS_SCHEME = 'zooscope-details';
@@ -44,11 +44,11 @@ export function hexDump(data: Buffer, maxBytes = 64 * 1024): string {
 }
 
 /** The meaning's section of Show Details: its fields, or why the bytes were not decoded (the data follows below). */
-export function meaningSection(meaning: Meaning): string {
-  return `\n\n${meaningLines(meaning, t).join('\n')}`;
+export function decodedSection(decoded: Decoded): string {
+  return `\n\n${decodedLines(decoded, t).join('\n')}`;
 }
 
-export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?: AclView, quota?: QuotaInfo, meaning?: Meaning): string {
+export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?: AclView, quota?: QuotaInfo, decoded?: Decoded): string {
   const text = asText(data);
   const rows: [string, string][] = [
     [t('Path'), visibleText(path)], [t('Kind'), kindLabel(stat, sequenceNumber(baseName(path)) !== undefined)],
@@ -63,14 +63,14 @@ export function renderDetails(path: string, stat: ZnodeStat, data: Buffer, acl?:
   const title = data.length === 0 ? t('Data: empty') : text !== undefined ? t('Data: {0} bytes, UTF-8 text', data.length) : t('Data: {0} bytes, binary (hex)', data.length);
   const aclSection = acl ? `\n\n── ${t('ACL')} ──\n${aclLines(acl).join('\n')}` : '';
   const quotaSection = quota ? `\n\n── ${t('Quota')} ──\n${quotaLines(quota).join('\n')}` : '';
-  const meaningText = meaning ? meaningSection(meaning) : '';
-  return `${header}${meaningText}${aclSection}${quotaSection}\n\n── ${title} ──\n${text ?? hexDump(data)}\n`;
+  const decodedText = decoded ? decodedSection(decoded) : '';
+  return `${header}${decodedText}${aclSection}${quotaSection}\n\n── ${title} ──\n${text ?? hexDump(data)}\n`;
 }
 
 export class DetailsProvider extends LiveNodeDocuments {
   /** `decode`: the node's meaning from data just read (the tree remembers it, so its item shows it too). */
   constructor(connections: ConnectionManager,
-    private readonly decode: (connectionId: string, path: string, mzxid: bigint, data: Buffer, context: MeaningContext) => Meaning | undefined = () => undefined) {
+    private readonly decode: (connectionId: string, path: string, mzxid: bigint, data: Buffer, context: DecodeContext) => Decoded | undefined = () => undefined) {
     super(connections, DETAILS_SCHEME);
   }
 
@@ -79,7 +79,7 @@ export class DetailsProvider extends LiveNodeDocuments {
     if (syncBeforeRead()) await live.session.sync(path).catch(() => undefined);
     // The related nodes a meaning uses (a Patroni member's lag: the leader's status) are known from the path alone.
     const [{ data, stat }, acl, quota, context] = await Promise.all([live.session.getData(path), readAcl(live.session, path),
-      readQuota(live.session, path).catch(() => undefined), readMeaningContext(path, sessionContextRead(live.session))]);
+      readQuota(live.session, path).catch(() => undefined), readDecodeContext(path, sessionContextRead(live.session))]);
     return renderDetails(path, stat, data, acl, quota, this.decode(connectionId, path, stat.mzxid, data, context));
   }
 }

@@ -22,7 +22,7 @@ function presetCommands(core: Core) {
 export type ExplorerCommands = ReturnType<typeof presetCommands>;
 
 export function register(_context: vscode.ExtensionContext, core: Core): Registered<undefined, { commands: ExplorerCommands }> {
-  const details = new DetailsProvider(core.connections, (id, path, mzxid, data, context) => core.tree.meaningMarks.remember(id, path, mzxid, data, context));
+  const details = new DetailsProvider(core.connections, (id, path, mzxid, data, context) => core.tree.decodedMarks.remember(id, path, mzxid, data, context));
   return {
     api: undefined,
     parts: { commands: presetCommands(core) },

@@ -1,9 +1,9 @@
 // The elections of systems that keep their leader in ZooKeeper, named by system in the lock-queue panel instead
 // of as a generic fixed leader or unknown queue: Patroni's leader key, HBase's active master, Hadoop HA's elector
-// lock, Kafka's controller (single ephemeral nodes whose bytes the meaning decoders confirm, src/zk/meaning),
+// lock, Kafka's controller (single ephemeral nodes whose bytes the meaning decoders confirm, src/zk/decoders),
 // ClickHouse's leader_election queue and Solr's Overseer election (queues told by their path and child names).
 import type { RecipeId } from '../../shared/lockAnalysis';
-import { decodeMeaning, SystemId } from '../meaning';
+import { decodeNode, SystemId } from '../decoders';
 import type { Family } from './families';
 
 const FIXED_BY_SYSTEM: Partial<Record<SystemId, RecipeId>> = {
@@ -12,9 +12,9 @@ const FIXED_BY_SYSTEM: Partial<Record<SystemId, RecipeId>> = {
 
 /** A single leader node: the system's election when its bytes decode as that system's leader or lock. */
 export function fixedLeaderRecipe(path: string, data: Uint8Array | undefined): RecipeId {
-  const meaning = data ? decodeMeaning(path, data) : undefined;
-  const decodedLeader = meaning && !meaning.raw && (meaning.election === 'leader' || meaning.election === 'lock');
-  return (decodedLeader && FIXED_BY_SYSTEM[meaning.system]) || 'fixed-leader';
+  const decoded = data ? decodeNode(path, data) : undefined;
+  const decodedLeader = decoded && !decoded.raw && (decoded.election === 'leader' || decoded.election === 'lock');
+  return (decodedLeader && FIXED_BY_SYSTEM[decoded.system]) || 'fixed-leader';
 }
 
 const CLICKHOUSE_ELECTION = /\/leader_election$/;

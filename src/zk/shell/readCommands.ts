@@ -7,7 +7,7 @@ import { parse, retainWatchCompatibility, RunContext, Runner, usageError } from 
 import { javaList, juteId, permString, statLines } from './javaFormat';
 import { clientConfigString } from './configText';
 import type { CommandSpec } from './commands';
-import { decodedDocument, readMeaningContext, sessionContextRead } from '../meaning';
+import { decodedDocument, readDecodeContext, sessionContextRead } from '../decoders';
 
 const childPath = (parent: string, name: string) => (parent === '/' ? '/' : parent + '/') + name;
 
@@ -79,9 +79,9 @@ const get: Runner = async (ctx, words, spec) => {
   const { parsed, path, watch } = watchedPath(ctx, decoded ? words.filter((w) => w !== DECODED) : words, spec, 'get [-s] [-w] path');
   const reply = await request(ctx, getDataNullable(ctx.session.channel, path, watch), 'getData', path);
   if (watch) ctx.watches.data.add(path);
-  // --decoded: what the node means to the system that wrote it (src/zk/meaning), as JSON.
+  // --decoded: what the node means to the system that wrote it (src/zk/decoders), as JSON.
   if (decoded) {
-    const context = await readMeaningContext(path, sessionContextRead(ctx.session));
+    const context = await readDecodeContext(path, sessionContextRead(ctx.session));
     ctx.out(JSON.stringify(decodedDocument(path, reply.data, context), null, 2) + '\n');
   }
   else ctx.out((reply.data === null ? 'null' : reply.data.toString('utf8')) + '\n');

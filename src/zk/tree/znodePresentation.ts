@@ -94,14 +94,14 @@ export interface PresentationExtras {
   /** Its quota, if it has one. */
   quota?: QuotaInfo;
   formatNumber?: FormatNumber;
-  /** What the node means to the system that wrote it (src/zk/meaning): its summary leads the description. */
-  meaning?: { summary: string; icon: string };
+  /** What the node means to the system that wrote it (src/zk/decoders): its summary leads the description. */
+  decoded?: { summary: string; icon: string };
 }
 
 /** `ownSessionOwner`: this window's session (its ephemeral nodes are "yours"). */
 export function znodePresentation(t: Translate, node: ZnodeNode, ownSessionOwner: bigint | undefined, listing: ChildListing | undefined,
   extras: PresentationExtras = {}): ZnodePresentation {
-  const { lockQueue, knownKind, quota, meaning } = extras;
+  const { lockQueue, knownKind, quota, decoded } = extras;
   const { stat } = node;
   const hasChildren = stat.numChildren > 0;
   const kind = knownKind ?? nodeKind(stat);
@@ -113,7 +113,7 @@ export function znodePresentation(t: Translate, node: ZnodeNode, ownSessionOwner
   const iconId = yours ? 'account' : kind === 'persistent' ? (hasChildren ? 'folder' : sequential ? 'list-ordered' : kindIcons.persistent) : kindIcons[kind];
   const icon = overQuota ? iconOf('warning', quotaLevel === 'atHard' ? 'list.errorForeground' : 'list.warningForeground')
     : node.path === QUOTA_ROOT ? iconOf('dashboard')
-      : lockQueue ? iconOf('lock', 'charts.purple') : iconOf(meaning?.icon ?? iconId, kind === 'ephemeral' ? 'charts.orange' : undefined);
+      : lockQueue ? iconOf('lock', 'charts.purple') : iconOf(decoded?.icon ?? iconId, kind === 'ephemeral' ? 'charts.orange' : undefined);
   const parts = [formatBytesWith(t, stat.dataLength, extras.formatNumber)];
   // Children that follow a lock recipe (see lockQueueMarks.ts).
   if (lockQueue) parts.unshift(t('lock queue ({0})', lockQueue));
@@ -125,11 +125,11 @@ export function znodePresentation(t: Translate, node: ZnodeNode, ownSessionOwner
   else if (quotaLevel === 'overSoft') parts.unshift(t('over soft quota'));
   else if (quota) parts.push(t('quota'));
   if (node.path === QUOTA_ROOT) parts.unshift(t('holds the quotas (zkCli setquota)'));
-  if (meaning?.summary) parts.unshift(meaning.summary);
+  if (decoded?.summary) parts.unshift(decoded.summary);
   const description = sharedText(parts.join(' · '));
   const contextValue = sharedText(['znode', `kind-${kind}`, sequential ? 'sequential' : '', hasChildren ? 'children' : '', yours ? 'yours' : '',
     listing?.filter ? 'filtered' : '', lockQueue ? 'lockqueue' : '', isProtectedPath(node.path) ? 'protected' : '',
-    quota ? 'quota' : '', overQuota ? 'overquota' : '', meaning ? 'decoded' : '']
+    quota ? 'quota' : '', overQuota ? 'overquota' : '', decoded ? 'decoded' : '']
     .filter(Boolean).join(' '));
   return {
     id: idPrefix(node.connectionId) + node.path,

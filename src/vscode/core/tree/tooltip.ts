@@ -5,8 +5,8 @@ import { aclLines, AclView } from '../../common/aclText';
 import { escapeMarkdown, formatBytes, formatTime } from '../../common/format';
 import { QuotaInfo, statsValue } from '../../../zk/tree/quota';
 import { kindNameWith } from '../../../zk/tree/znodePresentation';
-import type { Meaning } from '../../../zk/meaning';
-import { flatFields, meaningHeading, meaningSummary, notDecodedLine } from '../../../zk/meaning/meaningText';
+import type { Decoded } from '../../../zk/decoders';
+import { flatFields, decodedHeading, decodedSummary, notDecodedLine } from '../../../zk/decoders/decodedText';
 
 const t = vscode.l10n.t;
 
@@ -31,7 +31,7 @@ export function quotaLines(quota: QuotaInfo): string[] {
 
 /** `extras.kind`: the mode this window created the node with; `extras.acl`: its ACL, read on hover; `extras.quota`: its quota. */
 export function statTooltip(path: string, stat: ZnodeStat, sequential: boolean, ownerClient: string | undefined, ownSession: boolean,
-  extras: { kind?: NodeKind; acl?: AclView; quota?: QuotaInfo; meaning?: Meaning } = {}): vscode.MarkdownString {
+  extras: { kind?: NodeKind; acl?: AclView; quota?: QuotaInfo; decoded?: Decoded } = {}): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
@@ -51,7 +51,7 @@ export function statTooltip(path: string, stat: ZnodeStat, sequential: boolean, 
     ['dataLength', `${stat.dataLength} (${formatBytes(stat.dataLength)})`],
     ['numChildren', String(stat.numChildren)],
   ];
-  if (extras.meaning) md.appendMarkdown(meaningMarkdown(extras.meaning));
+  if (extras.decoded) md.appendMarkdown(decodedMarkdown(extras.decoded));
   md.appendMarkdown(`| ${t('Field')} | ${t('Value')} |\n|---|---|\n`);
   for (const [field, value] of rows) md.appendMarkdown(`| ${field} | ${escapeMarkdown(value)} |\n`);
   if (nodeKind(stat) === 'ephemeral') {
@@ -68,11 +68,11 @@ export function statTooltip(path: string, stat: ZnodeStat, sequential: boolean, 
 const MAX_TOOLTIP_ROWS = 20;
 
 /** The meaning first (what people came for): heading, summary, up to MAX_TOOLTIP_ROWS fields. Everything escaped. */
-export function meaningMarkdown(meaning: Meaning): string {
-  let text = `**${escapeMarkdown(meaningHeading(meaning))}**\n\n`;
-  if (meaning.raw) return `${text}${escapeMarkdown(notDecodedLine(meaning, t))}\n\n`;
-  if (meaning.summary) text += `${escapeMarkdown(meaningSummary(meaning))}\n\n`;
-  const rows = flatFields(meaning.fields);
+export function decodedMarkdown(decoded: Decoded): string {
+  let text = `**${escapeMarkdown(decodedHeading(decoded))}**\n\n`;
+  if (decoded.raw) return `${text}${escapeMarkdown(notDecodedLine(decoded, t))}\n\n`;
+  if (decoded.summary) text += `${escapeMarkdown(decodedSummary(decoded))}\n\n`;
+  const rows = flatFields(decoded.fields);
   if (rows.length) {
     text += `| ${t('Field')} | ${t('Value')} |\n|---|---|\n`;
     for (const [label, value] of rows.slice(0, MAX_TOOLTIP_ROWS)) text += `| ${escapeMarkdown(label)} | ${escapeMarkdown(value)} |\n`;

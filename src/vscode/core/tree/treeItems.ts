@@ -8,7 +8,7 @@ import type { SavedConnection } from '../connectionStore';
 import { formatNumber } from '../../common/format';
 import { openOnClick } from '../settings';
 import type { QuotaInfo } from '../../../zk/tree/quota';
-import type { Meaning } from '../../../zk/meaning';
+import type { Decoded } from '../../../zk/decoders';
 import { filterTextWith, znodePresentation } from '../../../zk/tree/znodePresentation';
 import { ConnectionNode, MessageNode, PastRootNode, ShowMoreNode, ZnodeNode } from '../../../zk/tree/treeNodes';
 import { hex } from '../../../zk/stat';
@@ -53,8 +53,8 @@ export function stateLabel(state: ConnectionState): string {
 const filterText = (listing: ChildListing | undefined) => filterTextWith(t, listing);
 
 export function znodeItem(node: ZnodeNode, ownSessionOwner: bigint | undefined, listing: ChildListing | undefined,
-  lockQueue?: RecipeId, knownKind?: NodeKind, quota?: QuotaInfo, meaning?: Meaning): vscode.TreeItem {
-  const p = znodePresentation(t, node, ownSessionOwner, listing, { lockQueue, knownKind, quota, formatNumber, meaning });
+  lockQueue?: RecipeId, knownKind?: NodeKind, quota?: QuotaInfo, decoded?: Decoded): vscode.TreeItem {
+  const p = znodePresentation(t, node, ownSessionOwner, listing, { lockQueue, knownKind, quota, formatNumber, decoded });
   const item = new vscode.TreeItem(p.label, p.collapsible ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = p.id;
   item.iconPath = new vscode.ThemeIcon(p.icon.id, p.icon.color ? new vscode.ThemeColor(p.icon.color) : undefined);

@@ -8,7 +8,7 @@ import type { ConnectionManager } from '../connectionManager';
 import type { ConnectionStore } from '../connectionStore';
 import { LockQueueMarks } from './lockQueueMarks';
 import { QuotaMarks } from './quotaMarks';
-import { MeaningMarks } from './meaningMarks';
+import { DecodedMarks } from './decodedMarks';
 import { log } from '../../common/log';
 import { describeError } from '../../common/failureTexts';
 import { readAcl } from '../../common/aclText';
@@ -42,7 +42,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   /** The quotas of each connection (tooltips, and the mark of nodes over a soft limit). */
   readonly quotaMarks = new QuotaMarks((connectionId, paths) => this.redrawPaths(connectionId, paths));
   /** What known systems' nodes mean (Kafka brokers, Patroni members…): description, icon and tooltip. */
-  readonly meaningMarks = new MeaningMarks(t, (connectionId, path) => this.redrawPaths(connectionId, [path]));
+  readonly decodedMarks = new DecodedMarks(t, (connectionId, path) => this.redrawPaths(connectionId, [path]));
 
   constructor(private readonly store: ConnectionStore, private readonly connections: ConnectionManager) {
     this.subscriptions.push(
@@ -78,7 +78,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       return znodeItem(node, this.ownSession(node.connectionId), this.trees.get(node.connectionId)?.listing(node.path),
         this.lockQueues.get(node.connectionId, node.path), this.createdModes.kind(node.connectionId, node.path, node.stat),
         this.quotaMarks.get(node.connectionId, this.connections.get(node.connectionId)?.session, node.path),
-        this.meaningMarks.get(node, this.connections.get(node.connectionId)?.session));
+        this.decodedMarks.get(node, this.connections.get(node.connectionId)?.session));
     }
     if (node instanceof ShowMoreNode) return showMoreItem(node);
     return messageItem(node);
@@ -95,7 +95,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     if (!tree) return [];
     try {
       return await this.listedChildren(tree, node, (listing, entries) => {
-        this.meaningMarks.listed(node.connectionId, node.path);
+        this.decodedMarks.listed(node.connectionId, node.path);
         // Redraw the node itself when its children turn out to look like a lock queue (or stop to).
         if (node instanceof ZnodeNode && !listing.filter && this.lockQueues.update(node.connectionId, node.path, entries.map((e) => e.name))) {
           setTimeout(() => this.changed.fire(node), 0);
@@ -144,7 +144,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     const own = owner !== undefined && owner === live?.session.sessionId;
     item.tooltip = statTooltip(node.path, node.stat, sequenceNumber(node.name) !== undefined, client, own,
       { kind: this.createdModes.kind(node.connectionId, node.path, node.stat), acl, quota: this.quotaMarks.get(node.connectionId, live?.session, node.path),
-        meaning: this.meaningMarks.get(node, live?.session) });
+        decoded: this.decodedMarks.get(node, live?.session) });
     return literalTreeItem(item);
   }
 
@@ -252,7 +252,7 @@ export class ZnodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     const tree = this.trees.get(id);
     if (tree && (!live || renewed || tree.session !== live.session)) {
       this.quotaMarks.clear(id);
-      this.meaningMarks.clear(id);
+      this.decodedMarks.clear(id);
       tree.dispose();
       this.trees.delete(id);
     }

@@ -3,9 +3,9 @@
 // timelines, lag), and the leader key is recognised as Patroni's election.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { decodedDocument, decodeMeaning, Meaning, meaningJson, readMeaningContext, sessionContextRead } from '../../src/zk/meaning';
-import { MeaningMarks } from '../../src/vscode/core/tree/meaningMarks';
-import { plainTranslate } from '../../src/zk/meaning/types';
+import { decodedDocument, decodeNode, Decoded, decodedJson, readDecodeContext, sessionContextRead } from '../../src/zk/decoders';
+import { DecodedMarks } from '../../src/vscode/core/tree/decodedMarks';
+import { plainTranslate } from '../../src/zk/decoders/types';
 import { ConnectionNode, ZnodeNode } from '../../src/zk/tree/treeNodes';
 import { fixedLeaderRecipe } from '../../src/zk/analysis/systemElections';
 import { ZkSession } from '../../src/zk/session/session';
@@ -39,19 +39,19 @@ describe('Patroni, decoded', () => {
     await zk?.stop();
   });
 
-  const decoded = async (path: string) => {
+  const decodedAt = async (path: string) => {
     const { data } = await session.getData(path);
-    const meaning = decodeMeaning(path, data);
-    assert.ok(meaning && !meaning.raw, `${path}: ${meaning?.raw?.reason ?? 'not recognised'}`);
-    assert.equal(meaning.system, 'patroni');
-    return { meaning, data };
+    const decoded = decodeNode(path, data);
+    assert.ok(decoded && !decoded.raw, `${path}: ${decoded?.raw?.reason ?? 'not recognised'}`);
+    assert.equal(decoded.system, 'patroni');
+    return { decoded, data };
   };
 
   test('the leader key names the member patronictl shows as Leader, and is Patroni\'s election', async () => {
     const leader = rows.find((r) => r.Role === 'Leader')!;
-    const { meaning, data } = await decoded(`/service/${SCOPE}/leader`);
-    assert.equal(meaning.summary, `leader ${leader.Member}`);
-    assert.equal(meaning.election, 'leader');
+    const { decoded, data } = await decodedAt(`/service/${SCOPE}/leader`);
+    assert.equal(decoded.summary, `leader ${leader.Member}`);
+    assert.equal(decoded.election, 'leader');
     assert.equal(fixedLeaderRecipe(`/service/${SCOPE}/leader`, data), 'patroni-leader');
   });
 
@@ -59,7 +59,7 @@ describe('Patroni, decoded', () => {
     const names = (await session.getChildren(`/service/${SCOPE}/members`)).children.sort();
     assert.deepEqual(names, rows.map((r) => r.Member).sort());
     for (const row of rows) {
-      const fields = meaningJson((await decoded(`/service/${SCOPE}/members/${row.Member}`)).meaning).fields;
+      const fields = decodedJson((await decodedAt(`/service/${SCOPE}/members/${row.Member}`)).decoded).fields;
       // patronictl shows the primary as "Leader" and a standby as "Replica"; the member key holds Patroni's own role.
       assert.equal(row.Role === 'Leader', fields.role === 'master' || fields.role === 'primary', `${row.Member}: ${String(fields.role)}`);
       assert.equal(fields.state, row.State);
@@ -69,10 +69,10 @@ describe('Patroni, decoded', () => {
   });
 
   test('the dynamic configuration and the initialize key decode', async () => {
-    const config = meaningJson((await decoded(`/service/${SCOPE}/config`)).meaning).fields;
+    const config = decodedJson((await decodedAt(`/service/${SCOPE}/config`)).decoded).fields;
     assert.equal(config.ttl, '30');
     assert.equal(config.loop_wait, '2');
-    assert.match((await decoded(`/service/${SCOPE}/initialize`)).meaning.summary, /^system identifier \d+$/);
+    assert.match((await decodedAt(`/service/${SCOPE}/initialize`)).decoded.summary, /^system identifier \d+$/);
   });
 
   const MIB = 1024 * 1024;
@@ -87,7 +87,7 @@ describe('Patroni, decoded', () => {
       const docs = await Promise.all(listed.map(async (row) => {
         const path = `/service/${SCOPE}/members/${row.Member}`;
         const { data } = await session.getData(path);
-        const { decoded } = decodedDocument(path, data, await readMeaningContext(path, sessionContextRead(session)));
+        const { decoded } = decodedDocument(path, data, await readDecodeContext(path, sessionContextRead(session)));
         return { row, fields: decoded!.fields, summary: decoded!.summary };
       }));
       if (await statusOptime() !== optime) return undefined;
@@ -119,7 +119,7 @@ describe('Patroni, decoded', () => {
         return session.getData(path).finally(() => pending--);
       },
     } as unknown as ZkSession;
-    const marks = new MeaningMarks(plainTranslate, () => undefined);
+    const marks = new DecodedMarks(plainTranslate, () => undefined);
     const root = new ConnectionNode('c');
     const names = (await session.getChildren(`/service/${SCOPE}/members`)).children;
     const nodes = await Promise.all(names.map(async (name) => {
@@ -131,13 +131,13 @@ describe('Patroni, decoded', () => {
     // Until every read the drawing started has answered and every member is decoded; then what the answers chained.
     await waitFor('the members\' reads', () => Promise.resolve(pending === 0 && drawn().every((m) => m !== undefined)), 60000, 20);
     await new Promise((resolve) => setImmediate(resolve));
-    const meanings = drawn() as Meaning[];
+    const decodedNodes = drawn() as Decoded[];
     assert.equal(reads.filter((p) => p === `/service/${SCOPE}/status`).length, 1);
-    assert.equal(meanings.length, 2);
-    for (const meaning of meanings) {
-      const fields = meaningJson(meaning).fields;
+    assert.equal(decodedNodes.length, 2);
+    for (const decoded of decodedNodes) {
+      const fields = decodedJson(decoded).fields;
       if (fields.role === 'master' || fields.role === 'primary') assert.equal(fields.lag, undefined);
-      else assert.match(meaning.summary, /^replica · (running|streaming) · lag /);
+      else assert.match(decoded.summary, /^replica · (running|streaming) · lag /);
     }
   });
 });

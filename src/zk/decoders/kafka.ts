@@ -2,8 +2,8 @@
 // dynamic configs. Formats: Kafka's kafka.zk.ZkData (BrokerIdZNode versions 1–5, ControllerZNode,
 // TopicZNode, TopicPartitionStateZNode, ReassignPartitionsZNode, ConfigEntityZNode) and the "ZooKeeper" section of
 // Kafka's documentation. A chroot (`/kafka/brokers/…`) is allowed: the match is on the path's tail.
-import { hostPort, isObject, JsonObject, jsonObject, num, objectRows, rawMeaning, rows, show, str, strOrNum, utf8 } from './decoding';
-import type { Meaning, MeaningDecoder, MeaningField, Translate } from './types';
+import { hostPort, isObject, JsonObject, jsonObject, num, objectRows, rawDecoded, rows, show, str, strOrNum, utf8 } from './decoding';
+import type { Decoded, SystemDecoder, DecodedField, Translate } from './types';
 
 const BROKER = /(?:^|\/)brokers\/ids\/(\d+)$/;
 const CONTROLLER = /(?:^|\/)controller$/;
@@ -14,17 +14,17 @@ const ADMIN = /(?:^|\/)admin\/(reassign_partitions|preferred_replica_election|de
 const CONFIG = /(?:^|\/)config\/(topics|brokers|users|clients|ips|changes)\/([^/]+)$/;
 const PATTERNS = [BROKER, CONTROLLER, CONTROLLER_EPOCH, TOPIC, PARTITION_STATE, ADMIN, CONFIG];
 
-const base = (role: string, summary: string, fields: MeaningField[], icon: string): Meaning =>
+const base = (role: string, summary: string, fields: DecodedField[], icon: string): Decoded =>
   ({ system: 'kafka', systemName: 'Kafka', role, summary, fields, icon });
 
-function broker(id: string, json: JsonObject, t: Translate): Meaning | undefined {
+function broker(id: string, json: JsonObject, t: Translate): Decoded | undefined {
   const endpoints = Array.isArray(json.endpoints) ? json.endpoints.filter((e): e is string => typeof e === 'string') : [];
   const host = str(json.host);
   const port = num(json.port);
   if (!endpoints.length && host === undefined) return undefined;
   const where = endpoints[0]?.replace(/^[^:]*:\/\//, '') ?? hostPort(host ?? '', port);
   const rack = str(json.rack);
-  const fields: MeaningField[] = [
+  const fields: DecodedField[] = [
     { label: 'broker.id', value: id },
     ...rows([['version', json.version], ['host', host], ['port', port], ['jmx_port', json.jmx_port], ['rack', rack], ['timestamp', json.timestamp]]),
   ];
@@ -34,7 +34,7 @@ function broker(id: string, json: JsonObject, t: Translate): Meaning | undefined
   return base(t('Kafka broker'), rack ? t('broker {0} · {1} · rack {2}', id, where, rack) : t('broker {0} · {1}', id, where), fields, 'server');
 }
 
-function partitionState(topic: string, partition: string, json: JsonObject, t: Translate): Meaning | undefined {
+function partitionState(topic: string, partition: string, json: JsonObject, t: Translate): Decoded | undefined {
   const leader = num(json.leader);
   if (leader === undefined || !Array.isArray(json.isr)) return undefined;
   const isr = json.isr.map(show).join(',');
@@ -44,10 +44,10 @@ function partitionState(topic: string, partition: string, json: JsonObject, t: T
   return base(t('Kafka partition state'), summary, fields, 'symbol-number');
 }
 
-function topic(name: string, json: JsonObject, t: Translate): Meaning | undefined {
+function topic(name: string, json: JsonObject, t: Translate): Decoded | undefined {
   if (!isObject(json.partitions)) return undefined;
   const partitions = Object.entries(json.partitions);
-  const fields: MeaningField[] = [
+  const fields: DecodedField[] = [
     ...rows([['topic', name], ['version', json.version], ['topic_id', json.topic_id]]),
     { label: 'partitions', value: String(partitions.length), children: partitions.slice(0, 1000).map(([p, replicas]) => ({ label: p, value: show(replicas) })) },
   ];
@@ -57,7 +57,7 @@ function topic(name: string, json: JsonObject, t: Translate): Meaning | undefine
   return base(t('Kafka topic'), t('{0} partitions', partitions.length), fields, 'symbol-namespace');
 }
 
-function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefined {
+function decode(path: string, data: Uint8Array, t: Translate): Decoded | undefined {
   if (CONTROLLER_EPOCH.test(path)) {
     const text = utf8(data)?.trim();
     if (text === undefined || !/^\d{1,10}$/.test(text)) return undefined;
@@ -67,7 +67,7 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
   const json = jsonObject(data);
   let match: RegExpExecArray | null;
   if ((match = BROKER.exec(path))) {
-    return (json && broker(match[1], json, t)) ?? (data.length ? rawMeaning('kafka', 'Kafka', t('Kafka broker'), t('not a broker registration (JSON with host or endpoints)'), t) : undefined);
+    return (json && broker(match[1], json, t)) ?? (data.length ? rawDecoded('kafka', 'Kafka', t('Kafka broker'), t('not a broker registration (JSON with host or endpoints)'), t) : undefined);
   }
   if (CONTROLLER.test(path)) {
     const id = json && num(json.brokerid);
@@ -98,7 +98,7 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
   return undefined;
 }
 
-export const kafkaDecoder: MeaningDecoder = {
+export const kafkaDecoder: SystemDecoder = {
   system: 'kafka',
   claims: (path) => PATTERNS.some((p) => p.test(path)),
   decode,

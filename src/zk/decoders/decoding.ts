@@ -1,5 +1,5 @@
 // What every decoder needs: strict UTF-8, JSON objects that may be anything, rows from values, a raw result.
-import type { Meaning, MeaningField, SystemId, Translate } from './types';
+import type { Decoded, DecodedField, SystemId, Translate } from './types';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -47,12 +47,12 @@ export const strOrNum = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
 
 /** Rows for the values present (undefined and null are left out). */
-export function rows(entries: [string, unknown][]): MeaningField[] {
+export function rows(entries: [string, unknown][]): DecodedField[] {
   return entries.filter(([, v]) => v !== undefined && v !== null).map(([label, v]) => ({ label, value: show(v) }));
 }
 
 /** Every key of a JSON object as a row; nested objects become groups. Bounded in depth and width. */
-export function objectRows(object: JsonObject, depth = 0): MeaningField[] {
+export function objectRows(object: JsonObject, depth = 0): DecodedField[] {
   return Object.entries(object).slice(0, 200).map(([label, value]) =>
     isObject(value) && depth < 3 ? { label, value: '', children: objectRows(value, depth + 1) } : { label, value: show(value) });
 }
@@ -61,7 +61,7 @@ export function objectRows(object: JsonObject, depth = 0): MeaningField[] {
 export const segments = (path: string): string[] => path.split('/').filter(Boolean);
 
 /** The system was recognised by the path but the bytes do not parse: shown raw, with the reason. */
-export function rawMeaning(system: SystemId, systemName: string, role: string, reason: string, t: Translate): Meaning {
+export function rawDecoded(system: SystemId, systemName: string, role: string, reason: string, t: Translate): Decoded {
   return { system, systemName, role, summary: t('not decoded: {0}', reason), fields: [], icon: 'file-binary', raw: { reason } };
 }
 

@@ -3,12 +3,12 @@
 // registrationTimeUTC, serviceType, uriSpec, enabled}. The name and id must agree with the path, so any other
 // JSON is not taken for an instance.
 import { hostPort, isObject, jsonObject, num, objectRows, rows, segments, show, str } from './decoding';
-import type { Meaning, MeaningDecoder, MeaningField, Translate } from './types';
+import type { Decoded, SystemDecoder, DecodedField, Translate } from './types';
 
 // Curator's default instance id is a UUID: the cheap guess used before any bytes are read.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefined {
+function decode(path: string, data: Uint8Array, t: Translate): Decoded | undefined {
   const parts = segments(path);
   if (parts.length < 2 || data.length === 0 || data[0] !== 0x7b) return undefined;
   const json = jsonObject(data);
@@ -17,7 +17,7 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
   const port = num(json.port);
   const sslPort = num(json.sslPort);
   const where = address === undefined ? '?' : hostPort(address, port ?? sslPort);
-  const fields: MeaningField[] = rows([['name', json.name], ['id', json.id], ['address', address], ['port', port], ['sslPort', sslPort],
+  const fields: DecodedField[] = rows([['name', json.name], ['id', json.id], ['address', address], ['port', port], ['sslPort', sslPort],
     ['serviceType', json.serviceType], ['enabled', json.enabled],
     ['registrationTimeUTC', typeof json.registrationTimeUTC === 'number' ? `${json.registrationTimeUTC} (${safeIso(json.registrationTimeUTC)})` : undefined]]);
   if (isObject(json.uriSpec) && Array.isArray(json.uriSpec.parts)) {
@@ -36,7 +36,7 @@ function safeIso(millis: number): string {
   return Number.isNaN(date.getTime()) ? '?' : date.toISOString();
 }
 
-export const curatorDiscoveryDecoder: MeaningDecoder = {
+export const curatorDiscoveryDecoder: SystemDecoder = {
   system: 'curator',
   claims: (path) => UUID.test(segments(path).at(-1) ?? ''),
   decode,

@@ -7,16 +7,16 @@ export type { Translate };
 export type SystemId = 'kafka' | 'clickhouse' | 'patroni' | 'hbase' | 'hadoop' | 'solr' | 'dubbo' | 'curator';
 
 /** One label/value row; `children` nests a group (a broker's endpoints, a URL's parameters). */
-export interface MeaningField {
+export interface DecodedField {
   label: string;
   value: string;
-  children?: MeaningField[];
+  children?: DecodedField[];
 }
 
 /** The node is (or holds) an election's leader or a lock of the system: the lock-queue panel names it by system. */
 export type ElectionFlag = 'leader' | 'lock' | 'candidate';
 
-export interface Meaning {
+export interface Decoded {
   system: SystemId;
   /** The system's own name ("Kafka"), not translated. */
   systemName: string;
@@ -24,7 +24,7 @@ export interface Meaning {
   role: string;
   /** One short line for the tree's description: host:port, role and lag, replica state. */
   summary: string;
-  fields: MeaningField[];
+  fields: DecodedField[];
   /** A codicon name. */
   icon: string;
   election?: ElectionFlag;
@@ -37,10 +37,10 @@ export interface Meaning {
  * not exist. A path missing from the map was not read (over budget, not readable): the decoder says nothing it
  * would need it for.
  */
-export type MeaningContext = ReadonlyMap<string, Uint8Array | null>;
+export type DecodeContext = ReadonlyMap<string, Uint8Array | null>;
 
 /** One system's decoder: `claims` is the path pattern alone (cheap, used to bound reads); `decode` also checks the bytes. */
-export interface MeaningDecoder {
+export interface SystemDecoder {
   system: SystemId;
   claims(path: string): boolean;
   /**
@@ -49,7 +49,7 @@ export interface MeaningDecoder {
    */
   contextPaths?(path: string): string[];
   /** Never throws: bytes that do not parse give a `raw` result or undefined; so does hostile context data. */
-  decode(path: string, data: Uint8Array, t: Translate, context?: MeaningContext): Meaning | undefined;
+  decode(path: string, data: Uint8Array, t: Translate, context?: DecodeContext): Decoded | undefined;
 }
 
 /** `{0}`-style substitution without translation, for the CLI and tests. */

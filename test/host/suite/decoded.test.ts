@@ -5,13 +5,13 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import { connectOtherClient, OtherClient } from '../../support/clients/zkClient';
-import { fixtures } from '../../support/fixtures/meaningFixtures';
+import { fixtures } from '../../support/fixtures/decodedFixtures';
 import { LEADER_LSN, MIB, touchMemberRecord, writeStatusValue } from '../../support/fixtures/patroniLagFixtures';
 import { FORGED_ROW, forgedLines, HOSTILE_BROKER, HOSTILE_BROKER_PATH } from '../../support/fixtures/hostileFixture';
 import { nextChange, services, testZk, znodeAt } from './zooscope';
 
-const ID = 'host-meaning';
-const BASE = '/host-meaning';
+const ID = 'host-decoded';
+const BASE = '/host-decoded';
 const broker = fixtures.find((f) => f.name === 'kafka broker v5')!;
 const BROKER = `${BASE}${broker.path}`;
 // A Patroni leader key naming a "member" that is a command link with a right-to-left override.
@@ -20,7 +20,7 @@ const HOSTILE = '[x](command:workbench.action.quit)\u202e';
 const HOSTILE_BROKER_NODE = `${BASE}${HOSTILE_BROKER_PATH}`;
 const REPLICA = `${BASE}/service/pg/members/pg\u202e2`;
 
-describe('Meaning of known systems\' nodes', function () {
+describe('Decoded of known systems\' nodes', function () {
   let s: TestApi;
   let other: OtherClient;
 
@@ -35,7 +35,7 @@ describe('Meaning of known systems\' nodes', function () {
     await other.mkdirp(`${BASE}/service/pg/members`);
     await other.create(`${BASE}/service/pg/status`, Buffer.from(writeStatusValue(LEADER_LSN)));
     await other.create(REPLICA, Buffer.from(touchMemberRecord('replica', 'streaming', LEADER_LSN - 16 * MIB)));
-    await s.commands.addConnection({ id: ID, name: 'Host Meaning', connectString: testZk() });
+    await s.commands.addConnection({ id: ID, name: 'Host Decoded', connectString: testZk() });
   });
 
   after(async () => {
@@ -60,7 +60,7 @@ describe('Meaning of known systems\' nodes', function () {
     assert.ok(tooltip.includes('| czxid |'), 'the Stat is still there');
   });
 
-  it('text from ZooKeeper in a meaning stays text: no link, the override written out', async () => {
+  it('text from ZooKeeper in a decoded stays text: no link, the override written out', async () => {
     const decoded = nextChange(s, (n) => n?.kind === 'znode' && n.path === LEADER, 30000);
     const node = await znodeAt(s, ID, LEADER);
     if (!String(s.tree.getTreeItem(node).description).startsWith('leader ')) await decoded;

@@ -1,10 +1,10 @@
 // Decoding never throws: every fixture truncated at every length, bit-flipped, and random bytes on every path.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { decoders, meaningContextPaths } from '../../src/zk/meaning';
-import { MeaningContext, plainTranslate } from '../../src/zk/meaning/types';
+import { decoders, decodeContextPaths } from '../../src/zk/decoders';
+import { DecodeContext, plainTranslate } from '../../src/zk/decoders/types';
 import { hasHiddenCharacters } from '../../src/shared/visibleText';
-import { bytes, fixtures } from '../support/fixtures/meaningFixtures';
+import { bytes, fixtures } from '../support/fixtures/decodedFixtures';
 
 /** A small deterministic generator, so a failure repeats. */
 function random(seed: number): () => number {
@@ -15,7 +15,7 @@ function random(seed: number): () => number {
   };
 }
 
-function decodeAll(path: string, data: Uint8Array, context?: MeaningContext): void {
+function decodeAll(path: string, data: Uint8Array, context?: DecodeContext): void {
   for (const d of decoders) {
     assert.doesNotThrow(() => d.decode(path, data, plainTranslate, context), `${d.system} threw on ${path} (${data.length} bytes)`);
   }
@@ -49,10 +49,10 @@ test('related nodes\' data (a Patroni member\'s status and optime) never makes a
   const next = random(29);
   const hostile = ['{"optime":1e400}', '{"optime":-1}', '{"optime":"5"}', '{"optime":NaN}', '{"optime":9007199254740993}', '{"optime":null}',
     '{"optime":[1]}', '{"optime":{"a":1}}', '[]', '', '18446744073709551615', '-5', 'NaN', '5\u202e', '\u0007', '{"optime":5}', '123'];
-  const withContext = fixtures.filter((f) => meaningContextPaths(f.path).length > 0);
+  const withContext = fixtures.filter((f) => decodeContextPaths(f.path).length > 0);
   assert.ok(withContext.length > 0, 'a fixture whose decoder reads related nodes');
   for (const f of withContext) {
-    const paths = meaningContextPaths(f.path);
+    const paths = decodeContextPaths(f.path);
     for (let round = 0; round < 300; round++) {
       const context = new Map<string, Uint8Array | null>();
       for (const p of paths) {

@@ -3,13 +3,13 @@
 // nameserviceId = 1, namenodeId = 2, hostname = 3, port = 4, zkfcPort = 5); YARN's ResourceManager writes
 // ActiveRMInfoProto (yarn_server_resourcemanager_recovery.proto: clusterid = 1, rmId = 2) under
 // /yarn-leader-election/<cluster>.
-import { hostPort, rawMeaning, rows } from './decoding';
+import { hostPort, rawDecoded, rows } from './decoding';
 import { int, readMessage, text } from './protobufReader';
-import type { Meaning, MeaningDecoder, Translate } from './types';
+import type { Decoded, SystemDecoder, Translate } from './types';
 
 const NODE = /\/(ActiveStandbyElectorLock|ActiveBreadCrumb)$/;
 
-function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefined {
+function decode(path: string, data: Uint8Array, t: Translate): Decoded | undefined {
   const m = NODE.exec(path);
   if (!m) return undefined;
   const lock = m[1] === 'ActiveStandbyElectorLock';
@@ -18,7 +18,7 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
   const nameservice = message && text(message, 1);
   const nodeId = message && text(message, 2);
   if (!message || nameservice === undefined || nodeId === undefined) {
-    return data.length ? rawMeaning('hadoop', 'Hadoop', role, t('not an ActiveNodeInfo message'), t) : undefined;
+    return data.length ? rawDecoded('hadoop', 'Hadoop', role, t('not an ActiveNodeInfo message'), t) : undefined;
   }
   const hostname = text(message, 3);
   const port = int(message, 4);
@@ -37,7 +37,7 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
   };
 }
 
-export const hadoopDecoder: MeaningDecoder = {
+export const hadoopDecoder: SystemDecoder = {
   system: 'hadoop',
   claims: (path) => NODE.test(path),
   decode,

@@ -1,12 +1,12 @@
 // `zooscope get --decoded` and the shell's `get --decoded` on a real server holding nodes written in Kafka's and
-// HBase's formats (fixtures from test/support/fixtures/meaningFixtures); plain `get` still prints the bytes as zkCli does.
+// HBase's formats (fixtures from test/support/fixtures/decodedFixtures); plain `get` still prints the bytes as zkCli does.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
 import { startStandalone, ZkCluster } from '../support/servers/zkServer';
 import { sharedCliBundle } from '../support/clients/cliBundle';
-import { fixtures } from '../support/fixtures/meaningFixtures';
+import { fixtures } from '../support/fixtures/decodedFixtures';
 import { LEADER_LSN, memberPath, MIB, statusPath, touchMemberRecord, writeStatusValue } from '../support/fixtures/patroniLagFixtures';
 import { FORGED_ROW, forgedLines, HOSTILE_BROKER, HOSTILE_BROKER_PATH } from '../support/fixtures/hostileFixture';
 
@@ -47,7 +47,7 @@ describe('get --decoded (CLI and shell)', () => {
     await zk?.stop();
   });
 
-  test('zooscope get --decoded prints the meaning as JSON', async () => {
+  test('zooscope get --decoded prints the decoded as JSON', async () => {
     const { code, stdout, stderr } = await run(['get', zk.connectString, broker.path, '--decoded']);
     assert.equal(code, 0, stderr);
     const doc = JSON.parse(stdout) as { path: string; decoded: { system: string; summary: string; fields: Record<string, unknown> } };

@@ -1,11 +1,11 @@
-// What known systems' nodes mean (src/zk/meaning), for the tree's description, icon and tooltip. Listing a node
+// What known systems' nodes mean (src/zk/decoders), for the tree's description, icon and tooltip. Listing a node
 // never reads its children's data: a child is decoded when its data was already read (Show Details, the decoded
 // view, a preview) or, for at most READS_PER_PARENT children of one parent whose path alone looks like a known
-// system's (mightHaveMeaning) and whose data is small, read once here when the tree draws it. A wide node of
+// system's (mightDecode) and whose data is small, read once here when the tree draws it. A wide node of
 // 100,000 children costs at most that many small reads, and a node no system claims costs none.
 // Related nodes a decoder asks for (a Patroni member's lag needs the leader's status) are read once for all the
 // children of one parent, out of the same budget, and again once after each listing of that parent.
-import { decodeMeaning, Meaning, MeaningContext, meaningContextPaths, mightHaveMeaning, readMeaningContext, sessionContextRead } from '../../../zk/meaning';
+import { decodeNode, Decoded, DecodeContext, decodeContextPaths, mightDecode, readDecodeContext, sessionContextRead } from '../../../zk/decoders';
 import type { ZkSession } from '../../../zk/session/session';
 import type { Translate } from '../../../zk/tree/znodePresentation';
 import type { ZnodeNode } from '../../../zk/tree/treeNodes';
@@ -17,12 +17,12 @@ const MAX_REMEMBERED = 20000;
 const parentOf = (path: string) => path.slice(0, Math.max(1, path.lastIndexOf('/')));
 
 /** `data` is kept only for a node whose meaning uses related nodes: it is decoded again when they are read again. */
-interface Known { mzxid: bigint; meaning: Meaning | undefined; data?: Uint8Array }
+interface Known { mzxid: bigint; decoded: Decoded | undefined; data?: Uint8Array }
 
 /** The related nodes' data for the children of one parent; `fresh` until the parent is listed again. */
-interface ParentContext { values: MeaningContext; fresh: boolean; reading: boolean; charged: boolean }
+interface ParentContext { values: DecodeContext; fresh: boolean; reading: boolean; charged: boolean }
 
-export class MeaningMarks {
+export class DecodedMarks {
   private readonly known = new Map<string, Map<string, Known>>();
   private readonly readsByParent = new Map<string, Map<string, number>>();
   private readonly contexts = new Map<string, Map<string, ParentContext>>();
@@ -32,37 +32,37 @@ export class MeaningMarks {
   constructor(private readonly t: Translate, private readonly changed: (connectionId: string, path: string) => void) {}
 
   /** The node's meaning if known for its current version; may start bounded reads (see the file's comment). */
-  get(node: ZnodeNode, session: ZkSession | undefined): Meaning | undefined {
+  get(node: ZnodeNode, session: ZkSession | undefined): Decoded | undefined {
     const known = this.known.get(node.connectionId)?.get(node.path);
     // Before the node's own read, so a wide parent still has budget for what all its children share.
-    if (session && mightHaveMeaning(node.path)) this.maybeReadContext(node.connectionId, node.path, session);
-    if (known && known.mzxid === node.stat.mzxid) return known.meaning;
+    if (session && mightDecode(node.path)) this.maybeReadContext(node.connectionId, node.path, session);
+    if (known && known.mzxid === node.stat.mzxid) return known.decoded;
     // No data (Solr's live nodes, Dubbo's registrations): the Stat already says what a read would return.
-    if (node.stat.dataLength === 0 && mightHaveMeaning(node.path)) {
-      const meaning = this.decode(node.connectionId, node.path, new Uint8Array());
-      this.store(node.connectionId, node.path, { mzxid: node.stat.mzxid, meaning });
-      return meaning;
+    if (node.stat.dataLength === 0 && mightDecode(node.path)) {
+      const decoded = this.decode(node.connectionId, node.path, new Uint8Array());
+      this.store(node.connectionId, node.path, { mzxid: node.stat.mzxid, decoded });
+      return decoded;
     }
     // A node that changed since is read again within the budget it already had.
     if (session) this.maybeRead(node, session, known !== undefined);
-    return known?.meaning;
+    return known?.decoded;
   }
 
   /**
    * Data read elsewhere (details, decoded view), with the related nodes read there too: decoded now, drawn again if
    * its meaning changed.
    */
-  remember(connectionId: string, path: string, mzxid: bigint, data: Uint8Array, context?: MeaningContext): Meaning | undefined {
+  remember(connectionId: string, path: string, mzxid: bigint, data: Uint8Array, context?: DecodeContext): Decoded | undefined {
     if (context && context.size > 0) {
       const parent = this.contextOf(connectionId, parentOf(path));
       parent.values = context;
       parent.fresh = true;
     }
-    const meaning = this.decode(connectionId, path, data);
+    const decoded = this.decode(connectionId, path, data);
     const before = this.known.get(connectionId)?.get(path);
-    this.store(connectionId, path, { mzxid, meaning, ...(meaningContextPaths(path).length ? { data } : {}) });
-    if (before?.meaning?.summary !== meaning?.summary || before?.meaning?.icon !== meaning?.icon) this.changed(connectionId, path);
-    return meaning;
+    this.store(connectionId, path, { mzxid, decoded, ...(decodeContextPaths(path).length ? { data } : {}) });
+    if (before?.decoded?.summary !== decoded?.summary || before?.decoded?.icon !== decoded?.icon) this.changed(connectionId, path);
+    return decoded;
   }
 
   /** The parent's children were listed (again): what they share is read again when one of them is drawn. */
@@ -77,8 +77,8 @@ export class MeaningMarks {
     this.contexts.delete(connectionId);
   }
 
-  private decode(connectionId: string, path: string, data: Uint8Array): Meaning | undefined {
-    return decodeMeaning(path, data, this.t, this.contexts.get(connectionId)?.get(parentOf(path))?.values);
+  private decode(connectionId: string, path: string, data: Uint8Array): Decoded | undefined {
+    return decodeNode(path, data, this.t, this.contexts.get(connectionId)?.get(parentOf(path))?.values);
   }
 
   private store(connectionId: string, path: string, entry: Known): void {
@@ -108,7 +108,7 @@ export class MeaningMarks {
 
   /** The related nodes of `path`'s decoders, read once for all its siblings (the path pattern names the same ones). */
   private maybeReadContext(connectionId: string, path: string, session: ZkSession): void {
-    const paths = meaningContextPaths(path);
+    const paths = decodeContextPaths(path);
     if (paths.length === 0) return;
     const parentPath = parentOf(path);
     const context = this.contextOf(connectionId, parentPath);
@@ -117,7 +117,7 @@ export class MeaningMarks {
     if (!context.charged && !this.charge(connectionId, parentPath, paths.length)) return;
     context.charged = true;
     context.reading = true;
-    readMeaningContext(path, sessionContextRead(session)).then((values) => {
+    readDecodeContext(path, sessionContextRead(session)).then((values) => {
       context.values = values;
       context.fresh = true;
       this.decodeChildrenAgain(connectionId, parentPath);
@@ -130,16 +130,16 @@ export class MeaningMarks {
     if (!byPath) return;
     for (const [path, entry] of byPath) {
       if (!entry.data || parentOf(path) !== parentPath) continue;
-      const meaning = this.decode(connectionId, path, entry.data);
+      const decoded = this.decode(connectionId, path, entry.data);
       // Stored even when the line reads the same: the tooltip's exact figures may differ.
-      byPath.set(path, { ...entry, meaning });
-      if (meaning?.summary !== entry.meaning?.summary || meaning?.icon !== entry.meaning?.icon) this.changed(connectionId, path);
+      byPath.set(path, { ...entry, decoded });
+      if (decoded?.summary !== entry.decoded?.summary || decoded?.icon !== entry.decoded?.icon) this.changed(connectionId, path);
     }
   }
 
   private maybeRead(node: ZnodeNode, session: ZkSession, again: boolean): void {
     const key = `${node.connectionId}\u0000${node.path}`;
-    if (this.reading.has(key) || node.stat.dataLength > MAX_DATA_BYTES || !mightHaveMeaning(node.path)) return;
+    if (this.reading.has(key) || node.stat.dataLength > MAX_DATA_BYTES || !mightDecode(node.path)) return;
     if (!again && !this.charge(node.connectionId, parentOf(node.path), 1)) return;
     this.reading.add(key);
     session.getData(node.path).then(

@@ -1,18 +1,18 @@
-// The one renderer of decoded text (src/zk/meaning/meaningText.ts): whatever a decoder took from a znode's bytes
+// The one renderer of decoded text (src/zk/decoders/decodedText.ts): whatever a decoder took from a znode's bytes
 // (summary, role, labels, values, a group's rows, the reason it was not decoded) comes out as visible text, so a
 // Kafka broker's host holding a line break and a right-to-left override cannot forge a row in Show Details or the
 // decoded view. Checked with the hostile fixture and with hostile text in every slot of a meaning, whatever decoder made it.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { decodeMeaning, decoders, Meaning } from '../../src/zk/meaning';
-import { fieldLines, flatFields, meaningHeading, meaningLines } from '../../src/zk/meaning/meaningText';
-import { plainTranslate } from '../../src/zk/meaning/types';
+import { decodeNode, decoders, Decoded } from '../../src/zk/decoders';
+import { fieldLines, flatFields, decodedHeading, decodedLines } from '../../src/zk/decoders/decodedText';
+import { plainTranslate } from '../../src/zk/decoders/types';
 import { FORGED_ROW, forgedLines, HOSTILE_BROKER, HOSTILE_BROKER_PATH, RAW_HIDDEN } from '../support/fixtures/hostileFixture';
 
-test('the hostile Kafka broker: no forged leader row and no raw override in the lines of its meaning', () => {
-  const meaning = decodeMeaning(HOSTILE_BROKER_PATH, HOSTILE_BROKER);
-  assert.ok(meaning && !meaning.raw, 'decoded as a broker');
-  const lines = meaningLines(meaning, plainTranslate);
+test('the hostile Kafka broker: no forged leader row and no raw override in the lines of its decoded', () => {
+  const decoded = decodeNode(HOSTILE_BROKER_PATH, HOSTILE_BROKER);
+  assert.ok(decoded && !decoded.raw, 'decoded as a broker');
+  const lines = decodedLines(decoded, plainTranslate);
   assert.deepEqual(forgedLines(lines.join('\n')), []);
   const text = lines.join('\n');
   assert.ok(text.includes(`kafka7[U+000A]${FORGED_ROW}[U+000A][U+202E]2909:evil`), text);
@@ -26,7 +26,7 @@ test('the hostile Kafka broker: no forged leader row and no raw override in the 
 const HOSTILE = `x\n${FORGED_ROW}\u202e\u200b\u0007`;
 
 /** A meaning as any decoder could build it, hostile text in every slot. */
-function hostileMeaning(system: Meaning['system'], raw: boolean): Meaning {
+function hostileDecoded(system: Decoded['system'], raw: boolean): Decoded {
   return {
     system, systemName: `S${HOSTILE}`, role: `R${HOSTILE}`, summary: `sum${HOSTILE}`, icon: 'server', election: 'leader',
     fields: [
@@ -40,13 +40,13 @@ function hostileMeaning(system: Meaning['system'], raw: boolean): Meaning {
 test('every decoder\'s every slot is made visible where it is rendered, not by the decoder', () => {
   for (const { system } of decoders) {
     for (const raw of [false, true]) {
-      const meaning = hostileMeaning(system, raw);
-      const lines = meaningLines(meaning, plainTranslate);
+      const decoded = hostileDecoded(system, raw);
+      const lines = decodedLines(decoded, plainTranslate);
       assert.deepEqual(forgedLines(lines.join('\n')), [], `${system} raw=${raw}`);
       assert.ok(lines.every((line) => !RAW_HIDDEN.test(line)), `${system}: ${JSON.stringify(lines)}`);
       assert.equal(lines.length, raw ? 2 : 8, `one line per row: ${JSON.stringify(lines)}`);
-      assert.doesNotMatch(meaningHeading(meaning), RAW_HIDDEN);
-      for (const [label, value] of flatFields(meaning.fields)) {
+      assert.doesNotMatch(decodedHeading(decoded), RAW_HIDDEN);
+      for (const [label, value] of flatFields(decoded.fields)) {
         assert.doesNotMatch(label, RAW_HIDDEN);
         assert.doesNotMatch(value, RAW_HIDDEN);
       }

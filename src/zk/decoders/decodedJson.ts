@@ -1,7 +1,7 @@
 // A meaning as plain JSON for scripts (`zooscope get --decoded`, the shell's `get --decoded`).
-import type { Meaning, MeaningField } from './types';
+import type { Decoded, DecodedField } from './types';
 
-export interface MeaningJson {
+export interface DecodedJson {
   system: string;
   role: string;
   summary: string;
@@ -11,7 +11,7 @@ export interface MeaningJson {
 }
 
 /** Rows as an object: a group becomes a nested object, a repeated label keeps its first value. */
-function fieldsObject(fields: MeaningField[]): Record<string, unknown> {
+function fieldsObject(fields: DecodedField[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     if (Object.prototype.hasOwnProperty.call(out, f.label)) continue;
@@ -21,18 +21,18 @@ function fieldsObject(fields: MeaningField[]): Record<string, unknown> {
   return out;
 }
 
-export function meaningJson(meaning: Meaning): MeaningJson {
+export function decodedJson(decoded: Decoded): DecodedJson {
   return {
-    system: meaning.system, role: meaning.role, summary: meaning.summary,
-    ...(meaning.election ? { election: meaning.election } : {}),
-    ...(meaning.raw ? { raw: meaning.raw } : {}),
-    fields: fieldsObject(meaning.fields),
+    system: decoded.system, role: decoded.role, summary: decoded.summary,
+    ...(decoded.election ? { election: decoded.election } : {}),
+    ...(decoded.raw ? { raw: decoded.raw } : {}),
+    fields: fieldsObject(decoded.fields),
   };
 }
 
 /** What `get --decoded` prints: the path, the meaning (null when no system recognises the node) and its size. */
-export function decodedDocument(path: string, data: Uint8Array | null, decode: (path: string, data: Uint8Array) => Meaning | undefined):
-  { path: string; dataLength: number; decoded: MeaningJson | null } {
-  const meaning = decode(path, data ?? new Uint8Array());
-  return { path, dataLength: data?.length ?? -1, decoded: meaning ? meaningJson(meaning) : null };
+export function decodedDocument(path: string, data: Uint8Array | null, decode: (path: string, data: Uint8Array) => Decoded | undefined):
+  { path: string; dataLength: number; decoded: DecodedJson | null } {
+  const decoded = decode(path, data ?? new Uint8Array());
+  return { path, dataLength: data?.length ?? -1, decoded: decoded ? decodedJson(decoded) : null };
 }

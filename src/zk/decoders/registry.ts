@@ -8,19 +8,19 @@ import { hbaseDecoder } from './hbase';
 import { kafkaDecoder } from './kafka';
 import { patroniDecoder } from './patroni';
 import { solrDecoder } from './solr';
-import { Meaning, MeaningContext, MeaningDecoder, plainTranslate, Translate } from './types';
+import { Decoded, DecodeContext, SystemDecoder, plainTranslate, Translate } from './types';
 
-export const decoders: readonly MeaningDecoder[] = [
+export const decoders: readonly SystemDecoder[] = [
   kafkaDecoder, clickhouseDecoder, patroniDecoder, hbaseDecoder, hadoopDecoder, solrDecoder, dubboDecoder, curatorDiscoveryDecoder,
 ];
 
 /** Whether the path alone looks like a known system's node: worth reading its data to decode it. */
-export function mightHaveMeaning(path: string): boolean {
+export function mightDecode(path: string): boolean {
   return decoders.some((d) => d.claims(path));
 }
 
 /** The related nodes whose data the decoders that claim `path` would use with it (see MeaningDecoder.contextPaths). */
-export function meaningContextPaths(path: string): string[] {
+export function decodeContextPaths(path: string): string[] {
   const paths = new Set<string>();
   for (const decoder of decoders) {
     if (!decoder.contextPaths || !decoder.claims(path)) continue;
@@ -37,19 +37,19 @@ export function meaningContextPaths(path: string): string[] {
  * What the node means, or undefined when no system recognises it. A decoded answer beats a `raw` one (the path
  * looked right to one system, the bytes fit another). Never throws.
  */
-export function decodeMeaning(path: string, data: Uint8Array, t: Translate = plainTranslate, context?: MeaningContext): Meaning | undefined {
-  let raw: Meaning | undefined;
+export function decodeNode(path: string, data: Uint8Array, t: Translate = plainTranslate, context?: DecodeContext): Decoded | undefined {
+  let raw: Decoded | undefined;
   for (const decoder of decoders) {
-    let meaning: Meaning | undefined;
+    let decoded: Decoded | undefined;
     try {
-      meaning = decoder.decode(path, data, t, context);
+      decoded = decoder.decode(path, data, t, context);
     } catch (error) {
       // A decoder bug must not break the tree: the node is shown raw, with the reason.
-      meaning = { system: decoder.system, systemName: decoder.system, role: decoder.system, summary: '', fields: [], icon: 'file-binary',
+      decoded = { system: decoder.system, systemName: decoder.system, role: decoder.system, summary: '', fields: [], icon: 'file-binary',
         raw: { reason: error instanceof Error ? error.message : String(error) } };
     }
-    if (meaning && !meaning.raw) return meaning;
-    raw ??= meaning;
+    if (decoded && !decoded.raw) return decoded;
+    raw ??= decoded;
   }
   return raw;
 }

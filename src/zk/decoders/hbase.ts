@@ -3,9 +3,9 @@
 // process id), then "PBUF" and a protobuf message. Formats: HBase's RecoverableZooKeeper.appendMetaData,
 // ProtobufMagic.PB_MAGIC, and the messages Master, MetaRegionServer, RegionServerInfo (ZooKeeper.proto, HBase.proto)
 // and ServerName (HBase.proto), field numbers as published there.
-import { hostPort, rawMeaning, rows, utf8 } from './decoding';
+import { hostPort, rawDecoded, rows, utf8 } from './decoding';
 import { ProtoMessage, readMessage, sub, text, uint } from './protobufReader';
-import type { Meaning, MeaningDecoder, MeaningField, Translate } from './types';
+import type { Decoded, SystemDecoder, DecodedField, Translate } from './types';
 
 const NODE = /(?:^|\/)(master|backup-masters\/[^/]+|meta-region-server(?:-\d+)?|rs\/[^/]+)$/;
 const PB_MAGIC = [0x50, 0x42, 0x55, 0x46]; // "PBUF"
@@ -24,7 +24,7 @@ export function hbaseFrame(data: Uint8Array, t: Translate): { metadata: string; 
 }
 
 /** ServerName { host_name = 1; port = 2; start_code = 3 }. */
-function serverName(message: ProtoMessage | undefined): { where: string; fields: MeaningField[] } | undefined {
+function serverName(message: ProtoMessage | undefined): { where: string; fields: DecodedField[] } | undefined {
   const host = message && text(message, 1);
   if (!message || host === undefined) return undefined;
   const port = uint(message, 2);
@@ -36,7 +36,7 @@ function serverName(message: ProtoMessage | undefined): { where: string; fields:
 const REGION_STATES = ['OFFLINE', 'PENDING_OPEN', 'OPENING', 'OPEN', 'PENDING_CLOSE', 'CLOSING', 'CLOSED', 'SPLITTING', 'SPLIT', 'FAILED_OPEN',
   'FAILED_CLOSE', 'MERGING', 'MERGED', 'SPLITTING_NEW', 'MERGING_NEW', 'ABNORMALLY_CLOSED'];
 
-function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefined {
+function decode(path: string, data: Uint8Array, t: Translate): Decoded | undefined {
   const m = NODE.exec(path);
   if (!m) return undefined;
   const node = m[1];
@@ -45,11 +45,11 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
   const frame = hbaseFrame(data, t);
   if ('reason' in frame) {
     // Only an HBase-looking tree gets a raw verdict: any other node named "master" is simply not ours.
-    return /(?:^|\/)hbase(?:\/|$)/.test(path) && data.length ? rawMeaning('hbase', 'HBase', role, frame.reason, t) : undefined;
+    return /(?:^|\/)hbase(?:\/|$)/.test(path) && data.length ? rawDecoded('hbase', 'HBase', role, frame.reason, t) : undefined;
   }
   const { metadata, message } = frame;
-  const meta: MeaningField[] = metadata ? [{ label: 'metadata', value: metadata }] : [];
-  const result = (summary: string, fields: MeaningField[], icon: string): Meaning => ({ system: 'hbase', systemName: 'HBase', role, summary, fields: [...fields, ...meta], icon });
+  const meta: DecodedField[] = metadata ? [{ label: 'metadata', value: metadata }] : [];
+  const result = (summary: string, fields: DecodedField[], icon: string): Decoded => ({ system: 'hbase', systemName: 'HBase', role, summary, fields: [...fields, ...meta], icon });
   if (node.startsWith('rs/')) {
     // RegionServerInfo { infoPort = 1; VersionInfo version_info = 2 { version = 1; … } }; the server is in the name.
     const infoPort = uint(message, 1);
@@ -62,7 +62,7 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
   // Master { master = 1 (ServerName); rpc_version = 2; info_port = 3 } and
   // MetaRegionServer { server = 1 (ServerName); rpc_version = 2; state = 3 (RegionState.State) } share field 1.
   const server = serverName(sub(message, 1));
-  if (!server) return rawMeaning('hbase', 'HBase', role, t('no server name in the message'), t);
+  if (!server) return rawDecoded('hbase', 'HBase', role, t('no server name in the message'), t);
   if (node.startsWith('meta-region-server')) {
     const state = uint(message, 3);
     const stateName = state === undefined ? undefined : REGION_STATES[Number(state)] ?? String(state);
@@ -72,7 +72,7 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
   return node === 'master' ? { ...master, election: 'leader' } : { ...master, election: 'candidate' };
 }
 
-export const hbaseDecoder: MeaningDecoder = {
+export const hbaseDecoder: SystemDecoder = {
   system: 'hbase',
   claims: (path) => NODE.test(path),
   decode,

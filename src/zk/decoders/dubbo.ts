@@ -3,7 +3,7 @@
 // (protocol://host:port/path?key=value&…) as org.apache.dubbo.common.URL writes it. The node's data is not used by
 // the registry (empty, or the address in some versions); the meaning is in the name, so the name must parse.
 import { hostPort, rows, segments, utf8 } from './decoding';
-import type { Meaning, MeaningDecoder, MeaningField, Translate } from './types';
+import type { Decoded, SystemDecoder, DecodedField, Translate } from './types';
 
 const NODE = /^(?:.*\/)?([^/]+)\/([^/]+)\/(providers|consumers|routers|configurators)\/([^/]+)$/;
 const URL_SHAPE = /^([a-zA-Z][\w+.-]*):\/\/(?:[^@/]*@)?(\[[0-9a-fA-F:.]+\]|[^/:?]*)(?::(\d+))?(\/[^?]*)?(?:\?(.*))?$/s;
@@ -39,7 +39,7 @@ export function parseDubboUrl(encodedName: string): DubboUrl | undefined {
 
 const ROLE_ICON: Record<string, string> = { providers: 'server-process', consumers: 'plug', routers: 'git-merge', configurators: 'settings-gear' };
 
-function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefined {
+function decode(path: string, data: Uint8Array, t: Translate): Decoded | undefined {
   const m = NODE.exec(path);
   if (!m) return undefined;
   const [, group, iface, category, name] = m;
@@ -48,7 +48,7 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
   const roles: Record<string, string> = { providers: t('Dubbo provider'), consumers: t('Dubbo consumer'), routers: t('Dubbo router'), configurators: t('Dubbo configurator') };
   const get = (key: string) => url.parameters.find(([k]) => k === key)?.[1];
   const where = hostPort(url.host, url.port);
-  const fields: MeaningField[] = [
+  const fields: DecodedField[] = [
     ...rows([['group', group], ['interface', iface], ['protocol', url.protocol], ['host', url.host], ['port', url.port], ['path', url.path]]),
     { label: 'parameters', value: String(url.parameters.length), children: url.parameters.map(([label, value]) => ({ label, value })) },
   ];
@@ -58,7 +58,7 @@ function decode(path: string, data: Uint8Array, t: Translate): Meaning | undefin
   return { system: 'dubbo', systemName: 'Dubbo', role: roles[category], summary: `${url.protocol}://${where}${extra ? ` · ${extra}` : ''}`, fields, icon: ROLE_ICON[category] };
 }
 
-export const dubboDecoder: MeaningDecoder = {
+export const dubboDecoder: SystemDecoder = {
   system: 'dubbo',
   claims: (path) => NODE.test(path) && segments(path).at(-1)?.includes('%3A%2F%2F') === true,
   decode,

@@ -2,8 +2,8 @@
 // large ones, and a node without data is decoded from its Stat alone.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { MeaningMarks } from '../../src/vscode/core/tree/meaningMarks';
-import { plainTranslate } from '../../src/zk/meaning/types';
+import { DecodedMarks } from '../../src/vscode/core/tree/decodedMarks';
+import { plainTranslate } from '../../src/zk/decoders/types';
 import type { ZkSession } from '../../src/zk/session/session';
 import type { ZnodeStat } from '../../src/zk/stat';
 import { ConnectionNode, ZnodeNode } from '../../src/zk/tree/treeNodes';
@@ -29,7 +29,7 @@ function fakeSession() {
 test('a wide folder of broker ids: at most 50 reads, and the decoded ones are drawn again', async () => {
   const { reads, session } = fakeSession();
   const redrawn: string[] = [];
-  const marks = new MeaningMarks(plainTranslate, (_connectionId: string, path: string) => redrawn.push(path));
+  const marks = new DecodedMarks(plainTranslate, (_connectionId: string, path: string) => redrawn.push(path));
   const nodes = Array.from({ length: 200 }, (_, i) => node(`/brokers/ids/${i}`));
   for (const n of nodes) assert.equal(marks.get(n, session), undefined);
   assert.equal(reads.length, 50);
@@ -43,7 +43,7 @@ test('a wide folder of broker ids: at most 50 reads, and the decoded ones are dr
 
 test('nodes no system claims, and large nodes, are never read', () => {
   const { reads, session } = fakeSession();
-  const marks = new MeaningMarks(plainTranslate, () => undefined);
+  const marks = new DecodedMarks(plainTranslate, () => undefined);
   for (let i = 0; i < 100; i++) marks.get(node(`/app/items/item-${i}`), session);
   marks.get(node('/brokers/ids/1', { dataLength: 10 * 1024 * 1024 }), session);
   assert.deepEqual(reads, []);
@@ -51,14 +51,14 @@ test('nodes no system claims, and large nodes, are never read', () => {
 
 test('a node without data is decoded from its Stat alone (Solr live nodes)', () => {
   const { reads, session } = fakeSession();
-  const marks = new MeaningMarks(plainTranslate, () => undefined);
+  const marks = new DecodedMarks(plainTranslate, () => undefined);
   assert.equal(marks.get(node('/live_nodes/10.0.0.5:8983_solr', { dataLength: 0 }), session)?.summary, '10.0.0.5:8983/solr');
   assert.deepEqual(reads, []);
 });
 
 test('data read elsewhere is remembered, and a changed node is read again', () => {
   const { reads, session } = fakeSession();
-  const marks = new MeaningMarks(plainTranslate, () => undefined);
+  const marks = new DecodedMarks(plainTranslate, () => undefined);
   marks.remember('c', '/brokers/ids/7', 5n, brokerJson(7));
   assert.equal(marks.get(node('/brokers/ids/7'), session)?.summary, 'broker 7 · k7:9092');
   assert.deepEqual(reads, []);
@@ -87,7 +87,7 @@ test('Patroni members: the status is read once for the whole listing, and the la
   const optime = { value: 1000 + 16 * 1024 * 1024 };
   const { reads, session } = patroniSession(optime);
   const redrawn: string[] = [];
-  const marks = new MeaningMarks(plainTranslate, (_c: string, path: string) => redrawn.push(path));
+  const marks = new DecodedMarks(plainTranslate, (_c: string, path: string) => redrawn.push(path));
   const members = Array.from({ length: 5 }, (_, i) => node(`/service/pg/members/m${i}`));
   for (const m of members) marks.get(m, session);
   await settled();
@@ -115,15 +115,15 @@ test('Patroni members: the status is read once for the whole listing, and the la
 
 test('Patroni members: what they share comes out of the same 50 reads, and Show Details\' context is used', async () => {
   const { reads, session } = patroniSession({ value: 5000 });
-  const marks = new MeaningMarks(plainTranslate, () => undefined);
+  const marks = new DecodedMarks(plainTranslate, () => undefined);
   for (let i = 0; i < 80; i++) marks.get(node(`/service/pg/members/m${i}`), session);
   await settled();
   assert.equal(reads.length, 50);
   assert.ok(reads.includes('/service/pg/status'));
   assert.equal(marks.get(node('/service/pg/members/m5'), session)?.summary, 'replica · running · lag 3.9 KiB');
   // Read elsewhere with its context (Show Details, the decoded view): decoded with it, nothing read here.
-  const other = new MeaningMarks(plainTranslate, () => undefined);
+  const other = new DecodedMarks(plainTranslate, () => undefined);
   const context = new Map([['/service/other/status', Buffer.from('{"optime":2024}')], ['/service/other/optime/leader', null]]);
-  const meaning = other.remember('c', '/service/other/members/r', 5n, Buffer.from('{"conn_url":"x","role":"replica","state":"running","xlog_location":1000}'), context);
-  assert.equal(meaning?.summary, 'replica · running · lag 1 KiB');
+  const decoded = other.remember('c', '/service/other/members/r', 5n, Buffer.from('{"conn_url":"x","role":"replica","state":"running","xlog_location":1000}'), context);
+  assert.equal(decoded?.summary, 'replica · running · lag 1 KiB');
 });

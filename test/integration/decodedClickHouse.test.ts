@@ -3,7 +3,7 @@
 // (system.replicas, system.zookeeper).
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { decodeMeaning, meaningJson } from '../../src/zk/meaning';
+import { decodeNode, decodedJson } from '../../src/zk/decoders';
 import { recognizeQueue } from '../../src/zk/analysis/recipes';
 import { ZkSession } from '../../src/zk/session/session';
 import { ClickHouse, startClickHouse } from '../support/systems/clickhouse';
@@ -35,12 +35,12 @@ describe('ClickHouse replicated tables, decoded', () => {
     await zk?.stop();
   });
 
-  const decoded = async (path: string) => {
+  const decodedAt = async (path: string) => {
     const { data } = await session.getData(path);
-    const meaning = decodeMeaning(path, data);
-    assert.ok(meaning && !meaning.raw, `${path}: ${meaning?.raw?.reason ?? 'not recognised'}`);
-    assert.equal(meaning.system, 'clickhouse');
-    return meaning;
+    const decoded = decodeNode(path, data);
+    assert.ok(decoded && !decoded.raw, `${path}: ${decoded?.raw?.reason ?? 'not recognised'}`);
+    assert.equal(decoded.system, 'clickhouse');
+    return decoded;
   };
 
   test('replica addresses, activity and log pointers match system.replicas', async () => {
@@ -48,11 +48,11 @@ describe('ClickHouse replicated tables, decoded', () => {
       .trim().split('\n').map((l) => l.split('\t'));
     assert.deepEqual(rows.map((r) => r[0]), ['r1', 'r2']);
     for (const [replica, , logPointer] of rows) {
-      const host = await decoded(`${TABLE}/replicas/${replica}/host`);
-      assert.equal(meaningJson(host).fields.tcp_port, String(ch.tcpPort));
+      const host = await decodedAt(`${TABLE}/replicas/${replica}/host`);
+      assert.equal(decodedJson(host).fields.tcp_port, String(ch.tcpPort));
       assert.equal(host.summary, `replica ${replica} · 127.0.0.1:${ch.tcpPort}`);
-      assert.equal((await decoded(`${TABLE}/replicas/${replica}/is_active`)).summary, `replica ${replica} active`);
-      assert.equal((await decoded(`${TABLE}/replicas/${replica}/log_pointer`)).summary, `replica ${replica} at log entry ${logPointer}`);
+      assert.equal((await decodedAt(`${TABLE}/replicas/${replica}/is_active`)).summary, `replica ${replica} active`);
+      assert.equal((await decodedAt(`${TABLE}/replicas/${replica}/log_pointer`)).summary, `replica ${replica} at log entry ${logPointer}`);
     }
   });
 
@@ -63,8 +63,8 @@ describe('ClickHouse replicated tables, decoded', () => {
     const decodedParts: string[] = [];
     for (const line of listed) {
       const name = line.split('\t')[0];
-      const meaning = await decoded(`${TABLE}/log/${name}`);
-      const fields = meaningJson(meaning).fields;
+      const decoded = await decodedAt(`${TABLE}/log/${name}`);
+      const fields = decodedJson(decoded).fields;
       assert.equal(fields['source replica'], 'r1');
       assert.equal(fields.type, 'get');
       decodedParts.push(String(fields['new part']));
@@ -75,7 +75,7 @@ describe('ClickHouse replicated tables, decoded', () => {
   test('deduplication blocks name the parts they made', async () => {
     const blocks = (await ch.query(`SELECT name, value FROM system.zookeeper WHERE path = '${TABLE}/blocks' ORDER BY name`)).trim().split('\n').map((l) => l.split('\t'));
     assert.equal(blocks.length, 2);
-    for (const [block, part] of blocks) assert.equal((await decoded(`${TABLE}/blocks/${block}`)).summary, `part ${part}`);
+    for (const [block, part] of blocks) assert.equal((await decodedAt(`${TABLE}/blocks/${block}`)).summary, `part ${part}`);
   });
 
   test('the leader election is recognised as ClickHouse\'s, its candidates name the replicas', async () => {
@@ -83,7 +83,7 @@ describe('ClickHouse replicated tables, decoded', () => {
     assert.equal(recognizeQueue(candidates, `${TABLE}/leader_election`)?.recipe, 'clickhouse-leader-election');
     const replicas = [];
     // In sequence order: the lowest number leads (ZooKeeper's election recipe, which this ClickHouse uses).
-    for (const name of [...candidates].sort()) replicas.push(meaningJson(await decoded(`${TABLE}/leader_election/${name}`)).fields.replica);
+    for (const name of [...candidates].sort()) replicas.push(decodedJson(await decodedAt(`${TABLE}/leader_election/${name}`)).fields.replica);
     assert.deepEqual([...replicas].sort(), ['r1', 'r2']);
     const leaders = (await ch.query('SELECT replica_name FROM system.replicas WHERE is_leader')).trim().split('\n');
     assert.deepEqual(leaders, [replicas[0]]);

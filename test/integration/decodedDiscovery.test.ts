@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { decodeMeaning, meaningJson } from '../../src/zk/meaning';
+import { decodeNode, decodedJson } from '../../src/zk/decoders';
 import { ZkSession } from '../../src/zk/session/session';
 import { DiscoveredInstance, registerInstances } from '../support/systems/discovery';
 import { startStandalone, ZkCluster } from '../support/servers/zkServer';
@@ -38,11 +38,11 @@ describe('Curator service discovery, decoded', () => {
     for (const instance of reported) {
       const path = `/services/orders/${instance.id}`;
       const { data } = await session.getData(path);
-      const meaning = decodeMeaning(path, data);
-      assert.ok(meaning && !meaning.raw, `${path} not decoded`);
-      assert.equal(meaning.system, 'curator');
-      assert.equal(meaning.summary, `orders · ${instance.address}:${instance.port}`);
-      const fields = meaningJson(meaning).fields;
+      const decoded = decodeNode(path, data);
+      assert.ok(decoded && !decoded.raw, `${path} not decoded`);
+      assert.equal(decoded.system, 'curator');
+      assert.equal(decoded.summary, `orders · ${instance.address}:${instance.port}`);
+      const fields = decodedJson(decoded).fields;
       assert.equal(fields.id, instance.id);
       assert.equal(fields.address, instance.address);
       assert.equal(fields.port, String(instance.port));
@@ -55,7 +55,7 @@ describe('Curator service discovery, decoded', () => {
   test('the service folder and base path are not taken for instances', async () => {
     for (const path of ['/services', '/services/orders']) {
       const { data } = await session.getData(path);
-      assert.equal(decodeMeaning(path, data), undefined);
+      assert.equal(decodeNode(path, data), undefined);
     }
   });
 });
