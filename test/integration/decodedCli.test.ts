@@ -47,7 +47,7 @@ describe('get --decoded (CLI and shell)', () => {
     await zk?.stop();
   });
 
-  test('zooscope get --decoded prints the decoded as JSON', async () => {
+  test('zooscope get --decoded prints the decoded data as JSON', async () => {
     const { code, stdout, stderr } = await run(['get', zk.connectString, broker.path, '--decoded']);
     assert.equal(code, 0, stderr);
     const doc = JSON.parse(stdout) as { path: string; decoded: { system: string; summary: string; fields: Record<string, unknown> } };

@@ -35,7 +35,7 @@ test('descriptions and context values are still each item\'s own', () => {
   assert.equal(small.id, 'znode:c:/wide/a');
 });
 
-test('a decoded node leads its description with the decoded\'s summary and takes its icon', () => {
+test('a decoded node leads its description with its decoded summary and takes its icon', () => {
   const node = new ZnodeNode('c', '/brokers/ids/1', '1', stat({ dataLength: 120, ephemeralOwner: 9n }), root);
   const p = znodePresentation(t, node, 7n, undefined, { decoded: { summary: 'broker 1 · kafka1:9092', icon: 'server' } });
   assert.equal(p.description, 'broker 1 · kafka1:9092 · 120 B · ephemeral');

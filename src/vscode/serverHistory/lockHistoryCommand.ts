@@ -4,13 +4,11 @@
 import * as vscode from 'vscode';
 import { lockHistoryFromIndex } from '../../zk/history/fromServerLogs';
 import { startingSnapshot } from '../../zk/serverLogs/startingSnapshot';
-import { isPathNode } from '../../zk/tree/treeNodes';
-import { askZnodePath } from '../common/askZnodePath';
 import { log } from '../common/log';
 import { info, warn } from '../common/notifier';
 import { shown } from '../common/untrustedText';
-import { pickConnection } from '../core/pickConnection';
 import type { LockQueueApi } from '../lockQueue';
+import { historyTarget } from './historyTarget';
 import { readCancellably, reportLogIssues } from './logReading';
 import type { ServerHistoryContext } from './nodeHistoryCommand';
 
@@ -22,11 +20,9 @@ export interface LockHistoryPreset {
 }
 
 export async function lockHistoryFromServerLogs(context: ServerHistoryContext & { lockQueue: LockQueueApi }, arg?: unknown, preset?: LockHistoryPreset): Promise<{ intervals: number } | undefined> {
-  const connectionId = await pickConnection(context, arg, false);
-  if (!connectionId) return undefined;
-  const root = preset?.path ?? (isPathNode(arg) && arg.kind === 'znode' ? arg.path
-    : await askZnodePath(undefined, { title: t('Lock History from Server Logs'), prompt: t('The lock, or a node with locks under it'), value: '/' }));
-  if (root === undefined) return undefined;
+  const asked = await historyTarget(context, arg, { title: t('Lock History from Server Logs'), prompt: t('The lock, or a node with locks under it') }, preset?.path);
+  if (!asked) return undefined;
+  const { connectionId, path: root } = asked;
   const sources = await context.folders.sources(connectionId, preset?.folders);
   if (!sources) return undefined;
   let issues: string[] = [];

@@ -5,15 +5,13 @@
 import * as vscode from 'vscode';
 import { hex } from '../../zk/stat';
 import { nodeHistoryFromIndex, type HistoryEntry, type Removal } from '../../zk/serverLogs/nodeHistory';
-import { isPathNode } from '../../zk/tree/treeNodes';
-import { askZnodePath } from '../common/askZnodePath';
 import type { SideDocuments } from '../common/dataDiffDocuments';
 import { defaultView } from '../common/dataCodec';
 import { info } from '../common/notifier';
 import { pickItem } from '../common/quickInput';
 import { shown } from '../common/untrustedText';
 import type { Core } from '../core/core';
-import { pickConnection } from '../core/pickConnection';
+import { historyTarget } from './historyTarget';
 import { readCancellably, reportLogIssues } from './logReading';
 import type { LogFolders } from './logFolders';
 
@@ -58,18 +56,8 @@ function dataPreview(data: Buffer | null | undefined): string | undefined {
   return text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text;
 }
 
-/** The node and connection asked about: the clicked znode, else a path typed (a deleted node is not in the tree). */
-async function target(core: Core, arg: unknown, preset?: NodeHistoryPreset): Promise<{ connectionId: string; path: string } | undefined> {
-  const connectionId = await pickConnection(core, arg, false);
-  if (!connectionId) return undefined;
-  if (preset?.path) return { connectionId, path: preset.path };
-  if (isPathNode(arg) && arg.kind === 'znode') return { connectionId, path: arg.path };
-  const path = await askZnodePath(undefined, { title: t('Node History from Server Logs'), prompt: t('A path, or a glob (* within a name, ** across names); deleted nodes too') , value: '/' });
-  return path === undefined ? undefined : { connectionId, path };
-}
-
 export async function showNodeServerHistory(context: ServerHistoryContext, arg?: unknown, preset?: NodeHistoryPreset): Promise<HistoryEntry[] | undefined> {
-  const asked = await target(context, arg, preset);
+  const asked = await historyTarget(context, arg, { title: t('Node History from Server Logs'), prompt: t('A path, or a glob (* within a name, ** across names); deleted nodes too') }, preset?.path);
   if (!asked) return undefined;
   const sources = await context.folders.sources(asked.connectionId, preset?.folders);
   if (!sources) return undefined;

@@ -60,7 +60,7 @@ describe('Decoded of known systems\' nodes', function () {
     assert.ok(tooltip.includes('| czxid |'), 'the Stat is still there');
   });
 
-  it('text from ZooKeeper in a decoded stays text: no link, the override written out', async () => {
+  it('text from ZooKeeper in decoded data stays text: no link, the override written out', async () => {
     const decoded = nextChange(s, (n) => n?.kind === 'znode' && n.path === LEADER, 30000);
     const node = await znodeAt(s, ID, LEADER);
     if (!String(s.tree.getTreeItem(node).description).startsWith('leader ')) await decoded;
