@@ -3,8 +3,6 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
-import { runZooscope } from '../../src/cli/dispatch';
-import type { Output } from '../../src/cli/output';
 import { ZkSession } from '../../src/zk/session/session';
 import { hex } from '../../src/zk/stat';
 import { ZnodeWriter } from '../../src/zk/write';
@@ -13,6 +11,7 @@ import { readSnapshotFile } from '../../src/zk/serverLogs/snapshotReader';
 import type { Txn } from '../../src/zk/serverLogs/txnTypes';
 import type { SnapshotNode } from '../../src/zk/serverLogs/snapshotTypes';
 import { startStandalone, type ZkCluster } from '../support/servers/zkServer';
+import { zooscopeLog } from '../support/clients/zooscopeLog';
 import { connectOtherClient, eventually } from '../support/clients/zkClient';
 import { snapshotFormatter, txnLogToolkit, type ToolkitTxn } from '../support/thirdParty/zkLogTools';
 
@@ -46,16 +45,6 @@ async function writeHistory(zk: ZkCluster): Promise<void> {
     session.close();
     other.close();
   }
-}
-
-/** `zooscope log` as a user runs it: its lines, its stderr lines, its exit code. */
-async function zooscopeLog(args: string[]): Promise<{ code: number; lines: string[]; errors: string[] }> {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  const out = {
-    text: (t: string) => lines.push(t), exact: (t: string) => lines.push(...t.split('\n').filter(Boolean)), error: (t: string) => errors.push(t), closed: false,
-  } as unknown as Output;
-  return { code: await runZooscope(['log', ...args], out, 'test'), lines, errors };
 }
 
 async function ourTxns(file: string): Promise<{ txns: Txn[]; issues: string[] }> {

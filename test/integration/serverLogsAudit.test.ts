@@ -6,19 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runZooscope } from '../../src/cli/dispatch';
-import type { Output } from '../../src/cli/output';
 import { startStandalone, type ZkCluster } from '../support/servers/zkServer';
+import { zooscopeLog } from '../support/clients/zooscopeLog';
 import { connectOtherClient } from '../support/clients/zkClient';
-
-async function zooscopeLog(args: string[]): Promise<{ code: number; lines: string[]; errors: string[] }> {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  const out = {
-    text: (t: string) => lines.push(t), exact: (t: string) => lines.push(...t.split('\n').filter(Boolean)), error: (t: string) => errors.push(t), closed: false,
-  } as unknown as Output;
-  return { code: await runZooscope(['log', ...args], out, 'test'), lines, errors };
-}
 
 /** The audit file's own word, split plainly (not by the reader under test): session → its users and addresses. */
 function auditTruth(file: string): Map<string, { users: Set<string>; ips: Set<string> }> {

@@ -7,21 +7,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runZooscope } from '../../src/cli/dispatch';
-import type { Output } from '../../src/cli/output';
 import { startSshBastion, type SshBastion } from '../support/servers/sshServer';
 import { startStandalone, type ZkCluster } from '../support/servers/zkServer';
+import { zooscopeLog } from '../support/clients/zooscopeLog';
 import { connectOtherClient } from '../support/clients/zkClient';
-
-async function zooscopeLog(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; lines: string[]; errors: string[] }> {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  const out = {
-    text: (t: string) => lines.push(t), exact: (t: string) => lines.push(...t.split('\n').filter(Boolean)), json: (v: unknown) => lines.push(JSON.stringify(v)),
-    error: (t: string) => errors.push(t), closed: false,
-  } as unknown as Output;
-  return { code: await runZooscope(['log', ...args], out, 'test', env), lines, errors };
-}
 
 describe('zooscope log over SSH: the members\' logs through a bastion', () => {
   let zk: ZkCluster;
