@@ -14,7 +14,7 @@ import { forceRelease } from '../../../src/vscode/lockQueue/lockActions';
 import { visibleText } from '../../../src/shared/visibleText';
 import { connectOtherClient, eventually, OtherClient } from '../../support/clients/zkClient';
 import { HOSTILE_DATA, HOSTILE_NAMES, LONG_NAME, RAW_HIDDEN, UNESCAPED_ICON, VSCODE_LINK } from '../../support/fixtures/hostileFixture';
-import { existsVia, services, testZk, znodeAt } from './zooscope';
+import { existsVia, messageMark, services, shownSince, testZk, znodeAt } from './zooscope';
 
 const ID = 'host-hostile';
 const RO_ID = 'host-hostile-ro';
@@ -49,8 +49,8 @@ describe('Hostile names and data on every surface', function () {
   const node = (path: string, id = ID): Promise<ZnodeNode> => znodeAt(s, id, path);
   const exists = (path: string) => existsVia(other, path);
   /** The messages shown after `from` (a message's seq). */
-  const since = (from: number) => s.shownMessages.filter((m) => m.seq > from);
-  const mark = () => s.shownMessages.at(-1)?.seq ?? 0;
+  const since = (from: number) => shownSince(s, from);
+  const mark = () => messageMark(s);
 
   before(async () => {
     s = await services();

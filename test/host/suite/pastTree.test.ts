@@ -10,7 +10,7 @@ import type { PastRootNode, TreeNode, ZnodeNode } from '../../../src/zk/tree/tre
 import { HOSTILE_NAMES, RAW_HIDDEN } from '../../support/fixtures/hostileFixture';
 import { startStandalone, ZkCluster } from '../../support/servers/zkServer';
 import { connectOtherClient, eventually } from '../../support/clients/zkClient';
-import { label, services, znodeAt } from './zooscope';
+import { label, messageMark, services, shownSince, znodeAt } from './zooscope';
 
 const ID = 'host-past-tree';
 const NAME = 'Past tree';
@@ -114,20 +114,20 @@ describe('Tree at a past moment from a real server\'s logs', function () {
     const writes = ['zooscope.delete', 'zooscope.deleteRecursive', 'zooscope.createNode', 'zooscope.editAcl', 'zooscope.openData',
       'zooscope.importSubtree', 'zooscope.acquireLock', 'zooscope.setQuota', 'zooscope.refresh', 'zooscope.connect'];
     for (const command of writes) {
-      const seen = s.shownMessages.length;
+      const seen = messageMark(s);
       await vscode.commands.executeCommand(command, changed, [changed]);
-      assert.ok(s.shownMessages.slice(seen).some((m) => REFUSED.test(m.message)), `${command} refused: ${JSON.stringify(s.shownMessages.slice(seen))}`);
+      assert.ok(shownSince(s, seen).some((m) => REFUSED.test(m.message)), `${command} refused: ${JSON.stringify(shownSince(s, seen))}`);
     }
-    const seen = s.shownMessages.length;
+    const seen = messageMark(s);
     await vscode.commands.executeCommand('zooscope.createNode', root);
-    assert.ok(s.shownMessages.slice(seen).some((m) => REFUSED.test(m.message)), 'on the past root too');
+    assert.ok(shownSince(s, seen).some((m) => REFUSED.test(m.message)), 'on the past root too');
     // From the palette (no arguments), on the selected past node: refused before it asks anything.
     await s.view.reveal(changed, { select: true, focus: true });
     await eventually(() => s.view.selection[0] === changed, 10000, 'selected');
     for (const command of ['zooscope.delete', 'zooscope.editAcl']) {
-      const before = s.shownMessages.length;
+      const before = messageMark(s);
       await vscode.commands.executeCommand(command);
-      const shown = s.shownMessages.slice(before);
+      const shown = shownSince(s, before);
       assert.ok(shown.some((m) => REFUSED.test(m.message)) && !shown.some((m) => m.surface === 'modal'), `${command} from the palette refused: ${JSON.stringify(shown)}`);
     }
     assert.strictEqual(await s.tree.getChildren(changed).then((c) => c.length), 0);
@@ -153,13 +153,13 @@ describe('Tree at a past moment from a real server\'s logs', function () {
   });
 
   it('refuses a moment before the logs begin, saying what they cover (in UTC with the date)', async () => {
-    const seen = s.shownMessages.length;
+    const seen = messageMark(s);
     assert.strictEqual(await s.commands.openTreeAtPastMoment(ID, { folders: [folder], moment: '2001-01-01T00:00:00Z' }), undefined);
-    const said = s.shownMessages.slice(seen).map((m) => m.message).join('\n');
+    const said = shownSince(s, seen).map((m) => m.message).join('\n');
     assert.match(said, /That is before the logs begin: the logs cover \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC \(0x[0-9a-f]+\) to .* UTC \(0x[0-9a-f]+\)\./);
     assert.ok(!/1970/.test(said), said);
-    const seenTyped = s.shownMessages.length;
+    const seenTyped = messageMark(s);
     assert.strictEqual(await s.commands.openTreeAtPastMoment(ID, { folders: [folder], moment: 'yesterday' }), undefined);
-    assert.match(s.shownMessages.slice(seenTyped).map((m) => m.message).join('\n'), /Not a moment: type an ISO time/);
+    assert.match(shownSince(s, seenTyped).map((m) => m.message).join('\n'), /Not a moment: type an ISO time/);
   });
 });

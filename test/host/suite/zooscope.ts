@@ -49,3 +49,9 @@ export function nextChange(s: TestApi, match: (node: TreeNode | undefined) => bo
     });
   });
 }
+
+/** Where the messages shown so far end. Their list keeps only the latest 30, so count by `seq`, never by length. */
+export const messageMark = (s: TestApi): number => s.shownMessages.at(-1)?.seq ?? 0;
+
+/** The messages shown after `mark` (still kept). */
+export const shownSince = (s: TestApi, mark: number) => s.shownMessages.filter((m) => m.seq > mark);
