@@ -1,11 +1,29 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { txnLine } from '../../src/cli/commands/log/lines';
-import { auditFields } from '../../src/zk/serverLogs/auditJoin';
+import { dataFields } from '../../src/cli/commands/log/lineBatch';
+import { auditFields, type AuditMatch } from '../../src/zk/serverLogs/auditJoin';
+import type { Txn, TxnRecord } from '../../src/zk/serverLogs/txnTypes';
+import { hex } from '../../src/zk/stat';
 import { txnJson } from '../../src/cli/commands/log/txnJson';
 import { TxnType } from '../../src/zk/serverLogs/txnOpCodes';
 import { decodeTxnPayload } from '../../src/zk/serverLogs/txnPayload';
 import { records, txnPayload } from '../support/fixtures/serverLogFixtures';
+
+// The line as objects, JSON.stringify'd: what txnJson writes straight into a string must equal it.
+function recordFields(record: TxnRecord): Record<string, unknown> {
+  const { op, ...rest } = record;
+  const fields: Record<string, unknown> = { op };
+  for (const [key, value] of Object.entries(rest)) {
+    if (key === 'data') Object.assign(fields, dataFields(value as Buffer | null));
+    else if (key === 'parts') fields.parts = (value as TxnRecord[]).map(recordFields);
+    else fields[key] = typeof value === 'bigint' ? String(value) : value;
+  }
+  return fields;
+}
+
+function txnLine(txn: Txn, audit?: AuditMatch): Record<string, unknown> {
+  return { zxid: hex(txn.zxid), time: txn.time, session: hex(txn.session), ...recordFields(txn.record), ...auditFields(audit) };
+}
 
 const binary = Buffer.from([0xff, 0xfe, 0x00, 0x41]);
 const cases = [

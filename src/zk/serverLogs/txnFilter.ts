@@ -40,6 +40,9 @@ export function pastWindow(query: TxnQuery, txn: Txn): boolean {
   return query.to !== undefined && 'zxid' in query.to && txn.zxid > query.to.zxid;
 }
 
+/** The zxid the query ends at, where it ends at one: reading can stop there (a time bound cannot, as above). */
+export const zxidBound = (query: TxnQuery): bigint | undefined => (query.to && 'zxid' in query.to ? query.to.zxid : undefined);
+
 /**
  * `0x1a2b` (a zxid) or an ISO 8601 time with a date (`2026-11-28T03:12:00Z`; without a zone it is UTC, as the
  * servers' logs are read most often beside other UTC logs). Undefined when neither.

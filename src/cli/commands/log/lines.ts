@@ -3,28 +3,12 @@
 import { auditFields, auditText, type AuditedItem, type AuditJoin, type AuditMatch } from '../../../zk/serverLogs/auditJoin';
 import { readLogSet, readLogSetBatches, type LogSource } from '../../../zk/serverLogs/logSet';
 import { nodeHistory, type HistoryEntry } from '../../../zk/serverLogs/nodeHistory';
-import { pastWindow, txnMatcher, type TxnQuery } from '../../../zk/serverLogs/txnFilter';
-import type { Txn, TxnRecord } from '../../../zk/serverLogs/txnTypes';
+import { pastWindow, txnMatcher, zxidBound, type TxnQuery } from '../../../zk/serverLogs/txnFilter';
 import { hex } from '../../../zk/stat';
 import type { Output } from '../../output';
 import { dataFields, dataSummary, LineBatch } from './lineBatch';
-import { matching, zxidBound } from './reading';
+import { matching } from './reading';
 import { txnJson } from './txnJson';
-
-function recordFields(record: TxnRecord): Record<string, unknown> {
-  const { op, ...rest } = record;
-  const fields: Record<string, unknown> = { op };
-  for (const [key, value] of Object.entries(rest)) {
-    if (key === 'data') Object.assign(fields, dataFields(value as Buffer | null));
-    else if (key === 'parts') fields.parts = (value as TxnRecord[]).map(recordFields);
-    else fields[key] = typeof value === 'bigint' ? String(value) : value;
-  }
-  return fields;
-}
-
-export function txnLine(txn: Txn, audit?: AuditMatch): Record<string, unknown> {
-  return { zxid: hex(txn.zxid), time: txn.time, session: hex(txn.session), ...recordFields(txn.record), ...auditFields(audit) };
-}
 
 export function historyLine(entry: HistoryEntry, audit?: AuditMatch): Record<string, unknown> {
   const { zxid, time, session, data, ttl, ...rest } = entry;

@@ -4,12 +4,12 @@ import { lockFigures, type HistoryEvent, type LockHistory } from '../../../zk/hi
 import { lockHistoryFromLogs } from '../../../zk/history/fromServerLogs';
 import { readLogSet, type LogSetItem, type LogSource } from '../../../zk/serverLogs/logSet';
 import { startingSnapshot } from '../../../zk/serverLogs/startingSnapshot';
-import { pastWindow, type TxnQuery } from '../../../zk/serverLogs/txnFilter';
+import { pastWindow, zxidBound, type TxnQuery } from '../../../zk/serverLogs/txnFilter';
 import { hex } from '../../../zk/stat';
 import type { Output } from '../../output';
 import { eventLine, figuresText } from '../locks/historyFormat';
 import { writeTraceFile } from '../locks/watch';
-import { SaidIssues, zxidBound } from './reading';
+import { SaidIssues } from './reading';
 
 /** `--locks`: the lock history under `root` from the snapshot the logs go on from, then its figures (and trace). */
 export async function runLocks(sources: LogSource[], root: string, query: TxnQuery, options: { json: boolean; trace?: string }, out: Output, say: (line: string) => void): Promise<number> {

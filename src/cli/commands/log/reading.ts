@@ -1,10 +1,6 @@
-// What every form of `zooscope log` reads the logs with: the query's zxid bound (reading stops there), its filter,
-// and the logs' troubles said as they come and remembered for the exit code.
+// What every form of `zooscope log` reads the logs with: the query's filter, and the logs' troubles said as they come and remembered for the exit code.
 import type { LogSetItem } from '../../../zk/serverLogs/logSet';
 import { pastWindow, txnMatcher, type TxnQuery } from '../../../zk/serverLogs/txnFilter';
-
-/** The zxid the query ends at, where it ends at one (a time bound does not stop reading: see txnFilter). */
-export const zxidBound = (query: TxnQuery): bigint | undefined => (query.to && 'zxid' in query.to ? query.to.zxid : undefined);
 
 /** The items the query keeps (issues always), ending where the query's window ends. */
 export async function* matching(items: AsyncIterable<LogSetItem>, query: TxnQuery): AsyncGenerator<LogSetItem> {

@@ -3,11 +3,11 @@
 import type { AuditedItem, AuditJoin } from '../../../zk/serverLogs/auditJoin';
 import { readLogSet, type LogSource } from '../../../zk/serverLogs/logSet';
 import { SessionBook, type SessionSummary } from '../../../zk/serverLogs/sessionHistory';
-import type { TxnQuery } from '../../../zk/serverLogs/txnFilter';
+import { zxidBound, type TxnQuery } from '../../../zk/serverLogs/txnFilter';
 import { hex } from '../../../zk/stat';
 import type { Output } from '../../output';
 import { LineBatch } from './lineBatch';
-import { matching, SaidIssues, zxidBound } from './reading';
+import { matching, SaidIssues } from './reading';
 
 /** `--sessions`: a line (or JSON line) per session the window's transactions name. */
 export async function runSessions(sources: LogSource[], query: TxnQuery, json: boolean, out: Output, say: (line: string) => void, join?: AuditJoin): Promise<number> {

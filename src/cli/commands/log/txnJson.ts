@@ -1,5 +1,5 @@
 // `zooscope log --json`'s line of a transaction written straight into a string: the same text as
-// JSON.stringify(txnLine(txn)) (a test holds them equal), without the objects made in between (a log has millions).
+// JSON.stringify of the line as objects (test/unit/logJson.test.ts holds them equal), without the objects made in between (a log has millions).
 import type { Txn, TxnRecord } from '../../../zk/serverLogs/txnTypes';
 import { hex } from '../../../zk/stat';
 import { dataFields } from './lineBatch';
