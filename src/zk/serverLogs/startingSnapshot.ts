@@ -19,6 +19,16 @@ export interface StartNode {
 
 const SNAPSHOT_NAME = /^snapshot\.([0-9a-f]+)(\.gz|\.snappy)?$/i;
 
+/**
+ * What the nodes kept from a starting snapshot may weigh (paths and data, with what each costs besides): a lock path
+ * holds a queue, not a tree; a snapshot that puts more under it (a bomb, or a path too near the root) is refused in
+ * one line instead of filling the memory.
+ */
+export const START_NODES_BUDGET = 512 * 1024 * 1024;
+const NODE_OVERHEAD = 160;
+const sizeText = (bytes: number) => (bytes >= 1048576 ? `${Math.round(bytes / 1048576)} MiB` : `${Math.round(bytes / 1024)} KiB`);
+const weight = (node: StartNode) => NODE_OVERHEAD + 2 * node.path.length + (node.data?.length ?? 0);
+
 export interface StartingSnapshot {
   file: string;
   zxid: bigint;
@@ -38,7 +48,7 @@ export function snapshotsOf(sources: readonly LogSource[]): { file: string; zxid
  * The oldest snapshot the logs go on from (its zxid + 1 at or after where the oldest log file begins), with its nodes
  * under `root`; or one line saying why there is none (then who was queued when the logs begin is not known).
  */
-export async function startingSnapshot(sources: readonly LogSource[], root: string): Promise<StartingSnapshot | { problem: string }> {
+export async function startingSnapshot(sources: readonly LogSource[], root: string, budget = START_NODES_BUDGET): Promise<StartingSnapshot | { problem: string }> {
   const logStarts = sources.flatMap((source) => source.files.map(firstZxidOfName)).filter((z): z is bigint => z !== undefined);
   if (logStarts.length === 0) return { problem: 'no log files (log.<zxid>) were given' };
   const logStart = logStarts.reduce((a, b) => (b < a ? b : a));
@@ -47,10 +57,16 @@ export async function startingSnapshot(sources: readonly LogSource[], root: stri
   for (const snapshot of usable) {
     const nodes: StartNode[] = [];
     let trouble: string | undefined;
+    let kept = 0;
     for await (const item of readSnapshotFile(snapshot.file)) {
       if (item.kind === 'issue') trouble = item.issue.message;
       else if (item.kind === 'node' && isBelow(item.node.path, root)) {
-        nodes.push({ path: item.node.path, ctime: item.node.stat.ctime, owner: item.node.stat.ephemeralOwner, data: item.node.data });
+        const node = { path: item.node.path, ctime: item.node.stat.ctime, owner: item.node.stat.ephemeralOwner, data: item.node.data };
+        kept += weight(node);
+        if (kept > budget) {
+          return { problem: `${path.basename(snapshot.file)} holds more under ${root} than a lock's queue (over ${sizeText(budget)} in ${nodes.length.toLocaleString('en-US')} nodes): give the queue's own path` };
+        }
+        nodes.push(node);
       }
     }
     if (!trouble) return { file: snapshot.file, zxid: snapshot.zxid, nodes };
