@@ -10,8 +10,19 @@ export interface ReplayedNode {
   data: Buffer | null;
   acl: LogAcl[];
   stat: PersistedStat;
-  /** Child names (not paths). */
-  children: Set<string>;
+  /** Child names (not paths); most nodes are leaves, which share one empty set. */
+  children: ReadonlySet<string>;
+}
+
+const NO_CHILDREN: ReadonlySet<string> = new Set();
+
+function addChild(node: ReplayedNode, name: string): void {
+  if (node.children === NO_CHILDREN) node.children = new Set([name]);
+  else (node.children as Set<string>).add(name);
+}
+
+function removeChild(node: ReplayedNode, name: string): void {
+  if (node.children !== NO_CHILDREN) (node.children as Set<string>).delete(name);
 }
 
 /**
@@ -22,9 +33,11 @@ export interface ReplayedNode {
  */
 export function replayedStat(node: ReplayedNode): ZnodeStat {
   const numChildren = node.children.size;
+  const s = node.stat;
+  // Field by field (no spread): a million nodes go through here for one export.
   return {
-    ...node.stat, ephemeralOwner: clientEphemeralOwner(node.stat.ephemeralOwner), cversion: node.stat.cversion * 2 - numChildren,
-    dataLength: node.data?.length ?? 0, numChildren,
+    czxid: s.czxid, mzxid: s.mzxid, ctime: s.ctime, mtime: s.mtime, version: s.version, cversion: s.cversion * 2 - numChildren,
+    aversion: s.aversion, ephemeralOwner: clientEphemeralOwner(s.ephemeralOwner), dataLength: node.data?.length ?? 0, numChildren, pzxid: s.pzxid,
   };
 }
 
@@ -65,10 +78,12 @@ export class ReplayedTree {
   addSnapshotNode(node: SnapshotNode, acls: ReadonlyMap<bigint, LogAcl[]>): void {
     const shown = shownPath(node.path);
     if (!this.keep(shown)) return;
-    this.nodes.set(node.path, { data: node.data, acl: node.aclRef === -1n ? OPEN_ACL : acls.get(node.aclRef) ?? [], stat: { ...node.stat }, children: new Set() });
+    // The snapshot reader makes a stat for each node: it is the node's own from here on.
+    this.nodes.set(node.path, { data: node.data, acl: node.aclRef === -1n ? OPEN_ACL : acls.get(node.aclRef) ?? [], stat: node.stat, children: NO_CHILDREN });
     if (node.path !== '') {
       const { parent, name } = split(node.path);
-      this.nodes.get(parent)?.children.add(name);
+      const parentNode = this.nodes.get(parent);
+      if (parentNode) addChild(parentNode, name);
     }
     this.noteOwner(node.path, node.stat.ephemeralOwner);
   }
@@ -172,13 +187,14 @@ export class ReplayedTree {
         parent.stat.cversion = cversion;
         parent.stat.pzxid = txn.zxid;
       }
-      parent.children.add(name);
+      addChild(parent, name);
     } else if (this.keep(parentKey === '' ? '/' : parentKey)) {
       return true; // NoNode: the server refused it too
     }
     this.nodes.set(path, {
-      data, acl, children: new Set(),
-      stat: { czxid: txn.zxid, mzxid: txn.zxid, pzxid: txn.zxid, ctime: txn.time, mtime: txn.time, version: 0, cversion: 0, aversion: 0, ephemeralOwner: owner },
+      data, acl, children: NO_CHILDREN,
+      // The fields in the snapshot reader's order: one shape for every node's stat.
+      stat: { czxid: txn.zxid, mzxid: txn.zxid, ctime: txn.time, mtime: txn.time, version: 0, cversion: 0, aversion: 0, ephemeralOwner: owner, pzxid: txn.zxid },
     });
     this.noteOwner(path, owner);
     return true;
@@ -188,7 +204,7 @@ export class ReplayedTree {
     const { parent: parentKey, name } = split(path);
     const parent = this.nodes.get(parentKey);
     if (parent) {
-      parent.children.delete(name);
+      removeChild(parent, name);
       // Only forward: a higher pzxid set by a create must stay (DataTree.deleteNode).
       if (zxid > parent.stat.pzxid) parent.stat.pzxid = zxid;
     }

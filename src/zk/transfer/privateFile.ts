@@ -19,6 +19,8 @@ export interface PrivateFile {
   discard(): void;
 }
 
+const WRITE_CHARS = 256 * 1024;
+
 function refuseSymlink(file: string): void {
   try {
     if (fs.lstatSync(file).isSymbolicLink()) throw new SymlinkRefusedError(file);
@@ -49,10 +51,23 @@ export function createPrivateFile(file: string): PrivateFile {
     fs.rmSync(temporary, { force: true });
     throw error;
   }
+  // An export is written a node at a time: the chunks are gathered into writes of about WRITE_BYTES each.
+  let pending: string[] = [];
+  let pendingLength = 0;
+  const flush = () => {
+    if (pending.length > 0) fs.writeSync(fd, pending.join(''));
+    pending = [];
+    pendingLength = 0;
+  };
   return {
-    write: (chunk) => void fs.writeSync(fd, chunk),
+    write: (chunk) => {
+      pending.push(chunk);
+      pendingLength += chunk.length;
+      if (pendingLength >= WRITE_CHARS) flush();
+    },
     commit: () => {
       try {
+        flush();
         fs.fsyncSync(fd);
         close();
         refuseSymlink(file);
