@@ -276,7 +276,16 @@ function firstAbove(index: LogIndex, zxid: bigint): number {
 function selectedFor(index: LogIndex, root: string): Int32Array {
   const selections = [index.select({ below: root }), index.select({ path: root })];
   if (root !== '/') selections.push(index.select({ below: `${root}${KAZOO_LOCK_SUFFIX}` }));
-  return Int32Array.from(new Set(selections.flatMap((s) => [...s]))).sort();
+  const all = new Int32Array(selections.reduce((n, s) => n + s.length, 0));
+  let at = 0;
+  for (const s of selections) {
+    all.set(s, at);
+    at += s.length;
+  }
+  all.sort();
+  let kept = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[kept++] = all[i];
+  return all.subarray(0, kept);
 }
 
 /**
