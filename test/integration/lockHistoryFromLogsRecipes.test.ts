@@ -127,7 +127,7 @@ describe('lock history of semaphores and fixed leader nodes from the server\'s l
   const acquired = (driver: ThirdPartyClient) => driver.events.filter((e) => e.event === 'acquired');
   const leaseOf = (e: DriverEvent) => path.basename(e.node ?? '?');
 
-  test('zooscope log --locks <semaphore>: every logged lease once, on its semaphore and session, none invented, never more than its leases at once', async () => {
+  test('zooscope log --locks <semaphore>: every logged lease once, on its semaphore and session, none invented, never more than its leases at once', async (t) => {
     for (const [lock, logged] of [[CURATOR, acquired(curator)], [KAZOO, [...acquired(kazoo), ...acquired(doomed)]]] as const) {
       assert.equal(logged.length, 1 + WORKERS * CYCLES + (lock === KAZOO ? 1 : 0));
       const result = await locksOf(dataDir(), lock);
@@ -138,6 +138,8 @@ describe('lock history of semaphores and fixed leader nodes from the server\'s l
       assert.deepEqual(order(holds.map((h) => h.node)), order(logged.map(leaseOf)), `${lock}: the same leases, once each`);
       for (const h of holds) assert.equal(h.session, logged.find((e) => leaseOf(e) === h.node)?.session, `${lock}: ${h.node}'s session`);
       assert.ok(mostAtOnce(holds) <= LEASES, `${lock}: ${mostAtOnce(holds)} leases held at once`);
+      const lags = holds.map((h) => logged.find((e) => leaseOf(e) === h.node)!.t - h.start).sort((x, y) => x - y);
+      t.diagnostic(`${lock}: logged acquire − hold start from the log, median ${lags[lags.length >> 1]} ms, max ${lags[lags.length - 1]} ms`);
       assert.ok(result.intervals.every((i) => i.startExact && i.endExact === true), `${lock}: every time exact, nothing left open`);
       const doomedLease = leaseOf(acquired(doomed)[0]);
       assert.deepEqual(holds.filter((h) => h.ended !== 'released').map((h) => `${h.node} ${h.ended}`), lock === KAZOO ? [`${doomedLease} sessionEnded`] : []);
