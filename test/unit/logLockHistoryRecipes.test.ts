@@ -10,6 +10,7 @@ import type { Txn } from '../../src/zk/serverLogs/txnTypes';
 const A = 0x100000001n;
 const B = 0x100000002n;
 const C = 0x100000003n;
+const D = 0x100000004n;
 const acl = [{ perms: 31, scheme: 'world', id: 'anyone' }];
 const seq = (n: number) => String(n).padStart(10, '0');
 const curator = (who: string, what: 'lock' | 'lease', n: number) => `_c_${who.repeat(8)}-0000-0000-0000-000000000000-${what}-${seq(n)}`;
@@ -49,22 +50,36 @@ test('a Curator semaphore from its first use: the lock comes before the leases f
     remove(22, B, `/s/locks/${curator('b', 'lock', 1)}`),
     create(30, C, `/s/locks/${curator('c', 'lock', 2)}`),
     create(31, C, `/s/leases/${curator('c', 'lease', 2)}`), // a third lease of two: it waits
+    create(32, D, `/s/locks/${curator('d', 'lock', 3)}`), // waits for the internal lock
     remove(40, A, `/s/leases/${curator('a', 'lease', 0)}`),
     remove(41, C, `/s/locks/${curator('c', 'lock', 2)}`),
+    create(42, D, `/s/leases/${curator('d', 'lease', 3)}`),
     expire(50, B, [`/s/leases/${curator('b', 'lease', 1)}`]),
+    remove(51, D, `/s/locks/${curator('d', 'lock', 3)}`),
     remove(60, C, `/s/leases/${curator('c', 'lease', 2)}`),
+    remove(70, D, `/s/leases/${curator('d', 'lease', 3)}`),
   ]), '/s');
   const intervals = [...built.history.intervals()];
   assert.deepEqual(intervals.filter((i) => i.kind === 'hold').sort((x, y) => x.start - y.start).map(shown), [
     `hold /s _c_…00 0x100000001 13-40 released`,
     `hold /s _c_…01 0x100000002 22-50 sessionEnded`,
     `hold /s _c_…02 0x100000003 41-60 released`,
+    `hold /s _c_…03 0x100000004 51-70 released`,
   ]);
   assert.ok(intervals.every((i) => i.lock === '/s' && i.startExact && i.endExact), 'one queue, every time exact');
   assert.deepEqual(intervals.filter((i) => i.kind === 'wait' && i.node.includes('lease')).map(shown).sort(), [
     `wait /s _c_…00 0x100000001 12-13 acquired`,
     `wait /s _c_…01 0x100000002 21-22 acquired`,
     `wait /s _c_…02 0x100000003 31-41 acquired`,
+    `wait /s _c_…03 0x100000004 42-51 acquired`,
+  ]);
+  // The internal lock: its holder waits for a lease until it has made one (its part goes on as that lease), the
+  // others wait for the lock.
+  assert.deepEqual(intervals.filter((i) => i.kind === 'wait' && i.node.includes('lock')).map(shown).sort(), [
+    `wait /s _c_…00 0x100000001 10-12 unknown`,
+    `wait /s _c_…01 0x100000002 20-21 unknown`,
+    `wait /s _c_…02 0x100000003 30-31 unknown`,
+    `wait /s _c_…03 0x100000004 32-42 unknown`,
   ]);
 });
 
