@@ -10,11 +10,11 @@ import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as zookeeper from 'node-zookeeper-client';
-import type { HistoryInterval } from '../../src/zk/history';
 import { RecordedLocks } from '../support/clients/recordedLocks';
 import { startCurator } from '../support/thirdParty/curator';
 import type { DriverEvent, ThirdPartyClient } from '../support/thirdParty/driver';
 import { startKazoo } from '../support/thirdParty/kazoo';
+import { leaseLoop, mostAtOnce } from '../support/thirdParty/semaphoreWorkload';
 import { eventually } from '../support/waiting';
 import { connectOtherClient, OtherClient } from '../support/clients/zkClient';
 import { startStandalone, ZkCluster } from '../support/servers/zkServer';
@@ -54,17 +54,6 @@ describe('lock history of semaphores and a fixed leader node, from the events, a
   const holdsOf = (lock: string) => recording.holdsOf(lock);
   const diagnosis = () => recording.diagnosis();
 
-  /** `CYCLES` × (acquire a lease, release it the moment it is logged) by fresh contenders `<prefix>-<i>`. */
-  async function loop(driver: ThirdPartyClient, lock: string, prefix: string): Promise<void> {
-    for (let i = 0; i < CYCLES; i++) {
-      const id = `${prefix}-${i}`;
-      driver.acquire(id, 'semaphore', lock, String(LEASES));
-      await driver.waitForEvent(id, 'acquired', 120000);
-      driver.release(id);
-      await driver.waitForEvent(id, 'released', 60000);
-    }
-  }
-
   test('every logged lease and leadership is recorded once, in the server\'s order; none invented; never more holders than leases', async () => {
     const [kazoo, curator] = await Promise.all([startKazoo(zk.connectString), startCurator(zk.connectString)]);
     drivers.push(kazoo, curator);
@@ -90,8 +79,8 @@ describe('lock history of semaphores and a fixed leader node, from the events, a
       }
     })();
     await Promise.all([
-      ...Array.from({ length: WORKERS }, (_, w) => loop(kazoo, '/sem/kazoo', `kz${w}`)),
-      ...Array.from({ length: WORKERS }, (_, w) => loop(curator, '/sem/curator', `cu${w}`)),
+      ...Array.from({ length: WORKERS }, (_, w) => leaseLoop(kazoo, '/sem/kazoo', `kz${w}`, CYCLES, LEASES)),
+      ...Array.from({ length: WORKERS }, (_, w) => leaseLoop(curator, '/sem/curator', `cu${w}`, CYCLES, LEASES)),
       leaderLoop,
     ]);
 
@@ -131,12 +120,3 @@ describe('lock history of semaphores and a fixed leader node, from the events, a
     assert.deepEqual(recorder.history.gaps, []);
   });
 });
-
-/** The most holds open at once, from the holds' starts and ends (an end at a start hands over). */
-function mostAtOnce(holds: readonly HistoryInterval[]): number {
-  const edges = holds.flatMap((h) => [[h.start, 1], [h.end ?? Infinity, -1]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let open = 0;
-  let most = 0;
-  for (const [, step] of edges) most = Math.max(most, (open += step));
-  return most;
-}

@@ -4,20 +4,25 @@
 // begin comes from a snapshot the logs go on from (its nodes' holds start as bounds). How a node went is in the log:
 // deleted by a session (released, or gave up while waiting), or removed with its session: a closeSession the server
 // issued itself (cxid 0, ZooKeeperServer.expire) is a session lost; one the client sent is a release.
-// Queues are recognised from their nodes' names, as the live recorder recognises a queue it was not shown (name
-// queues: locks, read/write locks, elections). Past a gap in the logs nobody knows who queued: the history stops
-// there, said in one line.
-import { baseName, isBelow, parentPath } from '../paths';
+// Every recipe the live recorder follows: name queues (locks, read/write locks, elections), semaphores and fixed
+// leader nodes, told apart as logQueues.ts says, in the recorder's own queues and under its rules (members.ts,
+// followedRoles.ts). Past a gap in the logs nobody knows who queued: the history stops there, said in one line.
+import { baseName, joinPath, parentPath } from '../paths';
 import type { LogIndex } from '../serverLogs/logIndex';
-import { missingBetween, type LogSetItem } from '../serverLogs/logSet';
+import { missingBetween, type LogSetItem, type LogSource } from '../serverLogs/logSet';
 import type { LogBound } from '../serverLogs/txnFilter';
-import type { StartNode } from '../serverLogs/startingSnapshot';
+import { startingSnapshot, type StartingSnapshot, type StartNode } from '../serverLogs/startingSnapshot';
 import type { Txn, TxnRecord } from '../serverLogs/txnTypes';
-import { hex } from '../stat';
+import { clientEphemeralOwner, hex } from '../stat';
 import type { Participant } from '../../shared/lockAnalysis';
+import { FollowedQueues } from './followedQueues';
+import { FollowedRoles } from './followedRoles';
 import { LockHistory } from './history';
-import { FollowedQueue, newQueueFor, type Member } from './members';
+import { IntervalBook } from './intervalBook';
+import { followsPath, KAZOO_LOCK_SUFFIX, lockOfItsOwn, queueOfCreated } from './logQueues';
+import type { FollowedQueue, Member } from './members';
 import type { EndReason, HistoryInterval } from './model';
+import { PendingEnds } from './pendingEnds';
 
 export interface LogLockHistory {
   history: LockHistory;
@@ -30,17 +35,37 @@ export interface LogLockHistory {
 
 type Removal = 'deleted' | 'clientClosed' | 'expired';
 
+/** A create or delete of a Curator lock whose semaphore is not known yet, held in the order of the log. */
+type HeldChange =
+  | { kind: 'created'; path: string; at: number; owner: bigint; data: Buffer | null }
+  | { kind: 'deleted'; path: string; at: number; how: Removal };
+
 export class LogLockHistoryBuilder {
   readonly result: LogLockHistory = { history: new LockHistory() };
-  private readonly queues = new Map<string, FollowedQueue>();
+  private readonly queues = new FollowedQueues();
+  private readonly book: IntervalBook;
+  private readonly roles: FollowedRoles;
   /** Ephemeral members by owner session, for a closeSession that lists no paths (older servers). */
   private readonly ephemeralsOf = new Map<bigint, Set<string>>();
+  /** Curator semaphores' `leases` folders there now: a Curator lock in a `locks` folder beside one is the semaphore's. */
+  private readonly leaseFolders = new Set<string>();
+  /** `locks` folders whose Curator locks wait to be told a semaphore's or a lock of their own: their changes, and the nodes there now. */
+  private readonly undecided = new Map<string, { changes: HeldChange[]; present: Set<string> }>();
   private stopped = false;
 
   constructor(private readonly root: string, start?: { zxid: bigint; nodes: readonly StartNode[] }) {
+    this.book = new IntervalBook(this.result.history, new PendingEnds(this.result.history, () => undefined), () => undefined);
+    this.roles = new FollowedRoles(this.book);
     if (!start) return;
-    for (const node of start.nodes) this.add(node.path, node.ctime, node.owner, node.data, 'read');
-    for (const queue of this.queues.values()) this.applyRoles(queue, Math.max(0, ...[...queue.members.values()].map((m) => m.since)), false);
+    // The leases folders first: a lock beside one is its semaphore's, wherever the snapshot lists it.
+    for (const node of start.nodes) if (followsPath(root, node.path) && baseName(node.path) === 'leases') this.leaseFolders.add(node.path);
+    const found = new Set<FollowedQueue>();
+    for (const node of start.nodes) {
+      if (!followsPath(root, node.path)) continue;
+      const queue = this.created({ kind: 'created', path: node.path, at: node.ctime, owner: clientEphemeralOwner(node.owner), data: node.data }, 'read', true);
+      if (queue) found.add(queue);
+    }
+    for (const queue of found) this.applyFound(queue);
   }
 
   get history(): LockHistory {
@@ -65,7 +90,15 @@ export class LogLockHistoryBuilder {
     this.result.to = time;
   }
 
+  /** The logs are read: Curator locks still held for a semaphore no `leases` folder came for were locks of their own. */
+  finish(): LogLockHistory {
+    for (const folder of [...this.undecided.keys()]) this.decide(folder, false);
+    this.history.startedAt = this.result.from;
+    return this.result;
+  }
+
   private stop(why: string): void {
+    for (const folder of [...this.undecided.keys()]) this.decide(folder, false);
     this.stopped = true;
     this.result.stoppedAt = `the lock history stops at ${this.result.to === undefined ? 'the start' : new Date(this.result.to).toISOString()}: ${why}`;
     if (this.result.to !== undefined) this.history.gaps.push({ from: this.result.to });
@@ -79,21 +112,21 @@ export class LogLockHistoryBuilder {
         for (const part of record.parts) this.apply(txn, part);
         return;
       case 'create': case 'create2': case 'createContainer': case 'createTTL': {
-        if (!isBelow(record.path, this.root)) return;
+        if (!followsPath(this.root, record.path)) return;
         const ephemeral = 'ephemeral' in record && record.ephemeral;
-        const queue = this.add(record.path, txn.time, ephemeral ? txn.session : 0n, record.data, 'event');
-        if (queue) this.applyRoles(queue, txn.time, true);
+        const queue = this.created({ kind: 'created', path: record.path, at: txn.time, owner: ephemeral ? txn.session : 0n, data: record.data }, 'event', false);
+        if (queue) this.roles.apply(queue, txn.time, true);
         return;
       }
       case 'delete': case 'deleteContainer':
-        this.remove(record.path, txn.time, 'deleted');
+        this.removed({ kind: 'deleted', path: record.path, at: txn.time, how: 'deleted' });
         return;
       case 'closeSession': {
         // The server closes an expired session itself, with cxid 0; a client's own close carries its request's xid.
         const how: Removal = txn.cxid === 0 ? 'expired' : 'clientClosed';
         const paths = record.paths ?? [...(this.ephemeralsOf.get(txn.session) ?? [])];
         this.ephemeralsOf.delete(txn.session);
-        for (const path of paths) this.remove(path, txn.time, how);
+        for (const path of paths) this.removed({ kind: 'deleted', path, at: txn.time, how });
         return;
       }
       default:
@@ -101,75 +134,92 @@ export class LogLockHistoryBuilder {
     }
   }
 
-  /** A node under the lock path: a member of its queue (recognised anew from its name if none is known yet). */
-  private add(path: string, at: number, owner: bigint, data: Buffer | null, source: Member['source']): FollowedQueue | undefined {
-    const dir = parentPath(path);
-    if (dir === undefined) return undefined;
-    let queue = this.queues.get(dir);
-    if (!queue) {
-      queue = newQueueFor(path, this.queues, this.queues);
-      if (!queue) return undefined;
-      this.queues.set(dir, queue);
-    }
-    if (queue.members.has(path)) return undefined; // a fuzzy snapshot already had it
-    queue.members.set(path, { name: baseName(path), path, source, since: at, owner, ...(data ? { data } : {}), intervals: [] });
+  /**
+   * A node created (or found in the snapshot, `decideNow`): a member of the queue it joins, which it returns; a
+   * Curator lock whose semaphore is not known yet is held (see decide).
+   */
+  private created(change: Extract<HeldChange, { kind: 'created' }>, source: Member['source'], decideNow: boolean): FollowedQueue | undefined {
+    const { path, at, owner, data } = change;
+    const folder = parentPath(path);
+    if (folder === undefined) return undefined;
     if (owner !== 0n) {
       const mine = this.ephemeralsOf.get(owner) ?? new Set<string>();
       mine.add(path);
       this.ephemeralsOf.set(owner, mine);
     }
+    if (baseName(path) === 'leases') {
+      this.leaseFolders.add(path);
+      this.decide(joinPath(folder, 'locks'), true);
+    }
+    const held = this.undecided.get(folder);
+    if (held) {
+      held.changes.push(change);
+      held.present.add(path);
+      return undefined;
+    }
+    let queue = queueOfCreated(this.queues, this.root, path, owner !== 0n, data, (semaphore) => this.leaseFolders.has(joinPath(semaphore, 'leases')));
+    if (queue === 'undecided') {
+      if (!decideNow) {
+        this.undecided.set(folder, { changes: [change], present: new Set([path]) });
+        return undefined;
+      }
+      queue = lockOfItsOwn(this.queues, folder, [baseName(path)]);
+    }
+    if (!queue || queue.members.has(path)) return undefined; // a fuzzy snapshot already had it
+    queue.gone.delete(path);
+    queue.members.set(path, { name: baseName(path), path, source, since: at, owner, ...(data ? { data } : {}), intervals: [] });
     return queue;
   }
 
-  private remove(path: string, at: number, how: Removal): void {
-    const dir = parentPath(path);
-    const queue = dir === undefined ? undefined : this.queues.get(dir);
+  private removed(change: Extract<HeldChange, { kind: 'deleted' }>): void {
+    const { path, at, how } = change;
+    const folder = parentPath(path);
+    const held = folder === undefined ? undefined : this.undecided.get(folder);
+    if (folder !== undefined && held?.present.has(path)) {
+      held.changes.push(change);
+      held.present.delete(path);
+      // Emptied with no semaphore's leases beside it: a lock of its own all along.
+      if (held.present.size === 0) this.decide(folder, false);
+      return;
+    }
+    this.leaseFolders.delete(path);
+    const queue = this.queues.queueOfNode(path);
     const member = queue?.members.get(path);
     if (!queue || !member) return;
     queue.remove(member);
     if (member.owner) this.ephemeralsOf.get(member.owner)?.delete(path);
     const open = this.history.open.get(path);
-    if (open) this.close(path, open, at, true, endReason(open, how));
-    this.applyRoles(queue, at, true);
+    if (open) this.book.closeAs(path, open, at, true, endReason(open, how));
+    this.roles.apply(queue, at, true);
   }
 
-  /** Who holds and who waits now, under the queue's rules: as the live recorder's roles, every change at `at`. */
-  private applyRoles(queue: FollowedQueue, at: number, exact: boolean): void {
-    const participants = queue.participants();
-    for (const p of participants) {
-      const member = queue.members.get(p.path);
-      if (!member) continue;
-      const holding = p.role !== 'waiter';
-      const current = this.history.open.get(p.path);
-      if (!current) {
-        // A member from the snapshot: its wait began at its creation; its hold at some time after, not known.
-        const fromStart = member.source === 'read';
-        this.open(holding ? 'hold' : 'wait', queue.path, p, fromStart ? member.since : at, fromStart ? !holding : exact);
-      } else if (current.kind === 'wait' && holding) {
-        this.close(p.path, current, at, exact, 'acquired');
-        this.open('hold', queue.path, p, at, exact);
-      } else if (current.kind === 'hold' && !holding) {
-        this.close(p.path, current, at, false, 'unknown');
-        this.open('wait', queue.path, p, at, false);
+  /**
+   * The held Curator locks of `folder` are told at last: a semaphore's (its `leases` folder came) or a lock of their
+   * own (they all went with none). Their changes apply now, at their own times, as if told then.
+   */
+  private decide(folder: string, semaphore: boolean): void {
+    const held = this.undecided.get(folder);
+    if (!held) return;
+    this.undecided.delete(folder);
+    if (!semaphore) lockOfItsOwn(this.queues, folder, held.changes.map((c) => baseName(c.path)));
+    for (const change of held.changes) {
+      if (change.kind === 'deleted') {
+        this.removed(change);
+        continue;
       }
+      const queue = this.created(change, 'event', false);
+      if (queue) this.roles.apply(queue, change.at, true);
     }
-    this.history.addSample({ lock: queue.path, at, length: participants.length });
   }
 
-  private open(kind: HistoryInterval['kind'], lock: string, p: Participant, start: number, startExact: boolean): void {
-    const interval: HistoryInterval = {
-      id: this.history.newId(), kind, lock, node: p.name, participant: p.kind, start, startExact,
-      ...(p.session ? { session: p.session } : {}), ...(p.label !== undefined ? { label: p.label } : {}),
-    };
-    this.history.open.set(p.path, interval);
-  }
-
-  private close(path: string, interval: HistoryInterval, at: number, exact: boolean, ended: EndReason): void {
-    this.history.open.delete(path);
-    interval.end = at;
-    interval.endExact = exact;
-    interval.ended = ended;
-    this.history.addClosed(interval);
+  /**
+   * Who holds and who waits among the members a snapshot showed, under the queue's rules: a waiter's wait from its
+   * creation (exact), a holder's hold from then too, but only as a bound (when it took over is not known).
+   */
+  private applyFound(queue: FollowedQueue): void {
+    const found = new Map<string, Participant>();
+    for (const p of queue.participants()) found.set(p.path, { ...p, held: { since: p.since, exact: false } });
+    this.roles.apply(queue, Math.max(0, ...[...queue.members.values()].map((m) => m.since)), false, found);
   }
 }
 
@@ -191,8 +241,7 @@ export async function lockHistoryFromLogs(items: AsyncIterable<LogSetItem>, root
     }
     builder.take(item);
   }
-  builder.history.startedAt = builder.result.from;
-  return builder.result;
+  return builder.finish();
 }
 
 /** Between the snapshot and the first transaction after it, a stretch the logs lack is a gap like any other. */
@@ -223,6 +272,31 @@ function firstAbove(index: LogIndex, zxid: bigint): number {
   return low;
 }
 
+/** The transactions that may touch what followsPath follows: below the root, the root itself, a kazoo semaphore's lock beside it. */
+function selectedFor(index: LogIndex, root: string): Int32Array {
+  const selections = [index.select({ below: root }), index.select({ path: root })];
+  if (root !== '/') selections.push(index.select({ below: `${root}${KAZOO_LOCK_SUFFIX}` }));
+  const all = new Int32Array(selections.reduce((n, s) => n + s.length, 0));
+  let at = 0;
+  for (const s of selections) {
+    all.set(s, at);
+    at += s.length;
+  }
+  all.sort();
+  let kept = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[kept++] = all[i];
+  return all.subarray(0, kept);
+}
+
+/**
+ * The snapshot the logs go on from, with the nodes a lock history of `root` follows (followsPath): read from the
+ * root's parent, since the root itself may be a fixed leader node and a kazoo semaphore's lock is beside it.
+ */
+export async function lockHistoryStart(sources: readonly LogSource[], root: string): Promise<StartingSnapshot | { problem: string }> {
+  const start = await startingSnapshot(sources, parentPath(root) ?? root);
+  return 'problem' in start ? start : { ...start, nodes: start.nodes.filter((node) => followsPath(root, node.path)) };
+}
+
 /**
  * lockHistoryFromLogs answered from an index: the same history, decoding only the transactions that name a path
  * below `root` (and, from older servers, the closeSessions that list none); the others only move the window on.
@@ -232,7 +306,7 @@ export async function lockHistoryFromIndex(index: LogIndex, root: string, start?
   const builder = new LogLockHistoryBuilder(root, start);
   const end = windowEnd(index, options.to);
   const begin = start ? Math.min(end, firstAbove(index, start.zxid)) : 0;
-  const selected = index.select({ below: root }).filter((position) => position >= begin && position < end);
+  const selected = selectedFor(index, root).filter((position) => position >= begin && position < end);
   const decoded = index.read(selected, options)[Symbol.asyncIterator]();
   let batch: { position: number; item: LogSetItem }[] = [];
   let next = 0;
@@ -260,6 +334,5 @@ export async function lockHistoryFromIndex(index: LogIndex, root: string, start?
   } finally {
     await decoded.return?.(undefined);
   }
-  builder.history.startedAt = builder.result.from;
-  return builder.result;
+  return builder.finish();
 }

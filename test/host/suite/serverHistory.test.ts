@@ -40,6 +40,15 @@ describe('Server history from a real server\'s logs', function () {
       await waiter.create(`/past/lock/${lockNode(1)}`, '', zookeeper.CreateMode.EPHEMERAL);
       await holder.remove(`/past/lock/${lockNode(0)}`);
       await waiter.remove(`/past/lock/${lockNode(1)}`);
+      // A kazoo-shaped semaphore (a lease taken under its lock beside it) and a fixed leader node, made and deleted.
+      await writer.mkdirp('/past/sem-__lock__');
+      await writer.mkdirp('/past/sem');
+      await holder.create(`/past/sem-__lock__/${'a'.repeat(32)}__lock__0000000000`, '', zookeeper.CreateMode.EPHEMERAL);
+      await holder.create(`/past/sem/${'a'.repeat(32)}`, 'lease', zookeeper.CreateMode.EPHEMERAL);
+      await holder.remove(`/past/sem-__lock__/${'a'.repeat(32)}__lock__0000000000`);
+      await holder.remove(`/past/sem/${'a'.repeat(32)}`);
+      await waiter.create('/past/master', 'leader', zookeeper.CreateMode.EPHEMERAL);
+      await waiter.remove('/past/master');
       beforeDelete = new Date().toISOString();
       // The moment must be strictly before the delete's millisecond.
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -90,6 +99,14 @@ describe('Server history from a real server\'s logs', function () {
     assert.strictEqual(result.intervals, 3, 'two holds and one wait');
     const replay = s.locks.replayPanels().at(-1)!;
     assert.match(replay.panel.title, /\/past\/lock \(server logs\)/);
+  });
+
+  it('Lock History from Server Logs on a semaphore\'s path and on a fixed leader node\'s', async () => {
+    const semaphore = await s.commands.lockHistoryFromServerLogs(ID, { folders: [folder], path: '/past/sem' });
+    assert.strictEqual(semaphore?.intervals, 2, 'the lease held, and the wait for it under the semaphore\'s lock');
+    assert.match(s.locks.replayPanels().at(-1)!.panel.title, /\/past\/sem \(server logs\)/);
+    const leader = await s.commands.lockHistoryFromServerLogs(ID, { folders: [folder], path: '/past/master' });
+    assert.strictEqual(leader?.intervals, 1, 'one leadership');
   });
 
   it('Compare with a Past Moment: the tree before the delete against now, in the Differences view', async () => {

@@ -1,9 +1,8 @@
 // `zooscope log … --locks <path>`: a lock's history after the fact, from the snapshot the logs go on from, told as
 // `zooscope locks --watch` tells it live (the same lines, figures and trace).
 import { lockFigures, type HistoryEvent, type LockHistory } from '../../../zk/history';
-import { lockHistoryFromLogs } from '../../../zk/history/fromServerLogs';
+import { lockHistoryFromLogs, lockHistoryStart } from '../../../zk/history/fromServerLogs';
 import { readLogSet, type LogSetItem, type LogSource } from '../../../zk/serverLogs/logSet';
-import { startingSnapshot } from '../../../zk/serverLogs/startingSnapshot';
 import { pastWindow, zxidBound, type TxnQuery } from '../../../zk/serverLogs/txnFilter';
 import { hex } from '../../../zk/stat';
 import type { Output } from '../../output';
@@ -13,7 +12,7 @@ import { SaidIssues } from './reading';
 
 /** `--locks`: the lock history under `root` from the snapshot the logs go on from, then its figures (and trace). */
 export async function runLocks(sources: LogSource[], root: string, query: TxnQuery, options: { json: boolean; trace?: string }, out: Output, say: (line: string) => void): Promise<number> {
-  const start = await startingSnapshot(sources, root);
+  const start = await lockHistoryStart(sources, root);
   if ('problem' in start) {
     say(start.problem);
     return 1;
