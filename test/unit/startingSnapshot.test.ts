@@ -33,10 +33,23 @@ describe('the snapshot a lock history starts from', () => {
   test('a snapshot putting more under the path than its budget is refused in one line, not held', async () => {
     const dir = folder([{ path: '/locks' }, { path: '/locks/q' }, ...Array.from({ length: 200 }, (_, i) => member(i))]);
     try {
-      const start = await startingSnapshot([logSource(dir)], '/locks/q', 50_000);
+      const start = await startingSnapshot([logSource(dir)], '/locks/q', { budget: 50_000 });
       assert.ok('problem' in start, 'a 200 kB queue was held under a 50 kB budget');
       assert.match(start.problem, /^snapshot\.10 holds more under \/locks\/q than a lock's queue \(over 49 KiB in \d+ nodes\): give the queue's own path$/);
       assert.ok(!start.problem.includes('\n'));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('only the nodes a history follows count: a big tree beside them is read past, not held', async () => {
+    const elsewhere = Array.from({ length: 200 }, (_, i): FixtureNode => ({ path: `/other/n${i}`, data: Buffer.alloc(1000, 0x62) }));
+    const dir = folder([{ path: '/locks' }, { path: '/locks/q' }, member(1), { path: '/locks/q-__lock__' }, { path: '/other' }, ...elsewhere]);
+    try {
+      const follows = (p: string) => p === '/locks/q' || p.startsWith('/locks/q/') || p.startsWith('/locks/q-__lock__');
+      const start = await startingSnapshot([logSource(dir)], '/locks/q', { budget: 50_000, includes: follows });
+      assert.ok(!('problem' in start), 'problem' in start ? start.problem : '');
+      assert.deepEqual(start.nodes.map((n) => n.path), ['/locks/q', member(1).path, '/locks/q-__lock__']);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -289,12 +289,11 @@ function selectedFor(index: LogIndex, root: string): Int32Array {
 }
 
 /**
- * The snapshot the logs go on from, with the nodes a lock history of `root` follows (followsPath): read from the
- * root's parent, since the root itself may be a fixed leader node and a kazoo semaphore's lock is beside it.
+ * The snapshot the logs go on from, with the nodes a lock history of `root` follows (followsPath): the root itself
+ * may be a fixed leader node, and a kazoo semaphore's lock is beside it.
  */
 export async function lockHistoryStart(sources: readonly LogSource[], root: string): Promise<StartingSnapshot | { problem: string }> {
-  const start = await startingSnapshot(sources, parentPath(root) ?? root);
-  return 'problem' in start ? start : { ...start, nodes: start.nodes.filter((node) => followsPath(root, node.path)) };
+  return startingSnapshot(sources, root, { includes: (path) => followsPath(root, path) });
 }
 
 /**

@@ -29,6 +29,13 @@ const NODE_OVERHEAD = 160;
 const sizeText = (bytes: number) => (bytes >= 1048576 ? `${Math.round(bytes / 1048576)} MiB` : `${Math.round(bytes / 1024)} KiB`);
 const weight = (node: StartNode) => NODE_OVERHEAD + 2 * node.path.length + (node.data?.length ?? 0);
 
+export interface StartOptions {
+  /** Bytes the nodes kept may weigh (START_NODES_BUDGET). */
+  budget?: number;
+  /** Which nodes a history needs (default: those below `root`); read as the snapshot streams by, never all held. */
+  includes?: (path: string) => boolean;
+}
+
 export interface StartingSnapshot {
   file: string;
   zxid: bigint;
@@ -48,7 +55,8 @@ export function snapshotsOf(sources: readonly LogSource[]): { file: string; zxid
  * The oldest snapshot the logs go on from (its zxid + 1 at or after where the oldest log file begins), with its nodes
  * under `root`; or one line saying why there is none (then who was queued when the logs begin is not known).
  */
-export async function startingSnapshot(sources: readonly LogSource[], root: string, budget = START_NODES_BUDGET): Promise<StartingSnapshot | { problem: string }> {
+export async function startingSnapshot(sources: readonly LogSource[], root: string, options: StartOptions = {}): Promise<StartingSnapshot | { problem: string }> {
+  const { budget = START_NODES_BUDGET, includes = (path: string) => isBelow(path, root) } = options;
   const logStarts = sources.flatMap((source) => source.files.map(firstZxidOfName)).filter((z): z is bigint => z !== undefined);
   if (logStarts.length === 0) return { problem: 'no log files (log.<zxid>) were given' };
   const logStart = logStarts.reduce((a, b) => (b < a ? b : a));
@@ -60,7 +68,7 @@ export async function startingSnapshot(sources: readonly LogSource[], root: stri
     let kept = 0;
     for await (const item of readSnapshotFile(snapshot.file)) {
       if (item.kind === 'issue') trouble = item.issue.message;
-      else if (item.kind === 'node' && isBelow(item.node.path, root)) {
+      else if (item.kind === 'node' && includes(item.node.path)) {
         const node = { path: item.node.path, ctime: item.node.stat.ctime, owner: item.node.stat.ephemeralOwner, data: item.node.data };
         kept += weight(node);
         if (kept > budget) {
