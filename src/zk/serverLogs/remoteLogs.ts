@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { memberSshSettings, RemoteCommandError, runRemote, type RemoteRun } from '../tunnel/remoteCommand';
+import { memberSshSettings, RemoteCommandError, runRemote, type MemberRoute, type RemoteRun } from '../tunnel/remoteCommand';
 import type { SshTunnelSettings } from '../tunnel/sshSettings';
 import { logSource, type LogSource } from './logSet';
 
@@ -42,7 +42,7 @@ export interface RemoteLogs {
 }
 
 /** Runs `words` on the member; the ssh killed when `signal` aborts. */
-function runAbortable(settings: SshTunnelSettings, words: string[], signal: AbortSignal | undefined): RemoteRun {
+function runAbortable(settings: MemberRoute, words: string[], signal: AbortSignal | undefined): RemoteRun {
   signal?.throwIfAborted();
   const run = runRemote(settings, words);
   if (!signal) return run;
@@ -52,7 +52,7 @@ function runAbortable(settings: SshTunnelSettings, words: string[], signal: Abor
   return { ...run, done };
 }
 
-async function listing(settings: SshTunnelSettings, words: string[], signal: AbortSignal | undefined): Promise<string> {
+async function listing(settings: MemberRoute, words: string[], signal: AbortSignal | undefined): Promise<string> {
   const run = runAbortable(settings, words, signal);
   let text = '';
   run.stdout.setEncoding('utf8');
@@ -65,7 +65,7 @@ async function listing(settings: SshTunnelSettings, words: string[], signal: Abo
 }
 
 /** The folder holding the files: `<dataDir>/version-2` when there is one, else `<dataDir>` itself. */
-async function serverFiles(settings: SshTunnelSettings, options: RemoteLogOptions): Promise<{ dir: string; names: string[] }> {
+async function serverFiles(settings: MemberRoute, options: RemoteLogOptions): Promise<{ dir: string; names: string[] }> {
   const read = options.readCommand ?? [];
   for (const dir of [path.posix.join(options.dataDir, 'version-2'), options.dataDir]) {
     let text: string;

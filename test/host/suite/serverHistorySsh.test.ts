@@ -1,7 +1,8 @@
 // Server history from the members over SSH, inside a real VS Code: "The Members over SSH…" chosen for a connection
 // whose bastion is a real sshd on loopback, in front of a real server whose data directory holds its logs. Each
 // member's files are fetched (behind the read command, a wrapper that records what it ran) into the extension's
-// private storage, and a Node History is read from them; a member that cannot be reached is one warning and the
+// private storage, the bastion's hop made with the connection's own key and trusted host keys (the ssh config names
+// neither), and a Node History is read from them; a member that cannot be reached is one warning and the
 // other is read; a fetch cancelled kills its ssh and leaves no copy; a bastion with a password is one line.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
@@ -44,8 +45,8 @@ function answering(picks: string[], inputs: (string | undefined)[]) {
   return { seen, restore: () => Object.assign(win, original) };
 }
 
-/** The ssh clients (this machine's side) whose command line names `marker`. */
-function sshClientsNaming(marker: string): number[] {
+/** The ssh clients (this machine's side) with a word of their command line containing one of `markers`. */
+function sshClientsNaming(...markers: string[]): number[] {
   const pids: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -55,7 +56,7 @@ function sshClientsNaming(marker: string): number[] {
     } catch {
       continue;
     }
-    if (path.basename(argv[0]) === 'ssh' && argv.some((word) => word.includes(marker))) pids.push(Number(entry));
+    if (path.basename(argv[0]) === 'ssh' && argv.some((word) => markers.some((marker) => word.includes(marker)))) pids.push(Number(entry));
   }
   return pids;
 }
@@ -93,17 +94,17 @@ describe('Server history from the members over SSH', function () {
     dataDir = path.join(zk.members[0].dir, 'data');
     // The member is "localhost" (ssh refuses a jump host that is the destination itself); both names reach this sshd.
     const hostKey = fs.readFileSync(bastion.hostPublicKey, 'utf8');
-    const knownHosts = path.join(bastion.dir, 'history_known_hosts');
-    fs.writeFileSync(knownHosts, `[127.0.0.1]:${bastion.port} ${hostKey}[localhost]:${bastion.port} ${hostKey}`);
+    // The ssh config says only where the member's sshd listens: the key, the agent (none) and the host keys are the
+    // connection's own settings, for the bastion's hop as for the member's.
     const config = path.join(bastion.dir, 'history_ssh_config');
-    fs.writeFileSync(config, ['Host localhost', `  Port ${bastion.port}`, 'Host *', `  IdentityFile ${bastion.clientKey}`, '  IdentityAgent none', `  UserKnownHostsFile ${knownHosts}`, '  BatchMode yes'].join('\n') + '\n');
+    fs.writeFileSync(config, ['Host localhost', `  Port ${bastion.port}`].join('\n') + '\n');
     await zooscope().update('ssh.configFile', config, vscode.ConfigurationTarget.Global);
-    // The member's host key as the user would have it: ZooScope's own known_hosts is one of those ssh checks.
+    // Both host keys as the user would have them: trusted in ZooScope (the bastion's) and known (the member's).
     const accepted = s.store.acceptedHostKeysFile!;
     storage = path.dirname(path.dirname(accepted));
     acceptedBefore = fs.existsSync(accepted) ? fs.readFileSync(accepted, 'utf8') : undefined;
     fs.mkdirSync(path.dirname(accepted), { recursive: true });
-    fs.appendFileSync(accepted, `[localhost]:${bastion.port} ${hostKey}`);
+    fs.appendFileSync(accepted, `[127.0.0.1]:${bastion.port} ${hostKey}[localhost]:${bastion.port} ${hostKey}`);
     // A read command standing in for `sudo -n`: it records what it was asked to run, waits while `hold` exists, runs it.
     wrapperLog = path.join(bastion.dir, 'read-command.log');
     hold = path.join(bastion.dir, 'hold');
@@ -185,7 +186,9 @@ describe('Server history from the members over SSH', function () {
     try {
       const choosing = vscode.commands.executeCommand<{ kind: string; sources?: unknown[] } | undefined>('zooscope.chooseServerLogFolders', ID);
       await eventually(() => ran().slice(before).some((line) => line.startsWith('cat -- ')) && progress.titles.some((t) => /Fetching the server logs/.test(t)), 60000, 'the fetch is copying a file');
+      // The member's ssh (its command names the file) and the bastion's hop (forwarding to the member's sshd).
       assert.ok(sshClientsNaming(dataDir).length > 0, 'an ssh copies it');
+      assert.ok(sshClientsNaming(`[localhost]:${bastion.port}`).length > 0, 'through the bastion\'s hop');
       progress.cancel();
       const choice = await choosing;
       assert.strictEqual(choice?.sources, undefined, 'cancelled: no sources');
@@ -194,7 +197,7 @@ describe('Server history from the members over SSH', function () {
       ui.restore();
       fs.rmSync(hold, { force: true });
     }
-    await eventually(() => sshClientsNaming(dataDir).length === 0, 30000, 'the ssh was killed');
+    await eventually(() => sshClientsNaming(dataDir, `[localhost]:${bastion.port}`).length === 0, 30000, 'the ssh (and its hop) ended');
     assert.deepStrictEqual(copies(), [], 'nothing of the cancelled fetch is left');
     assert.ok(!shownSince(s, mark).some((m) => /Fetched the server logs/.test(m.message)), JSON.stringify(shownSince(s, mark)));
   });
