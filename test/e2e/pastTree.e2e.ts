@@ -42,7 +42,8 @@ export const tests: E2eTest[] = [
         await wb.openZooScope();
         const row = wb.explorerRow(CONNECTION);
         await row.waitFor({ timeout: 30000 });
-        await contextSubmenu(wb, row, 'Server History', 'Choose Server Log Folders…');
+        await contextSubmenu(wb, row, 'Server History', 'Choose Where the Server Logs Are…');
+        await wb.pickItem('Folders on This Machine…');
         await wb.answerFileDialog(/Server Logs of/, dataDir);
         await wb.notification(/Server history of .* reads/).waitFor({ timeout: 30000 });
 

@@ -39,7 +39,8 @@ export const tests: E2eTest[] = [
         const row = wb.explorerRow(CONNECTION);
         await row.waitFor({ timeout: 30000 });
 
-        await contextSubmenu(wb, row, 'Server History', 'Choose Server Log Folders…', 'server-history-menu');
+        await contextSubmenu(wb, row, 'Server History', 'Choose Where the Server Logs Are…', 'server-history-menu');
+        await wb.pickItem('Folders on This Machine…');
         await wb.answerFileDialog(/Server Logs of/, dataDir);
         await wb.notification(/Server history of .* reads/).waitFor({ timeout: 30000 });
 

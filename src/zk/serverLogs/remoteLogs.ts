@@ -1,11 +1,12 @@
 // A member's logs and snapshots fetched over SSH into a private local folder (0700; files 0600), so the readers run
 // on them as on a copy the operator made by hand. Only `ls` and `cat` run on the member (each behind the configured
 // read command, e.g. `sudo -n`, when the files need it), only on names a server writes (log.<hex>, snapshot.<hex>
-// with its compression); a member that cannot be read is one line, and the others are read.
+// with its compression); a member that cannot be read is one line, and the others are read. Aborted (the signal), the
+// ssh running is killed and the member being copied leaves nothing behind: no half file is ever a source.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { memberSshSettings, RemoteCommandError, runRemote } from '../tunnel/remoteCommand';
+import { memberSshSettings, RemoteCommandError, runRemote, type MemberRoute, type RemoteRun } from '../tunnel/remoteCommand';
 import type { SshTunnelSettings } from '../tunnel/sshSettings';
 import { logSource, type LogSource } from './logSet';
 
@@ -23,17 +24,36 @@ export interface RemoteLogOptions {
   /** The private folder the copies go into (one folder a member). */
   into: string;
   onFile?(member: string, name: string): void;
+  /** Kills the ssh running and stops; fetchRemoteLogs then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** A member whose logs could not be read, and why (ssh's last line, or what was missing). */
+export interface MemberProblem {
+  member: string;
+  reason: string;
 }
 
 export interface RemoteLogs {
   sources: LogSource[];
-  /** One line a member that could not be read. */
-  problems: string[];
+  /** One a member that could not be read. */
+  problems: MemberProblem[];
   bytes: number;
 }
 
-async function listing(settings: SshTunnelSettings, words: string[]): Promise<string> {
+/** Runs `words` on the member; the ssh killed when `signal` aborts. */
+function runAbortable(settings: MemberRoute, words: string[], signal: AbortSignal | undefined): RemoteRun {
+  signal?.throwIfAborted();
   const run = runRemote(settings, words);
+  if (!signal) return run;
+  const kill = () => run.kill();
+  signal.addEventListener('abort', kill, { once: true });
+  const done = run.done.finally(() => signal.removeEventListener('abort', kill));
+  return { ...run, done };
+}
+
+async function listing(settings: MemberRoute, words: string[], signal: AbortSignal | undefined): Promise<string> {
+  const run = runAbortable(settings, words, signal);
   let text = '';
   run.stdout.setEncoding('utf8');
   run.stdout.on('data', (chunk: string) => {
@@ -45,14 +65,14 @@ async function listing(settings: SshTunnelSettings, words: string[]): Promise<st
 }
 
 /** The folder holding the files: `<dataDir>/version-2` when there is one, else `<dataDir>` itself. */
-async function serverFiles(settings: SshTunnelSettings, options: RemoteLogOptions): Promise<{ dir: string; names: string[] }> {
+async function serverFiles(settings: MemberRoute, options: RemoteLogOptions): Promise<{ dir: string; names: string[] }> {
   const read = options.readCommand ?? [];
   for (const dir of [path.posix.join(options.dataDir, 'version-2'), options.dataDir]) {
     let text: string;
     try {
-      text = await listing(settings, [...read, 'ls', '-1', '--', dir]);
+      text = await listing(settings, [...read, 'ls', '-1', '--', dir], options.signal);
     } catch (error) {
-      if (dir === options.dataDir) throw error;
+      if (dir === options.dataDir || options.signal?.aborted) throw error;
       continue;
     }
     const names = text.split('\n').filter((name) => SERVER_FILE.test(name));
@@ -69,7 +89,7 @@ async function fetchMember(member: string, options: RemoteLogOptions, into: stri
   let bytes = 0;
   for (const name of names) {
     options.onFile?.(member, name);
-    const run = runRemote(settings, [...(options.readCommand ?? []), 'cat', '--', path.posix.join(dir, name)]);
+    const run = runAbortable(settings, [...(options.readCommand ?? []), 'cat', '--', path.posix.join(dir, name)], options.signal);
     const target = path.join(into, name);
     run.stdout.on('data', (chunk: Buffer) => { bytes += chunk.length; });
     await Promise.all([pipeline(run.stdout, fs.createWriteStream(target, { flags: 'wx', mode: 0o600 })), run.done]);
@@ -82,7 +102,7 @@ export async function fetchRemoteLogs(members: readonly string[], options: Remot
   fs.mkdirSync(options.into, { recursive: true, mode: 0o700 });
   fs.chmodSync(options.into, 0o700);
   const sources: LogSource[] = [];
-  const problems: string[] = [];
+  const problems: MemberProblem[] = [];
   let bytes = 0;
   for (const [index, member] of members.entries()) {
     const folder = path.join(options.into, String(index + 1));
@@ -90,9 +110,17 @@ export async function fetchRemoteLogs(members: readonly string[], options: Remot
       bytes += await fetchMember(member, options, folder);
       sources.push({ ...logSource(folder), name: `${member}:${options.dataDir}` });
     } catch (error) {
+      // What was copied of a member that failed or was stopped is no source: none of it stays.
+      fs.rmSync(folder, { recursive: true, force: true });
+      options.signal?.throwIfAborted();
       if (!(error instanceof RemoteCommandError) && (error as Error).name !== 'SshSettingsError') throw error;
-      problems.push(`${member}: the logs could not be read over SSH: ${(error as Error).message}`);
+      problems.push({ member, reason: (error as Error).message });
     }
   }
   return { sources, problems, bytes };
+}
+
+/** A member's problem as the CLI says it. */
+export function memberProblemLine(problem: MemberProblem): string {
+  return `${problem.member}: the logs could not be read over SSH: ${problem.reason}`;
 }

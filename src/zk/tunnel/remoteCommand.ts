@@ -1,7 +1,8 @@
-// Reading a member's files over SSH (zooscope log's SSH form): `ssh [-J …bastion] member 'ls' …` and `'cat' …`,
-// nothing else, each word single-quoted for the remote shell. Built on sshCommand, so the settings are checked as
-// for a tunnel; unlike a tunnel it runs a command, and only key or agent authentication (BatchMode: no secret is
-// answered, so one hop's password cannot reach another host).
+// Reading a member's files over SSH (zooscope log's SSH form, VS Code's server history): `ssh member 'ls' …` and
+// `'cat' …`, nothing else, each word single-quoted for the remote shell. Through a bastion, the hop to it is an ssh
+// built as a tunnel's (sshCommand: the settings' key file, agent choice and accepted host keys apply to the bastion
+// itself, which `-J` would drop) given as the member's ProxyCommand. Only key or agent authentication (BatchMode: no
+// secret is answered, so one hop's password cannot reach another host).
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { asOptions, sshCommand, SshSettingsError, trustOptions } from './sshCommand';
@@ -12,19 +13,43 @@ export function shellWords(words: readonly string[]): string {
   return words.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
 }
 
+/** How to reach a member: its own ssh settings, and the bastion's (the hop before it) when there is one. */
+export interface MemberRoute {
+  member: SshTunnelSettings;
+  via?: SshTunnelSettings;
+}
+
 /**
- * How to reach `member` itself: through the bastion (and its jumps) as the last jump, as the bastion's user; or
- * directly when there is no bastion. The member's name comes from a connect string: held to ssh's host words.
+ * How to reach `member` itself: through the bastion (and its jumps), as the bastion's user; or directly when there
+ * is no bastion. The member's name comes from a connect string: held to ssh's host words. No secret on either hop.
  */
-export function memberSshSettings(bastion: SshTunnelSettings | undefined, member: string): SshTunnelSettings {
-  if (!isSafeSshHost(member)) throw new SshSettingsError(`${JSON.stringify(member.slice(0, 120))} is not a host name ssh may be given`);
-  const host = member.includes(':') ? `[${member}]` : member;
-  if (!bastion) return { destination: host };
+export function memberSshSettings(bastion: SshTunnelSettings | undefined, name: string): MemberRoute {
+  if (!isSafeSshHost(name)) throw new SshSettingsError(`${JSON.stringify(name.slice(0, 120))} is not a host name ssh may be given`);
+  const host = name.includes(':') ? `[${name}]` : name;
+  if (!bastion) return { member: { destination: host } };
   const user = parseSshDestination(bastion.destination)?.user;
+  const member: SshTunnelSettings = { ...bastion, destination: user ? `${user}@${host}` : host, jumps: undefined, secret: undefined, secretKind: undefined };
+  return { member, via: { ...bastion, secret: undefined, secretKind: undefined } };
+}
+
+/** What every ssh of a remote read sets: no prompt, a known host key only, nothing shared or forwarded. */
+function readOptions(settings: SshTunnelSettings): Record<string, string> {
   return {
-    ...bastion, secret: undefined, destination: user ? `${user}@${host}` : host,
-    jumps: [...(bastion.jumps ?? []), bastion.destination],
+    BatchMode: 'yes', StrictHostKeyChecking: 'yes', ConnectTimeout: String(settings.connectTimeoutSeconds ?? 10), LogLevel: 'ERROR',
+    ControlMaster: 'no', ControlPath: 'none', RequestTTY: 'no', ForwardAgent: 'no', ForwardX11: 'no', PermitLocalCommand: 'no',
+    ...trustOptions(settings),
   };
+}
+
+/**
+ * The ProxyCommand reaching the member through `via`: the bastion's ssh forwarding to the member's address and port
+ * as the member's ssh resolved them (`%h`, `%p`). ssh runs it with a shell, after expanding `%` tokens: every word is
+ * single-quoted, and a `%` of ours doubled.
+ */
+export function proxyCommandFor(via: SshTunnelSettings): string {
+  const target = 'ZOOSCOPE-MEMBER';
+  const command = sshCommand(via, { options: asOptions(readOptions(via)), action: ['-W', target], identity: true });
+  return shellWords([command.program, ...command.args]).replace(/%/g, '%%').replace(`'${target}'`, `'[%h]:%p'`);
 }
 
 export class RemoteCommandError extends Error {}
@@ -36,15 +61,14 @@ export interface RemoteRun {
   kill(): void;
 }
 
-/** Runs `words` on the settings' host; its output streamed. */
-export function runRemote(settings: SshTunnelSettings, words: readonly string[]): RemoteRun {
+/** Runs `words` on the member (through its bastion); its output streamed. */
+export function runRemote(route: MemberRoute, words: readonly string[]): RemoteRun {
   const options = {
     // A log file is preallocated (64 MiB of zeros past its last entry): compressed, the zeros cost nothing to send.
-    Compression: 'yes', BatchMode: 'yes', StrictHostKeyChecking: 'yes', ConnectTimeout: String(settings.connectTimeoutSeconds ?? 10), LogLevel: 'ERROR',
-    ControlMaster: 'no', ControlPath: 'none', RequestTTY: 'no', ForwardAgent: 'no', ForwardX11: 'no', PermitLocalCommand: 'no',
-    ...trustOptions(settings),
+    Compression: 'yes', ...readOptions(route.member),
+    ...(route.via ? { ProxyCommand: proxyCommandFor(route.via) } : {}),
   };
-  const command = sshCommand(settings, { options: asOptions(options), action: ['-T'], identity: true });
+  const command = sshCommand(route.member, { options: asOptions(options), action: ['-T'], identity: true });
   const child = spawn(command.program, [...command.args, shellWords(words)], { env: command.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');

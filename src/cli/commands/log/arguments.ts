@@ -1,7 +1,7 @@
 // What `zooscope log`'s flags become, checked: bounds, the moment of --tree-at, the audit files, the SSH form.
-import { connectStringProblemText, isConnectStringProblem, parseConnectString } from '../../../zk/connectString';
 import { auditFiles } from '../../../zk/serverLogs/auditLog';
 import type { RemoteLogOptions } from '../../../zk/serverLogs/remoteLogs';
+import { dataDirProblem, logMembers, placeProblemText, readCommandProblem, readCommandWords } from '../../../zk/serverLogs/remotePlace';
 import { parseLogBound, type LogBound } from '../../../zk/serverLogs/txnFilter';
 import { UsageError } from '../../args';
 import { SSH_SECRET_ENV, sshSettings } from '../../connectionOptions';
@@ -49,10 +49,13 @@ export function remoteArgs(values: { 'data-dir'?: string; 'read-command'?: strin
     return undefined;
   }
   if (ssh?.secret !== undefined) throw new UsageError(`the logs are read over SSH with key or agent authentication only: leave ${SSH_SECRET_ENV} unset`);
-  if (!dataDir.startsWith('/')) throw new UsageError(`--data-dir ${JSON.stringify(dataDir)}: expected the members' absolute path`);
+  const dirProblem = dataDirProblem(dataDir);
+  if (dirProblem) throw new UsageError(placeProblemText(dirProblem, '--data-dir', dataDir));
+  const read = values['read-command'];
+  const readProblem = read === undefined ? undefined : readCommandProblem(read);
+  if (readProblem) throw new UsageError(placeProblemText(readProblem, '--read-command', read!));
   if (positionals.length !== 1) throw new UsageError('with --data-dir, give one connect string (its members are read)');
-  const parsed = parseConnectString(positionals[0]);
-  if (isConnectStringProblem(parsed)) throw new UsageError(connectStringProblemText(parsed));
-  const readCommand = values['read-command']?.split(/\s+/).filter(Boolean);
-  return { members: [...new Set(parsed.servers.map((server) => server.host))], options: { ssh, dataDir, readCommand } };
+  const members = logMembers(positionals[0]);
+  if ('problem' in members) throw new UsageError(members.problem);
+  return { members, options: { ssh, dataDir, readCommand: read === undefined ? undefined : readCommandWords(read) } };
 }

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AuditJoin, MATCH_TOLERANCE_MS, readAuditBook } from '../../../zk/serverLogs/auditJoin';
 import { logSource, type LogSource } from '../../../zk/serverLogs/logSet';
-import { fetchRemoteLogs } from '../../../zk/serverLogs/remoteLogs';
+import { fetchRemoteLogs, memberProblemLine } from '../../../zk/serverLogs/remoteLogs';
 import type { TxnQuery } from '../../../zk/serverLogs/txnFilter';
 import { UsageError } from '../../args';
 import { defineCommand, usageText, type CommandContext } from '../../command';
@@ -111,7 +111,7 @@ export const logCommand = defineCommand({
     const copies = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-logs-'));
     try {
       const fetched = await fetchRemoteLogs(args.remote.members, { ...args.remote.options, into: copies });
-      for (const problem of fetched.problems) context.say(problem);
+      for (const problem of fetched.problems) context.say(memberProblemLine(problem));
       if (fetched.sources.length === 0) return 1;
       context.say(`read the logs of ${fetched.sources.length} member${fetched.sources.length === 1 ? '' : 's'} over SSH (${(fetched.bytes / 1048576).toFixed(1)} MiB)`);
       const code = await runOn(fetched.sources, args, context);
