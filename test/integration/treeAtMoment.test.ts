@@ -9,6 +9,9 @@ import * as zookeeper from 'node-zookeeper-client';
 import { runZooscope } from '../../src/cli/dispatch';
 import type { Output } from '../../src/cli/output';
 import { ZkSession } from '../../src/zk/session/session';
+import { LogIndex } from '../../src/zk/serverLogs/logIndex';
+import { logSource } from '../../src/zk/serverLogs/logSet';
+import { treeAtMoment } from '../../src/zk/serverLogs/treeAtMoment';
 import { hex } from '../../src/zk/stat';
 import { exportSubtree, parseExport, type ExportedNode } from '../../src/zk/transfer';
 import { ZnodeWriter } from '../../src/zk/write';
@@ -123,6 +126,19 @@ describe('zooscope log --tree-at: the tree at a moment from a real ZooKeeper 3.8
       assert.deepEqual(byPath(parsed.doc.nodes), moment.nodes);
     });
   }
+
+  test('with the logs\' index a time finds the same moment, and the same tree, as reading every log', async () => {
+    const sources = [logSource(path.join(dataDir, 'version-2'))];
+    const index = await LogIndex.build(sources);
+    for (const moment of moments) {
+      const withIndex = await treeAtMoment(sources, { time: moment.time }, { root: '/app', index });
+      const reading = await treeAtMoment(sources, { time: moment.time }, { root: '/app' });
+      assert.ok(withIndex.ok && reading.ok);
+      assert.equal(withIndex.moment.zxid, reading.moment.zxid);
+      assert.equal(withIndex.moment.zxid, moment.zxid);
+      assert.deepEqual([...withIndex.moment.tree.preOrder('/app')].map((n) => n.path), [...reading.moment.tree.preOrder('/app')].map((n) => n.path));
+    }
+  });
 
   test('a node a line for people: hostile names shown as visible text; JSON Lines keep them exact', async () => {
     const moment = moments[0];

@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { logRange, momentOutsideLogs, utcText } from '../../src/zk/serverLogs/logRange';
+import { LogIndex } from '../../src/zk/serverLogs/logIndex';
+import { logRange, logRangeFromIndex, momentOutsideLogs, utcText } from '../../src/zk/serverLogs/logRange';
 import { logSource } from '../../src/zk/serverLogs/logSet';
 import { TxnType } from '../../src/zk/serverLogs/txnOpCodes';
 import { logFile, records, type FixtureTxn } from '../support/fixtures/serverLogFixtures';
@@ -35,6 +36,26 @@ test('the range and the boundaries of two members\' copies of the same logs, eac
     assert.equal(momentOutsideLogs(range, { time: Number(T0 + 1000n) }), undefined);
     assert.equal(momentOutsideLogs({ boundaries: [] }, { zxid: 1n }), 'empty');
     assert.equal(utcText(Number(T0 + 1000n)), '2026-11-30 00:53:21.000 UTC');
+  } finally {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the index gives the same range without reading a log again, and the same zxid for a time', async () => {
+  const dirs = [member(), member()];
+  try {
+    const sources = dirs.map((dir) => logSource(dir));
+    const index = await LogIndex.build(sources);
+    assert.deepEqual(logRangeFromIndex(index), await logRange(sources));
+    // A time between transactions stands for the last one at or before it; before the first, for none.
+    assert.equal(index.lastAtOrBefore(Number(T0 + 3500n)), 2);
+    assert.equal(index.zxids[index.lastAtOrBefore(Number(T0 + 5000n))!], 5n);
+    assert.equal(index.lastAtOrBefore(Number(T0)), undefined);
+    assert.equal(index.timeOf(4n), Number(T0 + 4000n));
+    assert.equal(index.timeOf(9n), undefined);
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-range-unit-'));
+    dirs.push(empty);
+    assert.deepEqual(logRangeFromIndex(await LogIndex.build([logSource(empty)])), { boundaries: [] });
   } finally {
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -18,7 +18,7 @@ import { nodeTargetOrAsk, type NodeTarget } from '../core/targets';
 import { momentText } from '../core/tree/treeItems';
 import type { CompareApi } from '../compare';
 import { readCancellably, reportLogIssues } from './logReading';
-import { askMoment, type ChosenMoment } from './momentPicker';
+import { askMoment, type ChosenMoment, type IndexOf } from './momentPicker';
 import type { ServerHistoryContext } from './nodeHistoryCommand';
 
 const t = vscode.l10n.t;
@@ -37,8 +37,12 @@ function momentFolder(): string {
 }
 
 /** The tree under `root` at the moment, rebuilt with progress; undefined when cancelled or it cannot be (said). */
-export async function rebuildAt(sources: readonly LogSource[], moment: ChosenMoment, root: string): Promise<TreeAtMoment | undefined> {
-  const result = await readCancellably(t('Rebuilding {0} as it was at {1}…', shown(root), moment.text), (signal) => treeAtMoment(sources, moment.bound, { root, signal }));
+export async function rebuildAt(sources: readonly LogSource[], moment: ChosenMoment, root: string, indexOf?: IndexOf): Promise<TreeAtMoment | undefined> {
+  const result = await readCancellably(t('Rebuilding {0} as it was at {1}…', shown(root), moment.text), async (signal, report) => {
+    // A time is found in the index; only the logs after the snapshot are read, to replay them.
+    const index = indexOf && 'time' in moment.bound ? await indexOf(signal, report) : undefined;
+    return treeAtMoment(sources, moment.bound, { root, signal, index });
+  });
   if (!result) return undefined;
   if (!result.ok) {
     void warn(t('The tree at that moment cannot be rebuilt: {0}', result.problem));
@@ -58,13 +62,13 @@ async function exported(context: ServerHistoryContext, target: NodeTarget, past:
 }
 
 /** Now, or another moment (asked); undefined when the user cancels. */
-async function askAgainst(title: string, sources: readonly LogSource[], preset?: MomentPreset): Promise<'now' | ChosenMoment | undefined> {
-  if (preset) return preset.against === undefined ? 'now' : askMoment(title, sources, preset.against);
+async function askAgainst(title: string, sources: readonly LogSource[], indexOf: IndexOf, preset?: MomentPreset): Promise<'now' | ChosenMoment | undefined> {
+  if (preset) return preset.against === undefined ? 'now' : askMoment(title, sources, preset.against, indexOf);
   const now = { label: t('Now'), detail: t('The tree on the server now'), id: 'now' as const };
   const other = { label: t('Another moment…'), detail: t('The same subtree at another time or zxid, rebuilt from the logs too'), id: 'moment' as const };
   const picked = await pickItem([now, other], { title: t('{0}: compare it with', title) });
   if (!picked) return undefined;
-  return picked.id === 'now' ? 'now' : askMoment(t('{0}: the other moment', title), sources);
+  return picked.id === 'now' ? 'now' : askMoment(t('{0}: the other moment', title), sources, undefined, indexOf);
 }
 
 export async function compareWithPastMoment(context: ServerHistoryContext & { compare: CompareApi }, arg?: unknown, preset?: MomentPreset): Promise<{ file: string; zxid: bigint; against?: { file: string; zxid: bigint } } | undefined> {
@@ -73,18 +77,19 @@ export async function compareWithPastMoment(context: ServerHistoryContext & { co
   if (!target) return undefined;
   const sources = await context.folders.sources(target.connectionId, preset?.folders);
   if (!sources) return undefined;
-  const moment = await askMoment(title, sources, preset?.moment);
+  const indexOf: IndexOf = (signal, report) => context.folders.index(sources, signal, report);
+  const moment = await askMoment(title, sources, preset?.moment, indexOf);
   if (!moment) return undefined;
-  const against = await askAgainst(title, sources, preset);
+  const against = await askAgainst(title, sources, indexOf, preset);
   if (!against) return undefined;
-  const past = await rebuildAt(sources, moment, target.path);
+  const past = await rebuildAt(sources, moment, target.path, indexOf);
   if (!past) return undefined;
   const then = await exported(context, target, past);
   if (against === 'now') {
     await context.compare.compareWithExport(target, then.file, then.label);
     return { file: then.file, zxid: then.zxid };
   }
-  const otherPast = await rebuildAt(sources, against, target.path);
+  const otherPast = await rebuildAt(sources, against, target.path, indexOf);
   if (!otherPast) return undefined;
   const other = await exported(context, target, otherPast);
   // The earlier moment on the left, as a diff reads: what changed from it to the later.

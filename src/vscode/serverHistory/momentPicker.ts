@@ -4,15 +4,20 @@
 // 0x zxid is taken as well, with one line saying why when it is not a moment the logs can rebuild.
 import * as vscode from 'vscode';
 import { hex } from '../../zk/stat';
-import { logRange, momentOutsideLogs, utcText, type LogRange } from '../../zk/serverLogs/logRange';
+import type { LogIndex } from '../../zk/serverLogs/logIndex';
+import { logRange, logRangeFromIndex, momentOutsideLogs, utcText, type LogRange } from '../../zk/serverLogs/logRange';
 import type { LogSource } from '../../zk/serverLogs/logSet';
 import { parseLogBound, type LogBound } from '../../zk/serverLogs/txnFilter';
 import { warn } from '../common/notifier';
+import type { Report } from '../common/progress';
 import { pickOrType, type AnswerItem } from '../common/quickInput';
 import { momentText } from '../core/tree/treeItems';
 import { readCancellably } from './logReading';
 
 const t = vscode.l10n.t;
+
+/** The sources' index, built (cancellably) or the one kept. */
+export type IndexOf = (signal: AbortSignal, report: Report) => Promise<LogIndex>;
 
 export interface ChosenMoment {
   bound: LogBound;
@@ -63,8 +68,9 @@ function typedItem(range: LogRange, value: string): MomentItem | undefined {
 }
 
 /** Asks for the moment (or checks the preset's); undefined when the user cancels or it cannot be had. */
-export async function askMoment(title: string, sources: readonly LogSource[], preset?: string): Promise<ChosenMoment | undefined> {
-  const range = await readCancellably(t('Reading what the server logs cover…'), (signal) => logRange(sources, signal));
+export async function askMoment(title: string, sources: readonly LogSource[], preset?: string, indexOf?: IndexOf): Promise<ChosenMoment | undefined> {
+  // With the index (read once, kept while the files stay as they were) no log is read again to offer the moments.
+  const range = await readCancellably(t('Reading what the server logs cover…'), async (signal, report) => (indexOf ? logRangeFromIndex(await indexOf(signal, report)) : logRange(sources, signal)));
   if (!range) return undefined;
   if (!range.first || !range.last) {
     void warn(t('The server logs given hold no transactions.'));

@@ -16,7 +16,7 @@ import { pickConnection } from '../core/pickConnection';
 import { renderDetails } from '../explorer';
 import { momentText } from '../core/tree/treeItems';
 import { visibleText } from '../../shared/visibleText';
-import { askMoment } from './momentPicker';
+import { askMoment, type IndexOf } from './momentPicker';
 import { rebuildAt } from './momentCommand';
 import type { ServerHistoryContext } from './nodeHistoryCommand';
 
@@ -35,9 +35,10 @@ export async function openTreeAtPastMoment(context: ServerHistoryContext, arg?: 
   if (!connectionId) return undefined;
   const sources = await context.folders.sources(connectionId, preset?.folders);
   if (!sources) return undefined;
-  const moment = await askMoment(title, sources, preset?.moment);
+  const indexOf: IndexOf = (signal, report) => context.folders.index(sources, signal, report);
+  const moment = await askMoment(title, sources, preset?.moment, indexOf);
   if (!moment) return undefined;
-  const past = await rebuildAt(sources, moment, '/');
+  const past = await rebuildAt(sources, moment, '/', indexOf);
   if (!past) return undefined;
   const root = context.tree.openPast({
     connectionId, connectionName: context.store.get(connectionId)?.name ?? connectionId, root: '/', zxid: past.zxid, time: past.time,

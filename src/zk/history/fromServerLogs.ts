@@ -257,20 +257,9 @@ function windowEnd(index: LogIndex, to: LogBound | undefined): number {
     const at = index.times.findIndex((time) => time > to.time);
     return at < 0 ? index.count : at;
   }
-  return firstAbove(index, to.zxid);
+  return index.firstAbove(to.zxid);
 }
 
-/** The first transaction whose zxid is above `zxid` (the index is in zxid order). */
-function firstAbove(index: LogIndex, zxid: bigint): number {
-  let low = 0;
-  let high = index.count;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (index.zxids[mid] <= zxid) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
 
 /** The transactions that may touch what followsPath follows: below the root, the root itself, a kazoo semaphore's lock beside it. */
 function selectedFor(index: LogIndex, root: string): Int32Array {
@@ -304,7 +293,7 @@ export async function lockHistoryStart(sources: readonly LogSource[], root: stri
 export async function lockHistoryFromIndex(index: LogIndex, root: string, start?: { zxid: bigint; nodes: readonly StartNode[] }, options: { to?: LogBound; signal?: AbortSignal } = {}): Promise<LogLockHistory> {
   const builder = new LogLockHistoryBuilder(root, start);
   const end = windowEnd(index, options.to);
-  const begin = start ? Math.min(end, firstAbove(index, start.zxid)) : 0;
+  const begin = start ? Math.min(end, index.firstAbove(start.zxid)) : 0;
   const selected = selectedFor(index, root).filter((position) => position >= begin && position < end);
   const decoded = index.read(selected, options)[Symbol.asyncIterator]();
   let batch: { position: number; item: LogSetItem }[] = [];

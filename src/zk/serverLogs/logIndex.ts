@@ -89,6 +89,30 @@ export class LogIndex {
     return this.times.length;
   }
 
+  /** The position of the first transaction whose zxid is above `zxid` (positions are in zxid order). */
+  firstAbove(zxid: bigint): number {
+    let low = 0;
+    let high = this.count;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.zxids[mid] <= zxid) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** The time of the transaction `zxid`, when the logs hold it. */
+  timeOf(zxid: bigint): number | undefined {
+    const at = this.firstAbove(zxid) - 1;
+    return at >= 0 && this.zxids[at] === zxid ? this.times[at] : undefined;
+  }
+
+  /** The last transaction (in zxid order) at or before `time` on the leader's clock, as a full read finds it. */
+  lastAtOrBefore(time: number): number | undefined {
+    for (let at = this.count - 1; at >= 0; at--) if (this.times[at] <= time) return at;
+    return undefined;
+  }
+
   /** Reads the sources once, as readLogSet does, keeping the index. */
   static async build(sources: readonly LogSource[], options: LogIndexBuildOptions = {}): Promise<LogIndex> {
     const files = sources.flatMap((source) => source.files);

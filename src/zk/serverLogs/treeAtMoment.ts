@@ -4,6 +4,7 @@
 // tree before that end cannot come from it; an older snapshot is taken then.
 import { hex } from '../stat';
 import { isBelow } from '../paths';
+import type { LogIndex } from './logIndex';
 import type { LogIssue } from './logIssues';
 import { readLogSetBatches, type LogSource } from './logSet';
 import { ReplayedTree } from './replayedTree';
@@ -31,6 +32,8 @@ export interface MomentOptions {
   /** Only this subtree is kept (memory grows with the nodes kept). */
   root?: string;
   signal?: AbortSignal;
+  /** The logs' index: a time is found in it instead of by reading every log. */
+  index?: LogIndex;
 }
 
 export type MomentResult = { ok: true; moment: TreeAtMoment } | { ok: false; problem: string };
@@ -38,15 +41,21 @@ export type MomentResult = { ok: true; moment: TreeAtMoment } | { ok: false; pro
 const byZxidDescending = (a: { zxid: bigint }, b: { zxid: bigint }) => (a.zxid > b.zxid ? -1 : a.zxid < b.zxid ? 1 : 0);
 
 /** The zxid a time stands for: the last transaction (in zxid order) at or before it. */
-async function zxidAtTime(sources: readonly LogSource[], time: number, signal?: AbortSignal): Promise<{ zxid: bigint } | { problem: string }> {
+async function zxidAtTime(sources: readonly LogSource[], time: number, signal?: AbortSignal, index?: LogIndex): Promise<{ zxid: bigint } | { problem: string }> {
   let found: bigint | undefined;
   let first: { zxid: bigint; time: number } | undefined;
-  for await (const batch of readLogSetBatches(sources)) {
-    signal?.throwIfAborted();
-    for (const item of batch) {
-      if (item.kind !== 'txn') continue;
-      first ??= { zxid: item.txn.zxid, time: item.txn.time };
-      if (item.txn.time <= time) found = item.txn.zxid;
+  if (index) {
+    const at = index.lastAtOrBefore(time);
+    if (at !== undefined) found = index.zxids[at];
+    if (index.count > 0) first = { zxid: index.zxids[0], time: index.times[0] };
+  } else {
+    for await (const batch of readLogSetBatches(sources)) {
+      signal?.throwIfAborted();
+      for (const item of batch) {
+        if (item.kind !== 'txn') continue;
+        first ??= { zxid: item.txn.zxid, time: item.txn.time };
+        if (item.txn.time <= time) found = item.txn.zxid;
+      }
     }
   }
   if (found !== undefined) return { zxid: found };
@@ -81,7 +90,7 @@ async function loadSnapshot(file: string, keep: (path: string) => boolean, signa
 export async function treeAtMoment(sources: readonly LogSource[], moment: LogBound, options: MomentOptions = {}): Promise<MomentResult> {
   const root = options.root ?? '/';
   const keep = (path: string) => path === root || isBelow(path, root);
-  const target = 'zxid' in moment ? { zxid: moment.zxid } : await zxidAtTime(sources, moment.time, options.signal);
+  const target = 'zxid' in moment ? { zxid: moment.zxid } : await zxidAtTime(sources, moment.time, options.signal, options.index);
   if ('problem' in target) return { ok: false, problem: target.problem };
   const candidates = snapshotsOf(sources).filter((s) => s.zxid <= target.zxid).sort(byZxidDescending);
   if (candidates.length === 0) return { ok: false, problem: `no snapshot was taken at or before zxid ${hex(target.zxid)}: give the member's whole data directory (its snapshot.<zxid> files beside the logs)` };
