@@ -40,6 +40,9 @@ export const tests: E2eTest[] = [
         await row.waitFor({ timeout: 30000 });
 
         await contextSubmenu(wb, row, 'Server History', 'Choose Where the Server Logs Are…', 'server-history-menu');
+        // Both ways in, as a newcomer sees them: a copy on this machine, or the members themselves over SSH.
+        await wb.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'The Members over SSH…' }).waitFor({ timeout: 30000 });
+        await wb.screenshot('server-history-where');
         await wb.pickItem('Folders on This Machine…');
         await wb.answerFileDialog(/Server Logs of/, dataDir);
         await wb.notification(/Server history of .* reads/).waitFor({ timeout: 30000 });
