@@ -54,4 +54,15 @@ describe('the snapshot a lock history starts from', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test('a cancelled read stops instead of reading the snapshot to its end', async () => {
+    const dir = folder([{ path: '/locks' }, { path: '/locks/q' }, member(1)]);
+    try {
+      const cancel = new AbortController();
+      cancel.abort();
+      await assert.rejects(startingSnapshot([logSource(dir)], '/locks/q', { signal: cancel.signal }), { name: 'AbortError' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

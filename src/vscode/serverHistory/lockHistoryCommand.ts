@@ -2,7 +2,7 @@
 // servers' logs (the oldest snapshot the logs go on from, then every transaction), shown in the lock panel's
 // timeline read-only, with the same figures and exports as a recorded one. Every time is the leader's.
 import * as vscode from 'vscode';
-import { lockHistoryFromIndex, lockHistoryStart } from '../../zk/history/fromServerLogs';
+import { lockHistoryFromIndex } from '../../zk/history/fromServerLogs';
 import { log } from '../common/log';
 import { info, warn } from '../common/notifier';
 import { shown } from '../common/untrustedText';
@@ -26,7 +26,7 @@ export async function lockHistoryFromServerLogs(context: ServerHistoryContext & 
   if (!sources) return undefined;
   let issues: string[] = [];
   const built = await readCancellably(t('Building the lock history of {0} from the server logs…', shown(root)), async (signal, report) => {
-    const start = await lockHistoryStart(sources, root);
+    const start = await context.folders.lockStart(sources, root, signal, report);
     if ('problem' in start) return { problem: start.problem };
     const index = await context.folders.index(sources, signal, report);
     issues = index.issues.map(({ item }) => item.issue.message);

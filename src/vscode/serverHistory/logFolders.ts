@@ -5,8 +5,10 @@
 // changes (size, mtime) or the folders hold other files.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { lockHistoryStart } from '../../zk/history/fromServerLogs';
 import { LogIndex } from '../../zk/serverLogs/logIndex';
 import { logSource, type LogSource } from '../../zk/serverLogs/logSet';
+import type { StartingSnapshot } from '../../zk/serverLogs/startingSnapshot';
 import { log } from '../common/log';
 import { info } from '../common/notifier';
 import type { Report } from '../common/progress';
@@ -22,6 +24,7 @@ export type LogChoice = { kind: 'folders'; folders: string[]; sources: LogSource
 
 export class LogFolders {
   private indexed?: LogIndex;
+  private started?: { index: LogIndex; root: string; start: StartingSnapshot | { problem: string } };
   readonly members: MemberLogs;
 
   /** `storageDir`: the extension's private storage, where the members' copies go. */
@@ -98,10 +101,25 @@ export class LogFolders {
     return sources;
   }
 
+  /**
+   * Who was queued under `root` when these logs begin: kept with the index (the last root asked), so asking again
+   * about the same lock reads no snapshot.
+   */
+  async lockStart(sources: readonly LogSource[], root: string, signal: AbortSignal, report: Report): Promise<StartingSnapshot | { problem: string }> {
+    const index = await this.index(sources, signal, report);
+    if (this.started?.index === index && this.started.root === root) return this.started.start;
+    this.started = undefined;
+    report(t('Reading who was queued when the logs begin…'));
+    const start = await lockHistoryStart(sources, root, signal);
+    this.started = { index, root, start };
+    return start;
+  }
+
   /** The index of these sources: the one kept while its files are as they were, else read now (cancellable). */
   async index(sources: readonly LogSource[], signal: AbortSignal, report: Report): Promise<LogIndex> {
     if (this.indexed?.matches(sources)) return this.indexed;
     this.indexed = undefined; // its memory goes before the next one is read
+    this.started = undefined;
     const every = 100_000;
     let told = 0;
     const index = await LogIndex.build(sources, {

@@ -281,8 +281,8 @@ function selectedFor(index: LogIndex, root: string): Int32Array {
  * The snapshot the logs go on from, with the nodes a lock history of `root` follows (followsPath): the root itself
  * may be a fixed leader node, and a kazoo semaphore's lock is beside it.
  */
-export async function lockHistoryStart(sources: readonly LogSource[], root: string): Promise<StartingSnapshot | { problem: string }> {
-  return startingSnapshot(sources, root, { includes: (path) => followsPath(root, path) });
+export async function lockHistoryStart(sources: readonly LogSource[], root: string, signal?: AbortSignal): Promise<StartingSnapshot | { problem: string }> {
+  return startingSnapshot(sources, root, { includes: (path) => followsPath(root, path), signal });
 }
 
 /**

@@ -34,6 +34,8 @@ export interface StartOptions {
   budget?: number;
   /** Which nodes a history needs (default: those below `root`); read as the snapshot streams by, never all held. */
   includes?: (path: string) => boolean;
+  /** Stops the read (a snapshot may be gigabytes). */
+  signal?: AbortSignal;
 }
 
 export interface StartingSnapshot {
@@ -56,7 +58,7 @@ export function snapshotsOf(sources: readonly LogSource[]): { file: string; zxid
  * under `root`; or one line saying why there is none (then who was queued when the logs begin is not known).
  */
 export async function startingSnapshot(sources: readonly LogSource[], root: string, options: StartOptions = {}): Promise<StartingSnapshot | { problem: string }> {
-  const { budget = START_NODES_BUDGET, includes = (path: string) => isBelow(path, root) } = options;
+  const { budget = START_NODES_BUDGET, includes = (path: string) => isBelow(path, root), signal } = options;
   const logStarts = sources.flatMap((source) => source.files.map(firstZxidOfName)).filter((z): z is bigint => z !== undefined);
   if (logStarts.length === 0) return { problem: 'no log files (log.<zxid>) were given' };
   const logStart = logStarts.reduce((a, b) => (b < a ? b : a));
@@ -66,7 +68,9 @@ export async function startingSnapshot(sources: readonly LogSource[], root: stri
     const nodes: StartNode[] = [];
     let trouble: string | undefined;
     let kept = 0;
+    let read = 0;
     for await (const item of readSnapshotFile(snapshot.file)) {
+      if ((read++ & 0xffff) === 0) signal?.throwIfAborted();
       if (item.kind === 'issue') trouble = item.issue.message;
       else if (item.kind === 'node' && includes(item.node.path)) {
         const node = { path: item.node.path, ctime: item.node.stat.ctime, owner: item.node.stat.ephemeralOwner, data: item.node.data };
