@@ -93,7 +93,7 @@ export const tests: E2eTest[] = [
         const lines = await editorLines(wb);
         console.log(`  preview:\n${lines.map((l) => `    ${l}`).join('\n')}`);
         assert.ok(lines[0].startsWith('# Import plan: ') && lines[0].endsWith(`src.zooscope.json → ${BASE}/copy`), lines[0]);
-        assert.ok(lines.includes('2 to create, 1 data changes, 2 ACL changes, 0 skipped'), 'the counts line');
+        assert.ok(lines.includes('2 to create, 1 with data to set, 2 with ACLs to set, 0 skipped'), 'the counts line');
         const create = section(lines, 'Create');
         assert.deepStrictEqual(create.items.slice().sort(), [`${BASE}/copy/admin (6 bytes)`, `${BASE}/copy/app.cfg (3 bytes)`]);
         assert.strictEqual(create.count, 2);
@@ -107,7 +107,7 @@ export const tests: E2eTest[] = [
         const headings = lines.filter((l) => l.startsWith('## '));
         assert.deepStrictEqual(headings, ['## Create (2)', '## Change data (1)', '## Set ACL (2)'], 'only sections that list something');
         // The confirmation names the ACL changes too, not only the document behind it.
-        assert.match(await dialog.innerText(), /2 to create, 1 data changes, 2 ACL changes, 0 skipped/);
+        assert.match(await dialog.innerText(), /2 to create, 1 with data to set, 2 with ACLs to set, 0 skipped/);
         await wb.screenshot('import-preview');
 
         await dialog.locator('a.monaco-button', { hasText: /^Import$/ }).click();

@@ -56,8 +56,8 @@ function stepText(step: CopyStep): string {
 export function planCounts(plan: CopyPlan): string {
   const c = plan.counts;
   return plan.mirror
-    ? t('{0} to create, {1} data changes, {2} ACL changes, {3} to delete, {4} skipped', c.create, c.setData, c.setAcl, c.delete, c.skip)
-    : t('{0} to create, {1} data changes, {2} ACL changes, {3} skipped', c.create, c.setData, c.setAcl, c.skip);
+    ? t('{0} to create, {1} with data to set, {2} with ACLs to set, {3} to delete, {4} skipped', c.create, c.setData, c.setAcl, c.delete, c.skip)
+    : t('{0} to create, {1} with data to set, {2} with ACLs to set, {3} skipped', c.create, c.setData, c.setAcl, c.skip);
 }
 
 /** `operation`: what the plan is for, named in its heading (an import copies from an export file). */
