@@ -40,7 +40,8 @@ export interface ProxyBridge {
 
 /** Opens the socket one member's ssh reaches `dialer`'s tunnel through. */
 export function openProxyBridge(dialer: Dialer): ProxyBridge {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-bridge-'));
+  // Named by this process, so what it leaves behind (nothing, once closed) can be told from another's.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `zooscope-bridge-${process.pid}-`));
   fs.chmodSync(dir, 0o700);
   const socketPath = path.join(dir, 's');
   const script = path.join(dir, 'bridge.js');
