@@ -2,6 +2,7 @@
 // password): the bastion's hop is ZooScope's own dialer, the member's ssh reaches it through a one-use bridge socket.
 // The password reaches the bastion's prompt only: a member whose sshd would accept the very same password for the
 // member's user is never sent it (its ssh is key-only). A wrong password is the dialer's one line, and no bridge is left.
+// A key's passphrase for the bastion works the same way; a cancelled fetch ends the member's ssh, the bridge and the hop.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -12,7 +13,9 @@ import type { SshTunnelSettings } from '../../src/zk/tunnel/sshSettings';
 import { connectOtherClient } from '../support/clients/zkClient';
 import { zooscopeLog } from '../support/clients/zooscopeLog';
 import { PASSWORD_USER, resetPasswordUser } from '../support/servers/sshPasswordUser';
-import { startSshBastion, type SshBastion } from '../support/servers/sshServer';
+import { processesUsing } from '../support/processes';
+import { KEY_PASSPHRASE, startSshBastion, type SshBastion } from '../support/servers/sshServer';
+import { eventually } from '../support/waiting';
 import { startStandalone, type ZkCluster } from '../support/servers/zkServer';
 
 /** This process's bridge folders (proxyBridge.ts names them by pid). */
@@ -49,12 +52,12 @@ describe('the members\' logs over SSH through a bastion that takes a password', 
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-test-pwlogs-'));
     const knownHosts = path.join(scratch, 'known_hosts');
     const key = (server: SshBastion) => fs.readFileSync(server.hostPublicKey, 'utf8');
-    fs.writeFileSync(knownHosts, `[127.0.0.1]:${bastion.port} ${key(bastion)}[localhost]:${member.port} ${key(member)}[localhost]:${passwordMember.port} ${key(passwordMember)}`);
+    fs.writeFileSync(knownHosts, `[127.0.0.1]:${bastion.port} ${key(bastion)}[127.0.0.1]:${member.port} ${key(member)}[localhost]:${member.port} ${key(member)}[localhost]:${passwordMember.port} ${key(passwordMember)}`);
     // The bastion's user comes from here (the destination names none), so each member has its own: `localhost` is
     // the key member as this user; `pwmember` is the password member as PASSWORD_USER, whose password is the bastion's.
     const config = path.join(scratch, 'ssh_config');
     fs.writeFileSync(config, [
-      'Host 127.0.0.1', `  User ${PASSWORD_USER}`, '  PubkeyAuthentication no',
+      'Host 127.0.0.1', `  User ${PASSWORD_USER}`,
       'Host localhost', `  Port ${member.port}`, `  IdentityFile ${member.clientKey}`,
       'Host pwmember', '  Hostname localhost', `  Port ${passwordMember.port}`, `  User ${PASSWORD_USER}`, `  IdentityFile ${member.clientKey}`,
       'Host *', '  IdentityAgent none', '  IdentitiesOnly yes', `  UserKnownHostsFile ${knownHosts}`,
@@ -110,5 +113,42 @@ describe('the members\' logs over SSH through a bastion that takes a password', 
     }
     assert.equal(bastion.logSince(mark).split('\n').filter((line) => /Failed password for /.test(line)).length, 1, bastion.logSince(mark));
     assert.deepEqual(bridges(), []);
+  });
+
+  test('a bastion key\'s passphrase opens the hop the same way (the member takes its own key)', async () => {
+    // The key member is its own bastion here: reached as 127.0.0.1 with the protected key, then as localhost.
+    const viaKey: SshTunnelSettings = { ...settings, destination: `${os.userInfo().username}@127.0.0.1:${member.port}`, identityFile: member.protectedKey, secret: KEY_PASSPHRASE, secretKind: 'passphrase' };
+    const mark = member.logMark;
+    const fetched = await fetchRemoteLogs(['localhost'], { ssh: viaKey, dataDir, into: path.join(scratch, 'passphrase') });
+    assert.deepEqual(fetched.problems, []);
+    assert.equal(fetched.sources.length, 1);
+    assert.match(member.logSince(mark), /Accepted publickey for \S+ from 127\.0\.0\.1/);
+    assert.deepEqual(bridges(), []);
+  });
+
+  test('cancelled while copying: the member\'s ssh, the bridge and the bastion\'s hop end; nothing is left', async () => {
+    const wrapperLog = path.join(scratch, 'read-command.log');
+    const hold = path.join(scratch, 'hold');
+    const wrapper = path.join(scratch, 'read-as-zookeeper');
+    fs.writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${wrapperLog}'\nif [ "$1" = cat ]; then while [ -e '${hold}' ]; do sleep 0.1; done; fi\nexec "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(hold, '');
+    const stop = new AbortController();
+    const bridgeMarker = `zooscope-bridge-${process.pid}-`;
+    const hopMarker = `localhost:${member.port}`;
+    try {
+      const fetching = fetchRemoteLogs(['localhost'], { ssh: { ...settings, secret: password, secretKind: 'password' }, dataDir, readCommand: [wrapper], into: path.join(scratch, 'cancelled'), signal: stop.signal });
+      const rejected = assert.rejects(fetching, (error: Error) => error.name === 'AbortError' || stop.signal.reason === error);
+      await eventually(() => fs.existsSync(wrapperLog) && /^cat -- /m.test(fs.readFileSync(wrapperLog, 'utf8')), 60000, 'a file is being copied');
+      // The member's ssh and its bridge name the bridge's folder; the bastion's hop forwards to the member's sshd.
+      assert.ok(processesUsing(bridgeMarker).length >= 2, 'the member\'s ssh and its bridge');
+      assert.ok(processesUsing(hopMarker).length >= 1, 'the bastion\'s hop');
+      stop.abort();
+      await rejected;
+    } finally {
+      fs.rmSync(hold, { force: true });
+    }
+    await eventually(() => processesUsing(bridgeMarker).length === 0 && processesUsing(hopMarker).length === 0, 30000, 'every process of the fetch ended');
+    assert.deepEqual(bridges(), []);
+    assert.ok(!fs.existsSync(path.join(scratch, 'cancelled', '1')), 'no copy left');
   });
 });
