@@ -26,7 +26,8 @@ export interface MemberRoute {
 
 /**
  * How to reach `member` itself: through the bastion (and its jumps), as the bastion's user; or directly when there
- * is no bastion. The member's name comes from a connect string: held to ssh's host words. No secret on either hop.
+ * is no bastion. The member's name comes from a connect string: held to ssh's host words. No secret in either: a
+ * bastion's secret stays with its dialer (MemberRoute.dialer).
  */
 export function memberSshSettings(bastion: SshTunnelSettings | undefined, name: string): MemberRoute {
   if (!isSafeSshHost(name)) throw new SshSettingsError(`${JSON.stringify(name.slice(0, 120))} is not a host name ssh may be given`);
