@@ -67,15 +67,12 @@ describe('zooscope log over SSH: the members\' logs through a bastion', () => {
     assert.equal(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('zooscope-logs-')).length, before, 'the copies are removed');
   });
 
-  test('a member that cannot be reached is one line; the others are read; an SSH password is refused', async () => {
+  test('a member that cannot be reached is one line; the others are read', async () => {
     const run = await zooscopeLog([`localhost:${zk.members[0].clientPort},nosuchhost.invalid:2181`, '--data-dir', dataDir, ...ssh(), '--history', '/app']);
     assert.equal(run.code, 1);
     const problems = run.errors.filter((line) => line.includes('nosuchhost.invalid'));
     assert.equal(problems.length, 1, run.errors.join('\n'));
     assert.match(problems[0], /could not be read over SSH/);
     assert.equal(run.lines.filter((line) => line.includes(' setData /app')).length, 12);
-    const refused = await zooscopeLog([`localhost:${zk.members[0].clientPort}`, '--data-dir', dataDir, ...ssh()], { ZOOSCOPE_SSH_SECRET: 'x' });
-    assert.equal(refused.code, 2);
-    assert.match(refused.errors.join('\n'), /key or agent authentication only/);
   });
 });

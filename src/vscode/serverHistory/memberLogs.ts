@@ -87,12 +87,8 @@ export class MemberLogs {
       void warn(t('The members of "{0}" cannot be read over SSH: {1}', saved.name, members.problem));
       return undefined;
     }
-    // A password, or a key's passphrase, is answered only to the bastion's own prompt: the members' hop is made by
-    // an ssh that ZooScope did not start (ProxyJump's), whose prompts it cannot tell from the members', so no secret.
-    const refused = () => void warn(t('The members\' logs are read over SSH with key or agent authentication only, and the SSH bastion of "{0}" takes a password or a key passphrase: no secret is sent on towards the members. Use the agent or a key without passphrase, or copy the logs and choose Folders on This Machine.', saved.name));
-    if (saved.ssh?.auth === 'password') return refused();
+    // A bastion's password or passphrase is answered only to the bastion's own prompt (remoteLogs.ts): never the members'.
     const ssh = await this.core.store.sshSettings(saved);
-    if (ssh?.secret !== undefined) return refused();
     return { ssh, members };
   }
 
@@ -102,7 +98,7 @@ export class MemberLogs {
     if (!saved || !(await this.route(connectionId))) return undefined;
     const last = this.remembered(connectionId);
     const way = saved.ssh
-      ? t('Each member is reached over SSH through the bastion {0}, as its user, with a key or the agent.', saved.ssh.bastion)
+      ? t('Each member is reached over SSH through the bastion {0}, as its user, with a key or the agent (a password or passphrase of the bastion goes to the bastion only).', saved.ssh.bastion)
       : t('"{0}" has no SSH bastion: each member is reached directly over SSH, with a key or the agent.', saved.name);
     const dataDir = await input({
       title: t('Server Logs of {0} over SSH: the members\' data directory', saved.name),

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { SshDialer } from '../tunnel/dialer';
 import { memberSshSettings, RemoteCommandError, runRemote, type MemberRoute, type RemoteRun } from '../tunnel/remoteCommand';
 import type { SshTunnelSettings } from '../tunnel/sshSettings';
 import { logSource, type LogSource } from './logSet';
@@ -81,8 +82,8 @@ async function serverFiles(settings: MemberRoute, options: RemoteLogOptions): Pr
   return { dir: options.dataDir, names: [] };
 }
 
-async function fetchMember(member: string, options: RemoteLogOptions, into: string): Promise<number> {
-  const settings = memberSshSettings(options.ssh, member);
+async function fetchMember(member: string, options: RemoteLogOptions, into: string, dialer: SshDialer | undefined): Promise<number> {
+  const settings = { ...memberSshSettings(options.ssh, member), dialer };
   const { dir, names } = await serverFiles(settings, options);
   if (names.length === 0) throw new RemoteCommandError(`no log.<zxid> or snapshot.<zxid> in ${dir}`);
   fs.mkdirSync(into, { recursive: true, mode: 0o700 });
@@ -104,10 +105,12 @@ export async function fetchRemoteLogs(members: readonly string[], options: Remot
   const sources: LogSource[] = [];
   const problems: MemberProblem[] = [];
   let bytes = 0;
+  // A bastion taking a secret: one dialer for the whole fetch, so a wrong password is tried once (SecretTrial).
+  const dialer = options.ssh?.secret !== undefined ? new SshDialer(options.ssh) : undefined;
   for (const [index, member] of members.entries()) {
     const folder = path.join(options.into, String(index + 1));
     try {
-      bytes += await fetchMember(member, options, folder);
+      bytes += await fetchMember(member, options, folder, dialer);
       sources.push({ ...logSource(folder), name: `${member}:${options.dataDir}` });
     } catch (error) {
       // What was copied of a member that failed or was stopped is no source: none of it stays.

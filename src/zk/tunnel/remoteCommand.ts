@@ -1,10 +1,13 @@
 // Reading a member's files over SSH (zooscope log's SSH form, VS Code's server history): `ssh member 'ls' …` and
 // `'cat' …`, nothing else, each word single-quoted for the remote shell. Through a bastion, the hop to it is an ssh
 // built as a tunnel's (sshCommand: the settings' key file, agent choice and accepted host keys apply to the bastion
-// itself, which `-J` would drop) given as the member's ProxyCommand. Only key or agent authentication (BatchMode: no
-// secret is answered, so one hop's password cannot reach another host).
+// itself, which `-J` would drop) given as the member's ProxyCommand; a bastion taking a password or a passphrase is
+// reached by ZooScope's own dialer instead, through a bridge (proxyBridge.ts). The member itself: key or agent
+// authentication only (BatchMode: its ssh is never given a secret, so the bastion's password cannot reach it).
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import type { Dialer } from './dialer';
+import { openProxyBridge } from './proxyBridge';
 import { asOptions, sshCommand, SshSettingsError, trustOptions } from './sshCommand';
 import { isSafeSshHost, parseSshDestination, type SshTunnelSettings } from './sshSettings';
 
@@ -17,11 +20,14 @@ export function shellWords(words: readonly string[]): string {
 export interface MemberRoute {
   member: SshTunnelSettings;
   via?: SshTunnelSettings;
+  /** The bastion's dialer, when the hop to it takes a secret (the member's ssh reaches it through a bridge). */
+  dialer?: Dialer;
 }
 
 /**
  * How to reach `member` itself: through the bastion (and its jumps), as the bastion's user; or directly when there
- * is no bastion. The member's name comes from a connect string: held to ssh's host words. No secret on either hop.
+ * is no bastion. The member's name comes from a connect string: held to ssh's host words. No secret in either: a
+ * bastion's secret stays with its dialer (MemberRoute.dialer).
  */
 export function memberSshSettings(bastion: SshTunnelSettings | undefined, name: string): MemberRoute {
   if (!isSafeSshHost(name)) throw new SshSettingsError(`${JSON.stringify(name.slice(0, 120))} is not a host name ssh may be given`);
@@ -63,22 +69,34 @@ export interface RemoteRun {
 
 /** Runs `words` on the member (through its bastion); its output streamed. */
 export function runRemote(route: MemberRoute, words: readonly string[]): RemoteRun {
+  const bridge = route.via && route.dialer ? openProxyBridge(route.dialer) : undefined;
   const options = {
     // A log file is preallocated (64 MiB of zeros past its last entry): compressed, the zeros cost nothing to send.
     Compression: 'yes', ...readOptions(route.member),
-    ...(route.via ? { ProxyCommand: proxyCommandFor(route.via) } : {}),
+    ...(route.via ? { ProxyCommand: bridge?.proxyCommand ?? proxyCommandFor(route.via) } : {}),
   };
-  const command = sshCommand(route.member, { options: asOptions(options), action: ['-T'], identity: true });
+  let command;
+  try {
+    command = sshCommand(route.member, { options: asOptions(options), action: ['-T'], identity: true });
+  } catch (error) {
+    bridge?.close();
+    throw error;
+  }
   const child = spawn(command.program, [...command.args, shellWords(words)], { env: command.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => { stderr = (stderr + text).slice(-4000); });
   const done = new Promise<void>((resolve, reject) => {
-    child.once('error', (error) => reject(new RemoteCommandError(`cannot run ssh: ${error.message}`)));
+    child.once('error', (error) => {
+      bridge?.close();
+      reject(new RemoteCommandError(`cannot run ssh: ${error.message}`));
+    });
     child.once('close', (code) => {
+      bridge?.close();
       if (code === 0) resolve();
-      else reject(new RemoteCommandError(stderr.trim().split('\n').filter(Boolean).at(-1) ?? `ssh exited with ${code}`));
+      // The bastion's own line (wrong password, host key) rather than the member's ssh saying its proxy closed.
+      else reject(new RemoteCommandError(bridge?.failure?.message ?? stderr.trim().split('\n').filter(Boolean).at(-1) ?? `ssh exited with ${code}`));
     });
   });
-  return { stdout: child.stdout, done, kill: () => child.kill() };
+  return { stdout: child.stdout, done, kill: () => { child.kill(); bridge?.close(); } };
 }

@@ -3,14 +3,17 @@
 // member's files are fetched (behind the read command, a wrapper that records what it ran) into the extension's
 // private storage, the bastion's hop made with the connection's own key and trusted host keys (the ssh config names
 // neither), and a Node History is read from them; a member that cannot be reached is one warning and the
-// other is read; a fetch cancelled kills its ssh and leaves no copy; a bastion with a password is one line.
+// other is read; a fetch cancelled kills its ssh and leaves no copy. A connection whose bastion takes a password (a
+// root sshd checking a system account's) reads them too: the password goes to that bastion's prompt only.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/vscode/testApi';
 import type { SavedConnection } from '../../../src/vscode/core/connectionStore';
 import { SshBastion, startSshBastion } from '../../support/servers/sshServer';
+import { HOST_PASSWORD_USER, resetPasswordUser } from '../../support/servers/sshPasswordUser';
 import { startStandalone, ZkCluster } from '../../support/servers/zkServer';
 import { connectOtherClient, eventually } from '../../support/clients/zkClient';
 import { captureWindow } from './heldLocksHelpers';
@@ -66,6 +69,9 @@ describe('Server history from the members over SSH', function () {
   let s: TestApi;
   let zk: ZkCluster;
   let bastion: SshBastion;
+  /** The password connection's bastion; `bastion` is then the member it reaches. */
+  let passwordBastion: SshBastion;
+  let config: string;
   let dataDir: string;
   let wrapper: string;
   let wrapperLog: string;
@@ -81,7 +87,8 @@ describe('Server history from the members over SSH', function () {
 
   before(async () => {
     s = await services();
-    [zk, bastion] = await Promise.all([startStandalone({ adminServer: false }), startSshBastion()]);
+    const password = resetPasswordUser(HOST_PASSWORD_USER);
+    [zk, bastion, passwordBastion] = await Promise.all([startStandalone({ adminServer: false }), startSshBastion(), startSshBastion({ passwordUser: HOST_PASSWORD_USER })]);
     const writer = await connectOtherClient(zk.connectString);
     try {
       await writer.mkdirp('/over-ssh');
@@ -96,7 +103,7 @@ describe('Server history from the members over SSH', function () {
     const hostKey = fs.readFileSync(bastion.hostPublicKey, 'utf8');
     // The ssh config says only where the member's sshd listens: the key, the agent (none) and the host keys are the
     // connection's own settings, for the bastion's hop as for the member's.
-    const config = path.join(bastion.dir, 'history_ssh_config');
+    config = path.join(bastion.dir, 'history_ssh_config');
     fs.writeFileSync(config, ['Host localhost', `  Port ${bastion.port}`].join('\n') + '\n');
     await zooscope().update('ssh.configFile', config, vscode.ConfigurationTarget.Global);
     // Both host keys as the user would have them: trusted in ZooScope (the bastion's) and known (the member's).
@@ -104,7 +111,7 @@ describe('Server history from the members over SSH', function () {
     storage = path.dirname(path.dirname(accepted));
     acceptedBefore = fs.existsSync(accepted) ? fs.readFileSync(accepted, 'utf8') : undefined;
     fs.mkdirSync(path.dirname(accepted), { recursive: true });
-    fs.appendFileSync(accepted, `[127.0.0.1]:${bastion.port} ${hostKey}[localhost]:${bastion.port} ${hostKey}`);
+    fs.appendFileSync(accepted, `[127.0.0.1]:${bastion.port} ${hostKey}[localhost]:${bastion.port} ${hostKey}[127.0.0.1]:${passwordBastion.port} ${fs.readFileSync(passwordBastion.hostPublicKey, 'utf8')}`);
     // A read command standing in for `sudo -n`: it records what it was asked to run, waits while `hold` exists, runs it.
     wrapperLog = path.join(bastion.dir, 'read-command.log');
     hold = path.join(bastion.dir, 'hold');
@@ -115,9 +122,10 @@ describe('Server history from the members over SSH', function () {
     const saved: SavedConnection[] = [
       { id: ID, name: ID, connectString: `${member},nosuchhost.invalid:2181`, ssh },
       { id: DIRECT, name: DIRECT, connectString: member },
-      { id: PASSWORD, name: PASSWORD, connectString: member, ssh: { bastion: bastion.destination, auth: 'password' } },
+      // The bastion's user comes from the ssh config (the test's own account), the member's is this one.
+      { id: PASSWORD, name: PASSWORD, connectString: member, ssh: { bastion: `127.0.0.1:${passwordBastion.port}`, auth: 'password' } },
     ];
-    for (const connection of saved) await s.store.save(connection, connection.id === PASSWORD ? { sshSecret: 'not for the members' } : {});
+    for (const connection of saved) await s.store.save(connection, connection.id === PASSWORD ? { sshSecret: password } : {});
   });
 
   after(async () => {
@@ -128,7 +136,7 @@ describe('Server history from the members over SSH', function () {
     if (accepted && acceptedBefore === undefined) fs.rmSync(accepted, { force: true });
     else if (accepted) fs.writeFileSync(accepted, acceptedBefore!);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await Promise.all([zk?.stop(), bastion?.stop()]);
+    await Promise.all([zk?.stop(), bastion?.stop(), passwordBastion?.stop()]);
   });
 
   it('"The Members over SSH…": the files fetched behind the read command, a Node History read from them, the unreachable member one warning', async () => {
@@ -202,26 +210,37 @@ describe('Server history from the members over SSH', function () {
     assert.ok(!shownSince(s, mark).some((m) => /Fetched the server logs/.test(m.message)), JSON.stringify(shownSince(s, mark)));
   });
 
-  it('without a bastion the prompt says the members are reached directly; a bastion with a password is one line, and no ssh runs', async () => {
-    let ui = answering(['The Members over SSH…'], [undefined]);
+  it('without a bastion the prompt says the members are reached directly', async () => {
+    const ui = answering(['The Members over SSH…'], [undefined]);
     try {
       assert.strictEqual(await vscode.commands.executeCommand('zooscope.chooseServerLogFolders', DIRECT), undefined);
     } finally {
       ui.restore();
     }
     assert.match(ui.seen.prompts[0] ?? '', /has no SSH bastion: each member is reached directly over SSH/);
+  });
 
+  it('a bastion that takes a password: its password from secret storage opens the hop, and a Node History is read from the member', async () => {
+    // The member takes this machine's key, which only the ssh config names (a password connection offers none).
+    const passwordConfig = path.join(bastion.dir, 'password_ssh_config');
+    fs.writeFileSync(passwordConfig, ['Host 127.0.0.1', `  User ${HOST_PASSWORD_USER}`, '  PubkeyAuthentication no', 'Host localhost', `  Port ${bastion.port}`, `  IdentityFile ${bastion.clientKey}`].join('\n') + '\n');
+    await zooscope().update('ssh.configFile', passwordConfig, vscode.ConfigurationTarget.Global);
+    // The extension's bridge folders (named by this process's pid: the tests run in the extension host).
+    const bridges = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(`zooscope-bridge-${process.pid}-`));
     const before = ran().length;
     const mark = messageMark(s);
-    ui = answering(['The Members over SSH…'], [dataDir, wrapper]);
+    const ui = answering(['The Members over SSH…'], [dataDir, wrapper]);
+    let entries;
     try {
-      assert.strictEqual(await s.commands.showNodeServerHistory(PASSWORD, { path: '/over-ssh/app', open: 0 }), undefined);
+      entries = await s.commands.showNodeServerHistory(PASSWORD, { path: '/over-ssh/app', open: 0 });
     } finally {
       ui.restore();
+      await zooscope().update('ssh.configFile', config, vscode.ConfigurationTarget.Global);
     }
-    assert.strictEqual(ui.seen.prompts.length, 0, 'nothing asked after the refusal');
-    const lines = shownSince(s, mark).filter((m) => /key or agent authentication only/.test(m.message));
-    assert.strictEqual(lines.length, 1, JSON.stringify(shownSince(s, mark)));
-    assert.strictEqual(ran().length, before, 'no ssh ran');
+    assert.match(ui.seen.prompts[0] ?? '', /goes to the bastion only/);
+    assert.deepStrictEqual(entries?.map((e) => e.op), ['create', 'setData', 'setData', 'setData'], JSON.stringify(shownSince(s, mark)));
+    assert.match(passwordBastion.log, new RegExp(`Accepted password for ${HOST_PASSWORD_USER} `));
+    assert.ok(ran().slice(before).some((line) => line.startsWith(`cat -- ${dataDir}/version-2/log.`)), ran().join('\n'));
+    assert.deepStrictEqual(bridges(), [], 'each bridge\'s socket and folder removed after use');
   });
 });

@@ -4,7 +4,7 @@ import type { RemoteLogOptions } from '../../../zk/serverLogs/remoteLogs';
 import { dataDirProblem, logMembers, placeProblemText, readCommandProblem, readCommandWords } from '../../../zk/serverLogs/remotePlace';
 import { parseLogBound, type LogBound } from '../../../zk/serverLogs/txnFilter';
 import { UsageError } from '../../args';
-import { SSH_SECRET_ENV, sshSettings } from '../../connectionOptions';
+import { sshSettings } from '../../connectionOptions';
 import type { MomentArgs } from './treeAt';
 
 /** A --from/--to/--tree-at value: a zxid (0x…) or an ISO time. */
@@ -48,7 +48,6 @@ export function remoteArgs(values: { 'data-dir'?: string; 'read-command'?: strin
     if (ssh || values['read-command'] !== undefined) throw new UsageError('--ssh and --read-command read the members\' logs: give --data-dir too');
     return undefined;
   }
-  if (ssh?.secret !== undefined) throw new UsageError(`the logs are read over SSH with key or agent authentication only: leave ${SSH_SECRET_ENV} unset`);
   const dirProblem = dataDirProblem(dataDir);
   if (dirProblem) throw new UsageError(placeProblemText(dirProblem, '--data-dir', dataDir));
   const read = values['read-command'];

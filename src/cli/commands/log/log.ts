@@ -49,7 +49,8 @@ export const logCommand = defineCommand({
     audit log has (same session, operation and path, within ${MATCH_TOLERANCE_MS / 1000} s) gets its client's address and user, and
     --sessions lists them per session; a write the audit log lacks gets none
   --data-dir: the members' data directory: each member of <connectString> is read over SSH (through --ssh and its
-    --ssh-jump, --ssh-identity, --ssh-config, as the bastion's user; key or agent authentication), only ls and cat
+    --ssh-jump, --ssh-identity, --ssh-config, as the bastion's user; key or agent authentication for the members,
+    the bastion's password or passphrase from ZOOSCOPE_SSH_SECRET for the bastion only), only ls and cat
     run there; the files are copied into a private temporary folder, read, then removed
   --read-command: words before each ls and cat on the members when the files need them, e.g. 'sudo -n'
   --export: with --tree-at, writes that tree in the export format (0600), for zooscope diff or an import
