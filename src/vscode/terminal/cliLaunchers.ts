@@ -4,17 +4,13 @@
 // Node ignores it). No `vscode` import: unit tests write and run them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { shellWord } from '../../zk/shellWords';
 
 export interface LauncherTarget {
   /** The executable that runs the extension host: Node, or Electron. */
   readonly runtime: string;
   /** The bundled CLI (dist/cli.js of the installed extension). */
   readonly cli: string;
-}
-
-/** A word for /bin/sh: single-quoted, a quote inside written as '\''. */
-function shellWord(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 export function shellLauncher({ runtime, cli }: LauncherTarget): string {

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { privateNodeScript } from './nodeScript';
 import type { SshSecretKind } from './sshSettings';
 
 /** The variable naming the socket the helper asks (not a secret). */
@@ -55,8 +56,6 @@ socket.on('error', () => process.exit(1));
 socket.on('close', () => { if (reply === '') process.exit(1); process.stdout.write(reply); });
 `;
 
-const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-
 interface Route {
   dir: string;
   server: net.Server;
@@ -83,14 +82,9 @@ function answer(connection: net.Socket): void {
 }
 
 function start(): Route {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-askpass-'));
-  fs.chmodSync(dir, 0o700);
+  // Its stdout is the answer.
+  const { dir, launcher: helper } = privateNodeScript('zooscope-askpass-', 'askpass', CLIENT);
   const socketPath = path.join(dir, 's');
-  const client = path.join(dir, 'askpass.js');
-  const helper = path.join(dir, 'askpass.sh');
-  fs.writeFileSync(client, CLIENT, { mode: 0o600 });
-  // Its stdout is the answer: no NODE_OPTIONS (a debugger's preload) may add to it.
-  fs.writeFileSync(helper, `#!/bin/sh\nNODE_OPTIONS= ELECTRON_RUN_AS_NODE=1 exec ${quoted(process.execPath)} ${quoted(client)} "$@"\n`, { mode: 0o700 });
   const server = net.createServer(answer);
   // A socket file binds at once, before any ssh could run the helper.
   server.listen(socketPath);

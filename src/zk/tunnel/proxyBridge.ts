@@ -6,9 +6,10 @@
 // only. The member's ssh is never given a secret, and the bastion's failure is the dialer's one line.
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { DialedSocket, Dialer } from './dialer';
+import { proxyCommandLine } from '../shellWords';
+import { privateNodeScript } from './nodeScript';
 import { SshTunnelError } from './sshFailure';
 
 /** The header is one short line; anything longer is not the bridge. */
@@ -27,8 +28,6 @@ socket.on('error', () => process.exit(1));
 socket.on('close', () => process.exit(0));
 `;
 
-const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-
 export interface ProxyBridge {
   /** The member's ProxyCommand (ssh expands %h and %p in it; our own % are doubled). */
   readonly proxyCommand: string;
@@ -40,15 +39,10 @@ export interface ProxyBridge {
 
 /** Opens the socket one member's ssh reaches `dialer`'s tunnel through. */
 export function openProxyBridge(dialer: Dialer): ProxyBridge {
-  // Named by this process, so what it leaves behind (nothing, once closed) can be told from another's.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `zooscope-bridge-${process.pid}-`));
-  fs.chmodSync(dir, 0o700);
+  // Named by this process, so what it leaves behind (nothing, once closed) can be told from another's. Its stdout is
+  // the member's bytes.
+  const { dir, launcher } = privateNodeScript(`zooscope-bridge-${process.pid}-`, 'bridge', BRIDGE);
   const socketPath = path.join(dir, 's');
-  const script = path.join(dir, 'bridge.js');
-  const launcher = path.join(dir, 'bridge.sh');
-  fs.writeFileSync(script, BRIDGE, { mode: 0o600 });
-  // Its stdout is the member's bytes: no NODE_OPTIONS (a debugger's preload) may add to it.
-  fs.writeFileSync(launcher, `#!/bin/sh\nNODE_OPTIONS= ELECTRON_RUN_AS_NODE=1 exec ${quoted(process.execPath)} ${quoted(script)} "$@"\n`, { mode: 0o700 });
   let failure: SshTunnelError | undefined;
   let tunnel: DialedSocket | undefined;
   let connection: net.Socket | undefined;
@@ -93,7 +87,7 @@ export function openProxyBridge(dialer: Dialer): ProxyBridge {
   server.listen(socketPath);
   server.unref();
   const target = 'ZOOSCOPE-MEMBER';
-  const proxyCommand = [launcher, socketPath, target].map(quoted).join(' ').replace(/%/g, '%%').replace(`'${target}'`, `'%h' '%p'`);
+  const proxyCommand = proxyCommandLine([launcher, socketPath, target], target, `'%h' '%p'`);
   return {
     proxyCommand,
     get failure() { return failure; },

@@ -6,15 +6,12 @@
 // authentication only (BatchMode: its ssh is never given a secret, so the bastion's password cannot reach it).
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { proxyCommandLine, shellWords } from '../shellWords';
 import type { Dialer } from './dialer';
 import { openProxyBridge } from './proxyBridge';
 import { asOptions, sshCommand, SshSettingsError, trustOptions } from './sshCommand';
 import { isSafeSshHost, parseSshDestination, type SshTunnelSettings } from './sshSettings';
 
-/** The words as one command line for a POSIX shell: each in single quotes, a quote inside as '\''. */
-export function shellWords(words: readonly string[]): string {
-  return words.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
-}
 
 /** How to reach a member: its own ssh settings, and the bastion's (the hop before it) when there is one. */
 export interface MemberRoute {
@@ -55,7 +52,7 @@ function readOptions(settings: SshTunnelSettings): Record<string, string> {
 export function proxyCommandFor(via: SshTunnelSettings): string {
   const target = 'ZOOSCOPE-MEMBER';
   const command = sshCommand(via, { options: asOptions(readOptions(via)), action: ['-W', target], identity: true });
-  return shellWords([command.program, ...command.args]).replace(/%/g, '%%').replace(`'${target}'`, `'[%h]:%p'`);
+  return proxyCommandLine([command.program, ...command.args], target, `'[%h]:%p'`);
 }
 
 export class RemoteCommandError extends Error {}
