@@ -78,15 +78,21 @@ export class MemberLogs {
     return this.fetched.get(connectionId)?.at;
   }
 
-  /** The members and the bastion; undefined (said in one line) when the members cannot be read over SSH. */
-  private async route(connectionId: string): Promise<Route | undefined> {
+  /** The connection's members; undefined (said in one line) when its connect string names none ssh can reach. */
+  private members(connectionId: string): string[] | undefined {
     const saved = this.core.store.get(connectionId);
     if (!saved) return undefined;
     const members = logMembers(saved.connectString);
-    if ('problem' in members) {
-      void warn(t('The members of "{0}" cannot be read over SSH: {1}', saved.name, members.problem));
-      return undefined;
-    }
+    if (!('problem' in members)) return members;
+    void warn(t('The members of "{0}" cannot be read over SSH: {1}', saved.name, members.problem));
+    return undefined;
+  }
+
+  /** The members and the bastion (its secret read only here, when a fetch needs it). */
+  private async route(connectionId: string): Promise<Route | undefined> {
+    const saved = this.core.store.get(connectionId);
+    const members = this.members(connectionId);
+    if (!saved || !members) return undefined;
     // A bastion's password or passphrase is answered only to the bastion's own prompt (remoteLogs.ts): never the members'.
     const ssh = await this.core.store.sshSettings(saved);
     return { ssh, members };
@@ -95,7 +101,7 @@ export class MemberLogs {
   /** Asks the data directory and read command (the bastion, or its absence, said); remembers them. */
   async ask(connectionId: string): Promise<MemberLogPlace | undefined> {
     const saved = this.core.store.get(connectionId);
-    if (!saved || !(await this.route(connectionId))) return undefined;
+    if (!saved || !this.members(connectionId)) return undefined;
     const last = this.remembered(connectionId);
     const way = saved.ssh
       ? t('Each member is reached over SSH through the bastion {0}, as its user, with a key or the agent (a password or passphrase of the bastion goes to the bastion only).', saved.ssh.bastion)
@@ -141,25 +147,22 @@ export class MemberLogs {
     const into = this.folderOf(connectionId);
     this.fetched.delete(connectionId);
     fs.rmSync(into, { recursive: true, force: true });
-    const fetched = await readCancellably(t('Fetching the server logs of {0} over SSH…', name), (signal, report) => fetchRemoteLogs(route.members, {
-      ssh: route.ssh, dataDir: place.dataDir, readCommand: readCommandWords(place.readCommand), into, signal,
-      onFile: (member, file) => report(t('{0}: {1}', member, file)),
-    })).catch((error: unknown) => {
-      fs.rmSync(into, { recursive: true, force: true });
-      throw error;
-    });
-    if (!fetched) {
-      fs.rmSync(into, { recursive: true, force: true });
-      return undefined;
+    let fetched: Awaited<ReturnType<typeof fetchRemoteLogs>> | undefined;
+    try {
+      fetched = await readCancellably(t('Fetching the server logs of {0} over SSH…', name), (signal, report) => fetchRemoteLogs(route.members, {
+        ssh: route.ssh, dataDir: place.dataDir, readCommand: readCommandWords(place.readCommand), into, signal,
+        onFile: (member, file) => report(t('{0}: {1}', member, file)),
+      }));
+    } finally {
+      // Cancelled, failed, or no member read: no copy stays.
+      if (!fetched?.sources.length) fs.rmSync(into, { recursive: true, force: true });
     }
+    if (!fetched) return undefined;
     for (const problem of fetched.problems) {
       log().warn(`server logs of ${name} over SSH: ${problem.member}: ${problem.reason}`);
       void warn(t('{0}: its logs could not be read over SSH: {1}', problem.member, shown(problem.reason)));
     }
-    if (fetched.sources.length === 0) {
-      fs.rmSync(into, { recursive: true, force: true });
-      return undefined;
-    }
+    if (fetched.sources.length === 0) return undefined;
     const at = new Date();
     this.fetched.set(connectionId, { place, sources: fetched.sources, at });
     log().info(`server logs of ${name} fetched over SSH from ${fetched.sources.map((s) => s.name).join(', ')} (${fetched.bytes} bytes) into ${into}`);
