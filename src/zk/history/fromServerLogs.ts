@@ -260,7 +260,6 @@ function windowEnd(index: LogIndex, to: LogBound | undefined): number {
   return index.firstAbove(to.zxid);
 }
 
-
 /** The transactions that may touch what followsPath follows: below the root, the root itself, a kazoo semaphore's lock beside it. */
 function selectedFor(index: LogIndex, root: string): Int32Array {
   const selections = [index.select({ below: root }), index.select({ path: root })];
