@@ -54,7 +54,9 @@ describe('zooscope log over SSH: the members\' logs through a bastion', () => {
   test('the same transactions as the folder itself; only ls and cat ran, behind the read command; nothing left behind', async () => {
     const local = await zooscopeLog([dataDir, '--json']);
     assert.equal(local.code, 0, local.errors.join('\n'));
-    const before = fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('zooscope-logs-')).length;
+    // This process's copies only: other test files run the SSH form beside this one.
+    const copiesOfThisProcess = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(`zooscope-logs-${process.pid}-`)).length;
+    const before = copiesOfThisProcess();
     const remote = await zooscopeLog([`localhost:${zk.members[0].clientPort}`, '--data-dir', dataDir, '--read-command', wrapper, ...ssh(), '--json']);
     assert.equal(remote.code, 0, remote.errors.join('\n'));
     assert.deepEqual(remote.lines, local.lines);
@@ -64,7 +66,7 @@ describe('zooscope log over SSH: the members\' logs through a bastion', () => {
     assert.ok(ran.length >= 2 && ran.every((line) => /^(ls -1 -- |cat -- )/.test(line)), ran.join('\n'));
     assert.ok(ran.some((line) => line.startsWith(`cat -- ${dataDir}/version-2/log.`)), 'the quoted name reached the member whole');
     assert.ok(!fs.existsSync(path.join(os.homedir(), 'pwned')) && !fs.existsSync('pwned'), 'nothing in the name ran');
-    assert.equal(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('zooscope-logs-')).length, before, 'the copies are removed');
+    assert.equal(copiesOfThisProcess(), before, 'the copies are removed');
   });
 
   test('a member that cannot be reached is one line; the others are read', async () => {

@@ -109,7 +109,8 @@ export const logCommand = defineCommand({
   },
   async run(args, context): Promise<number> {
     if (!args.remote) return runOn(args.sources, args, context);
-    const copies = fs.mkdtempSync(path.join(os.tmpdir(), 'zooscope-logs-'));
+    // Named by this process, so what it leaves behind (nothing: removed below) can be told from another run's.
+    const copies = fs.mkdtempSync(path.join(os.tmpdir(), `zooscope-logs-${process.pid}-`));
     try {
       const fetched = await fetchRemoteLogs(args.remote.members, { ...args.remote.options, into: copies });
       for (const problem of fetched.problems) context.say(memberProblemLine(problem));
